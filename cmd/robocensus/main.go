@@ -1,0 +1,56 @@
+// Command robocensus turns crawled robots.txt captures into Parquet and
+// site-health reports, and checks robots.txt files the way Google reads them.
+//
+//	robocensus lint   [--format text|json] [--codes] FILE...
+//	robocensus match  --agent UA [--agent UA]... ROBOTS_FILE URL...
+//
+// Run "robocensus help COMMAND" for the details of a command.
+package main
+
+import (
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// commands are the subcommands, in the order help lists them.
+var commands = []*Command{lintCmd, matchCmd}
+
+// run executes one command line and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		if len(args) > 1 {
+			if c := lookup(args[1]); c != nil {
+				c.help(stdout)
+				return exitOK
+			}
+		}
+		usage(stdout)
+		return exitOK
+	}
+	c := lookup(name)
+	if c == nil {
+		env.errorf("unknown command %q", name)
+		usage(stderr)
+		return exitUsage
+	}
+	return c.run(env, args[1:])
+}
+
+func lookup(name string) *Command {
+	for _, c := range commands {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}

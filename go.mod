@@ -1,0 +1,3 @@
+module github.com/robocensus/robocensus
+
+go 1.26

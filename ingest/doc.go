@@ -1,0 +1,2 @@
+// Package ingest is part of the robocensus pipeline; see DESIGN.md. It is being built.
+package ingest

@@ -1,0 +1,136 @@
+package robots
+
+import "iter"
+
+// File is a parsed robots.txt: its groups and rules compiled for matching,
+// its sitemaps, its diagnostics and its statistics. A File is immutable and
+// safe for concurrent use. Its strings are substrings of one copy of the
+// body, so a File keeps at most [MaxBytes] of text alive.
+type File struct {
+	Response Response // how the file was served (zero when unknown)
+	Size     int      // bytes given to Parse, before any cut
+
+	Groups      []Group      // in file order, as Google groups lines
+	Rules       []Rule       // every rule of every group, in file order
+	Sitemaps    []Sitemap    // every sitemap line, in file order
+	Diagnostics []Diagnostic // sorted by line; line 0 (the whole file) first
+	Stats       Stats
+
+	text   string // what was parsed: the body, cut at MaxBytes
+	bom    int    // bytes of byte order mark skipped at the start of text
+	hasNUL bool
+	agents []Agent // backing array of the groups' agents
+}
+
+// Group is a run of user-agent lines and the rules that follow them, as
+// Google's parser groups them: a group ends at the first user-agent line
+// after a rule, never at a blank line.
+type Group struct {
+	Line   int     // line of the first user-agent line
+	Agents []Agent // the user-agent lines, in order
+	Rules  []Rule  // the allow and disallow lines, in order
+	Global bool    // one of the agents is '*'
+}
+
+// Agent is one user-agent line.
+type Agent struct {
+	Line  int
+	Value string // as written, e.g. "Googlebot/2.1"
+	// Token is what Google matches: the value cut at the first character
+	// outside [A-Za-z_-] ("Googlebot"); empty for '*'.
+	Token  string
+	Global bool // the value is '*', or '*' followed by whitespace
+}
+
+// Directive is the kind of a rule.
+type Directive uint8
+
+const (
+	// Disallow forbids the paths its pattern matches.
+	Disallow Directive = iota
+	// Allow permits them.
+	Allow
+)
+
+// String returns "allow" or "disallow".
+func (d Directive) String() string {
+	if d == Allow {
+		return "allow"
+	}
+	return "disallow"
+}
+
+// Rule is one allow or disallow line of a group.
+type Rule struct {
+	Line      int
+	Group     int // index in File.Groups
+	Directive Directive
+	Value     string // the pattern as written
+	// Pattern is what Google matches: Value with non-ASCII bytes
+	// percent-encoded and percent-escapes upper-cased.
+	Pattern string
+	m       pattern
+}
+
+// HasWildcard reports whether the pattern uses '*'.
+func (r *Rule) HasWildcard() bool { return r.m.star }
+
+// HasEndAnchor reports whether the pattern ends in '$'.
+func (r *Rule) HasEndAnchor() bool { return r.m.anchored }
+
+// Sitemap is one sitemap line.
+type Sitemap struct {
+	Line  int
+	URL   string // as written
+	Valid bool   // an absolute http, https or ftp URL with a host
+}
+
+// Stats are the per-file figures the dataset stores.
+type Stats struct {
+	Lines         int  // lines of the parsed text, a final empty line not counted
+	Groups        int  // groups, as Google forms them
+	Rules         int  // allow and disallow lines inside groups
+	Allows        int  // allow lines inside groups
+	Disallows     int  // disallow lines inside groups
+	Sitemaps      int  // sitemap lines
+	WildcardRules int  // rules whose pattern uses '*'
+	Errors        int  // diagnostics of severity error
+	Warnings      int  // diagnostics of severity warning
+	Infos         int  // diagnostics of severity info
+	Oversize      bool // over MaxBytes
+	// StarDisallowsAll: a crawler without a group of its own may fetch no
+	// URL at all (see [File.Access]).
+	StarDisallowsAll bool
+}
+
+// Text returns the text that was parsed: the body cut at MaxBytes.
+func (f *File) Text() string { return f.text }
+
+// Lines yields every line of the parsed text as Google's parser sees it,
+// numbered as in diagnostics. It rescans the text: parsing keeps no
+// per-line state.
+func (f *File) Lines() iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		sp := newLineSplitter(f.text[f.bom:])
+		for {
+			text, num, ok := sp.next()
+			if !ok || !yield(classify(num, text, f.hasNUL)) {
+				return
+			}
+		}
+	}
+}
+
+// UserAgents returns the user-agent values as written, each once, in file
+// order.
+func (f *File) UserAgents() []string {
+	var out []string
+	seen := make(map[string]bool, len(f.agents))
+	for _, a := range f.agents {
+		if !seen[a.Value] {
+			seen[a.Value] = true
+			out = append(out, a.Value)
+		}
+	}
+	return out
+}

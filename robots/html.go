@@ -1,0 +1,75 @@
+package robots
+
+import "strings"
+
+// Content sniffing: is the body text, binary or an HTML page?
+
+// sniffWindow is how much of the body the binary and HTML checks look at.
+const sniffWindow = 4096
+
+// looksBinary reports a body that is not text: it holds a NUL byte, or more
+// than one byte in ten of its first sniffWindow bytes is a control
+// character other than tab, LF, VT, FF and CR.
+func looksBinary(s string, hasNUL bool) bool {
+	if hasNUL {
+		return true
+	}
+	w := s[:min(len(s), sniffWindow)]
+	ctl := 0
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 0x20 && (c < '\t' || c > '\r') || c == 0x7f {
+			ctl++
+		}
+	}
+	return ctl*10 > len(w)
+}
+
+// looksLikeHTML reports an HTML page: an HTML tag within the first
+// sniffWindow bytes, and either the body starts with '<' (after a byte order
+// mark and whitespace) or it was served as text/html.
+func looksLikeHTML(s, contentType string) bool {
+	w := s[skipBOM(s):]
+	w = w[:min(len(w), sniffWindow)]
+	w = trimSpace(w)
+	if w == "" {
+		return false
+	}
+	if w[0] != '<' && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html") {
+		return false
+	}
+	return hasHTMLTag(w)
+}
+
+// htmlTags are the tag names that mark HTML, lower case.
+var htmlTags = [...]string{
+	"!doctype", "html", "head", "body", "title", "meta", "script", "style",
+	"link", "div", "span", "p", "a", "br", "hr", "img", "table", "tr", "td",
+	"form", "iframe", "center", "noscript", "pre", "ul", "li", "h1", "h2",
+	"h3", "font", "b", "i", "input", "svg",
+}
+
+// hasHTMLTag reports whether s holds an HTML tag: '<', an optional '/', a
+// known tag name (any case), then whitespace, '>' or '/'; or an HTML comment
+// "<!--".
+func hasHTMLTag(s string) bool {
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+		if strings.HasPrefix(s, "!--") {
+			return true
+		}
+		t := strings.TrimPrefix(s, "/")
+		for _, name := range htmlTags {
+			if hasPrefixFold(t, name) && len(t) > len(name) && endsTagName(t[len(name)]) {
+				return true
+			}
+		}
+	}
+}
+
+func endsTagName(c byte) bool {
+	return c == '>' || c == '/' || isSpace(c)
+}

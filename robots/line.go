@@ -1,0 +1,296 @@
+package robots
+
+import "strings"
+
+// Limits of the parser. Each is what Google's crawler and parser do.
+const (
+	// MaxBytes is how much of a file is obeyed: 500 KiB, the RFC 9309
+	// §2.5 minimum and Google's limit. Bytes beyond it are ignored and the
+	// file is flagged [Oversize].
+	MaxBytes = 500 * 1024
+	// MaxLineBytes is how much of a line Google's parser keeps (2083*8-1);
+	// the rest of the line is dropped and it is flagged [LineTooLong].
+	MaxLineBytes = 2083*8 - 1
+)
+
+// LineKind tells what Google's parser makes of a line.
+type LineKind uint8
+
+const (
+	// LineEmpty is a line with nothing but whitespace.
+	LineEmpty LineKind = iota
+	// LineComment is a line with only a comment (and whitespace).
+	LineComment
+	// LineDirective is a key and a value; see [Line.Key].
+	LineDirective
+	// LineInvalid is a line Google's parser cannot use and ignores.
+	LineInvalid
+)
+
+// String names the kind: "empty", "comment", "directive" or "invalid".
+func (k LineKind) String() string {
+	return [...]string{"empty", "comment", "directive", "invalid"}[k]
+}
+
+// Key is the directive of a line, as Google's parser recognises it.
+type Key uint8
+
+const (
+	// KeyUnknown is any key Google's parser does not act on.
+	KeyUnknown Key = iota
+	// KeyUserAgent starts or extends a group.
+	KeyUserAgent
+	// KeyAllow is an allow rule.
+	KeyAllow
+	// KeyDisallow is a disallow rule.
+	KeyDisallow
+	// KeySitemap declares a sitemap; it belongs to no group.
+	KeySitemap
+)
+
+// String returns the canonical name of the key ("user-agent", ...) or
+// "unknown".
+func (k Key) String() string {
+	return [...]string{"unknown", "user-agent", "allow", "disallow", "sitemap"}[k]
+}
+
+// Line is one line of a robots.txt file as Google's parser sees it. Its
+// strings are substrings of the parsed file.
+type Line struct {
+	Number int      // 1-based; CR, LF and CRLF each end a line
+	Text   string   // the line as written, without its end of line
+	Kind   LineKind // what the parser makes of it
+	// For directives: the key and the value as written (trimmed, comment
+	// removed, cut at MaxLineBytes and at a NUL byte as Google does).
+	Key     Key
+	KeyText string
+	Value   string
+	// Properties, in the spirit of Google's per-line metadata.
+	Comment      bool // the line holds a '#' comment
+	MissingColon bool // key and value are separated by whitespace only
+	Typo         bool // the key is one of the misspellings Google accepts
+	Prefix       bool // the key only starts with the directive name ("disallowed")
+	TooLong      bool // over MaxLineBytes: Google cut it
+	colon        int  // index of ':' in Text, or -1
+}
+
+// isSpace reports C's isspace for ASCII, which is what Google's parser
+// strips around keys and values.
+func isSpace(c byte) bool {
+	return c == ' ' || (c >= '\t' && c <= '\r')
+}
+
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+// indexBlank returns the index of the first space or tab in s, or -1.
+func indexBlank(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			return i
+		}
+	}
+	return -1
+}
+
+// classify turns one line into a Line the way Google's parser does: cut at
+// MaxLineBytes and at the first NUL (its lines are C strings), drop the
+// comment, trim, split at the first ':' or, failing that, at whitespace when
+// the line has exactly two words. hasNUL is a hint that the file holds a NUL.
+func classify(num int, text string, hasNUL bool) Line {
+	l := Line{Number: num, Text: text, colon: -1}
+	t := text
+	if len(t) > MaxLineBytes {
+		t = t[:MaxLineBytes]
+		l.TooLong = true
+	}
+	if hasNUL {
+		if i := strings.IndexByte(t, 0); i >= 0 {
+			t = t[:i]
+		}
+	}
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
+		l.Comment = true
+	}
+	start := 0
+	for start < len(t) && isSpace(t[start]) {
+		start++
+	}
+	t = trimSpace(t[start:])
+	if t == "" {
+		if l.Comment {
+			l.Kind = LineComment
+		}
+		return l
+	}
+	var key, value string
+	if c := strings.IndexByte(t, ':'); c >= 0 {
+		key, value = t[:c], t[c+1:]
+		l.colon = start + c
+	} else {
+		// Google-specific: a missing colon is accepted when whitespace
+		// separates exactly two words.
+		b := indexBlank(t)
+		if b < 0 {
+			l.Kind = LineInvalid
+			return l
+		}
+		rest := t[b:]
+		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+			rest = rest[1:]
+		}
+		if indexBlank(rest) >= 0 {
+			l.Kind = LineInvalid
+			return l
+		}
+		key, value = t[:b], t[b+1:]
+		l.MissingColon = true
+	}
+	key = trimSpace(key)
+	if key == "" {
+		l.Kind = LineInvalid
+		return l
+	}
+	l.Kind = LineDirective
+	l.KeyText = key
+	l.Value = trimSpace(value)
+	l.Key, l.Typo, l.Prefix = parseKey(key)
+	return l
+}
+
+// A keyForm is one spelling of a key that Google's parser accepts by prefix.
+type keyForm struct {
+	text string // lower case
+	key  Key
+	typo bool
+}
+
+// keyForms in the order Google's parser tries them: user-agent, allow,
+// disallow, sitemap, each with the misspellings it accepts.
+var keyForms = [...]keyForm{
+	{"user-agent", KeyUserAgent, false},
+	{"useragent", KeyUserAgent, true},
+	{"user agent", KeyUserAgent, true},
+	{"allow", KeyAllow, false},
+	{"disallow", KeyDisallow, false},
+	{"dissallow", KeyDisallow, true},
+	{"dissalow", KeyDisallow, true},
+	{"disalow", KeyDisallow, true},
+	{"diasllow", KeyDisallow, true},
+	{"disallaw", KeyDisallow, true},
+	{"sitemap", KeySitemap, false},
+	{"site-map", KeySitemap, true},
+}
+
+// parseKey recognises a key by case-insensitive prefix, as Google's parser
+// does ("disallowed" is a disallow). prefix reports that the key is longer
+// than the spelling it matched.
+func parseKey(k string) (key Key, typo, prefix bool) {
+	var first byte
+	switch c := k[0] | 0x20; c {
+	case 'u', 'a', 'd', 's':
+		first = c
+	default:
+		return KeyUnknown, false, false
+	}
+	for _, f := range keyForms {
+		if f.text[0] == first && hasPrefixFold(k, f.text) {
+			return f.key, f.typo, len(k) > len(f.text)
+		}
+	}
+	return KeyUnknown, false, false
+}
+
+// hasPrefixFold reports whether s starts with lower, ignoring ASCII case;
+// lower must be lower case.
+func hasPrefixFold(s, lower string) bool {
+	if len(s) < len(lower) {
+		return false
+	}
+	for i := 0; i < len(lower); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lineSplitter cuts a body into lines at CR, LF and CRLF, like Google's
+// parser, and counts the kinds of line ending it met.
+type lineSplitter struct {
+	s              string
+	pos            int
+	num            int
+	nextLF, nextCR int // cached positions of the next LF and CR, len(s) if none
+	done           bool
+	lf, crlf, cr   int
+}
+
+func newLineSplitter(s string) lineSplitter {
+	return lineSplitter{s: s, nextLF: -1, nextCR: -1}
+}
+
+// next returns the next line and its number. Like Google's parser it always
+// yields a last line, empty when the body ends with a line ending.
+func (sp *lineSplitter) next() (text string, num int, ok bool) {
+	if sp.done {
+		return "", 0, false
+	}
+	s := sp.s
+	sp.num++
+	if sp.nextLF < sp.pos {
+		sp.nextLF = indexFrom(s, '\n', sp.pos)
+	}
+	if sp.nextCR < sp.pos {
+		sp.nextCR = indexFrom(s, '\r', sp.pos)
+	}
+	end := min(sp.nextLF, sp.nextCR)
+	start := sp.pos
+	switch {
+	case end == len(s):
+		sp.done = true
+		sp.pos = end
+	case s[end] == '\n':
+		sp.lf++
+		sp.pos = end + 1
+	case end+1 < len(s) && s[end+1] == '\n':
+		sp.crlf++
+		sp.pos = end + 2
+	default:
+		sp.cr++
+		sp.pos = end + 1
+	}
+	return s[start:end], sp.num, true
+}
+
+// indexFrom returns the index of c in s at or after from, or len(s).
+func indexFrom(s string, c byte, from int) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(s)
+}
+
+// skipBOM returns how many leading bytes Google's parser skips: the longest
+// prefix of s that is a prefix of the UTF-8 byte order mark EF BB BF.
+func skipBOM(s string) int {
+	const bom = "\xEF\xBB\xBF"
+	n := 0
+	for n < len(bom) && n < len(s) && s[n] == bom[n] {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,305 @@
+package robots
+
+import "strings"
+
+// Verdict is the answer for one URL.
+type Verdict struct {
+	Allowed bool
+	// Line is the line of the rule that decided, 0 when no rule did (no
+	// matching rule, or the HTTP status decided).
+	Line int
+}
+
+// Allowed reports whether a crawler that answers to any of agents may fetch
+// url, with the verdict of Google's robots.txt parser. See [File.Match].
+func (f *File) Allowed(url string, agents ...string) bool {
+	return f.Match(url, agents).Allowed
+}
+
+// Match returns Google's verdict for url and a crawler that answers to any of
+// agents (product tokens such as "Googlebot"; compared case-insensitively
+// with the user-agent names of the file cut at the first character outside
+// [A-Za-z_-]).
+//
+// The URL is not normalised or percent-encoded: pass it encoded, as Google's
+// parser expects. Only its path, parameters and query count.
+//
+// The rules are those of Google's matcher: the groups naming one of the
+// agents are merged and used; only when none names one are the '*' groups
+// used. Within them the longest matching pattern wins, an allow winning a
+// tie. A capture whose status makes crawlers ignore the body decides by
+// status: 5xx and 429 disallow everything, other statuses allow everything.
+func (f *File) Match(url string, agents []string) Verdict {
+	if f.Response.bodyIgnored() {
+		return Verdict{Allowed: f.Outcome() != OutcomeDisallowAll}
+	}
+	path := PathOf(url)
+	specific := f.namesAny(agents)
+	var allow, disallow ruleMatch
+	for gi := range f.Groups {
+		g := &f.Groups[gi]
+		if specific && !g.names(agents) || !specific && !g.Global {
+			continue
+		}
+		for ri := range g.Rules {
+			r := &g.Rules[ri]
+			if r.Directive == Allow {
+				allow.update(r.allowPriority(path), r.Line)
+			} else {
+				disallow.update(r.m.priority(path), r.Line)
+			}
+		}
+	}
+	if disallow.priority > 0 || allow.priority > 0 {
+		if disallow.priority > allow.priority {
+			return Verdict{Allowed: false, Line: disallow.line}
+		}
+		return Verdict{Allowed: true, Line: allow.line}
+	}
+	return Verdict{Allowed: true}
+}
+
+// ruleMatch keeps the highest priority match and its line; the first of
+// equal priorities stays.
+type ruleMatch struct{ priority, line int }
+
+func (m *ruleMatch) update(priority, line int) {
+	if priority > m.priority {
+		m.priority, m.line = priority, line
+	}
+}
+
+// namesAny reports whether any group names one of agents.
+func (f *File) namesAny(agents []string) bool {
+	for gi := range f.Groups {
+		if f.Groups[gi].names(agents) {
+			return true
+		}
+	}
+	return false
+}
+
+// names reports whether the group names one of agents.
+func (g *Group) names(agents []string) bool {
+	for ai := range g.Agents {
+		a := &g.Agents[ai]
+		if a.Global {
+			continue
+		}
+		for _, ua := range agents {
+			if strings.EqualFold(a.Token, ua) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allowPriority is the priority of an allow rule for path, with Google's
+// index.htm leniency: an allow of ".../index.htm*" that does not match also
+// allows its directory itself, as the pattern ".../$".
+func (r *Rule) allowPriority(path string) int {
+	p := r.m.priority(path)
+	if p < 0 && r.m.index != "" && matchPattern(r.m.index, r.m.indexStar, true, path) {
+		return len(r.m.index) + 1
+	}
+	return p
+}
+
+// pattern is a compiled allow or disallow pattern.
+type pattern struct {
+	text     string // the pattern without a final '$'
+	length   int    // priority: the length of the whole pattern, '$' included
+	star     bool   // text contains '*'
+	anchored bool   // the pattern ended in '$'
+	// index is the directory prefix (ending in '/') of a pattern whose last
+	// segment starts with "index.htm"; "" otherwise.
+	index     string
+	indexStar bool // index contains '*'
+}
+
+func compilePattern(p string) pattern {
+	m := pattern{text: p, length: len(p)}
+	if strings.HasSuffix(p, "$") {
+		m.text, m.anchored = p[:len(p)-1], true
+	}
+	m.star = strings.IndexByte(m.text, '*') >= 0
+	if i := strings.LastIndexByte(p, '/'); i >= 0 && strings.HasPrefix(p[i:], "/index.htm") {
+		m.index = p[:i+1]
+		m.indexStar = strings.IndexByte(m.index, '*') >= 0
+	}
+	return m
+}
+
+// priority returns the pattern's length if it matches path, -1 if not. An
+// empty pattern matches with priority 0, which never decides.
+func (m *pattern) priority(path string) int {
+	if matchPattern(m.text, m.star, m.anchored, path) {
+		return m.length
+	}
+	return -1
+}
+
+// matchPattern reports whether pat matches path from its start: '*' stands for
+// any run of bytes, everything else is literal; anchored requires the match
+// to reach the end of path. Middle segments are matched leftmost, which
+// leaves the most room to the rest, so one pass decides.
+func matchPattern(pat string, star, anchored bool, path string) bool {
+	if !star {
+		if anchored {
+			return path == pat
+		}
+		return strings.HasPrefix(path, pat)
+	}
+	i := strings.IndexByte(pat, '*')
+	if !strings.HasPrefix(path, pat[:i]) {
+		return false
+	}
+	pos := i
+	pat = pat[i+1:]
+	for {
+		i = strings.IndexByte(pat, '*')
+		if i < 0 {
+			break
+		}
+		seg := pat[:i]
+		j := strings.Index(path[pos:], seg)
+		if j < 0 {
+			return false
+		}
+		pos += j + len(seg)
+		pat = pat[i+1:]
+	}
+	if anchored {
+		return len(path)-len(pat) >= pos && strings.HasSuffix(path, pat)
+	}
+	return strings.Contains(path[pos:], pat)
+}
+
+// PathOf returns the part of url that robots.txt rules match: path,
+// parameters and query, without scheme, authority and fragment. The result
+// always starts with '/'; it is "/" when url has no path. This is exactly
+// what Google's parser extracts; nothing is decoded or normalised.
+func PathOf(url string) string {
+	start := 0
+	if strings.HasPrefix(url, "//") {
+		start = 2
+	}
+	early := indexAnyFrom(url, "/?;", start)
+	proto := strings.Index(url[start:], "://")
+	if proto >= 0 {
+		proto += start
+	}
+	if proto < 0 || (early >= 0 && early < proto) {
+		proto = start
+	} else {
+		proto += 3
+	}
+	p := indexAnyFrom(url, "/?;", proto)
+	if p < 0 {
+		return "/"
+	}
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		h += start
+		if h < p {
+			return "/"
+		}
+		end = h
+	}
+	if url[p] != '/' {
+		return "/" + url[p:end]
+	}
+	return url[p:end]
+}
+
+func indexAnyFrom(s, chars string, from int) int {
+	if i := strings.IndexAny(s[from:], chars); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+// EscapePattern returns pattern as Google's parser matches it: bytes
+// outside ASCII percent-encoded ("/é" is "/%C3%A9") and the hex digits of
+// existing percent-escapes upper-cased ("%2f" is "%2F"). Nothing else
+// changes, and a pattern that needs no change is returned as is.
+func EscapePattern(p string) string {
+	need := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= 0x80 {
+			need = true
+			break
+		}
+		if c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]) {
+			if isLowerHex(p[i+1]) || isLowerHex(p[i+2]) {
+				need = true
+				break
+			}
+			i += 2
+		}
+	}
+	if !need {
+		return p
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(p) + 16)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
+			b.WriteByte('%')
+			b.WriteByte(upper(p[i+1]))
+			b.WriteByte(upper(p[i+2]))
+			i += 2
+		case c >= 0x80:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// ExtractAgentToken returns the part of a user-agent value that Google
+// matches: the value up to the first character outside [A-Za-z_-]
+// ("Googlebot/2.1" gives "Googlebot", "MJ12bot" gives "MJ").
+func ExtractAgentToken(value string) string {
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_') {
+			return value[:i]
+		}
+	}
+	return value
+}
+
+// isGlobalAgent reports whether a user-agent value names every crawler:
+// '*', or (Google-specific) '*' followed by whitespace and anything.
+func isGlobalAgent(value string) bool {
+	return len(value) > 0 && value[0] == '*' && (len(value) == 1 || isSpace(value[1]))
+}
+
+// ValidAgent reports whether agent can match anything: a non-empty product
+// token made of [A-Za-z_-] only, such as "Googlebot". Agents like
+// "Googlebot/2.1" never match a group.
+func ValidAgent(agent string) bool {
+	return agent != "" && ExtractAgentToken(agent) == agent
+}

@@ -1,0 +1,626 @@
+package robots
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Parse parses a robots.txt body whose HTTP response is unknown. It never
+// fails: every input gives a File, and every problem is a [Diagnostic].
+// Parse copies what it keeps of body, so the caller may reuse body.
+func Parse(body []byte) *File { return ParseResponse(Response{}, body) }
+
+// ParseString is [Parse] for a string, without the copy.
+func ParseString(body string) *File { return parse(Response{}, body, len(body)) }
+
+// ParseResponse parses a robots.txt body served with the given response.
+// When the status makes crawlers ignore the body (any known status outside
+// 2xx) the body is kept for display but yields no groups, and verdicts
+// follow the status.
+func ParseResponse(r Response, body []byte) *File {
+	return parse(r, string(body[:min(len(body), MaxBytes)]), len(body))
+}
+
+// ParsePrefix parses a body of size bytes of which the caller read only
+// prefix: all of it, or at least its first MaxBytes. Size counts for the
+// [Oversize] diagnostic and [File.Size].
+func ParsePrefix(r Response, prefix []byte, size int) *File {
+	return parse(r, string(prefix[:min(len(prefix), MaxBytes)]), max(size, len(prefix)))
+}
+
+// ParseResponseString is [ParseResponse] for a string, without the copy.
+func ParseResponseString(r Response, body string) *File { return parse(r, body, len(body)) }
+
+// parse parses text, the first MaxBytes (or fewer) of a body of size bytes.
+func parse(r Response, text string, size int) *File {
+	f := &File{Response: r, Size: size, text: text[:min(len(text), MaxBytes)]}
+	p := parser{f: f, cur: -1}
+	p.run()
+	return f
+}
+
+// parser holds the state of one parse. Groups are formed as Google's
+// matcher forms them: user-agent lines open a group unless the current group
+// has no rule yet, in which case they join it.
+type parser struct {
+	f        *File
+	quiet    bool // not a text file: no per-line diagnostics
+	nonASCII bool // the text has bytes >= 0x80
+	unsorted bool // a diagnostic was added out of line order
+
+	cur           int    // index of the current group, -1 before the first
+	curText       string // text of the current group's first user-agent line
+	curHasRules   bool // the current group has a rule: a user-agent line opens a new group
+	blankInAgents bool // a blank line came after the current group's user-agent lines
+	ruleLines     int  // allow and disallow lines, inside groups or not
+	agentLines    int
+	content       bool // a line other than blank or comment was seen
+
+	groupRules map[string]Directive // patterns of a large current group
+	agentIndex map[string]int       // agent token (lower case) -> group, for large files
+}
+
+// Thresholds above which the duplicate checks switch from a linear scan to
+// a map, so that no file costs quadratic time.
+const (
+	linearRules  = 32
+	linearAgents = 64
+)
+
+func (p *parser) add(line int, c Code, text, arg string) {
+	ds := p.f.Diagnostics
+	if n := len(ds); n > 0 && ds[n-1].Line > line {
+		p.unsorted = true
+	}
+	p.f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, Text: text, Arg: arg})
+}
+
+func (p *parser) addFile(c Code, arg string) { p.add(0, c, "", arg) }
+
+func (p *parser) run() {
+	f := p.f
+	f.Response.httpDiagnostics(p.addFile)
+	if f.Size > MaxBytes {
+		f.Stats.Oversize = true
+		p.addFile(Oversize, strconv.Itoa(f.Size))
+	}
+	if f.Response.bodyIgnored() {
+		p.finish()
+		return
+	}
+	p.sniff()
+	f.bom = skipBOM(f.text)
+	sp := newLineSplitter(f.text[f.bom:])
+	for {
+		text, num, ok := sp.next()
+		if !ok {
+			break
+		}
+		l := classify(num, text, f.hasNUL)
+		p.line(&l)
+	}
+	f.Stats.Lines = sp.num
+	if t := f.text[f.bom:]; t == "" || t[len(t)-1] == '\n' || t[len(t)-1] == '\r' {
+		f.Stats.Lines--
+	}
+	p.endOfFile(&sp)
+	p.finish()
+}
+
+// sniff looks at the whole text once: byte order marks, NUL and non-ASCII
+// bytes, binary and HTML content.
+func (p *parser) sniff() {
+	f, t := p.f, p.f.text
+	f.hasNUL = strings.IndexByte(t, 0) >= 0
+	p.nonASCII = hasNonASCII(t)
+	switch {
+	case strings.HasPrefix(t, "\xEF\xBB\xBF"):
+		p.addFile(BOMUTF8, "")
+	case strings.HasPrefix(t, "\xFF\xFE") || strings.HasPrefix(t, "\xFE\xFF"):
+		p.addFile(BOMUTF16, "")
+		p.quiet = true
+		return
+	}
+	switch {
+	case looksBinary(t, f.hasNUL):
+		p.addFile(BinaryContent, "")
+		p.quiet = true
+	case looksLikeHTML(t, f.Response.ContentType):
+		p.addFile(HTMLContent, "")
+		p.quiet = true
+	}
+}
+
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// line handles one line: its own diagnostics, then its directive.
+func (p *parser) line(l *Line) {
+	switch l.Kind {
+	case LineEmpty:
+		if p.cur >= 0 && !p.curHasRules {
+			p.blankInAgents = true
+		}
+		return
+	case LineComment:
+		return
+	}
+	p.content = true
+	markup := false
+	if !p.quiet {
+		markup = p.checkText(l)
+	}
+	if l.Kind == LineInvalid {
+		if !p.quiet && !markup {
+			p.add(l.Number, UnparsableLine, l.Text, "")
+		}
+		return
+	}
+	if !p.quiet {
+		p.checkSyntax(l)
+	}
+	switch l.Key {
+	case KeyUserAgent:
+		p.agent(l)
+	case KeyAllow, KeyDisallow:
+		p.rule(l)
+	case KeySitemap:
+		p.sitemap(l)
+	default:
+		if !p.quiet && !markup {
+			p.unknown(l)
+		}
+	}
+}
+
+// checkText reports problems of the bytes of a line and whether it holds
+// HTML markup.
+func (p *parser) checkText(l *Line) (markup bool) {
+	if l.TooLong {
+		p.add(l.Number, LineTooLong, l.Text, strconv.Itoa(len(l.Text)))
+	}
+	if p.nonASCII && !utf8.ValidString(l.Text) {
+		p.add(l.Number, InvalidUTF8, l.Text, "")
+	}
+	code := l.Text
+	if l.Comment {
+		code = code[:strings.IndexByte(code, '#')]
+	}
+	if hasHTMLTag(code) {
+		p.add(l.Number, HTMLMarkup, l.Text, "")
+		return true
+	}
+	return false
+}
+
+// checkSyntax reports how a directive line is written.
+func (p *parser) checkSyntax(l *Line) {
+	n, t := l.Number, l.Text
+	if isSpace(t[0]) {
+		p.add(n, LeadingWhitespace, t, "")
+	}
+	if l.Comment {
+		p.add(n, EndOfLineComment, t, "")
+	}
+	if l.MissingColon {
+		p.add(n, MissingColon, t, l.KeyText)
+	} else if l.colon > 0 && isSpace(t[l.colon-1]) {
+		p.add(n, WhitespaceBeforeColon, t, l.KeyText)
+	}
+	if l.Typo {
+		p.add(n, TypoAccepted, t, l.KeyText)
+	}
+	if l.Prefix {
+		p.add(n, KeyPrefixMatch, t, l.KeyText)
+	}
+}
+
+// agent handles a user-agent line.
+func (p *parser) agent(l *Line) {
+	f := p.f
+	p.agentLines++
+	a := Agent{Line: l.Number, Value: l.Value, Global: isGlobalAgent(l.Value)}
+	if !a.Global {
+		a.Token = ExtractAgentToken(l.Value)
+	}
+	if p.cur < 0 || p.curHasRules {
+		f.Groups = append(f.Groups, Group{Line: l.Number})
+		p.cur, p.curHasRules, p.blankInAgents = len(f.Groups)-1, false, false
+		p.curText = l.Text
+		p.groupRules = nil
+	} else if p.blankInAgents && !p.quiet {
+		p.add(l.Number, AgentsMergedAcrossBlankLine, l.Text, l.Value)
+	}
+	if a.Global {
+		f.Groups[p.cur].Global = true
+	}
+	if !p.quiet {
+		p.checkAgent(l, &a)
+	}
+	f.agents = append(f.agents, a)
+}
+
+func (p *parser) checkAgent(l *Line, a *Agent) {
+	switch {
+	case a.Value == "":
+		p.add(l.Number, EmptyUserAgent, l.Text, "")
+		return
+	case a.Global:
+	case strings.IndexByte(a.Value, '*') >= 0:
+		p.add(l.Number, UserAgentWildcard, l.Text, a.Value)
+	case a.Token != a.Value:
+		p.add(l.Number, UserAgentTruncated, l.Text, a.Value)
+	}
+	if g := p.earlierGroupOf(a); g >= 0 && g != p.cur {
+		p.add(l.Number, DuplicateGroup, l.Text, a.Value)
+	}
+}
+
+// earlierGroupOf returns the first group that names the same crawler as a
+// (same token, or both '*'), or -1. Agents with an empty token name no
+// crawler and are never duplicates.
+func (p *parser) earlierGroupOf(a *Agent) int {
+	key := a.Token
+	if a.Global {
+		key = "*"
+	}
+	if key == "" {
+		return -1
+	}
+	agents := p.f.agents
+	if len(agents) < linearAgents {
+		for i := range agents {
+			b := &agents[i]
+			if b.Global && a.Global || !b.Global && strings.EqualFold(b.Token, key) {
+				return p.groupOfAgent(i)
+			}
+		}
+		return -1
+	}
+	if p.agentIndex == nil {
+		p.agentIndex = make(map[string]int, 2*len(agents))
+		for i := range agents {
+			p.indexAgent(&agents[i], p.groupOfAgent(i))
+		}
+	}
+	g, ok := p.agentIndex[strings.ToLower(key)]
+	if !ok {
+		g = -1
+	}
+	p.indexAgent(a, p.cur)
+	return g
+}
+
+func (p *parser) indexAgent(a *Agent, group int) {
+	key := strings.ToLower(a.Token)
+	if a.Global {
+		key = "*"
+	}
+	if _, ok := p.agentIndex[key]; !ok && key != "" {
+		p.agentIndex[key] = group
+	}
+}
+
+// groupOfAgent returns the group of the i-th agent line. Groups hold their
+// agents in order, so it counts the agents of each group.
+func (p *parser) groupOfAgent(i int) int {
+	gs := p.f.Groups
+	lo, hi := 0, len(gs)-1
+	line := p.f.agents[i].Line
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if gs[mid].Line <= line {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// rule handles an allow or disallow line.
+func (p *parser) rule(l *Line) {
+	f := p.f
+	p.ruleLines++
+	if p.cur < 0 {
+		if !p.quiet {
+			p.add(l.Number, RuleOutsideGroup, l.Text, l.Value)
+		}
+		return
+	}
+	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value, Pattern: EscapePattern(l.Value)}
+	if l.Key == KeyAllow {
+		r.Directive = Allow
+	}
+	r.m = compilePattern(r.Pattern)
+	if !p.quiet {
+		p.checkRule(l, &r)
+	}
+	p.curHasRules = true
+	f.Rules = append(f.Rules, r)
+}
+
+func (p *parser) checkRule(l *Line, r *Rule) {
+	n, t, v := l.Number, l.Text, l.Value
+	if v == "" {
+		if r.Directive == Disallow {
+			p.add(n, EmptyDisallow, t, "")
+		}
+		return
+	}
+	switch {
+	case isURL(v):
+		p.add(n, PathIsURL, t, v)
+	case v[0] != '/' && v[0] != '*':
+		p.add(n, PathNotAbsolute, t, v)
+	}
+	if indexBlank(v) >= 0 {
+		p.add(n, MultiplePaths, t, v)
+	}
+	if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
+		p.add(n, DollarNotAtEnd, t, v)
+	}
+	if r.m.star {
+		p.add(n, Wildcard, t, v)
+	}
+	if r.m.anchored {
+		p.add(n, EndAnchor, t, v)
+	}
+	if v[len(v)-1] == '*' {
+		p.add(n, RedundantWildcard, t, v)
+	}
+	if p.nonASCII && hasNonASCII(v) {
+		p.add(n, NonASCIIPath, t, v)
+	}
+	if r.Directive == Disallow && p.f.Groups[p.cur].Global && (v == "/" || v == "/*" || v == "*") {
+		p.add(n, DisallowAll, t, v)
+	}
+	if prev, ok := p.sameRule(r); ok {
+		if prev == r.Directive {
+			p.add(n, DuplicateRule, t, v)
+		} else {
+			p.add(n, ConflictingRules, t, v)
+		}
+	}
+}
+
+// sameRule looks for an earlier rule of the current group with the same
+// pattern and returns its directive.
+func (p *parser) sameRule(r *Rule) (Directive, bool) {
+	rules := p.f.Rules
+	first := len(rules)
+	for first > 0 && rules[first-1].Group == p.cur {
+		first--
+	}
+	if len(rules)-first < linearRules {
+		var found Directive
+		ok := false
+		for i := first; i < len(rules); i++ {
+			if rules[i].Pattern == r.Pattern {
+				if rules[i].Directive == r.Directive {
+					return r.Directive, true
+				}
+				found, ok = rules[i].Directive, true
+			}
+		}
+		return found, ok
+	}
+	if p.groupRules == nil {
+		p.groupRules = make(map[string]Directive, 2*linearRules)
+		for i := first; i < len(rules); i++ {
+			p.recordRule(&rules[i])
+		}
+	}
+	d, ok := p.groupRules[r.Pattern]
+	if ok && d != r.Directive && p.hasRule(first, r) {
+		d = r.Directive
+	}
+	p.recordRule(r)
+	return d, ok
+}
+
+func (p *parser) recordRule(r *Rule) {
+	if _, ok := p.groupRules[r.Pattern]; !ok {
+		p.groupRules[r.Pattern] = r.Directive
+	}
+}
+
+// hasRule reports whether the current group, from rule first on, already
+// has exactly r; only called when the group also has the opposite rule.
+func (p *parser) hasRule(first int, r *Rule) bool {
+	for i := first; i < len(p.f.Rules); i++ {
+		if q := &p.f.Rules[i]; q.Pattern == r.Pattern && q.Directive == r.Directive {
+			return true
+		}
+	}
+	return false
+}
+
+// isURL reports whether a pattern is a whole URL: a scheme and "://".
+func isURL(v string) bool {
+	i := strings.Index(v, "://")
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if c := v[j] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// sitemap handles a sitemap line.
+func (p *parser) sitemap(l *Line) {
+	s := Sitemap{Line: l.Number, URL: l.Value}
+	code := sitemapProblem(l.Value)
+	s.Valid = code == codeNone
+	if !s.Valid && !p.quiet {
+		p.add(l.Number, code, l.Text, l.Value)
+	}
+	p.f.Sitemaps = append(p.f.Sitemaps, s)
+}
+
+// sitemapProblem returns what is wrong with a sitemap URL, or codeNone.
+func sitemapProblem(v string) Code {
+	if v == "" {
+		return SitemapEmpty
+	}
+	i := strings.Index(v, "://")
+	if i <= 0 || !isURL(v) {
+		return SitemapRelative
+	}
+	switch strings.ToLower(v[:i]) {
+	case "http", "https", "ftp":
+	default:
+		return SitemapBadScheme
+	}
+	host := v[i+3:]
+	if j := strings.IndexAny(host, "/?#"); j >= 0 {
+		host = host[:j]
+	}
+	if host == "" {
+		return SitemapRelative
+	}
+	return codeNone
+}
+
+// unknown handles a line whose key Google's parser does not act on.
+func (p *parser) unknown(l *Line) {
+	n, t, k := l.Number, l.Text, l.KeyText
+	switch {
+	case strings.EqualFold(k, "crawl-delay"):
+		p.add(n, UnsupportedDirective, t, k)
+		if !validDelay(l.Value) {
+			p.add(n, CrawlDelayInvalid, t, l.Value)
+		}
+	case isUnsupported(k):
+		p.add(n, UnsupportedDirective, t, k)
+	case nearMissTarget(k) != "":
+		p.add(n, TypoIgnored, t, k)
+	default:
+		p.add(n, UnknownDirective, t, k)
+	}
+}
+
+func validDelay(v string) bool {
+	d, err := strconv.ParseFloat(v, 64)
+	return err == nil && d >= 0 && d <= 1e9
+}
+
+// unsupported lists known extensions that Google ignores.
+var unsupported = [...]string{
+	"host", "clean-param", "noindex", "nofollow", "noarchive", "request-rate",
+	"visit-time", "revisit-after", "content-signal", "content-usage", "domain",
+}
+
+func isUnsupported(k string) bool {
+	for _, u := range unsupported {
+		if strings.EqualFold(k, u) {
+			return true
+		}
+	}
+	return false
+}
+
+// endOfFile adds the findings that need the whole file.
+func (p *parser) endOfFile(sp *lineSplitter) {
+	f := p.f
+	if p.quiet {
+		return
+	}
+	if !p.content {
+		p.addFile(Empty, "")
+		return
+	}
+	if kinds := btoi(sp.lf > 0) + btoi(sp.crlf > 0) + btoi(sp.cr > 0); kinds > 1 || sp.cr > 0 {
+		p.addFile(MixedLineEndings, lineEndings(sp))
+	}
+	if p.ruleLines > 0 && p.agentLines == 0 {
+		p.addFile(NoUserAgent, "")
+	}
+	if p.ruleLines == 0 {
+		p.addFile(NoRules, "")
+	}
+	if n := len(f.Groups); n > 0 && !p.curHasRules {
+		g := &f.Groups[n-1]
+		p.add(g.Line, EmptyGroup, p.curText, f.agents[len(f.agents)-1].Value)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func lineEndings(sp *lineSplitter) string {
+	var parts []string
+	for _, e := range [...]struct {
+		n    int
+		name string
+	}{{sp.lf, "LF"}, {sp.crlf, "CRLF"}, {sp.cr, "CR"}} {
+		if e.n > 0 {
+			parts = append(parts, strconv.Itoa(e.n)+" "+e.name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// finish links groups to their agents and rules, sorts the diagnostics and
+// fills the statistics.
+func (p *parser) finish() {
+	f := p.f
+	ai, ri := 0, 0
+	for gi := range f.Groups {
+		g := &f.Groups[gi]
+		a0, r0 := ai, ri
+		next := int(^uint(0) >> 1)
+		if gi+1 < len(f.Groups) {
+			next = f.Groups[gi+1].Line
+		}
+		for ai < len(f.agents) && f.agents[ai].Line < next {
+			ai++
+		}
+		for ri < len(f.Rules) && f.Rules[ri].Group == gi {
+			ri++
+		}
+		g.Agents, g.Rules = f.agents[a0:ai:ai], f.Rules[r0:ri:ri]
+	}
+	if p.unsorted {
+		slices.SortStableFunc(f.Diagnostics, func(a, b Diagnostic) int { return a.Line - b.Line })
+	}
+	s := &f.Stats
+	s.Groups, s.Rules, s.Sitemaps = len(f.Groups), len(f.Rules), len(f.Sitemaps)
+	for i := range f.Rules {
+		r := &f.Rules[i]
+		if r.Directive == Allow {
+			s.Allows++
+		} else {
+			s.Disallows++
+		}
+		if r.m.star {
+			s.WildcardRules++
+		}
+	}
+	for _, d := range f.Diagnostics {
+		switch d.Severity() {
+		case Error:
+			s.Errors++
+		case Warning:
+			s.Warnings++
+		case Info:
+			s.Infos++
+		}
+	}
+	s.StarDisallowsAll = f.starAccess() == AccessDisallowed
+}

@@ -1,0 +1,142 @@
+package robots
+
+import (
+	"mime"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Response describes how a robots.txt body was served. The zero value means
+// "unknown": the body is judged on its content alone (a local file, a tar
+// entry).
+type Response struct {
+	Status      int    // HTTP status code; 0 when unknown
+	ContentType string // the Content-Type header, if any
+	URL         string // the robots.txt URL, used to tell cross-host redirects
+	Location    string // the Location header of a redirect
+	Truncated   string // why the crawler cut the body (WARC-Truncated), if it did
+}
+
+// Outcome is what a crawler following Google's rules makes of a capture.
+type Outcome uint8
+
+const (
+	// OutcomeUnknown: no HTTP status (e.g. a tar entry); verdicts come from
+	// the content.
+	OutcomeUnknown Outcome = iota
+	// OutcomeRules: 2xx with at least one rule in a group.
+	OutcomeRules
+	// OutcomeNoRules: 2xx with nothing to obey: full allow.
+	OutcomeNoRules
+	// OutcomeNotRobots: 2xx but HTML, binary or UTF-16 content: Google
+	// finds no usable rules.
+	OutcomeNotRobots
+	// OutcomeRedirect: 3xx; the target decides.
+	OutcomeRedirect
+	// OutcomeAllowAll: 4xx other than 429: full allow.
+	OutcomeAllowAll
+	// OutcomeDisallowAll: 5xx and 429: full disallow.
+	OutcomeDisallowAll
+)
+
+// String returns the stable name stored in the dataset's outcome column.
+func (o Outcome) String() string {
+	return [...]string{"unknown", "rules", "no-rules", "not-robots", "redirect", "allow-all", "disallow-all"}[o]
+}
+
+// Outcome applies Google's HTTP rules (RFC 9309 §2.3.1) to the capture.
+// Statuses outside 200-599 are "unknown".
+func (f *File) Outcome() Outcome {
+	s := f.Response.Status
+	switch {
+	case s >= 200 && s < 300:
+		switch {
+		case f.notRobots():
+			return OutcomeNotRobots
+		case f.Stats.Rules > 0:
+			return OutcomeRules
+		}
+		return OutcomeNoRules
+	case s >= 300 && s < 400:
+		return OutcomeRedirect
+	case s == 429 || (s >= 500 && s < 600):
+		return OutcomeDisallowAll
+	case s >= 400 && s < 500:
+		return OutcomeAllowAll
+	}
+	return OutcomeUnknown
+}
+
+// bodyIgnored reports whether the status makes crawlers ignore the body:
+// any known status outside 2xx.
+func (r Response) bodyIgnored() bool {
+	return r.Status != 0 && (r.Status < 200 || r.Status >= 300)
+}
+
+func (f *File) notRobots() bool {
+	for _, d := range f.Diagnostics {
+		if d.Line > 0 {
+			break
+		}
+		switch d.Code {
+		case HTMLContent, BinaryContent, BOMUTF16:
+			return true
+		}
+	}
+	return false
+}
+
+// httpDiagnostics returns the whole-file findings about the response.
+func (r Response) httpDiagnostics(add func(Code, string)) {
+	s := r.Status
+	status := strconv.Itoa(s)
+	switch {
+	case s == 0:
+	case s >= 300 && s < 400:
+		add(HTTPRedirect, r.Location)
+		if h := redirectTargetHost(r.URL, r.Location); h != "" {
+			add(RedirectCrossHost, h)
+		}
+	case s == 404 || s == 410:
+		add(HTTP404, status)
+	case s == 429:
+		add(HTTP429, status)
+	case s >= 400 && s < 500:
+		add(HTTP4xx, status)
+	case s >= 500 && s < 600:
+		add(HTTP5xx, status)
+	}
+	if r.Truncated != "" {
+		add(CrawlerTruncated, r.Truncated)
+	}
+	if r.ContentType != "" && !r.bodyIgnored() {
+		mt, _, err := mime.ParseMediaType(r.ContentType)
+		if err != nil || mt != "text/plain" {
+			add(NonTextContentType, r.ContentType)
+		}
+	}
+}
+
+// redirectTargetHost returns the host of a redirect target when it differs
+// from the host of base (ignoring case), else "". www.example.com and
+// example.com are different hosts: each has its own robots.txt.
+func redirectTargetHost(base, location string) string {
+	if base == "" || location == "" {
+		return ""
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	l, err := url.Parse(location)
+	if err != nil {
+		return ""
+	}
+	target := b.ResolveReference(l)
+	from, to := strings.ToLower(b.Hostname()), strings.ToLower(target.Hostname())
+	if from == "" || to == "" || from == to {
+		return ""
+	}
+	return to
+}

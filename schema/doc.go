@@ -1,0 +1,2 @@
+// Package schema is part of the robocensus pipeline; see DESIGN.md. It is being built.
+package schema
