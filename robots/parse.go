@@ -52,9 +52,9 @@ type parser struct {
 
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
-	curHasRules   bool // the current group has a rule: a user-agent line opens a new group
-	blankInAgents bool // a blank line came after the current group's user-agent lines
-	ruleLines     int  // allow and disallow lines, inside groups or not
+	curHasRules   bool   // the current group has a rule: a user-agent line opens a new group
+	blankInAgents bool   // a blank line came after the current group's user-agent lines
+	ruleLines     int    // allow and disallow lines, inside groups or not
 	agentLines    int
 	content       bool // a line other than blank or comment was seen
 
