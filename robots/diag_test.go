@@ -1,0 +1,216 @@
+package robots
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/robocensus/robocensus/internal/testutil"
+)
+
+// Diagnostics are checked against fixtures in testdata/diag: each holds an
+// optional "response" section (status, content-type, url, location,
+// truncated), the "robots.txt" body and the exact list of findings under
+// "want", one "LINE code" a line. Byte-level cases that a text file cannot
+// hold are in generatedCases.
+
+type diagCase struct {
+	name string
+	resp Response
+	body string
+	want []string // "LINE code", sorted
+}
+
+func loadFixtures(t *testing.T) []diagCase {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", "diag", "*.txt"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	var out []diagCase
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := testutil.ParseArchive(string(data))
+		body, ok := a.Files["robots.txt"]
+		if !ok {
+			t.Fatalf("%s: no robots.txt section", p)
+		}
+		c := diagCase{name: filepath.Base(p), body: body, resp: parseResponseSection(t, p, a.Files["response"])}
+		for _, l := range strings.Split(strings.TrimSpace(a.Files["want"]), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				c.want = append(c.want, l)
+			}
+		}
+		slices.Sort(c.want)
+		out = append(out, c)
+	}
+	return out
+}
+
+func parseResponseSection(t *testing.T, file, s string) Response {
+	var r Response
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch strings.TrimSpace(k) {
+		case "status":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatalf("%s: status %q", file, v)
+			}
+			r.Status = n
+		case "content-type":
+			r.ContentType = v
+		case "url":
+			r.URL = v
+		case "location":
+			r.Location = v
+		case "truncated":
+			r.Truncated = v
+		default:
+			t.Fatalf("%s: unknown response field %q", file, k)
+		}
+	}
+	return r
+}
+
+// generatedCases hold bytes that do not belong in a text fixture.
+func generatedCases() []diagCase {
+	long := "Disallow: /" + strings.Repeat("x", MaxLineBytes)
+	var huge strings.Builder
+	huge.WriteString("User-agent: *\nDisallow: /x/\n")
+	for huge.Len() <= MaxBytes {
+		huge.WriteString("# filler filler filler filler filler filler filler\n")
+	}
+	return []diagCase{
+		{name: "bom-utf8", body: "\xEF\xBB\xBFUser-agent: *\nDisallow: /x/\n", want: []string{"0 bom-utf8"}},
+		{name: "bom-utf16le", body: "\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00", want: []string{"0 bom-utf16"}},
+		{name: "bom-utf16be", body: "\xFE\xFF\x00U\x00s\x00e\x00r", want: []string{"0 bom-utf16"}},
+		{name: "binary-nul", body: "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xcb\xc8\x04\x00", want: []string{"0 binary-content"}},
+		{name: "binary-control", body: "\x01\x02\x03\x04\x05User-agent: *\x06\x07\x08\x0e\x0f\x10\x11\x12\x13\x14\x15\x16", want: []string{"0 binary-content"}},
+		{name: "invalid-utf8", body: "User-agent: *\nDisallow: /caf\xe9/\n", want: []string{"2 invalid-utf8", "2 non-ascii-path"}},
+		{name: "mixed-line-endings", body: "User-agent: *\r\nDisallow: /a/\nDisallow: /b/\r\n", want: []string{"0 mixed-line-endings"}},
+		{name: "bare-cr", body: "User-agent: *\rDisallow: /a/\r", want: []string{"0 mixed-line-endings"}},
+		{name: "line-too-long", body: "User-agent: *\n" + long + "\n", want: []string{"2 line-too-long"}},
+		{name: "oversize", body: huge.String(), want: []string{"0 oversize"}},
+		{name: "quiet-binary", body: "User-agent:\x00\nDissallow: /x\nFoo: bar\n", want: []string{"0 binary-content"}},
+	}
+}
+
+func check(t *testing.T, c diagCase) []string {
+	t.Helper()
+	f := ParseResponseString(c.resp, c.body)
+	var got []string
+	for _, d := range f.Diagnostics {
+		got = append(got, strconv.Itoa(d.Line)+" "+d.Code.String())
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, c.want) {
+		t.Errorf("%s:\n got  %q\n want %q", c.name, got, c.want)
+	}
+	for i := 1; i < len(f.Diagnostics); i++ {
+		if f.Diagnostics[i].Line < f.Diagnostics[i-1].Line {
+			t.Errorf("%s: diagnostics not sorted by line", c.name)
+		}
+	}
+	return got
+}
+
+func TestDiagnosticFixtures(t *testing.T) {
+	for _, c := range loadFixtures(t) {
+		check(t, c)
+	}
+	for _, c := range generatedCases() {
+		check(t, c)
+	}
+}
+
+// Every code of the catalogue is triggered by at least one case.
+func TestEveryCodeHasAFixture(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range append(loadFixtures(t), generatedCases()...) {
+		for _, w := range c.want {
+			seen[strings.Fields(w)[1]] = true
+		}
+	}
+	for _, ci := range Codes() {
+		if !seen[ci.Name] {
+			t.Errorf("code %s has no fixture", ci.Name)
+		}
+	}
+	if len(Codes()) != len(seen) {
+		t.Errorf("fixtures name %d codes, the catalogue has %d", len(seen), len(Codes()))
+	}
+}
+
+// Clean files trigger no error or warning.
+func TestCleanFiles(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "clean", "*.txt"))
+	if len(paths) == 0 {
+		t.Fatal("no clean files")
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Parse(data)
+		for _, d := range f.Diagnostics {
+			if d.Severity() != Info {
+				t.Errorf("%s:%d: %s: %s", p, d.Line, d.Code, d.Message())
+			}
+		}
+		if f.Stats.Rules == 0 {
+			t.Errorf("%s: no rules parsed", p)
+		}
+	}
+}
+
+// Every code has a catalogue entry and a message of its own.
+func TestCatalogue(t *testing.T) {
+	names := map[string]bool{}
+	for _, ci := range Codes() {
+		if ci.Name == "" || ci.Severity == 0 || ci.Summary == "" {
+			t.Errorf("code %d: incomplete entry %+v", ci.Code, ci)
+		}
+		if names[ci.Name] {
+			t.Errorf("duplicate name %s", ci.Name)
+		}
+		names[ci.Name] = true
+		if c, ok := LookupCode(ci.Name); !ok || c != ci.Code {
+			t.Errorf("LookupCode(%s) = %v %v", ci.Name, c, ok)
+		}
+		msg := Diagnostic{Code: ci.Code, Arg: "x"}.Message()
+		if msg == ci.Name || strings.Contains(msg, "%!") {
+			t.Errorf("%s: message %q", ci.Name, msg)
+		}
+	}
+	if len(names) != 53 {
+		t.Errorf("catalogue has %d codes; DESIGN.md lists 53", len(names))
+	}
+}
+
+// Diagnostics carry the text of their line and the part they are about.
+func TestDiagnosticText(t *testing.T) {
+	f := ParseString("User-agent: *\n  Disallow: private/ # x\n")
+	for _, d := range f.Diagnostics {
+		if d.Line != 2 || d.Text != "  Disallow: private/ # x" {
+			t.Errorf("%+v", d)
+		}
+		if d.Code == PathNotAbsolute && d.Arg != "private/" {
+			t.Errorf("arg %q", d.Arg)
+		}
+	}
+	if len(f.Diagnostics) != 3 {
+		t.Errorf("codes %v", codesOf(f))
+	}
+}
