@@ -47,20 +47,21 @@ func (f *File) Access(agents ...string) Access {
 			continue
 		}
 		for ri := range g.Rules {
-			m := &g.Rules[ri].m
-			if !m.canMatch() {
+			r := &g.Rules[ri]
+			if !r.canMatch() {
 				continue
 			}
-			if g.Rules[ri].Directive == Allow {
-				longestAllow = max(longestAllow, m.length, m.indexLength())
-				if m.matchesAll() {
-					allowAll = max(allowAll, m.length)
+			n := len(r.Pattern)
+			if r.Directive == Allow {
+				longestAllow = max(longestAllow, n, r.indexLength())
+				if r.matchesAll() {
+					allowAll = max(allowAll, n)
 				}
 				continue
 			}
-			longestDisallow = max(longestDisallow, m.length)
-			if m.matchesAll() {
-				disallowAll = max(disallowAll, m.length)
+			longestDisallow = max(longestDisallow, n)
+			if r.matchesAll() {
+				disallowAll = max(disallowAll, n)
 			}
 		}
 	}
@@ -78,15 +79,15 @@ func (f *File) starAccess() Access { return f.Access() }
 
 // canMatch reports whether the pattern can match some URL path: paths
 // start with '/', so a pattern must start with '/' or '*'.
-func (m *pattern) canMatch() bool {
-	t := m.text
+func (r *Rule) canMatch() bool {
+	t := r.text()
 	return t != "" && (t[0] == '/' || t[0] == '*')
 }
 
 // matchesAll reports whether the pattern matches every path: "/" or "*"
 // followed only by '*', and if anchored, ending in '*'.
-func (m *pattern) matchesAll() bool {
-	t := m.text
+func (r *Rule) matchesAll() bool {
+	t := r.text()
 	if t == "" || t[0] != '/' && t[0] != '*' {
 		return false
 	}
@@ -95,13 +96,13 @@ func (m *pattern) matchesAll() bool {
 			return false
 		}
 	}
-	return !m.anchored || t[len(t)-1] == '*'
+	return !r.pat.anchored || t[len(t)-1] == '*'
 }
 
 // indexLength is the priority of the index.htm fallback pattern, or 0.
-func (m *pattern) indexLength() int {
-	if m.index == "" {
+func (r *Rule) indexLength() int {
+	if r.pat.index == 0 {
 		return 0
 	}
-	return len(m.index) + 1
+	return int(r.pat.index) + 1
 }

@@ -69,14 +69,14 @@ type Rule struct {
 	// Pattern is what Google matches: Value with non-ASCII bytes
 	// percent-encoded and percent-escapes upper-cased.
 	Pattern string
-	m       pattern
+	pat     patternInfo
 }
 
 // HasWildcard reports whether the pattern uses '*'.
-func (r *Rule) HasWildcard() bool { return r.m.star }
+func (r *Rule) HasWildcard() bool { return r.pat.star }
 
 // HasEndAnchor reports whether the pattern ends in '$'.
-func (r *Rule) HasEndAnchor() bool { return r.m.anchored }
+func (r *Rule) HasEndAnchor() bool { return r.pat.anchored }
 
 // Sitemap is one sitemap line.
 type Sitemap struct {

@@ -4,17 +4,22 @@ import "strings"
 
 // Content sniffing: is the body text, binary or an HTML page?
 
-// sniffWindow is how much of the body the binary and HTML checks look at.
-const sniffWindow = 4096
+// How much of the body the checks look at: the first binaryWindow bytes
+// tell text from binary, the first htmlWindow bytes hold an HTML page's
+// telltale tags.
+const (
+	binaryWindow = 1024
+	htmlWindow   = 4096
+)
 
 // looksBinary reports a body that is not text: it holds a NUL byte, or more
-// than one byte in ten of its first sniffWindow bytes is a control
+// than one byte in ten of its first binaryWindow bytes is a control
 // character other than tab, LF, VT, FF and CR.
 func looksBinary(s string, hasNUL bool) bool {
 	if hasNUL {
 		return true
 	}
-	w := s[:min(len(s), sniffWindow)]
+	w := s[:min(len(s), binaryWindow)]
 	ctl := 0
 	for i := 0; i < len(w); i++ {
 		if c := w[i]; c < 0x20 && (c < '\t' || c > '\r') || c == 0x7f {
@@ -25,11 +30,11 @@ func looksBinary(s string, hasNUL bool) bool {
 }
 
 // looksLikeHTML reports an HTML page: an HTML tag within the first
-// sniffWindow bytes, and either the body starts with '<' (after a byte order
+// htmlWindow bytes, and either the body starts with '<' (after a byte order
 // mark and whitespace) or it was served as text/html.
 func looksLikeHTML(s, contentType string) bool {
 	w := s[skipBOM(s):]
-	w = w[:min(len(w), sniffWindow)]
+	w = w[:min(len(w), htmlWindow)]
 	w = trimSpace(w)
 	if w == "" {
 		return false

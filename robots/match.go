@@ -46,7 +46,7 @@ func (f *File) Match(url string, agents []string) Verdict {
 			if r.Directive == Allow {
 				allow.update(r.allowPriority(path), r.Line)
 			} else {
-				disallow.update(r.m.priority(path), r.Line)
+				disallow.update(r.priority(path), r.Line)
 			}
 		}
 	}
@@ -87,7 +87,7 @@ func (g *Group) names(agents []string) bool {
 			continue
 		}
 		for _, ua := range agents {
-			if strings.EqualFold(a.Token, ua) {
+			if equalFoldASCII(a.Token, ua) {
 				return true
 			}
 		}
@@ -99,43 +99,48 @@ func (g *Group) names(agents []string) bool {
 // index.htm leniency: an allow of ".../index.htm*" that does not match also
 // allows its directory itself, as the pattern ".../$".
 func (r *Rule) allowPriority(path string) int {
-	p := r.m.priority(path)
-	if p < 0 && r.m.index != "" && matchPattern(r.m.index, r.m.indexStar, true, path) {
-		return len(r.m.index) + 1
+	p := r.priority(path)
+	if p < 0 && r.pat.index > 0 && matchPattern(r.Pattern[:r.pat.index], r.pat.indexStar, true, path) {
+		return int(r.pat.index) + 1
 	}
 	return p
 }
 
-// pattern is a compiled allow or disallow pattern.
-type pattern struct {
-	text     string // the pattern without a final '$'
-	length   int    // priority: the length of the whole pattern, '$' included
-	star     bool   // text contains '*'
-	anchored bool   // the pattern ended in '$'
-	// index is the directory prefix (ending in '/') of a pattern whose last
-	// segment starts with "index.htm"; "" otherwise.
-	index     string
-	indexStar bool // index contains '*'
+// patternInfo is what compiling a pattern learns about it.
+type patternInfo struct {
+	star      bool  // the pattern (without a final '$') contains '*'
+	anchored  bool  // the pattern ends in '$'
+	indexStar bool  // the index prefix contains '*'
+	index     int32 // length of the directory prefix (ending in '/') of a pattern whose last segment starts with "index.htm"; 0 otherwise
 }
 
-func compilePattern(p string) pattern {
-	m := pattern{text: p, length: len(p)}
+func compilePattern(p string) patternInfo {
+	var m patternInfo
+	text := p
 	if strings.HasSuffix(p, "$") {
-		m.text, m.anchored = p[:len(p)-1], true
+		text, m.anchored = p[:len(p)-1], true
 	}
-	m.star = strings.IndexByte(m.text, '*') >= 0
+	m.star = strings.IndexByte(text, '*') >= 0
 	if i := strings.LastIndexByte(p, '/'); i >= 0 && strings.HasPrefix(p[i:], "/index.htm") {
-		m.index = p[:i+1]
-		m.indexStar = strings.IndexByte(m.index, '*') >= 0
+		m.index = int32(i + 1)
+		m.indexStar = m.star && strings.IndexByte(p[:i+1], '*') >= 0
 	}
 	return m
 }
 
+// text returns the pattern without a final '$'.
+func (r *Rule) text() string {
+	if r.pat.anchored {
+		return r.Pattern[:len(r.Pattern)-1]
+	}
+	return r.Pattern
+}
+
 // priority returns the pattern's length if it matches path, -1 if not. An
 // empty pattern matches with priority 0, which never decides.
-func (m *pattern) priority(path string) int {
-	if matchPattern(m.text, m.star, m.anchored, path) {
-		return m.length
+func (r *Rule) priority(path string) int {
+	if matchPattern(r.text(), r.pat.star, r.pat.anchored, path) {
+		return len(r.Pattern)
 	}
 	return -1
 }
@@ -149,7 +154,7 @@ func matchPattern(pat string, star, anchored bool, path string) bool {
 		if anchored {
 			return path == pat
 		}
-		return strings.HasPrefix(path, pat)
+		return len(path) >= len(pat) && path[:len(pat)] == pat
 	}
 	i := strings.IndexByte(pat, '*')
 	if !strings.HasPrefix(path, pat[:i]) {
@@ -274,6 +279,29 @@ func isLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
 func upper(c byte) byte {
 	if 'a' <= c && c <= 'z' {
 		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// equalFoldASCII reports whether a and b are equal under ASCII case
+// folding, as Google's matcher compares agent names (no Unicode folding:
+// the Kelvin sign is not a 'K').
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x != y && lowerASCII(x) != lowerASCII(y) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
 	}
 	return c
 }

@@ -52,14 +52,16 @@ type parser struct {
 
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
+	curFirstRule  int    // index in File.Rules of the current group's first rule
 	curHasRules   bool   // the current group has a rule: a user-agent line opens a new group
 	blankInAgents bool   // a blank line came after the current group's user-agent lines
 	ruleLines     int    // allow and disallow lines, inside groups or not
 	agentLines    int
 	content       bool // a line other than blank or comment was seen
 
-	groupRules map[string]Directive // patterns of a large current group
-	agentIndex map[string]int       // agent token (lower case) -> group, for large files
+	groupRules   map[string]Directive // patterns of a large current group, reused across groups
+	groupRulesOn bool                 // groupRules holds the current group
+	agentIndex   map[string]int       // agent token (lower case) -> group, for large files
 }
 
 // Thresholds above which the duplicate checks switch from a linear scan to
@@ -91,6 +93,11 @@ func (p *parser) run() {
 		return
 	}
 	p.sniff()
+	if !p.quiet {
+		// Every rule line but a rare colon-less one has a ':', so this
+		// bounds the rules without a growing slice.
+		f.Rules = make([]Rule, 0, strings.Count(f.text, ":")+1)
+	}
 	f.bom = skipBOM(f.text)
 	sp := newLineSplitter(f.text[f.bom:])
 	for {
@@ -133,13 +140,29 @@ func (p *parser) sniff() {
 	}
 }
 
+// hasNonASCII reports whether s has a byte >= 0x80, eight bytes at a time.
 func hasNonASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if (s[i]|s[i+1]|s[i+2]|s[i+3]|s[i+4]|s[i+5]|s[i+6]|s[i+7])&0x80 != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return true
 		}
 	}
 	return false
+}
+
+// escapePattern is EscapePattern with a shortcut for ASCII text: only a '%'
+// can then need a change.
+func escapePattern(v string, nonASCII bool) string {
+	if !nonASCII && strings.IndexByte(v, '%') < 0 {
+		return v
+	}
+	return EscapePattern(v)
 }
 
 // line handles one line: its own diagnostics, then its directive.
@@ -234,8 +257,9 @@ func (p *parser) agent(l *Line) {
 	if p.cur < 0 || p.curHasRules {
 		f.Groups = append(f.Groups, Group{Line: l.Number})
 		p.cur, p.curHasRules, p.blankInAgents = len(f.Groups)-1, false, false
-		p.curText = l.Text
-		p.groupRules = nil
+		p.curText, p.curFirstRule = l.Text, len(f.Rules)
+		clear(p.groupRules)
+		p.groupRulesOn = false
 	} else if p.blankInAgents && !p.quiet {
 		p.add(l.Number, AgentsMergedAcrossBlankLine, l.Text, l.Value)
 	}
@@ -279,7 +303,7 @@ func (p *parser) earlierGroupOf(a *Agent) int {
 	if len(agents) < linearAgents {
 		for i := range agents {
 			b := &agents[i]
-			if b.Global && a.Global || !b.Global && strings.EqualFold(b.Token, key) {
+			if b.Global && a.Global || !b.Global && equalFoldASCII(b.Token, key) {
 				return p.groupOfAgent(i)
 			}
 		}
@@ -336,11 +360,11 @@ func (p *parser) rule(l *Line) {
 		}
 		return
 	}
-	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value, Pattern: EscapePattern(l.Value)}
+	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value, Pattern: escapePattern(l.Value, p.nonASCII)}
 	if l.Key == KeyAllow {
 		r.Directive = Allow
 	}
-	r.m = compilePattern(r.Pattern)
+	r.pat = compilePattern(r.Pattern)
 	if !p.quiet {
 		p.checkRule(l, &r)
 	}
@@ -362,16 +386,16 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 	case v[0] != '/' && v[0] != '*':
 		p.add(n, PathNotAbsolute, t, v)
 	}
-	if indexBlank(v) >= 0 {
+	if strings.IndexByte(v, ' ') >= 0 || strings.IndexByte(v, '\t') >= 0 {
 		p.add(n, MultiplePaths, t, v)
 	}
 	if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
 		p.add(n, DollarNotAtEnd, t, v)
 	}
-	if r.m.star {
+	if r.pat.star {
 		p.add(n, Wildcard, t, v)
 	}
-	if r.m.anchored {
+	if r.pat.anchored {
 		p.add(n, EndAnchor, t, v)
 	}
 	if v[len(v)-1] == '*' {
@@ -395,11 +419,7 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 // sameRule looks for an earlier rule of the current group with the same
 // pattern and returns its directive.
 func (p *parser) sameRule(r *Rule) (Directive, bool) {
-	rules := p.f.Rules
-	first := len(rules)
-	for first > 0 && rules[first-1].Group == p.cur {
-		first--
-	}
+	rules, first := p.f.Rules, p.curFirstRule
 	if len(rules)-first < linearRules {
 		var found Directive
 		ok := false
@@ -413,8 +433,11 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		}
 		return found, ok
 	}
-	if p.groupRules == nil {
-		p.groupRules = make(map[string]Directive, 2*linearRules)
+	if !p.groupRulesOn {
+		if p.groupRules == nil {
+			p.groupRules = make(map[string]Directive, 4*linearRules)
+		}
+		p.groupRulesOn = true
 		for i := first; i < len(rules); i++ {
 			p.recordRule(&rules[i])
 		}
@@ -608,7 +631,7 @@ func (p *parser) finish() {
 		} else {
 			s.Disallows++
 		}
-		if r.m.star {
+		if r.pat.star {
 			s.WildcardRules++
 		}
 	}
