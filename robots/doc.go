@@ -1,0 +1,59 @@
+// Package robots parses robots.txt files and answers crawl questions with
+// the verdicts of Google's open-source robots.txt parser (RFC 9309 plus
+// Google's documented leniencies), and names every problem it meets with a
+// stable diagnostic code.
+//
+// It does no I/O and imports nothing of this repository: bytes in, a parsed
+// [File] out. [Parse] never fails; whatever the input, problems become
+// [Diagnostic] values.
+//
+// # Parsing
+//
+// A robots.txt file is read line by line as Google's parser reads it:
+//
+//   - a UTF-8 byte order mark (or any prefix of one) at the very start is
+//     skipped;
+//   - lines end at LF, CR or CRLF;
+//   - a line keeps at most [MaxLineBytes] bytes and ends at a NUL byte;
+//   - '#' starts a comment; surrounding whitespace is dropped;
+//   - "key: value" is split at the first ':'; without a colon, "key value"
+//     is accepted when the line holds exactly two words;
+//   - keys are recognised by case-insensitive prefix (user-agent, allow,
+//     disallow, sitemap) with a few accepted misspellings (useragent,
+//     user agent, dissallow, dissalow, disalow, diasllow, disallaw,
+//     site-map).
+//
+// Only the first [MaxBytes] (500 KiB) of a file count, as for Google's
+// crawler; a larger file is flagged [Oversize].
+//
+// # Groups and matching
+//
+// User-agent lines open a group; a group takes the allow and disallow lines
+// that follow, and ends at the next user-agent line after a rule (never at a
+// blank line). A crawler obeys the groups that name it (its product token
+// compared, ignoring ASCII case, with each name cut at its first character
+// outside [A-Za-z_-]), merged; only when none names it does it obey the '*'
+// groups. Among their rules the longest matching pattern wins and an allow
+// wins a tie. Patterns match from the start of the URL's path and query;
+// '*' matches any run of characters and a final '$' anchors the end.
+// Patterns are percent-encoded before matching; URLs are not.
+//
+// A parsed [File] is compiled once and matched many times:
+// [File.Allowed] and [File.Match] do not reparse, and a match allocates
+// nothing.
+//
+// # Diagnostics
+//
+// Each finding is a [Diagnostic]: a line (0 for the whole file), a [Code]
+// and the text it concerns. Codes are stable names ("typo-accepted",
+// "html-content", ...) with a [Severity]; [Codes] lists the catalogue, and
+// each code is documented where it is declared. The diagnostics that need
+// the HTTP response (status, Content-Type, redirects, crawler truncation)
+// come from [ParseResponse].
+//
+// # HTTP status
+//
+// [ParseResponse] also applies Google's HTTP rules: a 4xx answer (other than
+// 429) allows everything, a 5xx or 429 disallows everything, whatever the
+// body says; see [File.Outcome].
+package robots

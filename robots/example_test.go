@@ -1,0 +1,96 @@
+package robots_test
+
+import (
+	"fmt"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+const exampleRobots = `User-agent: *
+Disallow: /private/
+Allow: /private/press/
+
+User-agent: Googlebot/2.1
+Disalow: /drafts/
+
+Sitemap: /sitemap.xml
+`
+
+// Parse a file, then ask about URLs: the Googlebot group applies to
+// Googlebot (its name is cut at the '/'), the '*' group to everyone else.
+func ExampleFile_Allowed() {
+	f := robots.ParseString(exampleRobots)
+	fmt.Println(f.Allowed("https://example.com/private/x", "Googlebot"))
+	fmt.Println(f.Allowed("https://example.com/drafts/x", "Googlebot"))
+	fmt.Println(f.Allowed("https://example.com/private/x", "OtherBot"))
+	fmt.Println(f.Allowed("https://example.com/private/press/x", "OtherBot"))
+	// Output:
+	// true
+	// false
+	// false
+	// true
+}
+
+// Match tells which line decided.
+func ExampleFile_Match() {
+	f := robots.ParseString(exampleRobots)
+	v := f.Match("https://example.com/private/press/release.html", []string{"OtherBot"})
+	fmt.Println(v.Allowed, v.Line)
+	// Output: true 3
+}
+
+// Every problem is a diagnostic with a line, a stable code and a message.
+func ExampleParse() {
+	f := robots.Parse([]byte(exampleRobots))
+	for _, d := range f.Diagnostics {
+		fmt.Printf("%d: %s: %s [%s]\n", d.Line, d.Severity(), d.Message(), d.Code)
+	}
+	fmt.Printf("%d groups, %d rules, %d sitemap\n", f.Stats.Groups, f.Stats.Rules, f.Stats.Sitemaps)
+	// Output:
+	// 5: warning: user-agent "Googlebot/2.1" has characters outside [A-Za-z_-]; Google matches only "Googlebot" [user-agent-truncated]
+	// 6: warning: "Disalow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
+	// 8: error: sitemap "/sitemap.xml" is not an absolute URL (it needs https://host/...) [sitemap-relative]
+	// 2 groups, 3 rules, 1 sitemap
+}
+
+// The HTTP status decides before the body: a 503 shuts every crawler out.
+func ExampleParseResponse() {
+	f := robots.ParseResponse(robots.Response{Status: 503}, []byte("User-agent: *\nAllow: /\n"))
+	fmt.Println(f.Outcome(), f.Allowed("https://example.com/", "Googlebot"))
+	for _, d := range f.Diagnostics {
+		fmt.Println(d.Code, d.Severity())
+	}
+	// Output:
+	// disallow-all false
+	// http-5xx error
+}
+
+// Access sums up what a crawler may fetch.
+func ExampleFile_Access() {
+	f := robots.ParseString("User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /admin/\n")
+	fmt.Println(f.Access("GPTBot"), f.Access("Googlebot"), f.Access("CCBot"))
+	// Output: disallowed partially-disallowed partially-disallowed
+}
+
+// Lines shows the file as Google's parser sees it.
+func ExampleFile_Lines() {
+	f := robots.ParseString("User-agent *\nDisallow: /x # old\n\nnonsense here too\n")
+	for l := range f.Lines() {
+		fmt.Printf("%d %-9s %q %q\n", l.Number, l.Kind, l.Key, l.Value)
+	}
+	// Output:
+	// 1 directive "user-agent" "*"
+	// 2 directive "disallow" "/x"
+	// 3 empty     "unknown" ""
+	// 4 invalid   "unknown" ""
+	// 5 empty     "unknown" ""
+}
+
+// PathOf is the part of a URL that rules match.
+func ExamplePathOf() {
+	fmt.Println(robots.PathOf("https://example.com/a/b?c=d#frag"))
+	fmt.Println(robots.PathOf("https://example.com"))
+	// Output:
+	// /a/b?c=d
+	// /
+}
