@@ -302,4 +302,3 @@ func exec(t *testing.T, db *sql.DB, q string) {
 
 // quote makes a SQL string literal.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-

@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,7 +34,7 @@ type crawlRows struct {
 var (
 	t0        = time.Date(2025, 1, 13, 4, 5, 6, 123456000, time.UTC) // microsecond precision
 	longLine  = strings.Repeat("Disallow: /ünïcødé/", 20)            // 460 bytes with 2-byte runes
-	longPath  = "/" + strings.Repeat("a", 16_662)                     // Google's line limit
+	longPath  = "/" + strings.Repeat("a", 16_662)                    // Google's line limit
 	bigOffset = int64(math.MaxInt64)
 )
 
@@ -149,4 +150,25 @@ func writePart[T schema.Row](t testing.TB, dir, crawl string, rows []T) string {
 		t.Fatal(err)
 	}
 	return part
+}
+
+// syntheticCaptures returns n plausible capture rows, for benchmarks and
+// size tests: distinct IDs and hosts, a few outcomes and agent lists.
+func syntheticCaptures(n int) []schema.Capture {
+	outcomes := []string{"rules", "rules", "rules", "no-rules", "allow-all", "not-robots", "redirect"}
+	agentLists := [][]string{{"*"}, {"*", "GPTBot"}, {"Googlebot", "Bingbot", "*"}, {}}
+	rows := make([]schema.Capture, n)
+	for i := range rows {
+		host := fmt.Sprintf("host-%07d.example", i)
+		rows[i] = schema.Capture{
+			CaptureID: fmt.Sprintf("%016x", uint64(i)*0x9E3779B97F4A7C15), URL: "https://" + host + "/robots.txt",
+			URLHostName: host, FetchTime: t0.Add(time.Duration(i) * time.Second), FetchStatus: 200,
+			ContentMimeType: "text/plain", ContentMimeDetected: "text/plain", PayloadLength: int64(100 + i%5000),
+			PayloadDigest: fmt.Sprintf("sha1:%032X", i), WARCFilename: fmt.Sprintf("part-%03d.warc.gz", i/10_000),
+			WARCRecordOffset: int64(i) * 1500, WARCRecordLength: 1500, Outcome: outcomes[i%len(outcomes)],
+			LineCount: int32(i % 80), GroupCount: int32(i % 5), RuleCount: int32(i % 30), DisallowCount: int32(i % 25),
+			UserAgents: agentLists[i%len(agentLists)], Input: "input.warc.gz",
+		}
+	}
+	return rows
 }
