@@ -25,12 +25,12 @@
 // [Tables] lists them; each has a row type ([Row]):
 //
 //	table        row type      one row per
-//	captures     [Capture]     capture (WARC/ARC record, tar entry, file)
-//	diagnostics  [Diagnostic]  finding of the robots engine
-//	rules        [Rule]        allow or disallow rule
-//	sitemaps     [Sitemap]     sitemap line
-//	agents       [Agent]       capture and tracked crawler
-//	inputs       [Input]       input given to ingest
+//	captures     Capture       capture (WARC/ARC record, tar entry, file)
+//	diagnostics  Diagnostic    finding of the robots engine
+//	rules        Rule          allow or disallow rule
+//	sitemaps     Sitemap       sitemap line
+//	agents       Agent         capture and tracked crawler
+//	inputs       Input         input given to ingest
 //
 // capture_id joins every table to captures, and captures.input joins
 // inputs.input. Column names follow Common Crawl's columnar index where they

@@ -132,6 +132,14 @@ func TestDuckDBQueries(t *testing.T) {
 		{"rule counts agree", `SELECT c.rule_count = count(*) FROM captures c JOIN rules r USING (capture_id)
 			WHERE capture_id = 'a-1' GROUP BY c.rule_count`, "true"},
 
+		// The queries of the package documentation.
+		{"doc: GPTBot per crawl", `SELECT string_agg(crawl || '=' || blocked, ' ' ORDER BY crawl) FROM (
+			SELECT crawl, avg((verdict = 'disallowed')::INT) AS blocked
+			FROM agents WHERE agent = 'GPTBot' GROUP BY crawl ORDER BY crawl)`, "CC-MAIN-2025-05=0.0 CC-MAIN-2025-08=1.0"},
+		{"doc: kv metadata", fmt.Sprintf(`SELECT string_agg(decode(key) || '=' || decode(value), ' ' ORDER BY decode(key)) FROM
+			parquet_kv_metadata(%s) WHERE file_name LIKE %s`, quote(schema.Glob(dir, "captures")), quote("%"+crawlB+"%")),
+			"robocensus.crawl=CC-MAIN-2025-08 robocensus.schema_version=1.0 robocensus.table=captures"},
+
 		// The files say what they are.
 		{"schema version", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ') FROM parquet_kv_metadata(%s)
 			WHERE decode(key) = 'robocensus.schema_version'`, quote(schema.Glob(dir, "*"))), schema.Version},
