@@ -82,8 +82,7 @@
 // 0.62 s (400,000 to 575,000 rows/s, 14.7 bytes of file per row, 2,300
 // allocations per file); reading them back as Arrow records took 0.21 to
 // 0.29 s (0.87 to 1.2 million rows/s). Two runs on 2026-11-22 on a noisy
-// 2-core Intel Xeon virtual machine,
-// Go 1.26, with
+// 2-core Intel Xeon virtual machine, Go 1.26, with
 //
 //	go test ./schema -run '^$' -bench . -benchtime 5x
 //
