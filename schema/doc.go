@@ -1,2 +1,92 @@
-// Package schema is part of the robocensus pipeline; see DESIGN.md. It is being built.
+// Package schema defines the tables of the robocensus dataset: one Go struct
+// per table whose parquet struct tags are the column contract (DESIGN.md,
+// "Dataset"), a typed [Writer] over an io.Writer, the schema [Version]
+// stamped on every file, and an [ArrowReader] over an io.ReaderAt, so that
+// programs can scan the dataset without a database. It opens no files:
+// callers own paths, temporary files and renames.
+//
+// # Dataset layout
+//
+// A dataset is a directory of Hive-partitioned Parquet files, one directory
+// per table and, below it, one per crawl:
+//
+//	DIR/captures/crawl=CC-MAIN-2025-05/part-00000.parquet
+//	DIR/captures/crawl=CC-MAIN-2025-05/part-00001.parquet
+//	DIR/diagnostics/crawl=CC-MAIN-2025-05/part-00000.parquet
+//	DIR/rules/...  DIR/sitemaps/...  DIR/agents/...  DIR/inputs/...
+//
+// [PartitionDir], [PartName] and [Glob] build these paths; [CheckCrawl] says
+// which labels are safe. The crawl label is not stored in the files: DuckDB
+// adds a crawl column from the directory name. A partition becomes visible
+// only when complete, because its writer renames finished files into place.
+//
+// # Tables
+//
+// [Tables] lists them; each has a row type ([Row]):
+//
+//	table        row type      one row per
+//	captures     Capture       capture (WARC/ARC record, tar entry, file)
+//	diagnostics  Diagnostic    finding of the robots engine
+//	rules        Rule          allow or disallow rule
+//	sitemaps     Sitemap       sitemap line
+//	agents       Agent         capture and tracked crawler
+//	inputs       Input         input given to ingest
+//
+// capture_id joins every table to captures, and captures.input joins
+// inputs.input. Column names follow Common Crawl's columnar index where they
+// overlap (url, url_host_name, fetch_time, fetch_status, content_mime_type,
+// warc_filename, warc_record_offset, ...), so the tables join with it too.
+// The documentation of [Row] says how each Go type and tag maps to a Parquet
+// and a DuckDB type, and which columns hold NULL.
+//
+// # Querying with DuckDB
+//
+// DuckDB reads the dataset as it is, with no import step:
+//
+//	CREATE VIEW captures AS
+//	    SELECT * FROM read_parquet('DIR/captures/**/*.parquet', hive_partitioning = true);
+//	CREATE VIEW agents AS
+//	    SELECT * FROM read_parquet('DIR/agents/**/*.parquet', hive_partitioning = true);
+//
+//	-- share of sites that shut out GPTBot, per crawl
+//	SELECT crawl, avg((verdict = 'disallowed')::INT) AS blocked
+//	FROM agents WHERE agent = 'GPTBot' GROUP BY crawl ORDER BY crawl;
+//
+//	-- what the file says about itself
+//	SELECT decode(key), decode(value) FROM parquet_kv_metadata('DIR/captures/**/*.parquet');
+//
+// DESCRIBE shows TIMESTAMP, INTEGER, BIGINT, BOOLEAN, VARCHAR and VARCHAR[]
+// columns exactly as DESIGN.md lists them; the package tests check this with
+// a real DuckDB. Timestamps are UTC. If every crawl label of a dataset looks
+// like a date, DuckDB makes crawl a DATE: add hive_types = {'crawl':
+// VARCHAR} to keep it a string.
+//
+// # Reading without a database
+//
+// [NewArrowReader] returns the rows of one file as Arrow records of at most
+// [DefaultBatchSize] rows, reading only the columns asked for
+// ([WithColumns]) and holding about one page per column plus one batch in
+// memory. It refuses files of another major schema version or of another
+// table ([WithTable]).
+//
+// # Versions
+//
+// Every file carries robocensus.schema_version ([Version], "MAJOR.MINOR")
+// and robocensus.table in its footer. Adding a column bumps the minor
+// version; removing, renaming or retyping one bumps the major version, and
+// readers refuse majors they do not know ([CheckVersion], [ReadVersion]).
+//
+// # Performance
+//
+// Writing 250,000 synthetic capture rows in batches of 1,024 took 0.43 to
+// 0.62 s (400,000 to 575,000 rows/s, 14.7 bytes of file per row, 2,300
+// allocations per file); reading them back as Arrow records took 0.21 to
+// 0.29 s (0.87 to 1.2 million rows/s). Two runs on 2026-11-22 on a noisy
+// 2-core Intel Xeon virtual machine, Go 1.26, with
+//
+//	go test ./schema -run '^$' -bench . -benchtime 5x
+//
+// Synthetic rows compress better than real ones, and the figures will go
+// stale as the code and its dependencies change: measure again before
+// relying on them.
 package schema

@@ -1,0 +1,315 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	pq "github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+)
+
+// The Arrow view of each table: what an [ArrowReader] returns when it reads
+// every column, as arrow/go/v15's pqarrow derives it from the files.
+// Parquet STRING is utf8, INT32 int32, INT64 int64, BOOLEAN bool. A field is
+// nullable exactly when its Parquet column is optional, with two quirks of
+// pqarrow v15:
+//
+//   - TIMESTAMP(MICROS) is timestamp[us, tz=UTC]: pqarrow ignores
+//     isAdjustedToUTC=false, which is right here, as every timestamp of the
+//     dataset is UTC.
+//   - A LIST of required strings is list<list: utf8, nullable>: the item
+//     field takes the name of the Parquet repeated group ("list", not
+//     "element") and is always nullable, though no item is ever NULL.
+//
+// Dictionary-encoded columns are read as plain utf8.
+var (
+	capturesArrow = arrow.NewSchema([]arrow.Field{
+		str("capture_id"), str("url"), str("url_host_name"),
+		timestamp("fetch_time", true), i32("fetch_status", true),
+		nullStr("content_mime_type"), nullStr("content_mime_detected"),
+		i64("payload_length"), nullStr("payload_digest"), nullStr("truncated"),
+		boolean("oversize"), str("warc_filename"),
+		i64("warc_record_offset"), i64("warc_record_length"), nullStr("warc_record_id"),
+		nullStr("redirect_location"), str("outcome"),
+		i32("line_count", false), i32("group_count", false), i32("rule_count", false),
+		i32("allow_count", false), i32("disallow_count", false), i32("sitemap_count", false),
+		i32("wildcard_rule_count", false), i32("error_count", false),
+		i32("warning_count", false), i32("info_count", false),
+		strList("user_agents"), boolean("star_disallows_all"), str("input"),
+	}, nil)
+
+	diagnosticsArrow = arrow.NewSchema([]arrow.Field{
+		str("capture_id"), str("url_host_name"), i32("line", false),
+		str("code"), str("severity"), nullStr("text"), str("message"),
+	}, nil)
+
+	rulesArrow = arrow.NewSchema([]arrow.Field{
+		str("capture_id"), str("url_host_name"), i32("group_index", false),
+		strList("user_agents"), str("directive"), str("pattern"), i32("line", false),
+		boolean("has_wildcard"), boolean("has_end_anchor"),
+	}, nil)
+
+	sitemapsArrow = arrow.NewSchema([]arrow.Field{
+		str("capture_id"), str("url_host_name"), str("url"), i32("line", false), boolean("valid"),
+	}, nil)
+
+	agentsArrow = arrow.NewSchema([]arrow.Field{
+		str("capture_id"), str("url_host_name"), str("agent"), boolean("named"), str("verdict"),
+	}, nil)
+
+	inputsArrow = arrow.NewSchema([]arrow.Field{
+		str("input"), i64("bytes"), i64("records"), i64("captures"), i64("skipped"),
+		nullStr("error"), timestamp("started", false), timestamp("finished", false),
+	}, nil)
+)
+
+func str(name string) arrow.Field {
+	return arrow.Field{Name: name, Type: arrow.BinaryTypes.String}
+}
+
+func nullStr(name string) arrow.Field {
+	return arrow.Field{Name: name, Type: arrow.BinaryTypes.String, Nullable: true}
+}
+
+func i32(name string, nullable bool) arrow.Field {
+	return arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int32, Nullable: nullable}
+}
+
+func i64(name string) arrow.Field {
+	return arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int64}
+}
+
+func boolean(name string) arrow.Field {
+	return arrow.Field{Name: name, Type: arrow.FixedWidthTypes.Boolean}
+}
+
+func timestamp(name string, nullable bool) arrow.Field {
+	return arrow.Field{Name: name, Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, Nullable: nullable}
+}
+
+func strList(name string) arrow.Field {
+	elem := arrow.Field{Name: "list", Type: arrow.BinaryTypes.String, Nullable: true}
+	return arrow.Field{Name: name, Type: arrow.ListOfField(elem)}
+}
+
+// DefaultBatchSize is the default number of rows in a record returned by
+// [ArrowReader.Next].
+const DefaultBatchSize = 16_384
+
+// A ReaderOption configures an [ArrowReader]. Options check their
+// arguments; an invalid one makes [NewArrowReader] return an error wrapping
+// [ErrBadOption].
+type ReaderOption func(*readerConfig) error
+
+type readerConfig struct {
+	mem     memory.Allocator
+	batch   int64
+	columns []string
+	table   string
+}
+
+// WithAllocator sets the allocator of the records' memory, not nil.
+// Defaults to memory.DefaultAllocator.
+func WithAllocator(mem memory.Allocator) ReaderOption {
+	return func(c *readerConfig) error {
+		if mem == nil {
+			return fmt.Errorf("%w: WithAllocator(nil)", ErrBadOption)
+		}
+		c.mem = mem
+		return nil
+	}
+}
+
+// WithBatchSize sets the most rows in one record, at least 1. Defaults to
+// [DefaultBatchSize].
+func WithBatchSize(n int64) ReaderOption {
+	return func(c *readerConfig) error {
+		if n < 1 {
+			return fmt.Errorf("%w: WithBatchSize(%d): want at least 1", ErrBadOption, n)
+		}
+		c.batch = n
+		return nil
+	}
+}
+
+// WithColumns reads only the named columns, which must exist; records hold
+// them in the file's column order. Only the pages of these columns are read.
+// Defaults to every column.
+func WithColumns(names ...string) ReaderOption {
+	return func(c *readerConfig) error {
+		if len(names) == 0 {
+			return fmt.Errorf("%w: WithColumns(): no column", ErrBadOption)
+		}
+		c.columns = slices.Clone(names)
+		return nil
+	}
+}
+
+// WithTable makes [NewArrowReader] refuse, with an error wrapping
+// [ErrWrongTable], a file that does not hold the named table. Defaults to
+// accepting any table.
+func WithTable(name string) ReaderOption {
+	return func(c *readerConfig) error {
+		if _, err := LookupTable(name); err != nil {
+			return fmt.Errorf("%w: WithTable: %w", ErrBadOption, err)
+		}
+		c.table = name
+		return nil
+	}
+}
+
+func newReaderConfig(opts []ReaderOption) (*readerConfig, error) {
+	c := &readerConfig{mem: memory.DefaultAllocator, batch: DefaultBatchSize}
+	for _, opt := range opts {
+		if err := opt(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// ArrowReader reads one Parquet file of the dataset as a sequence of Arrow
+// records, in the pull style of tar.Reader: call [ArrowReader.Next] until it
+// returns io.EOF. Memory stays bounded by one batch plus one page per column
+// read, whatever the file size: pages are read from the io.ReaderAt as they
+// are needed (no row group is loaded whole).
+//
+// Errors are sticky. An ArrowReader is not safe for concurrent use.
+type ArrowReader struct {
+	pf      *file.Reader
+	rr      pqarrow.RecordReader
+	table   Table
+	version string
+	err     error
+	closed  bool
+}
+
+// NewArrowReader reads the footer of the Parquet file of the given size in
+// r and prepares to read its rows. It refuses files without a known
+// [Version] ([ErrNoVersion], [ErrUnknownVersion]) or of an unknown table
+// ([ErrUnknownTable]). The caller keeps r open until Close, and closes it.
+func NewArrowReader(r io.ReaderAt, size int64, opts ...ReaderOption) (*ArrowReader, error) {
+	c, err := newReaderConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	props := pq.NewReaderProperties(c.mem)
+	props.BufferedStreamEnabled = true // read page by page, not whole column chunks
+	pf, err := openParquet(r, size, []file.ReadOption{file.WithReadProps(props)})
+	if err != nil {
+		return nil, err
+	}
+	ar, err := newArrowReader(pf, c)
+	if err != nil {
+		pf.Close()
+		return nil, err
+	}
+	return ar, nil
+}
+
+func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
+	table, err := checkFooter(pf.MetaData())
+	if err != nil {
+		return nil, err
+	}
+	if c.table != "" && table.Name != c.table {
+		return nil, fmt.Errorf("%w: want %s, file holds %s", ErrWrongTable, c.table, table.Name)
+	}
+	leaves, err := leafIndices(pf, c.columns)
+	if err != nil {
+		return nil, err
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: c.batch}, c.mem)
+	if err != nil {
+		return nil, fmt.Errorf("schema: reading %s as Arrow: %w", table.Name, err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		return nil, fmt.Errorf("schema: reading %s as Arrow: %w", table.Name, err)
+	}
+	return &ArrowReader{pf: pf, rr: rr, table: table, version: footerValue(pf.MetaData(), VersionKey)}, nil
+}
+
+// leafIndices returns the Parquet leaf columns of the named top-level
+// columns (a list column has one leaf below it), or nil for all.
+func leafIndices(pf *file.Reader, names []string) ([]int, error) {
+	if names == nil {
+		return nil, nil
+	}
+	sc := pf.MetaData().Schema
+	var leaves []int
+	for _, name := range names {
+		found := false
+		for i := range sc.NumColumns() {
+			if sc.Column(i).ColumnPath()[0] == name {
+				leaves = append(leaves, i)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%w: %q", ErrNoColumn, name)
+		}
+	}
+	slices.Sort(leaves)
+	return slices.Compact(leaves), nil
+}
+
+// Table returns the table the file holds, from its footer.
+func (r *ArrowReader) Table() Table { return r.table }
+
+// Version returns the schema version the file was written with.
+func (r *ArrowReader) Version() string { return r.version }
+
+// Metadata returns the value of a footer key/value pair, such as one given
+// to [WithMetadata], or "" if there is none.
+func (r *ArrowReader) Metadata(key string) string { return footerValue(r.pf.MetaData(), key) }
+
+// NumRows returns the number of rows in the file.
+func (r *ArrowReader) NumRows() int64 { return r.pf.NumRows() }
+
+// Schema returns the schema of the records: the table's Arrow schema, or
+// the columns asked for with [WithColumns]. Fields carry Parquet field
+// metadata that [Table.Arrow] does not.
+func (r *ArrowReader) Schema() *arrow.Schema { return r.rr.Schema() }
+
+// Next returns the next record of at most the batch size rows, or io.EOF
+// after the last. The record belongs to the reader and is released by the
+// next call to Next or by Close; call its Retain method to keep it longer
+// (and Release when done).
+func (r *ArrowReader) Next() (arrow.Record, error) {
+	if r.closed {
+		return nil, ErrClosed
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	rec, err := r.rr.Read()
+	switch {
+	case errors.Is(err, io.EOF):
+		r.err = io.EOF
+	case err != nil:
+		r.err = fmt.Errorf("schema: reading %s records: %w", r.table.Name, err)
+	case rec == nil:
+		r.err = io.EOF
+	default:
+		return rec, nil
+	}
+	return nil, r.err
+}
+
+// Close releases the last record and the reader's buffers. It does not
+// close the io.ReaderAt. Calling Close again does nothing.
+func (r *ArrowReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	r.rr.Release()
+	return r.pf.Close()
+}

@@ -1,0 +1,258 @@
+package schema
+
+import "time"
+
+// Row is the set of row types, one per table of the dataset. Each is a plain
+// struct whose `parquet` struct tags are the table's contract: the column
+// names and types DuckDB sees (DESIGN.md, "Dataset"). Columns keep the order
+// of the struct fields.
+//
+// The tags use these parquet-go options (see parquet.SchemaOf), chosen so that
+// DuckDB reads exactly the types DESIGN.md lists:
+//
+//	Go type    | tag options                       | Parquet                            | DuckDB
+//	-----------+-----------------------------------+------------------------------------+-----------
+//	string     | (none)                            | BYTE_ARRAY (STRING), required      | VARCHAR
+//	string     | optional                          | BYTE_ARRAY (STRING), optional      | VARCHAR, "" is NULL
+//	string     | dict                              | as above, RLE_DICTIONARY encoded   | VARCHAR
+//	int32      | (none)                            | INT32, required                    | INTEGER
+//	int32      | optional                          | INT32, optional                    | INTEGER, 0 is NULL
+//	int64      | (none)                            | INT64, required                    | BIGINT
+//	bool       | (none)                            | BOOLEAN, required                  | BOOLEAN
+//	time.Time  | timestamp(microsecond:local)      | INT64 TIMESTAMP(MICROS, UTC=false) | TIMESTAMP
+//	time.Time  | optional,timestamp(...)           | as above, optional                 | TIMESTAMP, zero time is NULL
+//	[]string   | list + parquet-element:",dict"    | 3-level LIST of required STRING    | VARCHAR[]
+//	(all)      | zstd                              | ZSTD compression, default level    |
+//
+// Notes on the choices:
+//
+//   - NULL is the Go zero value. An optional column writes the zero value of
+//     its field as NULL, so rows need no pointers. This is only used where the
+//     zero value is never a real value: HTTP status 0, an empty string, the
+//     zero [time.Time]. Read back with parquet-go, NULL becomes the zero value
+//     again, so a round trip is exact.
+//   - Timestamps are written with isAdjustedToUTC=false ("local" in
+//     parquet-go's words), holding UTC wall-clock time. DuckDB reads
+//     isAdjustedToUTC=true as TIMESTAMP WITH TIME ZONE, not TIMESTAMP; every
+//     timestamp in the dataset is UTC by convention instead. The unit is the
+//     microsecond, DuckDB's own. Arrow sees timestamp[us, tz=UTC].
+//   - Dictionary encoding (dict) is used on columns that repeat across rows:
+//     vocabularies (code, severity, outcome, directive, verdict, agent, MIME
+//     types, truncation reasons), file names, and, in the tables that have
+//     several rows per capture, capture_id and url_host_name, which come in
+//     runs. Columns unique per row (capture_id in captures, url) stay PLAIN:
+//     a dictionary would only add a page. A dictionary larger than
+//     [DefaultDictionaryMaxBytes] falls back to PLAIN for the rest of the
+//     row group, so a wrong guess costs little.
+//   - Every column is compressed with zstd.
+//   - The crawl label is not a column: DuckDB adds crawl from the Hive
+//     partition directory (crawl=<label>), see [PartitionDir].
+type Row interface {
+	Capture | Diagnostic | Rule | Sitemap | Agent | Input
+}
+
+// Capture is one row of the captures table: one robots.txt capture (a WARC
+// response or resource record, an ARC record, a tar entry or a file), parsed.
+// Column names follow Common Crawl's columnar index where they overlap.
+type Capture struct {
+	// CaptureID identifies the capture, unique in the dataset and stable
+	// across reruns over the same input. Every other table joins on it.
+	CaptureID string `parquet:"capture_id,zstd"`
+	// URL is the target URI of the capture.
+	URL string `parquet:"url,zstd"`
+	// URLHostName is the host of URL, lower case.
+	URLHostName string `parquet:"url_host_name,zstd"`
+	// FetchTime is when the crawler fetched the file, in UTC (WARC-Date, the
+	// ARC date, or the tar entry's or file's modification time). The zero
+	// time is written as NULL: unknown.
+	FetchTime time.Time `parquet:"fetch_time,optional,timestamp(microsecond:local),zstd"`
+	// FetchStatus is the HTTP status; 0, written as NULL, when unknown (tar
+	// entries and plain files).
+	FetchStatus int32 `parquet:"fetch_status,optional,zstd"`
+	// ContentMimeType is the Content-Type the server sent, without
+	// parameters; NULL when none was sent.
+	ContentMimeType string `parquet:"content_mime_type,optional,dict,zstd"`
+	// ContentMimeDetected is the media type detected from the body; NULL when
+	// not detected.
+	ContentMimeDetected string `parquet:"content_mime_detected,optional,dict,zstd"`
+	// PayloadLength is the number of body bytes stored (after any crawler
+	// truncation and the stored-bytes cap).
+	PayloadLength int64 `parquet:"payload_length,zstd"`
+	// PayloadDigest is the digest of the payload as recorded in the input
+	// (WARC-Payload-Digest, e.g. "sha1:..."); NULL when none.
+	PayloadDigest string `parquet:"payload_digest,optional,zstd"`
+	// Truncated is the reason the stored body is incomplete ("length",
+	// "time", "disconnect" as in WARC-Truncated, or a robocensus cap); NULL
+	// when the body is complete.
+	Truncated string `parquet:"truncated,optional,dict,zstd"`
+	// Oversize reports a body over 500 KiB (512,000 bytes); verdicts are those
+	// of the first 500 KiB, which is what Google obeys.
+	Oversize bool `parquet:"oversize,zstd"`
+	// WARCFilename names the file the capture was read from: the WARC or ARC
+	// file, the tar archive, or the plain file.
+	WARCFilename string `parquet:"warc_filename,dict,zstd"`
+	// WARCRecordOffset is the offset of the record in WARCFilename, in
+	// stored (compressed) bytes.
+	WARCRecordOffset int64 `parquet:"warc_record_offset,zstd"`
+	// WARCRecordLength is the length of the record in stored (compressed)
+	// bytes.
+	WARCRecordLength int64 `parquet:"warc_record_length,zstd"`
+	// WARCRecordID is the WARC-Record-ID ("<urn:uuid:...>"); NULL for
+	// inputs that have none (ARC, tar, files).
+	WARCRecordID string `parquet:"warc_record_id,optional,zstd"`
+	// RedirectLocation is the Location header of a 3xx response; NULL
+	// otherwise.
+	RedirectLocation string `parquet:"redirect_location,optional,zstd"`
+	// Outcome applies Google's HTTP rules: "rules", "no-rules",
+	// "not-robots", "redirect", "allow-all", "disallow-all" or "unknown"
+	// (DESIGN.md).
+	Outcome string `parquet:"outcome,dict,zstd"`
+	// LineCount is the number of lines in the parsed body.
+	LineCount int32 `parquet:"line_count,zstd"`
+	// GroupCount is the number of groups (runs of user-agent lines and the
+	// rules that follow).
+	GroupCount int32 `parquet:"group_count,zstd"`
+	// RuleCount is the number of allow and disallow rules.
+	RuleCount int32 `parquet:"rule_count,zstd"`
+	// AllowCount is the number of allow rules.
+	AllowCount int32 `parquet:"allow_count,zstd"`
+	// DisallowCount is the number of disallow rules.
+	DisallowCount int32 `parquet:"disallow_count,zstd"`
+	// SitemapCount is the number of sitemap lines.
+	SitemapCount int32 `parquet:"sitemap_count,zstd"`
+	// WildcardRuleCount is the number of rules whose pattern has a '*'.
+	WildcardRuleCount int32 `parquet:"wildcard_rule_count,zstd"`
+	// ErrorCount is the number of diagnostics of severity "error".
+	ErrorCount int32 `parquet:"error_count,zstd"`
+	// WarningCount is the number of diagnostics of severity "warning".
+	WarningCount int32 `parquet:"warning_count,zstd"`
+	// InfoCount is the number of diagnostics of severity "info".
+	InfoCount int32 `parquet:"info_count,zstd"`
+	// UserAgents lists the user-agent values of the file as written, in
+	// order; empty (never NULL) when there are none.
+	UserAgents []string `parquet:"user_agents,list,zstd" parquet-element:",dict,zstd"`
+	// StarDisallowsAll reports that the '*' group disallows "/".
+	StarDisallowsAll bool `parquet:"star_disallows_all,zstd"`
+	// Input is the input the capture was read from, as in the input column
+	// of the inputs table, which it joins.
+	Input string `parquet:"input,dict,zstd"`
+}
+
+// Diagnostic is one row of the diagnostics table: one finding of the robots
+// engine in one capture.
+type Diagnostic struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict,zstd"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	// Line is the 1-based line number; 0 means the whole file.
+	Line int32 `parquet:"line,zstd"`
+	// Code is the stable diagnostic code, e.g. "typo-accepted".
+	Code string `parquet:"code,dict,zstd"`
+	// Severity is "error", "warning" or "info".
+	Severity string `parquet:"severity,dict,zstd"`
+	// Text is the line, at most [MaxTextBytes] bytes (see [ClipText]). It is
+	// NULL for line 0, and for an empty line.
+	Text string `parquet:"text,optional,zstd"`
+	// Message is the human-readable explanation, as lint prints it.
+	Message string `parquet:"message,dict,zstd"`
+}
+
+// Rule is one row of the rules table: one allow or disallow rule.
+type Rule struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict,zstd"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	// GroupIndex is the 0-based index of the rule's group in the file.
+	GroupIndex int32 `parquet:"group_index,zstd"`
+	// UserAgents lists the user-agent values of the group, as written.
+	UserAgents []string `parquet:"user_agents,list,zstd" parquet-element:",dict,zstd"`
+	// Directive is "allow" or "disallow".
+	Directive string `parquet:"directive,dict,zstd"`
+	// Pattern is the path pattern, as written.
+	Pattern string `parquet:"pattern,dict,zstd"`
+	// Line is the 1-based line number of the rule.
+	Line int32 `parquet:"line,zstd"`
+	// HasWildcard reports a '*' in Pattern.
+	HasWildcard bool `parquet:"has_wildcard,zstd"`
+	// HasEndAnchor reports a Pattern ending in '$'.
+	HasEndAnchor bool `parquet:"has_end_anchor,zstd"`
+}
+
+// Sitemap is one row of the sitemaps table: one sitemap line.
+type Sitemap struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict,zstd"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	// URL is the sitemap value, as written.
+	URL string `parquet:"url,zstd"`
+	// Line is the 1-based line number.
+	Line int32 `parquet:"line,zstd"`
+	// Valid reports an absolute http, https or ftp URL.
+	Valid bool `parquet:"valid,zstd"`
+}
+
+// Agent is one row of the agents table: one tracked crawler (the
+// ai.robots.txt list plus major search crawlers) in one capture.
+type Agent struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict,zstd"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	// Agent is the crawler's product token, e.g. "GPTBot".
+	Agent string `parquet:"agent,dict,zstd"`
+	// Named reports that a group names the agent (rather than it falling
+	// under '*').
+	Named bool `parquet:"named,zstd"`
+	// Verdict is "allowed", "partially-disallowed" or "disallowed", as
+	// computed by the robots engine's matcher.
+	Verdict string `parquet:"verdict,dict,zstd"`
+}
+
+// Input is one row of the inputs table: one input given to ingest, with the
+// accounting of what was read from it.
+type Input struct {
+	// Input names the input as given: a path, a URL, or a manifest line.
+	Input string `parquet:"input,zstd"`
+	// Bytes is the number of bytes read from the input (compressed).
+	Bytes int64 `parquet:"bytes,zstd"`
+	// Records is the number of records framed (WARC and ARC records, tar
+	// entries, files).
+	Records int64 `parquet:"records,zstd"`
+	// Captures is the number of records that became rows of captures.
+	Captures int64 `parquet:"captures,zstd"`
+	// Skipped is the number of records that did not (requests, metadata,
+	// records that could not be read).
+	Skipped int64 `parquet:"skipped,zstd"`
+	// Error is why the input was not read to its end; "" (NULL) when it
+	// was.
+	Error string `parquet:"error,optional,zstd"`
+	// Started is when reading began, in UTC.
+	Started time.Time `parquet:"started,timestamp(microsecond:local),zstd"`
+	// Finished is when reading ended, in UTC.
+	Finished time.Time `parquet:"finished,timestamp(microsecond:local),zstd"`
+}
+
+// MaxTextBytes is the most bytes of a line kept in diagnostics.text.
+const MaxTextBytes = 200
+
+// ClipText returns line cut to at most [MaxTextBytes] bytes, at a UTF-8
+// boundary when line is valid UTF-8 there.
+func ClipText(line string) string {
+	if len(line) <= MaxTextBytes {
+		return line
+	}
+	cut := MaxTextBytes
+	for i := 0; i < 3 && cut > 0 && isContinuation(line[cut]); i++ {
+		cut--
+	}
+	if isContinuation(line[cut]) {
+		cut = MaxTextBytes // not UTF-8 here: cut bytes
+	}
+	return line[:cut]
+}
+
+// isContinuation reports a UTF-8 continuation byte (10xxxxxx).
+func isContinuation(b byte) bool { return b&0xC0 == 0x80 }
