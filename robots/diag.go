@@ -324,6 +324,9 @@ func (d Diagnostic) Message() string {
 	case RedirectCrossHost:
 		return fmt.Sprintf("robots.txt redirects to another host (%s); the target's rules apply to this host", a)
 	case HTMLContent:
+		if a == "xml" {
+			return "this is an XML document (a sitemap or an error page?), not a robots.txt: crawlers find no usable rules in it"
+		}
 		return "this is an HTML page, not a robots.txt: crawlers find no usable rules in it"
 	case NonTextContentType:
 		return fmt.Sprintf("served as %q; robots.txt should be text/plain", a)
@@ -352,10 +355,16 @@ func (d Diagnostic) Message() string {
 	case MissingColon:
 		return fmt.Sprintf("missing ':' after %q; Google accepts it, other crawlers may not", a)
 	case UnparsableLine:
+		if a != "" {
+			return fmt.Sprintf("a bare URL %q is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)", a)
+		}
 		return "this line is neither a directive nor a comment; crawlers ignore it"
 	case TypoAccepted:
 		return fmt.Sprintf("%q is misspelled; Google accepts it, other crawlers may ignore the line", a)
 	case TypoIgnored:
+		if hasNonASCII(a) || !isKeyLike(a) {
+			return fmt.Sprintf("%q is %s with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line", a, nearMissTarget(a))
+		}
 		return fmt.Sprintf("%q looks like a misspelled %s; crawlers do not recognise it and ignore the line", a, nearMissTarget(a))
 	case KeyPrefixMatch:
 		return fmt.Sprintf("%q is not a directive name; Google reads it by its prefix, other crawlers ignore it", a)
@@ -396,7 +405,10 @@ func (d Diagnostic) Message() string {
 	case PathIsURL:
 		return fmt.Sprintf("pattern %q is a full URL; rules take a path such as /private/, so it never matches", a)
 	case MultiplePaths:
-		return fmt.Sprintf("%q holds several paths; write one rule per path (it is matched as one pattern, spaces included)", a)
+		if looksLikeSeveralPaths(a) {
+			return fmt.Sprintf("%q holds several paths; write one rule per path (it is matched as one pattern, spaces included)", a)
+		}
+		return fmt.Sprintf("%q contains whitespace, which URLs never do (a space is %%20): it never matches as written", a)
 	case DollarNotAtEnd:
 		return fmt.Sprintf("'$' inside %q is matched literally; only a final '$' marks the end of the URL", a)
 	case Wildcard:

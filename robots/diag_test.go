@@ -214,3 +214,19 @@ func TestDiagnosticText(t *testing.T) {
 		t.Errorf("codes %v", codesOf(f))
 	}
 }
+
+// An HTML page is not a robots.txt, but Google obeys the rules it finds in
+// it: the outcome says so.
+func TestOutcomeOfMarkup(t *testing.T) {
+	page := ParseResponseString(Response{Status: 200}, "<html><body><pre>\nUser-agent: *\nDisallow: /\n</pre></body></html>\n")
+	if page.Outcome() != OutcomeRules || page.Allowed("http://e.com/x", "FooBot") {
+		t.Errorf("HTML with rules: outcome %v", page.Outcome())
+	}
+	if codes := codesOf(page); len(codes) != 1 || codes[0] != "0:html-content" {
+		t.Errorf("codes %v", codes)
+	}
+	soft404 := ParseResponseString(Response{Status: 200}, "<!DOCTYPE html><html><body>Not found</body></html>")
+	if soft404.Outcome() != OutcomeNotRobots {
+		t.Errorf("soft 404: outcome %v", soft404.Outcome())
+	}
+}

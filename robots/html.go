@@ -29,21 +29,30 @@ func looksBinary(s string, hasNUL bool) bool {
 	return ctl*10 > len(w)
 }
 
-// looksLikeHTML reports an HTML page: an HTML tag within the first
-// htmlWindow bytes, and either the body starts with '<' (after a byte order
-// mark and whitespace) or it was served as text/html.
-func looksLikeHTML(s, contentType string) bool {
+// markupKind tells whether a body is a markup document rather than a
+// robots.txt: "html" for an HTML page, "xml" for another XML document (a
+// sitemap, an error document); "" otherwise. A body is markup when, after a
+// byte order mark and whitespace, it starts with a tag ('<' then a letter,
+// '!', '?' or '/'), or when it was served as text/html and holds an HTML tag
+// within its first htmlWindow bytes. A robots.txt never starts with '<'.
+func markupKind(s, contentType string) string {
 	w := s[skipBOM(s):]
-	w = w[:min(len(w), htmlWindow)]
-	w = trimSpace(w)
+	w = trimSpace(w[:min(len(w), htmlWindow)])
 	if w == "" {
-		return false
+		return ""
 	}
-	if w[0] != '<' && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html") {
-		return false
+	startsWithTag := len(w) > 1 && w[0] == '<' && (isLetter(w[1]) || w[1] == '!' || w[1] == '?' || w[1] == '/')
+	servedAsHTML := strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/html")
+	switch {
+	case (startsWithTag || servedAsHTML) && hasHTMLTag(w):
+		return "html"
+	case startsWithTag:
+		return "xml"
 	}
-	return hasHTMLTag(w)
+	return ""
 }
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // htmlTags are the tag names that mark HTML, lower case.
 var htmlTags = [...]string{

@@ -134,9 +134,11 @@ func (p *parser) sniff() {
 	case looksBinary(t, f.hasNUL):
 		p.addFile(BinaryContent, "")
 		p.quiet = true
-	case looksLikeHTML(t, f.Response.ContentType):
-		p.addFile(HTMLContent, "")
-		p.quiet = true
+	default:
+		if kind := markupKind(t, f.Response.ContentType); kind != "" {
+			p.addFile(HTMLContent, kind)
+			p.quiet = true
+		}
 	}
 }
 
@@ -184,6 +186,13 @@ func (p *parser) line(l *Line) {
 	if l.Kind == LineInvalid {
 		if !p.quiet && !markup {
 			p.add(l.Number, UnparsableLine, l.Text, "")
+		}
+		return
+	}
+	if l.Key == KeyUnknown && isURL(l.KeyText+":"+l.Value) {
+		// A URL alone on a line: its scheme is no directive.
+		if !p.quiet && !markup {
+			p.add(l.Number, UnparsableLine, l.Text, trimSpace(l.Text))
 		}
 		return
 	}
@@ -525,7 +534,7 @@ func (p *parser) unknown(l *Line) {
 		if !validDelay(l.Value) {
 			p.add(n, CrawlDelayInvalid, t, l.Value)
 		}
-	case isUnsupported(k):
+	case isUnsupported(k) || hasPrefixFold(k, "acap-"):
 		p.add(n, UnsupportedDirective, t, k)
 	case nearMissTarget(k) != "":
 		p.add(n, TypoIgnored, t, k)

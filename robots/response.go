@@ -25,12 +25,13 @@ const (
 	// OutcomeUnknown: no HTTP status (e.g. a tar entry); verdicts come from
 	// the content.
 	OutcomeUnknown Outcome = iota
-	// OutcomeRules: 2xx with at least one rule in a group.
+	// OutcomeRules: 2xx with at least one rule in a group, which Google
+	// obeys even when the file is an HTML page.
 	OutcomeRules
 	// OutcomeNoRules: 2xx with nothing to obey: full allow.
 	OutcomeNoRules
-	// OutcomeNotRobots: 2xx but HTML, binary or UTF-16 content: Google
-	// finds no usable rules.
+	// OutcomeNotRobots: 2xx, no rule, and HTML, XML, binary or UTF-16
+	// content: not a robots.txt at all (full allow).
 	OutcomeNotRobots
 	// OutcomeRedirect: 3xx; the target decides.
 	OutcomeRedirect
@@ -52,10 +53,10 @@ func (f *File) Outcome() Outcome {
 	switch {
 	case s >= 200 && s < 300:
 		switch {
-		case f.notRobots():
-			return OutcomeNotRobots
 		case f.Stats.Rules > 0:
 			return OutcomeRules
+		case f.notRobots():
+			return OutcomeNotRobots
 		}
 		return OutcomeNoRules
 	case s >= 300 && s < 400:

@@ -1,5 +1,7 @@
 package robots
 
+import "strings"
+
 // Near misses: keys Google's parser drops that were surely meant as one of
 // its four directives.
 
@@ -81,4 +83,26 @@ func osaDistance(a []byte, b string, limit int) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// isKeyLike reports whether a key is made only of letters, '-', '_' and
+// spaces, as a misspelling typed by hand would be.
+func isKeyLike(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !isLetter(c) && c != '-' && c != '_' && c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// looksLikeSeveralPaths reports whether a value with whitespace holds more
+// than one path: its second word starts like a path or a URL.
+func looksLikeSeveralPaths(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 2 {
+		return false
+	}
+	w := words[1]
+	return w[0] == '/' || w[0] == '*' || isURL(w)
 }
