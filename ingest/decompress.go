@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -85,9 +84,27 @@ type source interface {
 type input struct {
 	name   string
 	cr     countingReader
-	br     *bufio.Reader
+	br     *inBuf
 	counts *Counts
 	start  int64
+	// rescanning is set after a failed member was rewound to its second
+	// byte: the bytes then passed over belong to that member's damage.
+	rescanning bool
+	failed     int // index in counts.Damage of the failed member's damage; -1 when not listed
+}
+
+// memberFailed records the damage of the current member, goes back to its
+// second byte when those bytes are still kept (the failing decompressor
+// may have read past the next member's magic) and returns the error for
+// the framer.
+func (in *input) memberFailed(kind string, err error) error {
+	in.rescanning = in.br.rewind(in.start + 1)
+	in.failed = -1
+	if len(in.counts.Damage) < MaxDamageList {
+		in.failed = len(in.counts.Damage)
+	}
+	in.counts.damage(Damage{Kind: kind, Offset: in.start, Detail: err.Error()})
+	return &memberError{kind: kind, err: err}
 }
 
 const inputBufferSize = 64 << 10
@@ -95,11 +112,11 @@ const inputBufferSize = 64 << 10
 func newInput(r io.Reader, name string, counts *Counts) *input {
 	in := &input{name: name, counts: counts}
 	in.cr.r = r
-	in.br = bufio.NewReaderSize(&in.cr, inputBufferSize)
+	in.br = newInBuf(&in.cr)
 	return in
 }
 
-func (in *input) pos() int64         { return in.cr.n - int64(in.br.Buffered()) }
+func (in *input) pos() int64         { return in.br.pos() }
 func (in *input) memberStart() int64 { return in.start }
 
 // fatal returns the sticky error for a failed underlying reader, or nil.
@@ -111,34 +128,35 @@ func (in *input) fatal() error {
 }
 
 // skipTo passes over input bytes up to the first occurrence of one of the
-// magics (or to the end), recording the skipped bytes as garbage. It
-// returns the number of bytes skipped.
+// magics (or to the end), recording the skipped bytes as garbage, or, after
+// a rescan, adding them to the failed member's damage. It returns the
+// number of bytes skipped.
 func (in *input) skipTo(magics ...[]byte) int64 {
 	start := in.pos()
 	for {
-		b, _ := in.br.Peek(in.br.Size())
-		if len(b) == 0 {
+		b := in.br.buf[in.br.r:in.br.w]
+		if i := indexAny(b, magics); i >= 0 {
+			in.br.r += i
 			break
 		}
-		i := indexAny(b, magics)
-		if i >= 0 {
-			in.br.Discard(i)
+		if len(b) > 3 {
+			in.br.r += len(b) - 3 // keep a magic's first bytes that may continue
+		}
+		if in.br.fill() != nil {
+			in.br.r = in.br.w
 			break
 		}
-		n := len(b) - 3 // keep a magic's first bytes that may continue
-		if n <= 0 {
-			n = len(b)
-			if _, err := in.br.Peek(len(b) + 1); err == nil {
-				continue
-			}
-		}
-		in.br.Discard(n)
 	}
 	skipped := in.pos() - start
-	if skipped > 0 {
+	switch {
+	case skipped == 0:
+	case in.rescanning && in.failed >= 0:
+		in.counts.Damage[in.failed].Skipped += skipped + 1
+	default:
 		in.counts.damage(Damage{Kind: DamageGarbage, Offset: start, Skipped: skipped,
 			Detail: fmt.Sprintf("%d bytes before the next member", skipped)})
 	}
+	in.rescanning = false
 	return skipped
 }
 
@@ -201,6 +219,7 @@ func (s *gzipSource) next() (bool, error) {
 			continue
 		}
 		s.start = s.pos()
+		s.br.setMark(s.start)
 		err := s.zr.Reset(s.br)
 		if err == nil {
 			s.zr.Multistream(false)
@@ -211,9 +230,7 @@ func (s *gzipSource) next() (bool, error) {
 		}
 		s.counts.damage(Damage{Kind: DamageCorruptMember, Offset: s.start, Detail: "gzip header: " + err.Error()})
 		skipped = true
-		if s.pos() == s.start {
-			s.br.Discard(1)
-		}
+		s.br.rewind(s.start + 1)
 	}
 }
 
@@ -226,9 +243,9 @@ func (s *gzipSource) read(p []byte) (int, error) {
 		return n, ferr
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return n, &memberError{kind: DamageTruncated, err: fmt.Errorf("%w: gzip member cut short", ErrTruncated)}
+		return n, s.memberFailed(DamageTruncated, fmt.Errorf("%w: gzip member cut short", ErrTruncated))
 	}
-	return n, &memberError{kind: DamageCorruptMember, err: fmt.Errorf("%w: gzip: %w", ErrCorruptCompression, err)}
+	return n, s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
 }
 
 // zstdSource reads a .warc.zst file frame by frame, as laid out by the IIPC
@@ -312,6 +329,7 @@ func (s *zstdSource) next() (bool, error) {
 		switch {
 		case bytes.HasPrefix(b, magicZstd):
 			s.start = s.pos()
+			s.br.setMark(s.start)
 			if err := s.fr.start(b); err != nil {
 				s.counts.damage(Damage{Kind: DamageCorruptMember, Offset: s.start, Detail: err.Error()})
 				s.br.Discard(1)
@@ -345,16 +363,16 @@ func (s *zstdSource) read(p []byte) (int, error) {
 		return n, ferr
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return n, &memberError{kind: DamageTruncated, err: fmt.Errorf("%w: zstd frame cut short", ErrTruncated)}
+		return n, s.memberFailed(DamageTruncated, fmt.Errorf("%w: zstd frame cut short", ErrTruncated))
 	}
-	return n, &memberError{kind: DamageCorruptMember, err: fmt.Errorf("%w: zstd: %w", ErrCorruptCompression, err)}
+	return n, s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: zstd: %w", ErrCorruptCompression, err))
 }
 
 // frameReader passes through exactly the bytes of one Zstandard frame,
 // following its frame header and block headers (RFC 8878 §3.1.1), so that
 // the decoder stops at the frame's end and the frame's offsets are known.
 type frameReader struct {
-	br       *bufio.Reader
+	br       *inBuf
 	pass     int  // bytes to pass before the next decision
 	state    int  // what comes after the bytes to pass
 	checksum bool // the frame has a Content_Checksum

@@ -60,7 +60,8 @@ func (e *InputError) Unwrap() error { return e.Err }
 var errGap = errors.New("ingest: discontinuity in input")
 
 // memberError is returned by a source when the current compressed member is
-// damaged; the reader records it as Damage and goes on with the next member.
+// damaged (the source has recorded the Damage); the framer marks a
+// discontinuity and goes on with the next member.
 type memberError struct {
 	kind string // a Damage kind
 	err  error

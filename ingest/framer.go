@@ -37,7 +37,7 @@ type framer struct {
 	members []member
 	open    bool  // a member of src is being read
 	gapped  bool  // the data ends at a discontinuity at end()
-	damaged bool  // a member was damaged since clearDamaged
+	broken  int64 // decompressed offset where the data last broke (a damaged member); -1 when never
 	eof     bool  // src is exhausted
 	err     error // sticky fatal error
 }
@@ -48,7 +48,7 @@ const (
 )
 
 func newFramer(src source, counts *Counts, maxBuf int) *framer {
-	return &framer{src: src, counts: counts, buf: make([]byte, initialBuffer), keep: -1, maxBuf: maxBuf}
+	return &framer{src: src, counts: counts, buf: make([]byte, initialBuffer), keep: -1, broken: -1, maxBuf: maxBuf}
 }
 
 func (f *framer) pos() int64       { return f.base + int64(f.r) }
@@ -99,9 +99,8 @@ func (f *framer) fill() error {
 				f.err = err
 				return err
 			}
-			f.counts.damage(Damage{Kind: me.kind, Offset: f.src.memberStart(), Detail: me.Error()})
 			f.closeMember()
-			f.damaged, f.gapped = true, true
+			f.gapped, f.broken = true, f.end()
 			if n == 0 {
 				return errGap
 			}
@@ -310,6 +309,7 @@ func (f *framer) resync(isStart func([]byte) bool, atLineStart bool) error {
 	for {
 		if atLineStart {
 			if line := f.peekLine(); len(line) > 0 && isStart(line) {
+				err = nil
 				break
 			}
 		}

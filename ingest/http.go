@@ -135,6 +135,9 @@ func (h *httpHeader) slot(name []byte) *[]byte {
 }
 
 func joinValue(a []byte, sep string, b []byte) []byte {
+	if len(a) == 0 {
+		return b
+	}
 	out := make([]byte, 0, len(a)+len(sep)+len(b))
 	return append(append(append(out, a...), sep...), b...)
 }

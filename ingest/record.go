@@ -119,21 +119,47 @@ func (c *core) skipBlock(n int64, isStart func([]byte) bool) {
 	defer f.setKeep(-1)
 	c.block.reset(f, n)
 	c.block.drain()
-	short := c.block.short()
-	if !short && c.atRecordEnd(isStart) {
-		return
-	}
-	if q, ok := f.findLine(blockStart, isStart); ok {
+	q, ok, short := c.checkEnd(blockStart, isStart)
+	switch {
+	case ok:
 		f.rewind(q)
 		c.counts.damage(Damage{Kind: DamageLengthMismatch, Offset: f.storedOffset(blockStart),
-			Detail: "block length disagrees with the data; record re-delimited"})
-		return
-	}
-	if short {
+			Detail: "block length " + itoa(n) + " disagrees with the data; record re-delimited"})
+	case short:
 		c.counts.damage(Damage{Kind: DamageRecordBroken, Offset: f.storedOffset(blockStart), Detail: "input ends inside a record block"})
 	}
-	// Otherwise the bytes after the block are passed over as garbage by
-	// the next recordStart.
+}
+
+// checkEnd checks the end of a block just read. When the block is cut
+// short by the data (short), or is followed by neither a record end nor a
+// line end (its length too small), or by a line end and then something
+// other than a record start that a record start inside the block explains
+// (its length too large), it looks for the next record start from the
+// block's start: ok reports that q is where the record really ends. The
+// read position is then unspecified; otherwise it is after the trailer.
+func (c *core) checkEnd(blockStart int64, isStart func([]byte) bool) (q int64, ok, short bool) {
+	f := c.f
+	short = c.block.short()
+	end := f.pos()
+	trailer := true
+	if !short {
+		if f.ensure(1) == nil && !f.memberBoundary(end) {
+			b := f.buffered()[0]
+			trailer = b == '\r' || b == '\n'
+		}
+		if c.atRecordEnd(isStart) {
+			return 0, false, false
+		}
+	}
+	after := f.pos()
+	q, ok = f.findLine(blockStart, isStart)
+	if ok && (short || q < end || !trailer) {
+		return q, true, short
+	}
+	if !short && f.kept(after) {
+		f.rewind(after) // garbage after a good record: passed over by recordStart
+	}
+	return 0, false, short
 }
 
 // atRecordEnd skips the white space after a block and reports whether the
@@ -160,11 +186,9 @@ func (c *core) captureBlock(n int64, isStart func([]byte) bool, read func(*block
 	c.block.reset(f, n)
 	read(&c.block)
 	c.block.drain()
-	short := c.block.short()
-	if !short && c.atRecordEnd(isStart) {
-		return
-	}
-	if q, ok := f.findLine(blockStart, isStart); ok {
+	q, ok, short := c.checkEnd(blockStart, isStart)
+	switch {
+	case ok:
 		f.rewind(blockStart)
 		m := trimTrailer(f.buffered()[:q-blockStart])
 		c.resetPayload()
@@ -173,13 +197,9 @@ func (c *core) captureBlock(n int64, isStart func([]byte) bool, read func(*block
 		c.block.drain()
 		f.rewind(q)
 		c.cap.addProblem(ProblemLengthMismatch, "block length "+itoa(n)+", next record found after "+itoa(int64(m))+" bytes")
-		return
-	}
-	if short {
+	case short:
 		c.incomplete(blockStart)
-		return
 	}
-	c.cap.addProblem(ProblemLengthMismatch, "the bytes after the block are not a record end; no record start found")
 }
 
 // incomplete marks the capture as cut by the end of the data.
@@ -205,7 +225,6 @@ func trimTrailer(b []byte) int {
 func (c *core) resetCapture() *Capture {
 	problems := c.cap.Problems[:0]
 	c.cap = Capture{Problems: problems}
-	c.f.damaged = false
 	return &c.cap
 }
 
@@ -220,7 +239,7 @@ func (c *core) resetPayload() {
 
 // finish completes a capture at the end of its record.
 func (c *core) finish(cp *Capture, start, end, clean int64) *Capture {
-	if c.f.damaged {
+	if b := c.f.broken; start < b && b <= end {
 		cp.addProblem(ProblemInputDamaged, "compressed data of this record is damaged")
 	}
 	cp.Source = c.f.provenance(c.name, start, end, clean)
