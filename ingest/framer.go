@@ -363,6 +363,9 @@ func (f *framer) headerEnd(limit int) (int, error) {
 				k++
 			}
 			if k < len(b) && b[k] == '\n' {
+				if k+1 > limit {
+					return 0, errTooLarge
+				}
 				return k + 1, nil
 			}
 			if k >= len(b) {

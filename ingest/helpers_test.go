@@ -146,3 +146,5 @@ func (f *failingReader) Read(p []byte) (int, error) {
 }
 
 var errDisk = errors.New("disk on fire")
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }

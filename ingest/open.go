@@ -224,11 +224,8 @@ func (b *bodyReader) Counts() Counts { return b.counts.snapshot() }
 // fileCapture fills c from a file holding a robots.txt body.
 func fileCapture(c *Capture, r io.Reader, name string, fi fs.FileInfo, h hash.Hash, cfg config) error {
 	*c = Capture{Problems: c.Problems[:0]}
-	c.Host = HostFromName(name)
-	if c.Host == "" {
+	if c.Host, c.URL = urlFromName(name); c.Host == "" {
 		c.addProblem(ProblemHostUnknown, "file "+filepath.Base(name))
-	} else {
-		c.URL = "https://" + c.Host + "/robots.txt"
 	}
 	c.FetchTime = fileTime(fi.ModTime())
 	c.RecordID = "file:" + filepath.ToSlash(name)

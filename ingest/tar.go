@@ -173,7 +173,7 @@ func (t *TarReader) resync(from int64) {
 	start := t.data.n
 	for {
 		if _, err := io.ReadFull(&t.data, block); err != nil {
-			t.counts.damage(Damage{Kind: DamageTarHeader, Offset: t.storedOffset(from), Skipped: t.data.n - start,
+			t.counts.damage(Damage{Kind: DamageTarHeader, Offset: t.storedOffset(from), Skipped: t.data.n - start + 512,
 				Detail: "corrupt header; no valid header after it"})
 			t.done = true
 			return
@@ -182,7 +182,8 @@ func (t *TarReader) resync(from int64) {
 			break
 		}
 	}
-	t.counts.damage(Damage{Kind: DamageTarHeader, Offset: t.storedOffset(from), Skipped: t.data.n - 512 - start,
+	bad := max(from-512, 0) // the corrupt header block, already read by tar
+	t.counts.damage(Damage{Kind: DamageTarHeader, Offset: t.storedOffset(bad), Skipped: t.data.n - 512 - bad,
 		Detail: "corrupt header; resumed at the next valid one"})
 	t.pre = bytes.NewReader(block)
 	t.tr = tar.NewReader(io.MultiReader(t.pre, &t.data))
@@ -217,11 +218,8 @@ func validTarHeader(b []byte) bool {
 func (t *TarReader) entry(hdr *tar.Header) (*Capture, error) {
 	c := &t.cap
 	*c = Capture{Problems: c.Problems[:0]}
-	c.Host = HostFromName(hdr.Name)
-	if c.Host == "" {
+	if c.Host, c.URL = urlFromName(hdr.Name); c.Host == "" {
 		c.addProblem(ProblemHostUnknown, "entry "+hdr.Name)
-	} else {
-		c.URL = "https://" + c.Host + "/robots.txt"
 	}
 	c.FetchTime = fileTime(hdr.ModTime)
 	c.RecordID = "tar:" + t.base + ":" + hdr.Name
@@ -293,10 +291,33 @@ func readBodyInto(c *Capture, r io.Reader, size int64, body, scratch []byte, h h
 // HostFromName derives a host from the name of a tar entry or file, as the
 // shared corpus names them: "robots/HOST", "robots/DOMAIN-robots.txt",
 // "RobotsFiles/HOST", "data/LIST/DOMAIN", "HOST/robots.txt". Suffixes
-// "-robots.txt", "_robots.txt", ".robots.txt" and ".txt" are removed. The
-// result is lower-case; it is "" when it is not a plausible host name
-// (letters, digits, '-', '_' and '.', with at least one dot).
+// "-robots.txt", "_robots.txt", ".robots.txt" and ".txt" are removed, and so
+// are a user part ("user@HOST") and a port ("HOST:8443"). The result is
+// lower-case; it is "" when it is not a plausible host name (ASCII letters,
+// digits, '-', '_', '.' and non-ASCII letters of internationalised names,
+// with at least one dot).
 func HostFromName(name string) string {
+	h, _ := hostPortFromName(name)
+	return h
+}
+
+// urlFromName returns "https://HOST/robots.txt" for a file name, with the
+// scheme http for port 80 and the port kept when it is neither 80 nor 443;
+// "" when there is no host.
+func urlFromName(name string) (host, url string) {
+	host, port := hostPortFromName(name)
+	switch {
+	case host == "":
+		return "", ""
+	case port == "80":
+		return host, "http://" + host + "/robots.txt"
+	case port == "" || port == "443":
+		return host, "https://" + host + "/robots.txt"
+	}
+	return host, "https://" + host + ":" + port + "/robots.txt"
+}
+
+func hostPortFromName(name string) (host, port string) {
 	name = strings.ReplaceAll(name, "\\", "/")
 	base := path.Base(name)
 	if strings.EqualFold(base, "robots.txt") {
@@ -308,17 +329,33 @@ func HostFromName(name string) string {
 			break
 		}
 	}
-	h := strings.TrimSuffix(strings.ToLower(base), ".")
+	h := strings.ToLower(base)
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && i < len(h)-1 && isDigits(h[i+1:]) {
+		h, port = h[:i], h[i+1:]
+	}
+	h = strings.TrimSuffix(h, ".")
 	if !strings.Contains(h, ".") || strings.HasPrefix(h, ".") || strings.Contains(h, "..") {
-		return ""
+		return "", ""
 	}
 	for i := 0; i < len(h); i++ {
 		c := h[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return ""
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c >= 0x80) {
+			return "", ""
 		}
 	}
-	return h
+	return h, port
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 // fileTime returns t in UTC, or zero for the zero time and the epoch.
