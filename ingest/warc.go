@@ -90,11 +90,10 @@ func headerFailure(err error, limit int) string {
 // dispatch handles a record by its type: a capture, or a skip.
 func (w *WARCReader) dispatch(start, clean int64) *Capture {
 	h := &w.h
-	typ := string(h.typ) // no allocation: compared only
-	if !w.decided && typ != "warcinfo" {
+	if !w.decided && string(h.typ) != "warcinfo" {
 		w.decided = true
 	}
-	switch typ {
+	switch string(h.typ) {
 	case "response", "resource":
 		return w.capture(start, clean)
 	case "revisit":
@@ -103,13 +102,13 @@ func (w *WARCReader) dispatch(start, clean int64) *Capture {
 	case "warcinfo":
 		w.warcinfo()
 	}
-	w.counts.skip(skipReason(typ))
+	w.counts.skip(skipReason(h.typ))
 	w.skipBlock(h.length, isWARCStart)
 	return nil
 }
 
-func skipReason(typ string) string {
-	switch typ {
+func skipReason(typ []byte) string {
+	switch string(typ) {
 	case "warcinfo":
 		return SkipWarcinfo
 	case "request":
