@@ -1,0 +1,235 @@
+package ingest
+
+import (
+	"bytes"
+	"compress/bzip2"
+	"crypto/sha1"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Format is the kind of input Open found.
+type Format int
+
+// Formats of inputs.
+const (
+	FormatUnknown Format = iota
+	FormatWARC
+	FormatARC
+	FormatTar
+	FormatBody // a single robots.txt body
+	FormatDir
+)
+
+// String returns the name of the format.
+func (f Format) String() string {
+	return [...]string{"unknown", "warc", "arc", "tar", "body", "dir"}[f]
+}
+
+// sniffLen is how many (decompressed) bytes Detect looks at.
+const sniffLen = 1024
+
+// Detect finds the format of a file from its first bytes (decompressing
+// them when they are gzip, zstd or bzip2) and, when they say nothing, from
+// its name: a WARC starts with "WARC/", an ARC with an ARC header line, a
+// tar with a valid tar header; names containing ".warc", ".arc" or ".tar"
+// (or ending in ".tgz") are taken at their word. An uncompressed file that
+// is none of these is a robots.txt body. A compressed one, and an LZ4 one,
+// is unsupported.
+func Detect(head []byte, name string) (Format, error) {
+	comp := sniffCompression(head)
+	inner, err := decompressHead(head, comp)
+	if err != nil {
+		return FormatUnknown, err
+	}
+	switch {
+	case bytes.HasPrefix(inner, []byte("WARC/")):
+		return FormatWARC, nil
+	case bytes.HasPrefix(inner, []byte("filedesc://")) || isARCStart(firstLine(inner)):
+		return FormatARC, nil
+	case len(inner) >= 512 && validTarHeader(inner[:512]):
+		return FormatTar, nil
+	}
+	base := strings.ToLower(filepath.Base(name))
+	switch {
+	case strings.Contains(base, ".warc"):
+		return FormatWARC, nil
+	case strings.Contains(base, ".arc"):
+		return FormatARC, nil
+	case strings.Contains(base, ".tar") || strings.HasSuffix(base, ".tgz"):
+		return FormatTar, nil
+	case comp == compNone:
+		return FormatBody, nil
+	}
+	return FormatUnknown, fmt.Errorf("%w: compressed data of unknown kind", ErrUnsupportedFormat)
+}
+
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i+1]
+	}
+	return nil
+}
+
+// decompressHead returns the first decompressed bytes of head (as many as
+// decode; errors past the start are ignored).
+func decompressHead(head []byte, comp compression) ([]byte, error) {
+	var r io.Reader
+	switch comp {
+	case compNone:
+		return head, nil
+	case compLZ4:
+		return nil, fmt.Errorf("%w: LZ4-compressed (not a WARC compression this package reads)", ErrUnsupportedFormat)
+	case compGzip:
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err != nil {
+			return nil, nil
+		}
+		r = zr
+	case compBzip2:
+		r = bzip2.NewReader(bytes.NewReader(head))
+	case compZstd:
+		if bytes.HasPrefix(head, magicZstdDict) {
+			return []byte("WARC/"), nil // only the zstd WARC layout has a dictionary frame
+		}
+		d, err := zstd.NewReader(bytes.NewReader(head), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
+		if err != nil {
+			return nil, nil
+		}
+		defer d.Close()
+		r = d
+	}
+	out := make([]byte, sniffLen)
+	n, _ := io.ReadFull(r, out)
+	return out[:n], nil
+}
+
+// Open opens a local input by path and returns its reader and a Closer to
+// call when done: a folder (NewDirReader), or a file whose format Detect
+// finds (NewWARCReader, NewARCReader, NewTarReader, or a one-capture body
+// reader). The error is an *InputError for a file that cannot be opened or
+// whose format is unsupported, or an invalid-option error.
+func Open(name string, opts ...Option) (CaptureReader, io.Closer, error) {
+	if _, err := newConfig(opts); err != nil {
+		return nil, nil, err
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
+	}
+	if fi.IsDir() {
+		d := NewDirReader(name, opts...)
+		return d, d, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
+	}
+	r, err := openFile(f, name, fi, opts)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if t, ok := r.(*TarReader); ok {
+		return r, closers{t, f}, nil
+	}
+	return r, f, nil
+}
+
+// openFile detects the format of an open file and returns its reader.
+func openFile(f *os.File, name string, fi fs.FileInfo, opts []Option) (CaptureReader, error) {
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
+	}
+	format, err := Detect(head[:n], name)
+	if err != nil {
+		return nil, &InputError{File: name, Err: err}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
+	}
+	switch format {
+	case FormatWARC:
+		return NewWARCReader(f, name, opts...)
+	case FormatARC:
+		return NewARCReader(f, name, opts...)
+	case FormatTar:
+		return NewTarReader(f, name, opts...)
+	}
+	return newBodyReader(f, name, fi, opts)
+}
+
+// closers closes several things, returning the first error.
+type closers []io.Closer
+
+func (cs closers) Close() error {
+	var first error
+	for _, c := range cs {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// bodyReader yields one capture: a file holding a robots.txt body.
+type bodyReader struct {
+	cfg    config
+	r      io.Reader
+	name   string
+	fi     fs.FileInfo
+	counts Counts
+	done   bool
+	cap    Capture
+	sha    hash.Hash
+}
+
+func newBodyReader(r io.Reader, name string, fi fs.FileInfo, opts []Option) (*bodyReader, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &bodyReader{cfg: cfg, r: r, name: name, fi: fi, sha: sha1.New()}, nil
+}
+
+// Next returns the body's capture, then io.EOF.
+func (b *bodyReader) Next() (*Capture, error) {
+	if b.done {
+		return nil, io.EOF
+	}
+	b.done = true
+	b.counts.Records++
+	c := &b.cap
+	if err := fileCapture(c, b.r, b.name, b.fi, b.sha, b.cfg); err != nil {
+		b.counts.damage(Damage{Kind: DamageUnreadable, Detail: err.Error()})
+	}
+	b.counts.Captures++
+	b.counts.Bytes = b.fi.Size()
+	return c, nil
+}
+
+// Counts returns a snapshot of the running totals.
+func (b *bodyReader) Counts() Counts { return b.counts.snapshot() }
+
+// fileCapture fills c from a file holding a robots.txt body.
+func fileCapture(c *Capture, r io.Reader, name string, fi fs.FileInfo, h hash.Hash, cfg config) error {
+	*c = Capture{Problems: c.Problems[:0]}
+	if c.Host, c.URL = urlFromName(name); c.Host == "" {
+		c.addProblem(ProblemHostUnknown, "file "+filepath.Base(name))
+	}
+	c.FetchTime = fileTime(fi.ModTime())
+	c.RecordID = "file:" + filepath.ToSlash(name)
+	c.Source = Provenance{File: name, Length: fi.Size()}
+	body := make([]byte, 0, min(int64(cfg.maxBody), fi.Size()+1))
+	return readBodyInto(c, r, fi.Size(), body, make([]byte, 32<<10), h, cfg)
+}
