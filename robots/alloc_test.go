@@ -28,3 +28,43 @@ func TestAllocationsBoundedByRules(t *testing.T) {
 		t.Errorf("a 4-rule file costs %.0f allocations", base)
 	}
 }
+
+// The word-at-a-time scans agree with byte-at-a-time loops.
+func TestWordScans(t *testing.T) {
+	slow := func(s string) (ctl int, nonASCII bool) {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c < 0x20 && (c < '\t' || c > '\r') || c == 0x7f {
+				ctl++
+			}
+			nonASCII = nonASCII || c >= 0x80
+		}
+		return
+	}
+	var b strings.Builder
+	for i := 0; i < 4096; i++ {
+		b.WriteByte(byte(i*7919>>3) ^ byte(i))
+	}
+	all := b.String()
+	for start := 0; start < 64; start++ {
+		for _, n := range []int{0, 1, 7, 8, 9, 31, 32, 33, 100, 1024} {
+			s := all[start : start+n]
+			ctl, na := slow(s)
+			if hasNonASCII(s) != na {
+				t.Fatalf("hasNonASCII(%q) = %v", s, !na)
+			}
+			got := 0
+			i := 0
+			for ; i+8 <= len(s); i += 8 {
+				if mayHaveControl(load64(s[i:])) {
+					got += countControl(s[i : i+8])
+				} else if c := countControl(s[i : i+8]); c != 0 {
+					t.Fatalf("mayHaveControl missed %d control bytes in %q", c, s[i:i+8])
+				}
+			}
+			if got+countControl(s[i:]) != ctl {
+				t.Fatalf("control count of %q", s)
+			}
+		}
+	}
+}

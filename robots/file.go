@@ -73,7 +73,7 @@ type Rule struct {
 }
 
 // HasWildcard reports whether the pattern uses '*'.
-func (r *Rule) HasWildcard() bool { return r.pat.star }
+func (r *Rule) HasWildcard() bool { return r.pat.star >= 0 }
 
 // HasEndAnchor reports whether the pattern ends in '$'.
 func (r *Rule) HasEndAnchor() bool { return r.pat.anchored }

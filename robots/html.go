@@ -20,13 +20,46 @@ func looksBinary(s string, hasNUL bool) bool {
 		return true
 	}
 	w := s[:min(len(s), binaryWindow)]
-	ctl := 0
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c < 0x20 && (c < '\t' || c > '\r') || c == 0x7f {
-			ctl++
+	ctl, i := 0, 0
+	for ; i+8 <= len(w); i += 8 {
+		if x := load64(w[i:]); mayHaveControl(x) {
+			ctl += countControl(w[i : i+8])
 		}
 	}
+	ctl += countControl(w[i:])
 	return ctl*10 > len(w)
+}
+
+// countControl counts the control characters of s other than tab, LF, VT,
+// FF and CR.
+func countControl(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && (c < '\t' || c > '\r') || c == 0x7f {
+			n++
+		}
+	}
+	return n
+}
+
+const (
+	highBits = 0x8080808080808080
+	lowBits  = 0x0101010101010101
+)
+
+// load64 returns the first eight bytes of s as a little-endian word (the
+// compiler turns this into one load).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// mayHaveControl reports whether the word may hold a byte below 0x20 or a
+// 0x7f: a cheap test with false positives but no false negatives.
+func mayHaveControl(x uint64) bool {
+	del := x ^ (0x7f * lowBits)
+	return (x-0x20*lowBits)&^x&highBits != 0 || (del-lowBits)&^del&highBits != 0
 }
 
 // markupKind tells whether a body is a markup document rather than a

@@ -34,11 +34,26 @@ func (f *File) Match(url string, agents []string) Verdict {
 		return Verdict{Allowed: f.Outcome() != OutcomeDisallowAll}
 	}
 	path := PathOf(url)
-	specific := f.namesAny(agents)
+	// named has bit i set when group i (i < 64) names one of agents;
+	// later groups are asked again in the loop below.
+	var named uint64
+	specific := false
+	for gi := range f.Groups {
+		if f.Groups[gi].names(agents) {
+			specific = true
+			if gi < 64 {
+				named |= 1 << gi
+			}
+		}
+	}
 	var allow, disallow ruleMatch
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
-		if specific && !g.names(agents) || !specific && !g.Global {
+		if specific {
+			if gi < 64 && named&(1<<gi) == 0 || gi >= 64 && !g.names(agents) {
+				continue
+			}
+		} else if !g.Global {
 			continue
 		}
 		for ri := range g.Rules {
@@ -100,7 +115,7 @@ func (g *Group) names(agents []string) bool {
 // allows its directory itself, as the pattern ".../$".
 func (r *Rule) allowPriority(path string) int {
 	p := r.priority(path)
-	if p < 0 && r.pat.index > 0 && matchPattern(r.Pattern[:r.pat.index], r.pat.indexStar, true, path) {
+	if p < 0 && r.pat.index > 0 && matchPattern(r.Pattern[:r.pat.index], firstStar(r.pat.indexStar, r.pat.star), true, path) {
 		return int(r.pat.index) + 1
 	}
 	return p
@@ -108,7 +123,7 @@ func (r *Rule) allowPriority(path string) int {
 
 // patternInfo is what compiling a pattern learns about it.
 type patternInfo struct {
-	star      bool  // the pattern (without a final '$') contains '*'
+	star      int32 // index of the first '*' of the pattern, -1 when it has none
 	anchored  bool  // the pattern ends in '$'
 	indexStar bool  // the index prefix contains '*'
 	index     int32 // length of the directory prefix (ending in '/') of a pattern whose last segment starts with "index.htm"; 0 otherwise
@@ -120,10 +135,10 @@ func compilePattern(p string) patternInfo {
 	if strings.HasSuffix(p, "$") {
 		text, m.anchored = p[:len(p)-1], true
 	}
-	m.star = strings.IndexByte(text, '*') >= 0
+	m.star = int32(strings.IndexByte(text, '*'))
 	if i := strings.LastIndexByte(p, '/'); i >= 0 && strings.HasPrefix(p[i:], "/index.htm") {
 		m.index = int32(i + 1)
-		m.indexStar = m.star && strings.IndexByte(p[:i+1], '*') >= 0
+		m.indexStar = m.star >= 0 && int(m.star) < i
 	}
 	return m
 }
@@ -139,25 +154,33 @@ func (r *Rule) text() string {
 // priority returns the pattern's length if it matches path, -1 if not. An
 // empty pattern matches with priority 0, which never decides.
 func (r *Rule) priority(path string) int {
-	if matchPattern(r.text(), r.pat.star, r.pat.anchored, path) {
+	if matchPattern(r.text(), int(r.pat.star), r.pat.anchored, path) {
 		return len(r.Pattern)
+	}
+	return -1
+}
+
+func firstStar(has bool, at int32) int {
+	if has {
+		return int(at)
 	}
 	return -1
 }
 
 // matchPattern reports whether pat matches path from its start: '*' stands for
 // any run of bytes, everything else is literal; anchored requires the match
-// to reach the end of path. Middle segments are matched leftmost, which
-// leaves the most room to the rest, so one pass decides.
-func matchPattern(pat string, star, anchored bool, path string) bool {
-	if !star {
+// to reach the end of path. star is the index of the first '*' in pat, -1
+// if none. Middle segments are matched leftmost, which leaves the most room
+// to the rest, so one pass decides.
+func matchPattern(pat string, star int, anchored bool, path string) bool {
+	if star < 0 {
 		if anchored {
 			return path == pat
 		}
 		return len(path) >= len(pat) && path[:len(pat)] == pat
 	}
-	i := strings.IndexByte(pat, '*')
-	if !strings.HasPrefix(path, pat[:i]) {
+	i := star
+	if len(path) < i || path[:i] != pat[:i] {
 		return false
 	}
 	pos := i
@@ -190,7 +213,7 @@ func PathOf(url string) string {
 	if strings.HasPrefix(url, "//") {
 		start = 2
 	}
-	early := indexAnyFrom(url, "/?;", start)
+	early := indexPathStart(url, start)
 	proto := strings.Index(url[start:], "://")
 	if proto >= 0 {
 		proto += start
@@ -200,7 +223,7 @@ func PathOf(url string) string {
 	} else {
 		proto += 3
 	}
-	p := indexAnyFrom(url, "/?;", proto)
+	p := indexPathStart(url, proto)
 	if p < 0 {
 		return "/"
 	}
@@ -218,9 +241,13 @@ func PathOf(url string) string {
 	return url[p:end]
 }
 
-func indexAnyFrom(s, chars string, from int) int {
-	if i := strings.IndexAny(s[from:], chars); i >= 0 {
-		return from + i
+// indexPathStart returns the index of the first '/', '?' or ';' of s at or
+// after from, or -1.
+func indexPathStart(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
+			return i
+		}
 	}
 	return -1
 }

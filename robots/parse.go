@@ -142,11 +142,11 @@ func (p *parser) sniff() {
 	}
 }
 
-// hasNonASCII reports whether s has a byte >= 0x80, eight bytes at a time.
+// hasNonASCII reports whether s has a byte >= 0x80, 32 bytes at a time.
 func hasNonASCII(s string) bool {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if (s[i]|s[i+1]|s[i+2]|s[i+3]|s[i+4]|s[i+5]|s[i+6]|s[i+7])&0x80 != 0 {
+	for ; i+32 <= len(s); i += 32 {
+		if (load64(s[i:])|load64(s[i+8:])|load64(s[i+16:])|load64(s[i+24:]))&highBits != 0 {
 			return true
 		}
 	}
@@ -189,7 +189,7 @@ func (p *parser) line(l *Line) {
 		}
 		return
 	}
-	if l.Key == KeyUnknown && isURL(l.KeyText+":"+l.Value) {
+	if l.Key == KeyUnknown && isBareURL(l) {
 		// A URL alone on a line: its scheme is no directive.
 		if !p.quiet && !markup {
 			p.add(l.Number, UnparsableLine, l.Text, trimSpace(l.Text))
@@ -401,7 +401,7 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 	if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
 		p.add(n, DollarNotAtEnd, t, v)
 	}
-	if r.pat.star {
+	if r.pat.star >= 0 {
 		p.add(n, Wildcard, t, v)
 	}
 	if r.pat.anchored {
@@ -476,18 +476,29 @@ func (p *parser) hasRule(first int, r *Rule) bool {
 	return false
 }
 
-// isURL reports whether a pattern is a whole URL: a scheme and "://".
+// isURL reports whether a pattern is a whole URL: a scheme of letters and
+// "://".
 func isURL(v string) bool {
-	i := strings.Index(v, "://")
-	if i <= 0 {
+	if v == "" || !isLetter(v[0]) {
 		return false
 	}
-	for j := 0; j < i; j++ {
-		if c := v[j] | 0x20; c < 'a' || c > 'z' {
+	i := strings.Index(v, "://")
+	return i > 0 && isScheme(v[:i])
+}
+
+func isScheme(s string) bool {
+	for j := 0; j < len(s); j++ {
+		if !isLetter(s[j]) {
 			return false
 		}
 	}
-	return true
+	return s != ""
+}
+
+// isBareURL reports a directive line that is really a URL alone: its key is
+// a scheme and its value starts with "//".
+func isBareURL(l *Line) bool {
+	return strings.HasPrefix(l.Value, "//") && isScheme(l.KeyText) && !l.MissingColon
 }
 
 // sitemap handles a sitemap line.
@@ -640,7 +651,7 @@ func (p *parser) finish() {
 		} else {
 			s.Disallows++
 		}
-		if r.pat.star {
+		if r.pat.star >= 0 {
 			s.WildcardRules++
 		}
 	}

@@ -47,6 +47,9 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkMatch matches URLs against parsed files of typical size (the
 // files of the corpus between 200 bytes and 4 KiB); one op is one URL.
+// Sub-benchmarks: hot matches many URLs against one file at a time (compile
+// once, match many: the file stays in cache), cold moves to the next file at
+// every match (each match pays cache misses).
 func BenchmarkMatch(b *testing.B) {
 	bodies, _ := egonkmBodies(b)
 	var files []*File
@@ -57,11 +60,20 @@ func BenchmarkMatch(b *testing.B) {
 	}
 	urls := []string{"https://www.example.com/", "https://www.example.com/search?q=robots", "https://www.example.com/wp-admin/admin-ajax.php", "https://www.example.com/products/shoes/index.html"}
 	agents := []string{"Googlebot"}
-	b.ReportAllocs()
-	b.ResetTimer()
-	i := 0
-	for b.Loop() {
-		files[i%len(files)].Allowed(urls[i%len(urls)], agents...)
-		i++
-	}
+	b.Run("cache=hot", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			files[(i>>10)%len(files)].Allowed(urls[i%len(urls)], agents...)
+			i++
+		}
+	})
+	b.Run("cache=cold", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			files[i%len(files)].Allowed(urls[i%len(urls)], agents...)
+			i++
+		}
+	})
 }
