@@ -68,3 +68,30 @@ func TestWordScans(t *testing.T) {
 		}
 	}
 }
+
+func TestCrawlers(t *testing.T) {
+	seen := map[string]bool{}
+	ai, search := 0, 0
+	for _, c := range Crawlers {
+		if c.Token == "" || seen[c.Token] {
+			t.Errorf("empty or duplicate token %q", c.Token)
+		}
+		seen[c.Token] = true
+		if c.Kind == CrawlerAI {
+			ai++
+		} else {
+			search++
+		}
+	}
+	if ai < 100 || search < 10 {
+		t.Errorf("%d AI and %d search crawlers", ai, search)
+	}
+	f := ParseString("User-agent: Ai2Bot-Dolma\nUser-agent: GPTBot\nDisallow: /\n")
+	for _, c := range Crawlers {
+		// Google cuts "Ai2Bot-Dolma" to "Ai", which also names AI2Bot's "AI".
+		want := c.Token == "GPTBot" || strings.EqualFold(c.MatchToken(), "Ai")
+		if got := f.Names(c.MatchToken()); got != want {
+			t.Errorf("%s (%s): named=%v, want %v", c.Token, c.MatchToken(), got, want)
+		}
+	}
+}
