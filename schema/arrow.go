@@ -63,6 +63,8 @@ var (
 		str("capture_id"), str("url_host_name"), str("agent"), boolean("named"), str("verdict"),
 	}, nil)
 
+	bodiesArrow = arrow.NewSchema([]arrow.Field{str("payload_digest"), str("body")}, nil)
+
 	inputsArrow = arrow.NewSchema([]arrow.Field{
 		str("input"), i64("bytes"), i64("records"), i64("captures"), i64("skipped"),
 		nullStr("error"), timestamp("started", false), timestamp("finished", false),

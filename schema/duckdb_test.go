@@ -43,6 +43,7 @@ var wantTypes = map[string]string{
 		"verdict VARCHAR, crawl VARCHAR",
 	"inputs": "input VARCHAR, bytes BIGINT, records BIGINT, captures BIGINT, skipped BIGINT, " +
 		"error VARCHAR, started TIMESTAMP, finished TIMESTAMP, crawl VARCHAR",
+	"bodies": "payload_digest VARCHAR, body VARCHAR, crawl VARCHAR",
 }
 
 // openDuckDB writes the fixture dataset and opens an in-memory DuckDB with
@@ -144,7 +145,7 @@ func TestDuckDBQueries(t *testing.T) {
 		{"schema version", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ') FROM parquet_kv_metadata(%s)
 			WHERE decode(key) = 'robocensus.schema_version'`, quote(schema.Glob(dir, "*"))), schema.Version},
 		{"table key", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ' ORDER BY decode(value)) FROM parquet_kv_metadata(%s)
-			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents captures diagnostics inputs rules sitemaps"},
+			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents bodies captures diagnostics inputs rules sitemaps"},
 		{"zstd everywhere", fmt.Sprintf("SELECT string_agg(DISTINCT compression, ' ') FROM parquet_metadata(%s)",
 			quote(schema.Glob(dir, "*"))), "ZSTD"},
 	}
@@ -183,7 +184,7 @@ func TestDuckDBDictionaries(t *testing.T) {
 // dictColumns lists the columns whose tag (or list element tag) has dict.
 func dictColumns(table schema.Table) []string {
 	var out []string
-	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}} {
+	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}, schema.Body{}} {
 		if parquet.SchemaOf(row).Name() != table.Parquet.Name() {
 			continue
 		}

@@ -29,6 +29,7 @@ type crawlRows struct {
 	sitemaps    []schema.Sitemap
 	agents      []schema.Agent
 	inputs      []schema.Input
+	bodies      []schema.Body
 }
 
 var (
@@ -94,6 +95,10 @@ func fixtureA() crawlRows {
 			{Input: "a.warc.gz", Bytes: 1 << 40, Records: 9, Captures: 2, Skipped: 7, Started: t0, Finished: t0.Add(90 * time.Second)},
 			{Input: "bodies.tar", Bytes: 10_240, Records: 1, Captures: 1, Error: "unexpected EOF", Started: t0, Finished: t0},
 		},
+		bodies: []schema.Body{
+			{PayloadDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", Body: "User-agent: *\nDisallow: /ünïcødé/\n"},
+			{PayloadDigest: "sha1:EMPTY", Body: ""},
+		},
 	}
 }
 
@@ -107,7 +112,7 @@ func fixtureB() crawlRows {
 		diagnostics: []schema.Diagnostic{{CaptureID: "b-1", URLHostName: "example.org", Code: "http-5xx", Severity: "error"}},
 		agents:      []schema.Agent{{CaptureID: "b-1", URLHostName: "example.org", Agent: "GPTBot", Verdict: "disallowed"}},
 		inputs:      []schema.Input{{Input: "b.warc.gz", Bytes: 99, Records: 1, Captures: 1, Started: t0, Finished: t0}},
-		// no rules and no sitemaps: those partitions hold a file with no rows
+		// no rules, sitemaps or bodies: those partitions hold a file with no rows
 	}
 }
 
@@ -123,6 +128,7 @@ func writeDataset(t testing.TB, dir string) map[string]crawlRows {
 		writePart(t, dir, crawl, rows.sitemaps)
 		writePart(t, dir, crawl, rows.agents)
 		writePart(t, dir, crawl, rows.inputs)
+		writePart(t, dir, crawl, rows.bodies)
 	}
 	return data
 }

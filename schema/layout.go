@@ -34,6 +34,7 @@ var tables = []Table{
 	newTable[Sitemap]("sitemaps", "one row per sitemap line", sitemapsArrow),
 	newTable[Agent]("agents", "one row per capture and tracked crawler", agentsArrow),
 	newTable[Input]("inputs", "one row per input given to ingest", inputsArrow),
+	newTable[Body]("bodies", "one row per distinct robots.txt text read by crawlers", bodiesArrow),
 }
 
 func newTable[T Row](name, doc string, a *arrow.Schema) Table {

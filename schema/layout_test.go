@@ -21,6 +21,7 @@ func TestTables(t *testing.T) {
 		{"sitemaps", schema.TableName[schema.Sitemap]()},
 		{"agents", schema.TableName[schema.Agent]()},
 		{"inputs", schema.TableName[schema.Input]()},
+		{"bodies", schema.TableName[schema.Body]()},
 	}
 	tables := schema.Tables()
 	if len(tables) != len(tests) {

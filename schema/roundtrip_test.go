@@ -35,6 +35,7 @@ func TestRoundTrip(t *testing.T) {
 			checkRoundTrip(t, dir, crawl, rows.sitemaps)
 			checkRoundTrip(t, dir, crawl, rows.agents)
 			checkRoundTrip(t, dir, crawl, rows.inputs)
+			checkRoundTrip(t, dir, crawl, rows.bodies)
 		})
 	}
 }

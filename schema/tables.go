@@ -48,7 +48,7 @@ import "time"
 //   - The crawl label is not a column: DuckDB adds crawl from the Hive
 //     partition directory (crawl=<label>), see [PartitionDir].
 type Row interface {
-	Capture | Diagnostic | Rule | Sitemap | Agent | Input
+	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body
 }
 
 // Capture is one row of the captures table: one robots.txt capture (a WARC
@@ -233,6 +233,18 @@ type Input struct {
 	Started time.Time `parquet:"started,timestamp(microsecond:local),zstd"`
 	// Finished is when reading ended, in UTC.
 	Finished time.Time `parquet:"finished,timestamp(microsecond:local),zstd"`
+}
+
+// Body is one row of the bodies table: the text of a robots.txt file, kept
+// once per payload digest and part file (hosts serving the same file share
+// it). Captures join it on payload_digest. Only bodies that crawlers read
+// (2xx or unknown status) are kept, at most the 500 KiB that are parsed;
+// bytes that are not UTF-8 are replaced by U+FFFD when written.
+type Body struct {
+	// PayloadDigest joins captures.payload_digest.
+	PayloadDigest string `parquet:"payload_digest,zstd"`
+	// Body is the text that was parsed.
+	Body string `parquet:"body,zstd"`
 }
 
 // MaxTextBytes is the most bytes of a line kept in diagnostics.text.

@@ -299,3 +299,7 @@ func validList(fix bool, list *[]string) bool {
 	}
 	return true
 }
+
+func (r *Body) validUTF8(fix bool) bool {
+	return validStrings(fix, &r.PayloadDigest, &r.Body)
+}
