@@ -42,6 +42,7 @@ var wantTypes = map[string]string{
 	"agents": "capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, " +
 		"verdict VARCHAR, crawl VARCHAR",
 	"inputs": "input VARCHAR, bytes BIGINT, records BIGINT, captures BIGINT, skipped BIGINT, " +
+		"skipped_by_reason VARCHAR, damage_events BIGINT, damage VARCHAR, " +
 		"error VARCHAR, started TIMESTAMP, finished TIMESTAMP, crawl VARCHAR",
 	"bodies": "payload_digest VARCHAR, body VARCHAR, crawl VARCHAR",
 }

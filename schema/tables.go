@@ -226,6 +226,16 @@ type Input struct {
 	// Skipped is the number of records that did not (requests, metadata,
 	// records that could not be read).
 	Skipped int64 `parquet:"skipped,zstd"`
+	// SkippedByReason breaks Skipped down by reason, as a JSON object such
+	// as {"metadata":261,"request":261}; "{}" when nothing was skipped.
+	// Records = Captures + Skipped, and Skipped is the sum of its values.
+	SkippedByReason string `parquet:"skipped_by_reason,zstd"`
+	// DamageEvents is the number of damaged spots the reader recovered from
+	// (corrupt compression, garbage, wrong lengths, truncation).
+	DamageEvents int64 `parquet:"damage_events,zstd"`
+	// Damage lists the first damaged spots as a JSON array of
+	// {"kind","offset","skipped","detail"}; NULL when there were none.
+	Damage string `parquet:"damage,optional,zstd"`
 	// Error is why the input was not read to its end; "" (NULL) when it
 	// was.
 	Error string `parquet:"error,optional,zstd"`

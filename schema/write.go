@@ -260,7 +260,7 @@ func (r *Agent) validUTF8(fix bool) bool {
 }
 
 func (r *Input) validUTF8(fix bool) bool {
-	return validStrings(fix, &r.Input, &r.Error)
+	return validStrings(fix, &r.Input, &r.SkippedByReason, &r.Damage, &r.Error)
 }
 
 // validStrings reports whether every string is UTF-8, replacing those that

@@ -1,0 +1,220 @@
+package ingest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// The dataset on disk. A run writes its part files under a staging folder,
+// DIR/.staging/RUN/<table>/crawl=<label>/, invisible to a glob of
+// DIR/<table>/**. When every part is closed, each table's partition folder
+// is swapped in by renames: a reader sees the old partition or the new one,
+// never a part of either.
+
+// stagingDir is the folder of the staged parts of one run.
+type stagingDir struct {
+	root, crawl, path string
+}
+
+func newStaging(root, crawl string) (*stagingDir, error) {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(root, ".staging", crawl+"-"+hex.EncodeToString(b[:]))
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, fmt.Errorf("ingest: creating staging folder: %w", err)
+	}
+	return &stagingDir{root: root, crawl: crawl, path: path}, nil
+}
+
+// partitionDir returns the staged partition folder of a table.
+func (s *stagingDir) partitionDir(table string) string {
+	return schema.PartitionDir(s.path, table, s.crawl)
+}
+
+// create opens a new part file of table.
+func (s *stagingDir) create(table, name string) (*os.File, error) {
+	dir := s.partitionDir(table)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(filepath.Join(dir, name))
+}
+
+// commit replaces each table's partition with the staged one. Tables with
+// no staged folder are left alone.
+func (s *stagingDir) commit() error {
+	for _, t := range schema.Tables() {
+		staged := s.partitionDir(t.Name)
+		if _, err := os.Stat(staged); err != nil {
+			continue
+		}
+		if err := swapDir(staged, schema.PartitionDir(s.root, t.Name, s.crawl)); err != nil {
+			return fmt.Errorf("ingest: publishing %s: %w", t.Name, err)
+		}
+	}
+	return s.discard()
+}
+
+// discard removes the staging folder.
+func (s *stagingDir) discard() error {
+	err := os.RemoveAll(s.path)
+	if rest, _ := os.ReadDir(filepath.Dir(s.path)); len(rest) == 0 {
+		os.Remove(filepath.Dir(s.path))
+	}
+	return err
+}
+
+// swapDir puts the folder src at dst, replacing what dst held: the old
+// folder is first renamed aside, so dst is at every moment either the old
+// folder or the new one.
+func swapDir(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	old := dst + ".old-" + filepath.Base(filepath.Dir(filepath.Dir(src)))
+	hadOld := true
+	if err := os.Rename(dst, old); errors.Is(err, os.ErrNotExist) {
+		hadOld = false
+	} else if err != nil {
+		return err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		if hadOld {
+			os.Rename(old, dst)
+		}
+		return err
+	}
+	if hadOld {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// tableWriter writes the rows of one table to a part file.
+type tableWriter[T schema.Row] struct {
+	f *os.File
+	w *schema.Writer[T]
+}
+
+func openTable[T schema.Row](s *stagingDir, part string, opts ...schema.WriterOption) (*tableWriter[T], error) {
+	f, err := s.create(schema.TableName[T](), part)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, schema.WithMetadata("robocensus.crawl", s.crawl))
+	return &tableWriter[T]{f: f, w: schema.NewWriter[T](f, opts...)}, nil
+}
+
+func (t *tableWriter[T]) write(rows []T) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err := t.w.Write(rows)
+	return err
+}
+
+// close finishes the part: footer, sync, close.
+func (t *tableWriter[T]) close() error {
+	err := t.w.Close()
+	if err == nil {
+		err = t.f.Sync()
+	}
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// partWriter writes a rowSet to one part file per table.
+type partWriter struct {
+	captures    *tableWriter[schema.Capture]
+	diagnostics *tableWriter[schema.Diagnostic]
+	rules       *tableWriter[schema.Rule]
+	sitemaps    *tableWriter[schema.Sitemap]
+	agents      *tableWriter[schema.Agent]
+	bodies      *tableWriter[schema.Body]
+	closers     []func() error // of the files opened
+	rows        int64          // captures written
+	bodyBytes   int            // body bytes buffered in the current row group
+}
+
+// Sizes of the pipeline's part files. Small pages keep memory low with many
+// columns open at once; bodies get short row groups because a body may be
+// 500 KiB.
+const (
+	pipelinePageSize  = 256 << 10
+	bodyRowGroupBytes = 8 << 20
+)
+
+func newPartWriter(s *stagingDir, name string) (*partWriter, error) {
+	p := &partWriter{}
+	var err error
+	p.captures, err = openPart[schema.Capture](p, s, name, err)
+	p.diagnostics, err = openPart[schema.Diagnostic](p, s, name, err)
+	p.rules, err = openPart[schema.Rule](p, s, name, err)
+	p.sitemaps, err = openPart[schema.Sitemap](p, s, name, err)
+	p.agents, err = openPart[schema.Agent](p, s, name, err)
+	p.bodies, err = openPart[schema.Body](p, s, name, err)
+	if err != nil {
+		p.close()
+		return nil, fmt.Errorf("ingest: opening part %s: %w", name, err)
+	}
+	return p, nil
+}
+
+// openPart opens the file of one table of the part, unless an earlier one
+// failed (err).
+func openPart[T schema.Row](p *partWriter, s *stagingDir, name string, err error) (*tableWriter[T], error) {
+	if err != nil {
+		return nil, err
+	}
+	t, err := openTable[T](s, name, schema.WithPageBufferSize(pipelinePageSize))
+	if err == nil {
+		p.closers = append(p.closers, t.close)
+	}
+	return t, err
+}
+
+// write writes the rows of rs.
+func (p *partWriter) write(rs *rowSet) error {
+	err := errors.Join(
+		p.captures.write(rs.captures), p.diagnostics.write(rs.diagnostics), p.rules.write(rs.rules),
+		p.sitemaps.write(rs.sitemaps), p.agents.write(rs.agents), p.bodies.write(rs.bodies),
+	)
+	p.rows += int64(len(rs.captures))
+	if p.bodyBytes += rs.bodyBytes; p.bodyBytes >= bodyRowGroupBytes && err == nil {
+		err = p.bodies.w.Flush()
+		p.bodyBytes = 0
+	}
+	return err
+}
+
+// close finishes every file of the part.
+func (p *partWriter) close() error {
+	var errs []error
+	for _, c := range p.closers {
+		errs = append(errs, c())
+	}
+	return errors.Join(errs...)
+}
+
+// writeInputs writes the inputs table's single part.
+func writeInputs(s *stagingDir, rows []schema.Input) error {
+	t, err := openTable[schema.Input](s, schema.PartName(0))
+	if err != nil {
+		return err
+	}
+	if err := t.write(rows); err != nil {
+		t.close()
+		return err
+	}
+	return t.close()
+}

@@ -1,0 +1,102 @@
+package ingest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// ExpandInputs turns command-line inputs into the list Run reads: an
+// argument "@FILE" stands for the inputs listed in FILE, one per line
+// (blank lines and lines starting with '#' ignored); any other argument is
+// an input.
+func ExpandInputs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		list, ok := strings.CutPrefix(a, "@")
+		if !ok {
+			out = append(out, a)
+			continue
+		}
+		lines, err := readList(list)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, lines...)
+	}
+	return out, nil
+}
+
+func readList(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: reading input list: %w", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("ingest: reading input list %s: %w", path, err)
+	}
+	return out, nil
+}
+
+var crawlPattern = regexp.MustCompile(`CC-MAIN-\d{4}-\d{2}`)
+
+// CrawlLabel returns the default partition label of a run: the Common Crawl
+// crawl the inputs name ("CC-MAIN-2025-05") when they all name the same one,
+// otherwise the date of now in UTC ("2026-11-22").
+func CrawlLabel(inputs []string, now time.Time) string {
+	label := ""
+	for _, in := range inputs {
+		m := crawlPattern.FindString(in)
+		if m == "" || label != "" && m != label {
+			return now.UTC().Format(time.DateOnly)
+		}
+		label = m
+	}
+	if label == "" {
+		return now.UTC().Format(time.DateOnly)
+	}
+	return label
+}
+
+// skippedJSON encodes skip counts as a JSON object with sorted keys.
+func skippedJSON(m map[string]int64) string {
+	if len(m) == 0 {
+		return "{}"
+	}
+	b, _ := json.Marshal(m) // maps marshal with sorted keys
+	return string(b)
+}
+
+// damageJSON encodes the listed damage as a JSON array, "" when none.
+func damageJSON(ds []Damage) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	type entry struct {
+		Kind    string `json:"kind"`
+		Offset  int64  `json:"offset"`
+		Skipped int64  `json:"skipped"`
+		Detail  string `json:"detail,omitempty"`
+	}
+	out := make([]entry, 0, min(len(ds), maxDamageJSON))
+	for _, d := range ds[:min(len(ds), maxDamageJSON)] {
+		out = append(out, entry{d.Kind, d.Offset, d.Skipped, d.Detail})
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// maxDamageJSON is how many damaged spots the inputs table lists per input.
+const maxDamageJSON = 50

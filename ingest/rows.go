@@ -1,0 +1,211 @@
+package ingest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"mime"
+	"strconv"
+	"strings"
+
+	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// rowSet collects the rows of the captures a worker has parsed, table by
+// table, until they are written. Its slices are reused.
+type rowSet struct {
+	captures    []schema.Capture
+	diagnostics []schema.Diagnostic
+	rules       []schema.Rule
+	sitemaps    []schema.Sitemap
+	agents      []schema.Agent
+	bodies      []schema.Body
+	bodyBytes   int
+}
+
+func (rs *rowSet) reset() {
+	rs.captures = rs.captures[:0]
+	rs.diagnostics = rs.diagnostics[:0]
+	rs.rules = rs.rules[:0]
+	rs.sitemaps = rs.sitemaps[:0]
+	rs.agents = rs.agents[:0]
+	rs.bodies = rs.bodies[:0]
+	rs.bodyBytes = 0
+}
+
+// len is the number of rows held, all tables together.
+func (rs *rowSet) len() int {
+	return len(rs.captures) + len(rs.diagnostics) + len(rs.rules) + len(rs.sitemaps) + len(rs.agents) + len(rs.bodies)
+}
+
+// job is one capture handed from a reader to a worker, with what the
+// worker needs to know of its input.
+type job struct {
+	c     Capture // Body points into the batch's arena
+	input string  // the input as given, the inputs table's key
+	file  string  // the warc_filename of its captures
+}
+
+// rowMaker turns parsed captures into rows. It holds what a worker reuses
+// from capture to capture.
+type rowMaker struct {
+	crawlers []robots.Crawler
+	tokens   []string // MatchToken of each crawler
+	keepBody func(digest string) bool
+}
+
+func newRowMaker(crawlers []robots.Crawler, keepBody func(string) bool) *rowMaker {
+	m := &rowMaker{crawlers: crawlers, keepBody: keepBody}
+	for _, c := range crawlers {
+		m.tokens = append(m.tokens, c.MatchToken())
+	}
+	return m
+}
+
+// add parses one capture and appends its rows to rs.
+func (m *rowMaker) add(rs *rowSet, j *job) {
+	c := &j.c
+	resp := robots.Response{Status: c.Status, ContentType: c.ContentType, URL: c.URL, Location: c.Location, Truncated: c.Truncated}
+	f := robots.ParsePrefix(resp, c.Body, int(min(c.BodySize, int64(^uint(0)>>1))))
+	id := CaptureID(j.file, c.Source.Offset, c.RecordID)
+	host := c.Host
+	rs.captures = append(rs.captures, captureRow(id, j, f))
+	m.addDiagnostics(rs, id, host, c, f)
+	m.addRules(rs, id, host, f)
+	for _, s := range f.Sitemaps {
+		rs.sitemaps = append(rs.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
+	}
+	m.addAgents(rs, id, host, f)
+	if readByCrawlers(f) && c.PayloadDigest != "" && m.keepBody(c.PayloadDigest) {
+		text := f.Text()
+		rs.bodies = append(rs.bodies, schema.Body{PayloadDigest: c.PayloadDigest, Body: text})
+		rs.bodyBytes += len(text)
+	}
+}
+
+// readByCrawlers reports whether crawlers read the body: a 2xx or unknown
+// status.
+func readByCrawlers(f *robots.File) bool {
+	s := f.Response.Status
+	return s == 0 || s >= 200 && s < 300
+}
+
+// CaptureID returns the stable identifier of a capture: 24 hexadecimal
+// digits of the SHA-256 of its file name, offset and record ID. The same
+// record read again, by any run on any machine, gets the same ID.
+func CaptureID(file string, offset int64, recordID string) string {
+	h := sha256.New()
+	h.Write([]byte(file))
+	h.Write([]byte{0})
+	h.Write(strconv.AppendInt(nil, offset, 10))
+	h.Write([]byte{0})
+	h.Write([]byte(recordID))
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:12])
+}
+
+func captureRow(id string, j *job, f *robots.File) schema.Capture {
+	c := &j.c
+	s := &f.Stats
+	row := schema.Capture{
+		CaptureID: id, URL: c.URL, URLHostName: c.Host, FetchTime: c.FetchTime.UTC(),
+		FetchStatus: int32(c.Status), ContentMimeType: mediaType(c.ContentType),
+		ContentMimeDetected: mediaType(c.DetectedType), PayloadLength: int64(len(c.Body)),
+		PayloadDigest: c.PayloadDigest, Truncated: c.Truncated, Oversize: s.Oversize,
+		WARCFilename: j.file, WARCRecordOffset: c.Source.Offset, WARCRecordLength: c.Source.Length,
+		WARCRecordID: warcRecordID(c.RecordID), Outcome: f.Outcome().String(),
+		LineCount: int32(s.Lines), GroupCount: int32(s.Groups), RuleCount: int32(s.Rules),
+		AllowCount: int32(s.Allows), DisallowCount: int32(s.Disallows), SitemapCount: int32(s.Sitemaps),
+		WildcardRuleCount: int32(s.WildcardRules), ErrorCount: int32(s.Errors), WarningCount: int32(s.Warnings),
+		InfoCount: int32(s.Infos), UserAgents: f.UserAgents(), StarDisallowsAll: s.StarDisallowsAll, Input: j.input,
+	}
+	if c.Status >= 300 && c.Status < 400 {
+		row.RedirectLocation = c.Location
+	}
+	if row.UserAgents == nil {
+		row.UserAgents = []string{}
+	}
+	return row
+}
+
+// warcRecordID keeps WARC-Record-IDs and drops the IDs the readers make up
+// for ARC records, tar entries and files.
+func warcRecordID(id string) string {
+	if strings.HasPrefix(id, "<urn:") || strings.HasPrefix(id, "urn:") {
+		return id
+	}
+	return ""
+}
+
+// mediaType returns the media type of a Content-Type, lower case, without
+// parameters; the value as given when it cannot be parsed.
+func mediaType(ct string) string {
+	if ct == "" {
+		return ""
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		return mt
+	}
+	return strings.TrimSpace(ct)
+}
+
+// addDiagnostics appends the engine's findings and the reader's problems
+// with the capture (code "ingest-" + problem, severity warning).
+func (m *rowMaker) addDiagnostics(rs *rowSet, id, host string, c *Capture, f *robots.File) {
+	for _, d := range f.Diagnostics {
+		rs.diagnostics = append(rs.diagnostics, schema.Diagnostic{
+			CaptureID: id, URLHostName: host, Line: int32(d.Line), Code: d.Code.String(),
+			Severity: d.Severity().String(), Text: schema.ClipText(d.Text), Message: d.Message(),
+		})
+	}
+	for _, p := range c.Problems {
+		rs.diagnostics = append(rs.diagnostics, schema.Diagnostic{
+			CaptureID: id, URLHostName: host, Code: ProblemDiagnosticPrefix + p.Code,
+			Severity: "warning", Message: problemMessage(p),
+		})
+	}
+}
+
+// ProblemDiagnosticPrefix starts the code of a diagnostics row that reports
+// a reader's [Problem] with the capture rather than a finding of the
+// robots.txt engine, e.g. "ingest-chunked-invalid".
+const ProblemDiagnosticPrefix = "ingest-"
+
+func problemMessage(p Problem) string {
+	if p.Detail == "" {
+		return "the record has a problem: " + p.Code
+	}
+	return "the record has a problem: " + p.Code + ": " + p.Detail
+}
+
+func (m *rowMaker) addRules(rs *rowSet, id, host string, f *robots.File) {
+	for gi := range f.Groups {
+		g := &f.Groups[gi]
+		var agents []string
+		for _, a := range g.Agents {
+			agents = append(agents, a.Value)
+		}
+		for ri := range g.Rules {
+			r := &g.Rules[ri]
+			rs.rules = append(rs.rules, schema.Rule{
+				CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
+				Directive: r.Directive.String(), Pattern: r.Value, Line: int32(r.Line),
+				HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor(),
+			})
+		}
+	}
+}
+
+// addAgents appends one row per tracked crawler. A crawler that no group
+// names gets the verdict of the '*' groups, computed once.
+func (m *rowMaker) addAgents(rs *rowSet, id, host string, f *robots.File) {
+	star := f.Access().String()
+	for i, cr := range m.crawlers {
+		named := f.Names(m.tokens[i])
+		verdict := star
+		if named {
+			verdict = f.Access(m.tokens[i]).String()
+		}
+		rs.agents = append(rs.agents, schema.Agent{CaptureID: id, URLHostName: host, Agent: cr.Token, Named: named, Verdict: verdict})
+	}
+}

@@ -1,0 +1,58 @@
+package testutil
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/duckdb/duckdb-go/v2" // the real DuckDB, for tests only
+)
+
+// DuckDB opens an in-memory DuckDB with one view per table folder of the
+// dataset at dir, over read_parquet(DIR/<table>/**/*.parquet,
+// hive_partitioning = true) as a researcher would read it; the crawl
+// column is kept a VARCHAR even when labels look like dates.
+func DuckDB(tb testing.TB, dir string) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		glob := filepath.Join(dir, e.Name(), "**", "*.parquet")
+		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet('%s', hive_partitioning = true, hive_types = {'crawl': VARCHAR})",
+			e.Name(), strings.ReplaceAll(glob, "'", "''"))
+		if _, err := db.Exec(q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+	return db
+}
+
+// Query runs a query that returns one value and returns it as a string
+// (NULL as "NULL").
+func Query(tb testing.TB, db *sql.DB, query string, args ...any) string {
+	tb.Helper()
+	var v any
+	if err := db.QueryRow(query, args...).Scan(&v); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case []byte:
+		return string(x)
+	}
+	return fmt.Sprint(v)
+}
