@@ -1,6 +1,8 @@
 // Command robocensus turns crawled robots.txt captures into Parquet and
 // site-health reports, and checks robots.txt files the way Google reads them.
 //
+//	robocensus ingest [-o DIR] [--crawl LABEL] [-j N] [-v] INPUT...
+//	robocensus demo   [-o DIR]
 //	robocensus lint   [--format text|json] [--codes] FILE...
 //	robocensus match  --agent UA [--agent UA]... ROBOTS_FILE URL...
 //
@@ -17,7 +19,7 @@ func main() {
 }
 
 // commands are the subcommands, in the order help lists them.
-var commands = []*Command{lintCmd, matchCmd}
+var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd}
 
 // run executes one command line and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
