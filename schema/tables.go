@@ -22,7 +22,7 @@ import "time"
 //	time.Time  | timestamp(microsecond:local)      | INT64 TIMESTAMP(MICROS, UTC=false) | TIMESTAMP
 //	time.Time  | optional,timestamp(...)           | as above, optional                 | TIMESTAMP, zero time is NULL
 //	[]string   | list + parquet-element:",dict"    | 3-level LIST of required STRING    | VARCHAR[]
-//	(all)      | zstd                              | ZSTD compression, default level    |
+//	(all)      | (none: set by the Writer)         | ZSTD compression, fastest level    |
 //
 // Notes on the choices:
 //
@@ -44,7 +44,9 @@ import "time"
 //     a dictionary would only add a page. A dictionary larger than
 //     [DefaultDictionaryMaxBytes] falls back to PLAIN for the rest of the
 //     row group, so a wrong guess costs little.
-//   - Every column is compressed with zstd.
+//   - Every column is compressed with zstd at its fastest level, set by the
+//     Writer for all columns: ingest writes at crawl speed, and the files
+//     are only about 4% larger than at zstd's default level.
 //   - The crawl label is not a column: DuckDB adds crawl from the Hive
 //     partition directory (crawl=<label>), see [PartitionDir].
 type Row interface {
@@ -57,192 +59,192 @@ type Row interface {
 type Capture struct {
 	// CaptureID identifies the capture, unique in the dataset and stable
 	// across reruns over the same input. Every other table joins on it.
-	CaptureID string `parquet:"capture_id,zstd"`
+	CaptureID string `parquet:"capture_id"`
 	// URL is the target URI of the capture.
-	URL string `parquet:"url,zstd"`
+	URL string `parquet:"url"`
 	// URLHostName is the host of URL, lower case.
-	URLHostName string `parquet:"url_host_name,zstd"`
+	URLHostName string `parquet:"url_host_name"`
 	// FetchTime is when the crawler fetched the file, in UTC (WARC-Date, the
 	// ARC date, or the tar entry's or file's modification time). The zero
 	// time is written as NULL: unknown.
-	FetchTime time.Time `parquet:"fetch_time,optional,timestamp(microsecond:local),zstd"`
+	FetchTime time.Time `parquet:"fetch_time,optional,timestamp(microsecond:local)"`
 	// FetchStatus is the HTTP status; 0, written as NULL, when unknown (tar
 	// entries and plain files).
-	FetchStatus int32 `parquet:"fetch_status,optional,zstd"`
+	FetchStatus int32 `parquet:"fetch_status,optional"`
 	// ContentMimeType is the Content-Type the server sent, without
 	// parameters; NULL when none was sent.
-	ContentMimeType string `parquet:"content_mime_type,optional,dict,zstd"`
+	ContentMimeType string `parquet:"content_mime_type,optional,dict"`
 	// ContentMimeDetected is the media type detected from the body; NULL when
 	// not detected.
-	ContentMimeDetected string `parquet:"content_mime_detected,optional,dict,zstd"`
+	ContentMimeDetected string `parquet:"content_mime_detected,optional,dict"`
 	// PayloadLength is the number of body bytes stored (after any crawler
 	// truncation and the stored-bytes cap).
-	PayloadLength int64 `parquet:"payload_length,zstd"`
+	PayloadLength int64 `parquet:"payload_length"`
 	// PayloadDigest is the digest of the payload as recorded in the input
 	// (WARC-Payload-Digest, e.g. "sha1:..."); NULL when none.
-	PayloadDigest string `parquet:"payload_digest,optional,zstd"`
+	PayloadDigest string `parquet:"payload_digest,optional"`
 	// Truncated is the reason the stored body is incomplete ("length",
 	// "time", "disconnect" as in WARC-Truncated, or a robocensus cap); NULL
 	// when the body is complete.
-	Truncated string `parquet:"truncated,optional,dict,zstd"`
+	Truncated string `parquet:"truncated,optional,dict"`
 	// Oversize reports a body over 500 KiB (512,000 bytes); verdicts are those
 	// of the first 500 KiB, which is what Google obeys.
-	Oversize bool `parquet:"oversize,zstd"`
+	Oversize bool `parquet:"oversize"`
 	// WARCFilename names the file the capture was read from: the WARC or ARC
 	// file, the tar archive, or the plain file.
-	WARCFilename string `parquet:"warc_filename,dict,zstd"`
+	WARCFilename string `parquet:"warc_filename,dict"`
 	// WARCRecordOffset is the offset of the record in WARCFilename, in
 	// stored (compressed) bytes.
-	WARCRecordOffset int64 `parquet:"warc_record_offset,zstd"`
+	WARCRecordOffset int64 `parquet:"warc_record_offset"`
 	// WARCRecordLength is the length of the record in stored (compressed)
 	// bytes.
-	WARCRecordLength int64 `parquet:"warc_record_length,zstd"`
+	WARCRecordLength int64 `parquet:"warc_record_length"`
 	// WARCRecordID is the WARC-Record-ID ("<urn:uuid:...>"); NULL for
 	// inputs that have none (ARC, tar, files).
-	WARCRecordID string `parquet:"warc_record_id,optional,zstd"`
+	WARCRecordID string `parquet:"warc_record_id,optional"`
 	// RedirectLocation is the Location header of a 3xx response; NULL
 	// otherwise.
-	RedirectLocation string `parquet:"redirect_location,optional,zstd"`
+	RedirectLocation string `parquet:"redirect_location,optional"`
 	// Outcome applies Google's HTTP rules: "rules", "no-rules",
 	// "not-robots", "redirect", "allow-all", "disallow-all" or "unknown"
 	// (DESIGN.md).
-	Outcome string `parquet:"outcome,dict,zstd"`
+	Outcome string `parquet:"outcome,dict"`
 	// LineCount is the number of lines in the parsed body.
-	LineCount int32 `parquet:"line_count,zstd"`
+	LineCount int32 `parquet:"line_count"`
 	// GroupCount is the number of groups (runs of user-agent lines and the
 	// rules that follow).
-	GroupCount int32 `parquet:"group_count,zstd"`
+	GroupCount int32 `parquet:"group_count"`
 	// RuleCount is the number of allow and disallow rules.
-	RuleCount int32 `parquet:"rule_count,zstd"`
+	RuleCount int32 `parquet:"rule_count"`
 	// AllowCount is the number of allow rules.
-	AllowCount int32 `parquet:"allow_count,zstd"`
+	AllowCount int32 `parquet:"allow_count"`
 	// DisallowCount is the number of disallow rules.
-	DisallowCount int32 `parquet:"disallow_count,zstd"`
+	DisallowCount int32 `parquet:"disallow_count"`
 	// SitemapCount is the number of sitemap lines.
-	SitemapCount int32 `parquet:"sitemap_count,zstd"`
+	SitemapCount int32 `parquet:"sitemap_count"`
 	// WildcardRuleCount is the number of rules whose pattern has a '*'.
-	WildcardRuleCount int32 `parquet:"wildcard_rule_count,zstd"`
+	WildcardRuleCount int32 `parquet:"wildcard_rule_count"`
 	// ErrorCount is the number of diagnostics of severity "error".
-	ErrorCount int32 `parquet:"error_count,zstd"`
+	ErrorCount int32 `parquet:"error_count"`
 	// WarningCount is the number of diagnostics of severity "warning".
-	WarningCount int32 `parquet:"warning_count,zstd"`
+	WarningCount int32 `parquet:"warning_count"`
 	// InfoCount is the number of diagnostics of severity "info".
-	InfoCount int32 `parquet:"info_count,zstd"`
+	InfoCount int32 `parquet:"info_count"`
 	// UserAgents lists the user-agent values of the file as written, in
 	// order; empty (never NULL) when there are none.
-	UserAgents []string `parquet:"user_agents,list,zstd" parquet-element:",dict,zstd"`
+	UserAgents []string `parquet:"user_agents,list" parquet-element:",dict"`
 	// StarDisallowsAll reports that the '*' group disallows "/".
-	StarDisallowsAll bool `parquet:"star_disallows_all,zstd"`
+	StarDisallowsAll bool `parquet:"star_disallows_all"`
 	// Input is the input the capture was read from, as in the input column
 	// of the inputs table, which it joins.
-	Input string `parquet:"input,dict,zstd"`
+	Input string `parquet:"input,dict"`
 }
 
 // Diagnostic is one row of the diagnostics table: one finding of the robots
 // engine in one capture.
 type Diagnostic struct {
 	// CaptureID joins captures.capture_id.
-	CaptureID string `parquet:"capture_id,dict,zstd"`
+	CaptureID string `parquet:"capture_id,dict"`
 	// URLHostName repeats captures.url_host_name for convenience.
-	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	URLHostName string `parquet:"url_host_name,dict"`
 	// Line is the 1-based line number; 0 means the whole file.
-	Line int32 `parquet:"line,zstd"`
+	Line int32 `parquet:"line"`
 	// Code is the stable diagnostic code, e.g. "typo-accepted".
-	Code string `parquet:"code,dict,zstd"`
+	Code string `parquet:"code,dict"`
 	// Severity is "error", "warning" or "info".
-	Severity string `parquet:"severity,dict,zstd"`
+	Severity string `parquet:"severity,dict"`
 	// Text is the line, at most [MaxTextBytes] bytes (see [ClipText]). It is
 	// NULL for line 0, and for an empty line.
-	Text string `parquet:"text,optional,zstd"`
+	Text string `parquet:"text,optional"`
 	// Message is the human-readable explanation, as lint prints it.
-	Message string `parquet:"message,dict,zstd"`
+	Message string `parquet:"message,dict"`
 }
 
 // Rule is one row of the rules table: one allow or disallow rule.
 type Rule struct {
 	// CaptureID joins captures.capture_id.
-	CaptureID string `parquet:"capture_id,dict,zstd"`
+	CaptureID string `parquet:"capture_id,dict"`
 	// URLHostName repeats captures.url_host_name for convenience.
-	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	URLHostName string `parquet:"url_host_name,dict"`
 	// GroupIndex is the 0-based index of the rule's group in the file.
-	GroupIndex int32 `parquet:"group_index,zstd"`
+	GroupIndex int32 `parquet:"group_index"`
 	// UserAgents lists the user-agent values of the group, as written.
-	UserAgents []string `parquet:"user_agents,list,zstd" parquet-element:",dict,zstd"`
+	UserAgents []string `parquet:"user_agents,list" parquet-element:",dict"`
 	// Directive is "allow" or "disallow".
-	Directive string `parquet:"directive,dict,zstd"`
+	Directive string `parquet:"directive,dict"`
 	// Pattern is the path pattern, as written.
-	Pattern string `parquet:"pattern,dict,zstd"`
+	Pattern string `parquet:"pattern,dict"`
 	// Line is the 1-based line number of the rule.
-	Line int32 `parquet:"line,zstd"`
+	Line int32 `parquet:"line"`
 	// HasWildcard reports a '*' in Pattern.
-	HasWildcard bool `parquet:"has_wildcard,zstd"`
+	HasWildcard bool `parquet:"has_wildcard"`
 	// HasEndAnchor reports a Pattern ending in '$'.
-	HasEndAnchor bool `parquet:"has_end_anchor,zstd"`
+	HasEndAnchor bool `parquet:"has_end_anchor"`
 }
 
 // Sitemap is one row of the sitemaps table: one sitemap line.
 type Sitemap struct {
 	// CaptureID joins captures.capture_id.
-	CaptureID string `parquet:"capture_id,dict,zstd"`
+	CaptureID string `parquet:"capture_id,dict"`
 	// URLHostName repeats captures.url_host_name for convenience.
-	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	URLHostName string `parquet:"url_host_name,dict"`
 	// URL is the sitemap value, as written.
-	URL string `parquet:"url,zstd"`
+	URL string `parquet:"url"`
 	// Line is the 1-based line number.
-	Line int32 `parquet:"line,zstd"`
+	Line int32 `parquet:"line"`
 	// Valid reports an absolute http, https or ftp URL.
-	Valid bool `parquet:"valid,zstd"`
+	Valid bool `parquet:"valid"`
 }
 
 // Agent is one row of the agents table: one tracked crawler (the
 // ai.robots.txt list plus major search crawlers) in one capture.
 type Agent struct {
 	// CaptureID joins captures.capture_id.
-	CaptureID string `parquet:"capture_id,dict,zstd"`
+	CaptureID string `parquet:"capture_id,dict"`
 	// URLHostName repeats captures.url_host_name for convenience.
-	URLHostName string `parquet:"url_host_name,dict,zstd"`
+	URLHostName string `parquet:"url_host_name,dict"`
 	// Agent is the crawler's product token, e.g. "GPTBot".
-	Agent string `parquet:"agent,dict,zstd"`
+	Agent string `parquet:"agent,dict"`
 	// Named reports that a group names the agent (rather than it falling
 	// under '*').
-	Named bool `parquet:"named,zstd"`
+	Named bool `parquet:"named"`
 	// Verdict is "allowed", "partially-disallowed" or "disallowed", as
 	// computed by the robots engine's matcher.
-	Verdict string `parquet:"verdict,dict,zstd"`
+	Verdict string `parquet:"verdict,dict"`
 }
 
 // Input is one row of the inputs table: one input given to ingest, with the
 // accounting of what was read from it.
 type Input struct {
 	// Input names the input as given: a path, a URL, or a manifest line.
-	Input string `parquet:"input,zstd"`
+	Input string `parquet:"input"`
 	// Bytes is the number of bytes read from the input (compressed).
-	Bytes int64 `parquet:"bytes,zstd"`
+	Bytes int64 `parquet:"bytes"`
 	// Records is the number of records framed (WARC and ARC records, tar
 	// entries, files).
-	Records int64 `parquet:"records,zstd"`
+	Records int64 `parquet:"records"`
 	// Captures is the number of records that became rows of captures.
-	Captures int64 `parquet:"captures,zstd"`
+	Captures int64 `parquet:"captures"`
 	// Skipped is the number of records that did not (requests, metadata,
 	// records that could not be read).
-	Skipped int64 `parquet:"skipped,zstd"`
+	Skipped int64 `parquet:"skipped"`
 	// SkippedByReason breaks Skipped down by reason, as a JSON object such
 	// as {"metadata":261,"request":261}; "{}" when nothing was skipped.
 	// Records = Captures + Skipped, and Skipped is the sum of its values.
-	SkippedByReason string `parquet:"skipped_by_reason,zstd"`
+	SkippedByReason string `parquet:"skipped_by_reason"`
 	// DamageEvents is the number of damaged spots the reader recovered from
 	// (corrupt compression, garbage, wrong lengths, truncation).
-	DamageEvents int64 `parquet:"damage_events,zstd"`
+	DamageEvents int64 `parquet:"damage_events"`
 	// Damage lists the first damaged spots as a JSON array of
 	// {"kind","offset","skipped","detail"}; NULL when there were none.
-	Damage string `parquet:"damage,optional,zstd"`
+	Damage string `parquet:"damage,optional"`
 	// Error is why the input was not read to its end; "" (NULL) when it
 	// was.
-	Error string `parquet:"error,optional,zstd"`
+	Error string `parquet:"error,optional"`
 	// Started is when reading began, in UTC.
-	Started time.Time `parquet:"started,timestamp(microsecond:local),zstd"`
+	Started time.Time `parquet:"started,timestamp(microsecond:local)"`
 	// Finished is when reading ended, in UTC.
-	Finished time.Time `parquet:"finished,timestamp(microsecond:local),zstd"`
+	Finished time.Time `parquet:"finished,timestamp(microsecond:local)"`
 }
 
 // Body is one row of the bodies table: the text of a robots.txt file, kept
@@ -252,9 +254,9 @@ type Input struct {
 // bytes that are not UTF-8 are replaced by U+FFFD when written.
 type Body struct {
 	// PayloadDigest joins captures.payload_digest.
-	PayloadDigest string `parquet:"payload_digest,zstd"`
+	PayloadDigest string `parquet:"payload_digest"`
 	// Body is the text that was parsed.
-	Body string `parquet:"body,zstd"`
+	Body string `parquet:"body"`
 }
 
 // MaxTextBytes is the most bytes of a line kept in diagnostics.text.

@@ -93,7 +93,7 @@ func newWriterConfig(opts []WriterOption) (*writerConfig, error) {
 // of table t.
 func (c *writerConfig) parquetOptions(t Table) []parquet.WriterOption {
 	opts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: zstd.DefaultLevel}),
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
 		parquet.MaxRowsPerRowGroup(c.rowGroupRows),
 		parquet.PageBufferSize(c.pageSize),
 		parquet.DictionaryMaxBytes(DefaultDictionaryMaxBytes),
