@@ -139,7 +139,7 @@ type partWriter struct {
 	diagnostics *tableWriter[schema.Diagnostic]
 	rules       *tableWriter[schema.Rule]
 	sitemaps    *tableWriter[schema.Sitemap]
-	agents      *tableWriter[schema.Agent]
+	agents      *agentsWriter
 	bodies      *tableWriter[schema.Body]
 	closers     []func() error // of the files opened
 	rows        int64          // captures written
@@ -154,14 +154,19 @@ const (
 	bodyRowGroupBytes = 8 << 20
 )
 
-func newPartWriter(s *stagingDir, name string) (*partWriter, error) {
+func newPartWriter(s *stagingDir, name string, crawlers []string) (*partWriter, error) {
 	p := &partWriter{}
 	var err error
 	p.captures, err = openPart[schema.Capture](p, s, name, err)
 	p.diagnostics, err = openPart[schema.Diagnostic](p, s, name, err)
 	p.rules, err = openPart[schema.Rule](p, s, name, err)
 	p.sitemaps, err = openPart[schema.Sitemap](p, s, name, err)
-	p.agents, err = openPart[schema.Agent](p, s, name, err)
+	if err == nil && len(crawlers) > 0 {
+		p.agents, err = openAgents(s, name, crawlers)
+		if err == nil {
+			p.closers = append(p.closers, p.agents.close)
+		}
+	}
 	p.bodies, err = openPart[schema.Body](p, s, name, err)
 	if err != nil {
 		p.close()
@@ -187,7 +192,7 @@ func openPart[T schema.Row](p *partWriter, s *stagingDir, name string, err error
 func (p *partWriter) write(rs *rowSet) error {
 	err := errors.Join(
 		p.captures.write(rs.captures), p.diagnostics.write(rs.diagnostics), p.rules.write(rs.rules),
-		p.sitemaps.write(rs.sitemaps), p.agents.write(rs.agents), p.bodies.write(rs.bodies),
+		p.sitemaps.write(rs.sitemaps), p.agents.write(&rs.agents), p.bodies.write(rs.bodies),
 	)
 	p.rows += int64(len(rs.captures))
 	if p.bodyBytes += rs.bodyBytes; p.bodyBytes >= bodyRowGroupBytes && err == nil {
@@ -204,6 +209,46 @@ func (p *partWriter) close() error {
 		errs = append(errs, c())
 	}
 	return errors.Join(errs...)
+}
+
+// agentsWriter writes the agents table of a part with schema.AgentsWriter.
+type agentsWriter struct {
+	f *os.File
+	w *schema.AgentsWriter
+	n int // crawlers per capture
+}
+
+func openAgents(s *stagingDir, part string, crawlers []string) (*agentsWriter, error) {
+	f, err := s.create(schema.TableName[schema.Agent](), part)
+	if err != nil {
+		return nil, err
+	}
+	w := schema.NewAgentsWriter(f, crawlers, schema.WithMetadata("robocensus.crawl", s.crawl))
+	return &agentsWriter{f: f, w: w, n: len(crawlers)}, nil
+}
+
+func (a *agentsWriter) write(rows *agentRows) error {
+	if a == nil {
+		return nil
+	}
+	for i := range rows.ids {
+		lo, hi := i*a.n, (i+1)*a.n
+		if err := a.w.Add(rows.ids[i], rows.hosts[i], rows.named[lo:hi], rows.access[lo:hi]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *agentsWriter) close() error {
+	err := a.w.Close()
+	if err == nil {
+		err = a.f.Sync()
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // writeInputs writes the inputs table's single part.

@@ -314,7 +314,7 @@ func (p *pipeline) work(ctx context.Context) error {
 		}
 		if part == nil {
 			var err error
-			if part, err = newPartWriter(p.stage, schema.PartName(int(p.parts.Add(1)))); err != nil {
+			if part, err = newPartWriter(p.stage, schema.PartName(int(p.parts.Add(1))), p.crawlerTokens()); err != nil {
 				return err
 			}
 		}
@@ -397,6 +397,15 @@ func (b *batch) reset() {
 	clear(b.jobs)
 	b.jobs = b.jobs[:0]
 	b.arena = b.arena[:0]
+}
+
+// crawlerTokens are the agent column's values: the tracked crawlers' tokens.
+func (p *pipeline) crawlerTokens() []string {
+	out := make([]string, len(p.cfg.Crawlers))
+	for i, c := range p.cfg.Crawlers {
+		out[i] = c.Token
+	}
+	return out
 }
 
 func (p *pipeline) progress() Progress {

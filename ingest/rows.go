@@ -18,9 +18,22 @@ type rowSet struct {
 	diagnostics []schema.Diagnostic
 	rules       []schema.Rule
 	sitemaps    []schema.Sitemap
-	agents      []schema.Agent
+	agents      agentRows
 	bodies      []schema.Body
 	bodyBytes   int
+}
+
+// agentRows are the agents table's rows of some captures, as
+// schema.AgentsWriter takes them: for capture i, named and access hold one
+// entry per tracked crawler from i*len(crawlers) on.
+type agentRows struct {
+	ids, hosts []string
+	named      []bool
+	access     []robots.Access
+}
+
+func (a *agentRows) reset() {
+	a.ids, a.hosts, a.named, a.access = a.ids[:0], a.hosts[:0], a.named[:0], a.access[:0]
 }
 
 func (rs *rowSet) reset() {
@@ -28,14 +41,14 @@ func (rs *rowSet) reset() {
 	rs.diagnostics = rs.diagnostics[:0]
 	rs.rules = rs.rules[:0]
 	rs.sitemaps = rs.sitemaps[:0]
-	rs.agents = rs.agents[:0]
+	rs.agents.reset()
 	rs.bodies = rs.bodies[:0]
 	rs.bodyBytes = 0
 }
 
 // len is the number of rows held, all tables together.
 func (rs *rowSet) len() int {
-	return len(rs.captures) + len(rs.diagnostics) + len(rs.rules) + len(rs.sitemaps) + len(rs.agents) + len(rs.bodies)
+	return len(rs.captures) + len(rs.diagnostics) + len(rs.rules) + len(rs.sitemaps) + len(rs.agents.named) + len(rs.bodies)
 }
 
 // job is one capture handed from a reader to a worker, with what the
@@ -50,14 +63,17 @@ type job struct {
 // from capture to capture.
 type rowMaker struct {
 	crawlers []robots.Crawler
-	tokens   []string // MatchToken of each crawler
+	tokens   []string         // MatchToken of each crawler
+	byToken  map[string][]int // lower-case MatchToken -> crawlers
 	keepBody func(digest string) bool
 }
 
 func newRowMaker(crawlers []robots.Crawler, keepBody func(string) bool) *rowMaker {
-	m := &rowMaker{crawlers: crawlers, keepBody: keepBody}
-	for _, c := range crawlers {
-		m.tokens = append(m.tokens, c.MatchToken())
+	m := &rowMaker{crawlers: crawlers, keepBody: keepBody, byToken: map[string][]int{}}
+	for i, c := range crawlers {
+		t := c.MatchToken()
+		m.tokens = append(m.tokens, t)
+		m.byToken[strings.ToLower(t)] = append(m.byToken[strings.ToLower(t)], i)
 	}
 	return m
 }
@@ -197,15 +213,39 @@ func (m *rowMaker) addRules(rs *rowSet, id, host string, f *robots.File) {
 }
 
 // addAgents appends one row per tracked crawler. A crawler that no group
-// names gets the verdict of the '*' groups, computed once.
+// names gets the verdict of the '*' groups, computed once; the named ones
+// are found from the file's own user-agent names.
 func (m *rowMaker) addAgents(rs *rowSet, id, host string, f *robots.File) {
-	star := f.Access().String()
-	for i, cr := range m.crawlers {
-		named := f.Names(m.tokens[i])
-		verdict := star
-		if named {
-			verdict = f.Access(m.tokens[i]).String()
-		}
-		rs.agents = append(rs.agents, schema.Agent{CaptureID: id, URLHostName: host, Agent: cr.Token, Named: named, Verdict: verdict})
+	a := &rs.agents
+	first := len(a.named)
+	star := f.Access()
+	for range m.crawlers {
+		a.named = append(a.named, false)
+		a.access = append(a.access, star)
 	}
+	a.ids, a.hosts = append(a.ids, id), append(a.hosts, host)
+	for gi := range f.Groups {
+		for _, ag := range f.Groups[gi].Agents {
+			if ag.Token == "" {
+				continue
+			}
+			for _, i := range m.byToken[lowerASCII(ag.Token)] {
+				if !a.named[first+i] {
+					a.named[first+i] = true
+					a.access[first+i] = f.Access(m.tokens[i])
+				}
+			}
+		}
+	}
+}
+
+// lowerASCII lower-cases an ASCII token without allocating when it is
+// already lower case.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }

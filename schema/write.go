@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // Writer sizes. The defaults are chosen for DuckDB scans (see [NewWriter]).
@@ -93,7 +92,7 @@ func newWriterConfig(opts []WriterOption) (*writerConfig, error) {
 // of table t.
 func (c *writerConfig) parquetOptions(t Table) []parquet.WriterOption {
 	opts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.Compression(zstdCodec{}),
 		parquet.MaxRowsPerRowGroup(c.rowGroupRows),
 		parquet.PageBufferSize(c.pageSize),
 		parquet.DictionaryMaxBytes(DefaultDictionaryMaxBytes),

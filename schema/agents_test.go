@@ -1,0 +1,191 @@
+package schema_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// agentCase builds the rows of n captures for the given crawlers, with
+// hosts that repeat, invalid UTF-8 and every verdict, and returns them both
+// as AgentsWriter arguments and as the rows a reader must return.
+type agentCapture struct {
+	id, host string
+	named    []bool
+	access   []robots.Access
+}
+
+func agentCases(n int, agents []string, seed uint64) ([]agentCapture, []schema.Agent) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var caps []agentCapture
+	var rows []schema.Agent
+	for i := range n {
+		c := agentCapture{id: fmt.Sprintf("%024x", i), host: fmt.Sprintf("h%d.example", rng.IntN(n/3+1))}
+		if i%97 == 5 {
+			c.host = "bad\xffhost.example"
+		}
+		star := robots.Access(rng.IntN(3))
+		for range agents {
+			named := rng.IntN(20) == 0
+			v := star
+			if named {
+				v = robots.Access(rng.IntN(3))
+			}
+			c.named, c.access = append(c.named, named), append(c.access, v)
+		}
+		caps = append(caps, c)
+		for j, a := range agents {
+			host := c.host
+			if i%97 == 5 {
+				host = "bad\uFFFDhost.example"
+			}
+			rows = append(rows, schema.Agent{CaptureID: c.id, URLHostName: host, Agent: a, Named: c.named[j], Verdict: c.access[j].String()})
+		}
+	}
+	return caps, rows
+}
+
+func writeAgents(t testing.TB, w io.Writer, agents []string, caps []agentCapture) {
+	t.Helper()
+	aw := schema.NewAgentsWriter(w, agents, schema.WithMetadata("robocensus.crawl", "test"))
+	for _, c := range caps {
+		if err := aw.Add(c.id, c.host, c.named, c.access); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := aw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAgentsWriterRoundTrip(t *testing.T) {
+	tokens := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("Bot%d", i)
+		}
+		return out
+	}
+	for _, tc := range []struct{ captures, agents int }{
+		{0, 3}, {1, 1}, {1, 178}, {5, 7}, {300, 178}, {9000, 2}, // 9000 captures: three row groups
+	} {
+		t.Run(fmt.Sprintf("captures=%d/agents=%d", tc.captures, tc.agents), func(t *testing.T) {
+			agents := tokens(tc.agents)
+			caps, want := agentCases(tc.captures, agents, uint64(tc.captures))
+			dir := t.TempDir()
+			path := filepath.Join(schema.PartitionDir(dir, "agents", "test"), schema.PartName(0))
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			var buf bytes.Buffer
+			writeAgents(t, &buf, agents, caps)
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := parquet.ReadFile[schema.Agent](path)
+			if err != nil {
+				t.Fatalf("parquet-go: %v", err)
+			}
+			if len(got) != len(want) || len(want) > 0 && !reflect.DeepEqual(got, want) {
+				t.Fatalf("parquet-go read %d rows, want %d; first %+v", len(got), len(want), got[:min(3, len(got))])
+			}
+			if arrowRows := readArrowRows[schema.Agent](t, path); len(want) > 0 && !reflect.DeepEqual(arrowRows, normalize(want)) {
+				t.Fatalf("Arrow read differs")
+			}
+			v, err := schema.ReadVersion(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			if err != nil || v != schema.Version {
+				t.Errorf("version %q, %v", v, err)
+			}
+			db := testutil.DuckDB(t, dir)
+			if got := testutil.Query(t, db, "SELECT count(*) FROM agents"); got != fmt.Sprint(len(want)) {
+				t.Errorf("DuckDB counts %s rows", got)
+			}
+			if tc.captures > 0 {
+				wantNamed := 0
+				for _, r := range want {
+					if r.Named && r.Verdict == "disallowed" {
+						wantNamed++
+					}
+				}
+				if got := testutil.Query(t, db, "SELECT count(*) FROM agents WHERE named AND verdict = 'disallowed'"); got != fmt.Sprint(wantNamed) {
+					t.Errorf("DuckDB: %s named and disallowed, want %d", got, wantNamed)
+				}
+				if got := testutil.Query(t, db, "SELECT string_agg(column_name || ' ' || column_type, ', ') FROM (DESCRIBE agents)"); got !=
+					"capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, verdict VARCHAR, crawl VARCHAR" {
+					t.Errorf("DuckDB: %s", got)
+				}
+			}
+		})
+	}
+}
+
+// Writer[Agent] and AgentsWriter write the same table.
+func TestAgentsWriterMatchesWriter(t *testing.T) {
+	agents := []string{"GPTBot", "Googlebot", "CCBot"}
+	caps, rows := agentCases(50, agents, 1)
+	var fast, slow bytes.Buffer
+	writeAgents(t, &fast, agents, caps)
+	w := schema.NewWriter[schema.Agent](&slow)
+	w.Write(rows)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := parquet.Read[schema.Agent](bytes.NewReader(fast.Bytes()), int64(fast.Len()))
+	b, _ := parquet.Read[schema.Agent](bytes.NewReader(slow.Bytes()), int64(slow.Len()))
+	if !reflect.DeepEqual(a, b) || len(a) != 150 {
+		t.Errorf("the two writers differ (%d and %d rows)", len(a), len(b))
+	}
+}
+
+func TestAgentsWriterErrors(t *testing.T) {
+	aw := schema.NewAgentsWriter(io.Discard, []string{"a", "b"})
+	if err := aw.Add("x", "h", []bool{true}, []robots.Access{0, 1}); err == nil {
+		t.Error("Add with a short named list must fail")
+	}
+	if err := aw.Close(); err != nil {
+		t.Error(err)
+	}
+	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}); err != schema.ErrClosed {
+		t.Errorf("Add after Close: %v", err)
+	}
+	if err := schema.NewAgentsWriter(io.Discard, nil).Close(); err == nil {
+		t.Error("no agents must fail")
+	}
+}
+
+// BenchmarkAgentsWriter writes the agents rows of 10,000 captures with 178
+// crawlers, next to Writer[Agent] writing the same rows.
+func BenchmarkAgentsWriter(b *testing.B) {
+	agents := make([]string, 178)
+	for i := range agents {
+		agents[i] = fmt.Sprintf("Bot%d", i)
+	}
+	caps, rows := agentCases(10000, agents, 3)
+	b.Run("impl=AgentsWriter", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			writeAgents(b, io.Discard, agents, caps)
+		}
+		b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	})
+	b.Run("impl=Writer", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			w := schema.NewWriter[schema.Agent](io.Discard)
+			for i := 0; i < len(rows); i += 17800 {
+				w.Write(rows[i:min(i+17800, len(rows))])
+			}
+			w.Close()
+		}
+		b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	})
+}
