@@ -23,15 +23,18 @@ type stagingDir struct {
 }
 
 func newStaging(root, crawl string) (*stagingDir, error) {
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(root, ".staging", crawl+"-"+hex.EncodeToString(b[:]))
+	path := filepath.Join(root, ".staging", crawl+"-"+randomHex(6))
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("ingest: creating staging folder: %w", err)
 	}
 	return &stagingDir{root: root, crawl: crawl, path: path}, nil
+}
+
+// randomHex returns n random bytes in hexadecimal.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b) // never fails (crypto/rand)
+	return hex.EncodeToString(b)
 }
 
 // partitionDir returns the staged partition folder of a table.
@@ -249,6 +252,29 @@ func (a *agentsWriter) close() error {
 		err = cerr
 	}
 	return err
+}
+
+// writeEmpty writes a part with no rows for table, so that every table of
+// a published crawl has a file DuckDB can describe.
+func writeEmpty(s *stagingDir, table string) error {
+	f, err := s.create(table, schema.PartName(0))
+	if err != nil {
+		return err
+	}
+	write := map[string]func() error{
+		"captures":    func() error { return schema.NewWriter[schema.Capture](f).Close() },
+		"diagnostics": func() error { return schema.NewWriter[schema.Diagnostic](f).Close() },
+		"rules":       func() error { return schema.NewWriter[schema.Rule](f).Close() },
+		"sitemaps":    func() error { return schema.NewWriter[schema.Sitemap](f).Close() },
+		"agents":      func() error { return schema.NewWriter[schema.Agent](f).Close() },
+		"bodies":      func() error { return schema.NewWriter[schema.Body](f).Close() },
+		"inputs":      func() error { return schema.NewWriter[schema.Input](f).Close() },
+	}[table]
+	if write == nil {
+		f.Close()
+		return fmt.Errorf("ingest: no table %q", table)
+	}
+	return errors.Join(write(), f.Close())
 }
 
 // writeInputs writes the inputs table's single part.

@@ -40,6 +40,19 @@ type Config struct {
 	// PartCaptures is the number of captures a worker writes to a part file
 	// before it starts a new one. Defaults to 2,000,000.
 	PartCaptures int64
+	// SegmentInputs is the number of inputs of a segment: the unit of work
+	// committed at once, and so the most work a crash can lose. Defaults to
+	// 32.
+	SegmentInputs int
+	// PartBytes is the size the published parts are merged to. Defaults to
+	// 256 MiB.
+	PartBytes int64
+	// Shard, when set, makes the run read only its share of the inputs; the
+	// crawl is published by the run that completes the last share.
+	Shard Shard
+	// LockStaleAfter is the age after which a finalize lock left by another
+	// host is taken over. Defaults to 6 hours.
+	LockStaleAfter time.Duration
 	// Progress, if set, is called about once a second during the run and
 	// once at its end, from a goroutine of its own.
 	Progress func(Progress)
@@ -59,11 +72,13 @@ type Progress struct {
 	Elapsed    time.Duration
 }
 
-// Summary is the result of a run: the final progress and the rows of the
-// inputs table.
+// Summary is the result of a run.
 type Summary struct {
-	Progress
-	Inputs []schema.Input
+	Progress                 // of this run's own reading
+	Resumed   int            // inputs already done by an earlier, interrupted run or another shard
+	Pending   int            // inputs of other shards not done yet: the crawl is not published
+	Inputs    []schema.Input // the inputs rows known: the whole crawl once published
+	Published bool           // the crawl's partition was (re)published by this run
 }
 
 // Sizes of the work units. A batch carries captures from a reader to a
@@ -83,6 +98,12 @@ const (
 // part files. Memory is bounded by the batches in flight and the row groups
 // being written, whatever the size or number of inputs.
 //
+// Work is committed in segments of SegmentInputs inputs (see work.go): a
+// run that is interrupted, at any moment, is resumed by running it again
+// with the same arguments, and the published partition is the same as that
+// of an uninterrupted run. With a Shard, the run reads its share and
+// publishes the crawl if its share completes it.
+//
 // An input that cannot be opened or read to its end is recorded in the
 // inputs table with its error, and the run goes on; Summary.Failed counts
 // them. Run returns an error only when the dataset cannot be written, or
@@ -91,27 +112,132 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err := cfg.setDefaults(); err != nil {
 		return Summary{}, err
 	}
-	stage, err := newStaging(cfg.Dir, cfg.Crawl)
+	all := dedupe(inputs, cfg.Logger)
+	work, err := openWork(cfg.Dir, cfg.Crawl, cfg.Shard)
 	if err != nil {
 		return Summary{}, err
 	}
-	p := &pipeline{cfg: cfg, stage: stage, inputs: dedupe(inputs, cfg.Logger), start: time.Now()}
-	p.batches = make(chan *batch, 2*cfg.Workers)
-	stop := p.reportProgress()
-	err = p.run(ctx)
-	stop()
-	sum := Summary{Progress: p.progress(), Inputs: p.rows}
-	if err == nil {
-		err = writeInputs(stage, p.rows)
-	}
-	if err == nil {
-		err = stage.commit()
-	}
+	segs, err := work.committed()
 	if err != nil {
-		stage.discard()
+		return Summary{}, err
+	}
+	done := doneInputs(segs)
+	var todo []string
+	for _, in := range all {
+		if _, ok := done[in]; !ok && cfg.Shard.Has(in) {
+			todo = append(todo, in)
+		}
+	}
+	p := &pipeline{cfg: cfg, total: len(todo), start: time.Now()}
+	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
+	if sum.Resumed > 0 {
+		cfg.Logger.Info("resuming", "crawl", cfg.Crawl, "done", sum.Resumed, "to do", len(todo))
+	}
+	stop := p.reportProgress()
+	err = p.segments(ctx, work, todo)
+	stop()
+	sum.Progress = p.progress()
+	if err != nil {
 		return sum, err
 	}
+	if segs, err = work.committed(); err != nil {
+		return sum, err
+	}
+	return p.publish(work, segs, all, sum)
+}
+
+// segments reads the inputs to do, SegmentInputs at a time, committing a
+// segment for each.
+func (p *pipeline) segments(ctx context.Context, work *workDir, todo []string) error {
+	for seq := 0; len(todo) > 0; seq++ {
+		chunk := todo[:min(p.cfg.SegmentInputs, len(todo))]
+		todo = todo[len(chunk):]
+		seg, err := work.newSegment(seq)
+		if err != nil {
+			return err
+		}
+		rows, err := p.epoch(ctx, seg.stage, chunk)
+		if err == nil {
+			err = seg.commit(rows)
+		}
+		if err != nil {
+			seg.discard()
+			return err
+		}
+	}
+	return nil
+}
+
+// publish merges and publishes the crawl if the committed segments hold
+// every input of the run, and says what it did.
+func (p *pipeline) publish(work *workDir, segs []segmentManifest, all []string, sum Summary) (Summary, error) {
+	done := doneInputs(segs)
+	var used []segmentManifest
+	for _, s := range segs {
+		if allIn(s.Inputs, all) {
+			used = append(used, s)
+		}
+	}
+	for _, in := range all {
+		if row, ok := done[in]; ok {
+			sum.Inputs = append(sum.Inputs, row)
+		} else {
+			sum.Pending++
+		}
+	}
+	sum.Failed = 0
+	for _, in := range sum.Inputs {
+		if in.Error != "" {
+			sum.Failed++
+		}
+	}
+	if sum.Pending > 0 {
+		p.cfg.Logger.Info("crawl not complete: other shards still to run", "crawl", p.cfg.Crawl, "pending", sum.Pending)
+		return sum, nil
+	}
+	locked, err := work.lockFinalize(p.cfg.LockStaleAfter)
+	if err != nil || !locked {
+		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
+		return sum, err
+	}
+	slices.SortFunc(sum.Inputs, func(a, b schema.Input) int { return strings.Compare(a.Input, b.Input) })
+	if err := work.finalize(used, sum.Inputs, p.cfg.PartBytes); err != nil {
+		return sum, err
+	}
+	sum.Published = true
 	return sum, nil
+}
+
+// doneInputs maps each input of the committed segments to its row.
+func doneInputs(segs []segmentManifest) map[string]schema.Input {
+	done := map[string]schema.Input{}
+	for _, s := range segs {
+		for _, in := range s.Inputs {
+			done[in.Input] = in
+		}
+	}
+	return done
+}
+
+func countDone(all []string, done map[string]schema.Input, shard Shard) int {
+	n := 0
+	for _, in := range all {
+		if _, ok := done[in]; ok && shard.Has(in) {
+			n++
+		}
+	}
+	return n
+}
+
+// allIn reports whether every input of rows is one of inputs: a segment of
+// a run with other inputs is not published with this one.
+func allIn(rows []schema.Input, inputs []string) bool {
+	for _, r := range rows {
+		if !slices.Contains(inputs, r.Input) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *Config) setDefaults() error {
@@ -132,6 +258,15 @@ func (c *Config) setDefaults() error {
 	}
 	if c.PartCaptures <= 0 {
 		c.PartCaptures = 2_000_000
+	}
+	if c.SegmentInputs <= 0 {
+		c.SegmentInputs = 32
+	}
+	if c.PartBytes <= 0 {
+		c.PartBytes = 256 << 20
+	}
+	if c.LockStaleAfter <= 0 {
+		c.LockStaleAfter = 6 * time.Hour
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -158,32 +293,42 @@ func dedupe(inputs []string, log *slog.Logger) []string {
 	return out
 }
 
-// pipeline is the state of one run.
+// pipeline is the state of one run; an epoch reads the inputs of one
+// segment.
 type pipeline struct {
-	cfg     Config
-	stage   *stagingDir
-	inputs  []string
-	start   time.Time
-	batches chan *batch
-	pool    sync.Pool // of *batch
-	parts   atomic.Int64
-
-	mu   sync.Mutex
-	rows []schema.Input // one per input done, in the order of inputs
+	cfg   Config
+	total int // inputs this run reads
+	start time.Time
+	pool  sync.Pool // of *batch
+	parts atomic.Int64
 
 	done, failed       atomic.Int64
 	records, captures  atomic.Int64
 	bytes, capturesOut atomic.Int64
 }
 
-func (p *pipeline) run(ctx context.Context) error {
+// epoch is the reading of one segment's inputs.
+type epoch struct {
+	*pipeline
+	stage   *stagingDir
+	inputs  []string
+	batches chan *batch
+
+	mu   sync.Mutex
+	rows []schema.Input // one per input done
+}
+
+// epoch reads inputs into part files of stage and returns their inputs
+// rows, sorted by input.
+func (p *pipeline) epoch(ctx context.Context, stage *stagingDir, inputs []string) ([]schema.Input, error) {
+	e := &epoch{pipeline: p, stage: stage, inputs: inputs, batches: make(chan *batch, 2*p.cfg.Workers)}
 	g, ctx := errgroup.WithContext(ctx)
-	next := make(chan int)
+	next := make(chan string)
 	g.Go(func() error {
 		defer close(next)
-		for i := range p.inputs {
+		for _, in := range inputs {
 			select {
-			case next <- i:
+			case next <- in:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -191,12 +336,12 @@ func (p *pipeline) run(ctx context.Context) error {
 		return nil
 	})
 	var readers sync.WaitGroup
-	for range min(p.cfg.Readers, max(len(p.inputs), 1)) {
+	for range min(p.cfg.Readers, max(len(inputs), 1)) {
 		readers.Add(1)
 		g.Go(func() error {
 			defer readers.Done()
-			for i := range next {
-				if err := p.read(ctx, i); err != nil {
+			for in := range next {
+				if err := e.read(ctx, in); err != nil {
 					return err
 				}
 			}
@@ -205,23 +350,23 @@ func (p *pipeline) run(ctx context.Context) error {
 	}
 	g.Go(func() error {
 		readers.Wait()
-		close(p.batches)
+		close(e.batches)
 		return nil
 	})
 	for range p.cfg.Workers {
-		g.Go(func() error { return p.work(ctx) })
+		g.Go(func() error { return e.work(ctx) })
 	}
 	err := g.Wait()
-	slices.SortFunc(p.rows, func(a, b schema.Input) int { return strings.Compare(a.Input, b.Input) })
-	return err
+	slices.SortFunc(e.rows, func(a, b schema.Input) int { return strings.Compare(a.Input, b.Input) })
+	return e.rows, err
 }
 
 // read reads one input to its end and records it. It returns an error only
 // when ctx is done.
-func (p *pipeline) read(ctx context.Context, i int) error {
-	name := p.inputs[i]
+func (e *epoch) read(ctx context.Context, name string) error {
+	p := e.pipeline
 	row := schema.Input{Input: name, Started: time.Now().UTC()}
-	counts, err := p.readCaptures(ctx, name)
+	counts, err := e.readCaptures(ctx, name)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -236,9 +381,9 @@ func (p *pipeline) read(ctx context.Context, i int) error {
 	} else {
 		log.Info("input read")
 	}
-	p.mu.Lock()
-	p.rows = append(p.rows, row)
-	p.mu.Unlock()
+	e.mu.Lock()
+	e.rows = append(e.rows, row)
+	e.mu.Unlock()
 	p.done.Add(1)
 	p.records.Add(counts.Records)
 	p.bytes.Add(counts.Bytes)
@@ -246,46 +391,55 @@ func (p *pipeline) read(ctx context.Context, i int) error {
 }
 
 // readCaptures sends the captures of one input to the workers in batches.
-func (p *pipeline) readCaptures(ctx context.Context, name string) (Counts, error) {
-	r, closer, err := Open(name, p.cfg.ReadOptions...)
+// A body is kept in the bodies table for the first capture of the input
+// that crawlers read (2xx or unknown status) with its payload digest: the
+// same for any run over the same input, however its captures are spread
+// over workers and segments.
+func (e *epoch) readCaptures(ctx context.Context, name string) (Counts, error) {
+	r, closer, err := Open(name, e.cfg.ReadOptions...)
 	if err != nil {
 		return Counts{}, err
 	}
 	defer closer.Close()
 	file := WARCFilename(name)
-	b := p.newBatch()
+	seen := map[string]bool{}
+	b := e.newBatch()
 	for {
 		c, err := r.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			p.send(ctx, b)
+			e.send(ctx, b)
 			return r.Counts(), err
 		}
 		if !b.fits(c) {
-			if !p.send(ctx, b) {
+			if !e.send(ctx, b) {
 				return r.Counts(), ctx.Err()
 			}
-			b = p.newBatch()
+			b = e.newBatch()
 		}
-		b.add(c, name, file)
-		p.captures.Add(1)
+		keep := c.PayloadDigest != "" && (c.Status == 0 || c.Status >= 200 && c.Status < 300) && !seen[c.PayloadDigest]
+		if keep {
+			seen[c.PayloadDigest] = true
+		}
+		b.add(c, name, file, keep)
+		e.captures.Add(1)
 	}
-	if !p.send(ctx, b) {
+	if !e.send(ctx, b) {
 		return r.Counts(), ctx.Err()
 	}
 	return r.Counts(), nil
 }
 
 // send hands a batch to the workers; false when ctx is done.
-func (p *pipeline) send(ctx context.Context, b *batch) bool {
+func (e *epoch) send(ctx context.Context, b *batch) bool {
 	if len(b.jobs) == 0 {
-		p.pool.Put(b)
+		e.pool.Put(b)
 		return true
 	}
 	select {
-	case p.batches <- b:
+	case e.batches <- b:
 		return true
 	case <-ctx.Done():
 		return false
@@ -294,19 +448,10 @@ func (p *pipeline) send(ctx context.Context, b *batch) bool {
 
 // work parses the captures of batches and writes their rows to part files
 // of its own.
-func (p *pipeline) work(ctx context.Context) error {
+func (e *epoch) work(ctx context.Context) error {
+	p := e.pipeline
 	var part *partWriter
-	seen := map[string]bool{}
-	maker := newRowMaker(p.cfg.Crawlers, func(digest string) bool {
-		if seen[digest] {
-			return false
-		}
-		if len(seen) >= 1<<20 {
-			clear(seen)
-		}
-		seen[digest] = true
-		return true
-	})
+	maker := newRowMaker(p.cfg.Crawlers)
 	var rs rowSet
 	flush := func() error {
 		if rs.len() == 0 {
@@ -314,7 +459,7 @@ func (p *pipeline) work(ctx context.Context) error {
 		}
 		if part == nil {
 			var err error
-			if part, err = newPartWriter(p.stage, schema.PartName(int(p.parts.Add(1))), p.crawlerTokens()); err != nil {
+			if part, err = newPartWriter(e.stage, schema.PartName(int(p.parts.Add(1))), p.crawlerTokens()); err != nil {
 				return err
 			}
 		}
@@ -324,11 +469,10 @@ func (p *pipeline) work(ctx context.Context) error {
 		if err == nil && part.rows >= p.cfg.PartCaptures {
 			err = part.close()
 			part = nil
-			clear(seen)
 		}
 		return err
 	}
-	err := p.workBatches(ctx, maker, &rs, flush)
+	err := e.workBatches(ctx, maker, &rs, flush)
 	if err == nil {
 		err = flush()
 	}
@@ -338,12 +482,12 @@ func (p *pipeline) work(ctx context.Context) error {
 	return err
 }
 
-func (p *pipeline) workBatches(ctx context.Context, maker *rowMaker, rs *rowSet, flush func() error) error {
+func (e *epoch) workBatches(ctx context.Context, maker *rowMaker, rs *rowSet, flush func() error) error {
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case b, ok := <-p.batches:
+		case b, ok := <-e.batches:
 			if !ok {
 				return nil
 			}
@@ -359,7 +503,7 @@ func (p *pipeline) workBatches(ctx context.Context, maker *rowMaker, rs *rowSet,
 				return err
 			}
 			b.reset()
-			p.pool.Put(b)
+			e.pool.Put(b)
 		}
 	}
 }
@@ -384,10 +528,10 @@ func (b *batch) fits(c *Capture) bool {
 
 // add copies c into the batch. The capture's Body is copied into the arena
 // and its Problems cloned: the reader reuses both.
-func (b *batch) add(c *Capture, input, file string) {
+func (b *batch) add(c *Capture, input, file string, keepBody bool) {
 	start := len(b.arena)
 	b.arena = append(b.arena, c.Body...)
-	j := job{c: *c, input: input, file: file}
+	j := job{c: *c, input: input, file: file, keepBody: keepBody}
 	j.c.Body = b.arena[start:len(b.arena):len(b.arena)]
 	j.c.Problems = slices.Clone(c.Problems)
 	b.jobs = append(b.jobs, j)
@@ -410,7 +554,7 @@ func (p *pipeline) crawlerTokens() []string {
 
 func (p *pipeline) progress() Progress {
 	return Progress{
-		Inputs: len(p.inputs), InputsDone: int(p.done.Load()), Failed: int(p.failed.Load()),
+		Inputs: p.total, InputsDone: int(p.done.Load()), Failed: int(p.failed.Load()),
 		Records: p.records.Load(), Captures: p.capturesOut.Load(), Bytes: p.bytes.Load(),
 		Elapsed: time.Since(p.start),
 	}

@@ -54,9 +54,10 @@ func (rs *rowSet) len() int {
 // job is one capture handed from a reader to a worker, with what the
 // worker needs to know of its input.
 type job struct {
-	c     Capture // Body points into the batch's arena
-	input string  // the input as given, the inputs table's key
-	file  string  // the warc_filename of its captures
+	c        Capture // Body points into the batch's arena
+	input    string  // the input as given, the inputs table's key
+	file     string  // the warc_filename of its captures
+	keepBody bool    // the first capture of the input with its payload digest
 }
 
 // rowMaker turns parsed captures into rows. It holds what a worker reuses
@@ -65,11 +66,10 @@ type rowMaker struct {
 	crawlers []robots.Crawler
 	tokens   []string         // MatchToken of each crawler
 	byToken  map[string][]int // lower-case MatchToken -> crawlers
-	keepBody func(digest string) bool
 }
 
-func newRowMaker(crawlers []robots.Crawler, keepBody func(string) bool) *rowMaker {
-	m := &rowMaker{crawlers: crawlers, keepBody: keepBody, byToken: map[string][]int{}}
+func newRowMaker(crawlers []robots.Crawler) *rowMaker {
+	m := &rowMaker{crawlers: crawlers, byToken: map[string][]int{}}
 	for i, c := range crawlers {
 		t := c.MatchToken()
 		m.tokens = append(m.tokens, t)
@@ -92,7 +92,7 @@ func (m *rowMaker) add(rs *rowSet, j *job) {
 		rs.sitemaps = append(rs.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
 	}
 	m.addAgents(rs, id, host, f)
-	if readByCrawlers(f) && c.PayloadDigest != "" && m.keepBody(c.PayloadDigest) {
+	if j.keepBody && readByCrawlers(f) {
 		text := f.Text()
 		rs.bodies = append(rs.bodies, schema.Body{PayloadDigest: c.PayloadDigest, Body: text})
 		rs.bodyBytes += len(text)

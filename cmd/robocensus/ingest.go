@@ -16,7 +16,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -37,6 +37,17 @@ replaces it. --crawl defaults to the Common Crawl crawl the inputs name
 A damaged record never stops the run: it is recorded in the inputs table
 (and in diagnostics when it concerns one capture) and reading goes on.
 
+Work is committed in segments of --segment-inputs inputs under
+DIR/.work/<LABEL>/. A run that is interrupted (even killed) is resumed by
+running it again with the same arguments: done inputs are skipped, and the
+published partition is the same as that of an uninterrupted run. Once every
+input is done the segments are merged into parts of about --part-mb MiB and
+published.
+
+With --shard K/N (0 <= K < N) the run reads only its share of the inputs, so
+that N runs, on one machine or many sharing DIR, split a crawl; the run that
+completes the last share publishes the crawl.
+
 Exit status: 0 when every input was read to its end, 1 when an input could
 not be opened or read to its end (recorded in inputs; the others are still
 processed) or the dataset could not be written, 2 on a usage error.`,
@@ -45,6 +56,9 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 		crawl := fs.String("crawl", "", "partition `LABEL` (default: from the inputs, else today's date)")
 		jobs := fs.Int("j", 0, "parse-and-write `workers` (default: the number of CPUs)")
 		verbose := fs.Bool("v", false, "log every input read")
+		shard := fs.String("shard", "", "read only share `K/N` of the inputs (0 <= K < N)")
+		segment := fs.Int("segment-inputs", 32, "inputs per committed `segment` (the most work a crash loses)")
+		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
 				env.errorf("ingest: no INPUT given")
@@ -63,7 +77,18 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 				env.errorf("ingest: --crawl: %v", err)
 				return exitUsage
 			}
-			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose)}
+			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose),
+				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20}
+			if *shard != "" {
+				if cfg.Shard, err = ingest.ParseShard(*shard); err != nil {
+					env.errorf("%v", err)
+					return exitUsage
+				}
+			}
+			if *segment < 1 || *partMB < 1 {
+				env.errorf("ingest: --segment-inputs and --part-mb must be at least 1")
+				return exitUsage
+			}
 			return runIngest(env, cfg, inputs)
 		}
 	},
@@ -83,6 +108,17 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 		return exitFailure
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (crawl=%s): %s\n", cfg.Dir, cfg.Crawl, sum.Progress)
+	switch {
+	case sum.Resumed > 0:
+		fmt.Fprintf(env.Stdout, "  resumed: %d inputs were already done\n", sum.Resumed)
+	}
+	switch {
+	case sum.Published:
+	case sum.Pending > 0:
+		fmt.Fprintf(env.Stdout, "  shard %s done; %d inputs of other shards to go before the crawl is published\n", cfg.Shard, sum.Pending)
+	default:
+		fmt.Fprintf(env.Stdout, "  all inputs done; another run is publishing the crawl\n")
+	}
 	for _, in := range sum.Inputs {
 		if in.Error != "" {
 			fmt.Fprintf(env.Stdout, "  not read to its end: %s: %s\n", in.Input, in.Error)
