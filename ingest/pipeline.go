@@ -379,7 +379,7 @@ func (e *epoch) read(ctx context.Context, name string) error {
 		p.failed.Add(1)
 		log.Warn("input not read to its end", "error", err)
 	} else {
-		log.Info("input read")
+		log.Debug("input read")
 	}
 	e.mu.Lock()
 	e.rows = append(e.rows, row)
@@ -599,7 +599,36 @@ func WARCFilename(input string) string {
 // String formats the progress for a terminal line.
 func (p Progress) String() string {
 	secs := max(p.Elapsed.Seconds(), 1e-9)
-	return fmt.Sprintf("%d/%d inputs, %d captures (%.0f/s), %.1f MB read (%.1f MB/s), %s",
+	s := fmt.Sprintf("%d/%d inputs, %d captures (%.0f/s), %.1f MB read (%.1f MB/s), %s",
 		p.InputsDone, p.Inputs, p.Captures, float64(p.Captures)/secs,
 		float64(p.Bytes)/1e6, float64(p.Bytes)/1e6/secs, p.Elapsed.Round(time.Second))
+	if eta, ok := p.ETA(); ok && p.InputsDone < p.Inputs {
+		s += ", ETA " + eta.Round(time.Second).String()
+	}
+	return s
+}
+
+// ETA estimates the time left from the pace of the inputs done so far; ok
+// is false before the first input is done.
+func (p Progress) ETA() (time.Duration, bool) {
+	if p.InputsDone == 0 || p.Inputs == 0 {
+		return 0, false
+	}
+	per := p.Elapsed / time.Duration(p.InputsDone)
+	return per * time.Duration(p.Inputs-p.InputsDone), true
+}
+
+// LogValue makes a Progress a group of structured log attributes.
+func (p Progress) LogValue() slog.Value {
+	attrs := []slog.Attr{
+		slog.Int("inputs_done", p.InputsDone), slog.Int("inputs", p.Inputs), slog.Int("failed", p.Failed),
+		slog.Int64("captures", p.Captures), slog.Int64("bytes", p.Bytes),
+		slog.Float64("captures_per_s", float64(p.Captures)/max(p.Elapsed.Seconds(), 1e-9)),
+		slog.Float64("mb_per_s", float64(p.Bytes)/1e6/max(p.Elapsed.Seconds(), 1e-9)),
+		slog.Duration("elapsed", p.Elapsed.Round(time.Second)),
+	}
+	if eta, ok := p.ETA(); ok {
+		attrs = append(attrs, slog.Duration("eta", eta.Round(time.Second)))
+	}
+	return slog.GroupValue(attrs...)
 }

@@ -60,7 +60,7 @@ func demo(env *Env, dir string) int {
 		return exitFailure
 	}
 	fmt.Fprintf(env.Stdout, "sample corpus: %s\n", warc)
-	cfg := ingest.Config{Dir: filepath.Join(dir, "dataset"), Crawl: "CC-MAIN-2025-05", Logger: newLogger(env.Stderr, false)}
+	cfg := ingest.Config{Dir: filepath.Join(dir, "dataset"), Crawl: "CC-MAIN-2025-05", Logger: newLogger(env.Stderr, false, true)}
 	return runIngest(env, cfg, []string{warc})
 }
 

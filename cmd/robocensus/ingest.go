@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/robocensus/robocensus/ingest"
@@ -55,7 +56,7 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 		out := fs.String("o", "./robocensus-data", "dataset `DIR`")
 		crawl := fs.String("crawl", "", "partition `LABEL` (default: from the inputs, else today's date)")
 		jobs := fs.Int("j", 0, "parse-and-write `workers` (default: the number of CPUs)")
-		verbose := fs.Bool("v", false, "log every input read")
+		verbose := fs.Bool("v", false, "log every input read (debug level)")
 		shard := fs.String("shard", "", "read only share `K/N` of the inputs (0 <= K < N)")
 		segment := fs.Int("segment-inputs", 32, "inputs per committed `segment` (the most work a crash loses)")
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
@@ -77,7 +78,7 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 				env.errorf("ingest: --crawl: %v", err)
 				return exitUsage
 			}
-			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose),
+			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose, isTerminal(env.Stderr)),
 				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20}
 			if *shard != "" {
 				if cfg.Shard, err = ingest.ParseShard(*shard); err != nil {
@@ -94,15 +95,17 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 	},
 }
 
-// runIngest runs the pipeline with a progress line on a terminal and prints
-// the summary.
+// runIngest runs the pipeline with a progress line on a terminal, or a
+// progress log line every progressLogEvery otherwise, and prints the
+// summary.
 func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := newProgressLine(env.Stderr)
+	progress := newProgressLine(env.Stderr, cfg.Logger)
 	cfg.Progress = progress.update
 	sum, err := ingest.Run(ctx, cfg, inputs)
 	progress.done()
+	cfg.Logger.Info("run finished", "progress", sum.Progress, "resumed", sum.Resumed, "pending", sum.Pending, "published", sum.Published)
 	if err != nil {
 		env.errorf("ingest: %v", err)
 		return exitFailure
@@ -121,7 +124,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	}
 	for _, in := range sum.Inputs {
 		if in.Error != "" {
-			fmt.Fprintf(env.Stdout, "  not read to its end: %s: %s\n", in.Input, in.Error)
+			fmt.Fprintf(env.Stdout, "  not read to its end: %s\n", in.Error)
 		}
 	}
 	if sum.Failed > 0 {
@@ -130,37 +133,55 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	return exitOK
 }
 
-// newLogger returns the structured logger of the run: text lines on w,
-// warnings and errors only unless verbose.
-func newLogger(w io.Writer, verbose bool) *slog.Logger {
-	level := slog.LevelWarn
-	if verbose {
-		level = slog.LevelInfo
+// newLogger returns the structured logger of the run: text lines on w. On
+// a terminal, which shows a progress line, only warnings and errors; else
+// also information (periodic progress, the summary); with verbose, debug
+// lines too (every input read).
+func newLogger(w io.Writer, verbose, terminal bool) *slog.Logger {
+	level := slog.LevelInfo
+	switch {
+	case verbose:
+		level = slog.LevelDebug
+	case terminal:
+		level = slog.LevelWarn
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
 }
 
-// progressLine rewrites one line on a terminal; on anything else it is
-// silent.
-type progressLine struct {
-	w        io.Writer
-	terminal bool
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-func newProgressLine(w io.Writer) *progressLine {
-	f, ok := w.(*os.File)
-	terminal := false
-	if ok {
-		if fi, err := f.Stat(); err == nil {
-			terminal = fi.Mode()&os.ModeCharDevice != 0
-		}
-	}
-	return &progressLine{w: w, terminal: terminal}
+// progressLogEvery is how often a run that is not on a terminal logs its
+// progress.
+const progressLogEvery = time.Minute
+
+// progressLine rewrites one line on a terminal; elsewhere it logs the
+// progress every progressLogEvery.
+type progressLine struct {
+	w        io.Writer
+	log      *slog.Logger
+	terminal bool
+	last     time.Time
+}
+
+func newProgressLine(w io.Writer, log *slog.Logger) *progressLine {
+	return &progressLine{w: w, log: log, terminal: isTerminal(w), last: time.Now()}
 }
 
 func (p *progressLine) update(pr ingest.Progress) {
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", pr)
+		return
+	}
+	if time.Since(p.last) >= progressLogEvery {
+		p.last = time.Now()
+		p.log.Info("progress", "progress", pr)
 	}
 }
 
