@@ -117,6 +117,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	}
 	switch {
 	case sum.Published:
+		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%d inputs)\n", cfg.Dir, cfg.Crawl, len(sum.Inputs))
 	case sum.Pending > 0:
 		fmt.Fprintf(env.Stdout, "  shard %s done; %d inputs of other shards to go before the crawl is published\n", cfg.Shard, sum.Pending)
 	default:
