@@ -16,7 +16,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--base-url URL] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -28,7 +28,13 @@ DIR/<table>/crawl=<LABEL>/, which DuckDB reads with
 
 An INPUT is a .warc, .warc.gz, .warc.zst, .arc or .arc.gz file; a .tar,
 .tar.gz, .tgz or .tar.zst archive of robots.txt bodies; a folder of such
-files or bodies; or @FILE, a list of inputs one per line.
+files or bodies; an http(s):// URL of any of these, streamed (retried and
+resumed with Range requests when a transfer fails); a Common Crawl
+manifest (a local or http(s) *.paths.gz, e.g.
+https://data.commoncrawl.org/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz),
+whose relative paths are inputs under --base-url (a URL, or a local
+folder holding a mirror of crawl-data/); or @FILE, a list of inputs one per
+line.
 
 The partition appears only when complete; a rerun with the same LABEL
 replaces it. --crawl defaults to the Common Crawl crawl the inputs name
@@ -44,13 +50,14 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 		out := fs.String("o", "./robocensus-data", "dataset `DIR`")
 		crawl := fs.String("crawl", "", "partition `LABEL` (default: from the inputs, else today's date)")
 		jobs := fs.Int("j", 0, "parse-and-write `workers` (default: the number of CPUs)")
+		baseURL := fs.String("base-url", ingest.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
 		verbose := fs.Bool("v", false, "log every input read")
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
 				env.errorf("ingest: no INPUT given")
 				return exitUsage
 			}
-			inputs, err := ingest.ExpandInputs(args)
+			inputs, err := ingest.ExpandInputs(args, ingest.WithBaseURL(*baseURL))
 			if err != nil {
 				env.errorf("%v", err)
 				return exitUsage
