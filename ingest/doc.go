@@ -131,6 +131,66 @@
 // through [Open], so it may mix WARC files, archives and bodies (see
 // [DirReader]).
 //
+// # Remote inputs and manifests
+//
+// [Open] reads an http or https URL as it reads a local file: the format is
+// found from the first bytes (and the URL's path), and the readers get the
+// response body as a stream, never saved to disk nor held whole in memory,
+// so that Counts.Bytes and every [Provenance] offset are those of the
+// remote file (Provenance.File is the URL). [OpenContext] takes a context
+// whose cancellation ends the transfer and its waits. A transfer survives
+// what goes wrong on the way:
+//
+//   - Each response header must arrive within the header timeout
+//     ([WithHeaderTimeout], default 60 s, connecting included), and each
+//     body read must receive a byte within the idle timeout
+//     ([WithIdleTimeout], 60 s; time the caller spends between reads does
+//     not count): a stalled server fails rather than hangs.
+//   - Transient failures are retried: 5xx, 429 and 408 answers, time-outs,
+//     connection resets, bodies cut short, HTTP/2 stream errors and other
+//     network errors. Other 4xx answers (404, 403, ...), an unknown host
+//     and a certificate that does not verify are not. Before the k-th retry
+//     in a row the wait is random between d/2 and d, d = base*2^(k-1)
+//     capped at max ([WithBackoff], 1 s and 1 min), or the Retry-After the
+//     server asked for when longer, up to max. More than [WithRetries] (8)
+//     failures in a row end the transfer with [ErrRetriesExhausted]; bytes
+//     received reset the count.
+//   - An interrupted body is resumed with "Range: bytes=N-", N being the
+//     bytes already delivered, and If-Range (the strong ETag, else
+//     Last-Modified). Only a 206 whose Content-Range starts at N, with the
+//     total length, ETag and Last-Modified of the first answer, continues
+//     the stream. A server that ignores the range ([ErrRangeIgnored]) or a
+//     file that changed in between ([ErrRemoteChanged]) ends the transfer:
+//     bytes of two versions are never spliced.
+//
+// A failure before the first byte makes Open fail: an [*InputError]
+// wrapping [ErrRead] and the cause (an [*HTTPStatusError] for a 404). A
+// transfer that ends early after that reads as the end of the input at the
+// byte where it stopped: the readers record the cut record as damage, as
+// for a truncated file, every capture before it is returned, and Next then
+// returns an *InputError wrapping [ErrTruncated] and the cause. A file
+// whose server announces more bytes than it can send thus ends with its
+// damage and its error, and [Run] records both in the input's row and goes
+// on with the other inputs; Run's Readers bound the transfers at once.
+//
+// Requests ask for "Accept-Encoding: identity" (offsets are those of the
+// file as stored) and send [DefaultUserAgent] ([WithUserAgent]). They go
+// through a client shared by all readers ([WithHTTPClient] replaces it)
+// with keep-alive and HTTP/2 and no proxy: like every option here, nothing
+// is read from the environment.
+//
+// A Common Crawl manifest, "crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz"
+// ([IsManifest]: a path or URL ending in ".paths.gz"), lists a crawl's
+// files, one path per line relative to the root of Common Crawl's bucket.
+// [ExpandInputs] replaces a manifest, local or remote (read with the same
+// retries), by the inputs it lists, resolved against the base of
+// [WithBaseURL] by the rule of [ReadManifest]: with a URL base (default
+// [DefaultBaseURL], https://data.commoncrawl.org/) a line becomes
+// BASE/PATH; with a local folder, the file PATH under it, for a mirror of
+// the bucket. Lines must be clean relative paths (or http(s) URLs), so a
+// manifest cannot name files outside its base. [CrawlLabel] finds the
+// crawl in the paths listed.
+//
 // # Problems, damage and skips
 //
 // The stable names are constants: Problem* for [Problem.Code] (one capture),

@@ -10,23 +10,44 @@ import (
 	"time"
 )
 
-// ExpandInputs turns command-line inputs into the list Run reads: an
-// argument "@FILE" stands for the inputs listed in FILE, one per line
-// (blank lines and lines starting with '#' ignored); any other argument is
-// an input.
-func ExpandInputs(args []string) ([]string, error) {
+// ExpandInputs turns command-line inputs into the list Run reads:
+//   - "@FILE" stands for the inputs listed in FILE, one per line (blank
+//     lines and lines starting with '#' ignored);
+//   - a Common Crawl manifest ([IsManifest]: a local path or an http(s) URL
+//     whose path ends in ".paths.gz") stands for the inputs it lists,
+//     resolved against the base URL set with [WithBaseURL] (default
+//     DefaultBaseURL) by the rule of [ReadManifest]; a manifest named in an
+//     @FILE list is expanded too;
+//   - any other argument is an input.
+//
+// opts are the options of [Open]: WithBaseURL, and for a manifest read
+// over HTTP the client, timeouts and retries of remote inputs; the others
+// are checked but play no part. [CrawlLabel] of the result finds the crawl
+// of a Common Crawl manifest in the paths it lists.
+func ExpandInputs(args []string, opts ...Option) ([]string, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
 	for _, a := range args {
-		list, ok := strings.CutPrefix(a, "@")
-		if !ok {
-			out = append(out, a)
-			continue
+		items := []string{a}
+		if list, ok := strings.CutPrefix(a, "@"); ok {
+			if items, err = readList(list); err != nil {
+				return nil, err
+			}
 		}
-		lines, err := readList(list)
-		if err != nil {
-			return nil, err
+		for _, in := range items {
+			if !IsManifest(in) {
+				out = append(out, in)
+				continue
+			}
+			names, err := readManifest(in, cfg.remote)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, names...)
 		}
-		out = append(out, lines...)
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"compress/bzip2"
+	"context"
 	"crypto/sha1"
 	"fmt"
 	"hash"
@@ -112,17 +113,41 @@ func decompressHead(head []byte, comp compression) ([]byte, error) {
 	return out[:n], nil
 }
 
-// Open opens a local input by path and returns its reader and a Closer to
-// call when done: a folder (NewDirReader), or a file whose format Detect
+// Open opens an input and returns its reader and a Closer to call when
+// done. An http or https URL is read over HTTP (see [OpenContext] and the
+// package documentation, "Remote inputs and manifests"); any other name is
+// a local path: a folder (NewDirReader), or a file whose format Detect
 // finds (NewWARCReader, NewARCReader, NewTarReader, or a one-capture body
-// reader). The error is an *InputError for a file that cannot be opened or
-// whose format is unsupported, or an invalid-option error.
+// reader). The error is an *InputError for an input that cannot be opened
+// or whose format is unsupported, or an invalid-option error.
 func Open(name string, opts ...Option) (CaptureReader, io.Closer, error) {
-	if _, err := newConfig(opts); err != nil {
+	return OpenContext(context.Background(), name, opts...)
+}
+
+// OpenContext is [Open] with a context for remote inputs: cancelling ctx
+// ends the transfer and its waits between retries, and the reader then
+// returns ctx's error. For a URL the first request is made here, and its
+// failure (after the retries allowed) is the error: an *InputError wrapping
+// ErrRead and the cause, e.g. an [*HTTPStatusError] for a 404.
+func OpenContext(ctx context.Context, name string, opts ...Option) (CaptureReader, io.Closer, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
 		return nil, nil, err
 	}
+	if IsRemote(name) {
+		return openRemote(ctx, name, cfg, opts)
+	}
+	return openLocal(name, opts)
+}
+
+// openLocal opens a local file or folder.
+func openLocal(name string, opts []Option) (CaptureReader, io.Closer, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
+		if s := otherScheme(name); s != "" {
+			err = fmt.Errorf("%w: URL scheme %q (http and https URLs are read; Common Crawl's s3://commoncrawl/ is https://data.commoncrawl.org/)", ErrUnsupportedFormat, s)
+			return nil, nil, &InputError{File: name, Err: err}
+		}
 		return nil, nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
 	}
 	if fi.IsDir() {
@@ -158,15 +183,21 @@ func openFile(f *os.File, name string, fi fs.FileInfo, opts []Option) (CaptureRe
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
 	}
+	return newFormatReader(format, f, name, fi, opts)
+}
+
+// newFormatReader returns the reader of format over r. fi describes a
+// body's file (its size may be -1, unknown).
+func newFormatReader(format Format, r io.Reader, name string, fi fs.FileInfo, opts []Option) (CaptureReader, error) {
 	switch format {
 	case FormatWARC:
-		return NewWARCReader(f, name, opts...)
+		return NewWARCReader(r, name, opts...)
 	case FormatARC:
-		return NewARCReader(f, name, opts...)
+		return NewARCReader(r, name, opts...)
 	case FormatTar:
-		return NewTarReader(f, name, opts...)
+		return NewTarReader(r, name, opts...)
 	}
-	return newBodyReader(f, name, fi, opts)
+	return newBodyReader(r, name, fi, opts)
 }
 
 // closers closes several things, returning the first error.
@@ -215,13 +246,17 @@ func (b *bodyReader) Next() (*Capture, error) {
 	}
 	b.counts.Captures++
 	b.counts.Bytes = b.fi.Size()
+	if b.counts.Bytes < 0 {
+		b.counts.Bytes = c.BodySize
+	}
 	return c, nil
 }
 
 // Counts returns a snapshot of the running totals.
 func (b *bodyReader) Counts() Counts { return b.counts.snapshot() }
 
-// fileCapture fills c from a file holding a robots.txt body.
+// fileCapture fills c from a file holding a robots.txt body, whose size
+// may be unknown (-1: a remote body without Content-Length).
 func fileCapture(c *Capture, r io.Reader, name string, fi fs.FileInfo, h hash.Hash, cfg config) error {
 	*c = Capture{Problems: c.Problems[:0]}
 	if c.Host, c.URL = urlFromName(name); c.Host == "" {
@@ -229,7 +264,14 @@ func fileCapture(c *Capture, r io.Reader, name string, fi fs.FileInfo, h hash.Ha
 	}
 	c.FetchTime = fileTime(fi.ModTime())
 	c.RecordID = "file:" + filepath.ToSlash(name)
-	c.Source = Provenance{File: name, Length: fi.Size()}
-	body := make([]byte, 0, min(int64(cfg.maxBody), fi.Size()+1))
-	return readBodyInto(c, r, fi.Size(), body, make([]byte, 32<<10), h, cfg)
+	size, bufSize := fi.Size(), int64(cfg.maxBody)
+	if size >= 0 {
+		bufSize = min(bufSize, size+1)
+	}
+	c.Source = Provenance{File: name, Length: size}
+	err := readBodyInto(c, r, max(size, 0), make([]byte, 0, bufSize), make([]byte, 32<<10), h, cfg)
+	if size < 0 {
+		c.Source.Length = c.BodySize
+	}
+	return err
 }

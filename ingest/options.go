@@ -69,6 +69,7 @@ type config struct {
 	maxRecordBytes int64
 	mode           Mode
 	revisit        func(*Revisit)
+	remote         remoteConfig // remote inputs and manifests; see remote.go
 }
 
 func defaultConfig() config {
@@ -77,6 +78,7 @@ func defaultConfig() config {
 		maxHeaderBytes: DefaultMaxHeaderBytes,
 		maxHeaders:     DefaultMaxHeaders,
 		maxRecordBytes: DefaultMaxRecordBytes,
+		remote:         defaultRemoteConfig(),
 	}
 }
 

@@ -30,7 +30,9 @@ type Config struct {
 	// Workers is the number of goroutines that parse captures and write
 	// rows. Defaults to runtime.GOMAXPROCS(0).
 	Workers int
-	// Readers is the number of inputs read at once. Defaults to Workers.
+	// Readers is the number of inputs read at once. Defaults to Workers, or
+	// to at least 8 when an input is an http(s) URL: remote reads wait on
+	// the network more than on the CPU.
 	Readers int
 	// ReadOptions configure the readers (limits, mode).
 	ReadOptions []Option
@@ -84,6 +86,7 @@ type Summary struct {
 // Sizes of the work units. A batch carries captures from a reader to a
 // worker; its bodies are copied into one arena of batchBytes.
 const (
+	remoteReaders = 8 // default Readers when inputs are remote
 	batchCaptures = 256
 	batchBytes    = 4 << 20
 	flushRows     = 16 << 10 // rows a worker buffers before writing
@@ -109,6 +112,9 @@ const (
 // them. Run returns an error only when the dataset cannot be written, or
 // when ctx is cancelled; the partition is then left as it was.
 func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
+	if cfg.Readers <= 0 && slices.ContainsFunc(inputs, IsRemote) {
+		cfg.Readers = max(cfg.Workers, runtime.GOMAXPROCS(0), remoteReaders)
+	}
 	if err := cfg.setDefaults(); err != nil {
 		return Summary{}, err
 	}
@@ -396,7 +402,7 @@ func (e *epoch) read(ctx context.Context, name string) error {
 // same for any run over the same input, however its captures are spread
 // over workers and segments.
 func (e *epoch) readCaptures(ctx context.Context, name string) (Counts, error) {
-	r, closer, err := Open(name, e.cfg.ReadOptions...)
+	r, closer, err := OpenContext(ctx, name, e.cfg.ReadOptions...)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -585,13 +591,16 @@ func (p *pipeline) reportProgress() (stop func()) {
 }
 
 // WARCFilename is what the dataset's warc_filename column says of an input:
-// for a Common Crawl path, the part from "crawl-data/" on, as in Common
-// Crawl's own index (so the tables join it); otherwise the path as given,
-// cleaned.
+// for a Common Crawl path or URL, the part from "crawl-data/" on, as in
+// Common Crawl's own index (so the tables join it); otherwise the URL as
+// given, or the path as given, cleaned.
 func WARCFilename(input string) string {
 	s := filepath.ToSlash(input)
 	if i := strings.Index(s, "crawl-data/"); i >= 0 {
 		return s[i:]
+	}
+	if IsRemote(input) {
+		return input
 	}
 	return filepath.ToSlash(filepath.Clean(input))
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,7 +19,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -29,7 +31,13 @@ DIR/<table>/crawl=<LABEL>/, which DuckDB reads with
 
 An INPUT is a .warc, .warc.gz, .warc.zst, .arc or .arc.gz file; a .tar,
 .tar.gz, .tgz or .tar.zst archive of robots.txt bodies; a folder of such
-files or bodies; or @FILE, a list of inputs one per line.
+files or bodies; an http(s):// URL of any of these, streamed (retried and
+resumed with Range requests when a transfer fails); a Common Crawl
+manifest (a local or http(s) *.paths.gz, e.g.
+https://data.commoncrawl.org/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz),
+whose relative paths are inputs under --base-url (a URL, or a local
+folder holding a mirror of crawl-data/); or @FILE, a list of inputs one per
+line.
 
 The partition appears only when complete; a rerun with the same LABEL
 replaces it. --crawl defaults to the Common Crawl crawl the inputs name
@@ -60,15 +68,22 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 		shard := fs.String("shard", "", "read only share `K/N` of the inputs (0 <= K < N)")
 		segment := fs.Int("segment-inputs", 32, "inputs per committed `segment` (the most work a crash loses)")
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
+		baseURL := fs.String("base-url", ingest.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
 				env.errorf("ingest: no INPUT given")
 				return exitUsage
 			}
-			inputs, err := ingest.ExpandInputs(args)
+			// The environment's proxy settings (HTTPS_PROXY, ...) apply
+			// to remote inputs.
+			client := ingest.WithHTTPClient(ingest.NewHTTPClient(http.ProxyFromEnvironment))
+			inputs, err := ingest.ExpandInputs(args, ingest.WithBaseURL(*baseURL), client)
 			if err != nil {
 				env.errorf("%v", err)
-				return exitUsage
+				if errors.Is(err, ingest.ErrInvalidOption) {
+					return exitUsage
+				}
+				return exitFailure // a list or manifest that cannot be read
 			}
 			label := *crawl
 			if label == "" {
@@ -79,7 +94,7 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 				return exitUsage
 			}
 			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose, isTerminal(env.Stderr)),
-				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20}
+				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, ReadOptions: []ingest.Option{client}}
 			if *shard != "" {
 				if cfg.Shard, err = ingest.ParseShard(*shard); err != nil {
 					env.errorf("%v", err)
