@@ -104,7 +104,21 @@ func (c *writerConfig) parquetOptions(t Table) []parquet.WriterOption {
 	for _, kv := range c.metadata {
 		opts = append(opts, parquet.KeyValueMetadata(kv[0], kv[1]))
 	}
+	for _, col := range textColumns[t.Name] {
+		opts = append(opts, parquet.SkipPageBounds(col), parquet.SkipPageStatistics(col))
+	}
 	return opts
+}
+
+// textColumns are the columns of free text, per table: their min and max
+// values say nothing a query could skip pages by, and computing them (string
+// comparisons of whole bodies) was a tenth of the cost of writing them.
+var textColumns = map[string][]string{
+	"captures":    {"url", "redirect_location", "warc_record_id"},
+	"diagnostics": {"text", "message"},
+	"rules":       {"pattern"},
+	"sitemaps":    {"url"},
+	"bodies":      {"body"},
 }
 
 // Writer writes rows of one table to one Parquet file. It is a thin typed
