@@ -196,10 +196,24 @@ func (s *plainSource) read(p []byte) (int, error) {
 
 // gzipSource reads a gzip file member by member (Multistream(false) and
 // Reset), so that each member's compressed offsets are known.
+//
+// The decompressor is fastest over a *bytes.Reader (it then reads bytes
+// without an interface call each), so a member is first read from a window
+// of the buffered input: when the member ends inside the window, the bytes it
+// used are passed over. A member longer than the window (a whole-file gzip,
+// a huge record) is read again from its start through the buffer, its first
+// bytes already given discarded.
 type gzipSource struct {
 	*input
-	zr gzip.Reader
+	zr      gzip.Reader
+	window  bytes.Reader // the fast path's view of the member's bytes
+	fast    bool         // the member is being read from window
+	size    int          // bytes in window at the member's start
+	emitted int64        // decompressed bytes given from window
 }
+
+// gzipWindow is how much buffered input the fast path reads a member from.
+const gzipWindow = 256 << 10
 
 func (s *gzipSource) compressed() bool { return true }
 
@@ -220,11 +234,15 @@ func (s *gzipSource) next() (bool, error) {
 		}
 		s.start = s.pos()
 		s.br.setMark(s.start)
-		err := s.zr.Reset(s.br)
+		win, _ := s.br.Peek(gzipWindow)
+		s.window.Reset(win)
+		s.fast, s.size, s.emitted = true, len(win), 0
+		err := s.zr.Reset(&s.window)
 		if err == nil {
 			s.zr.Multistream(false)
 			return skipped, nil
 		}
+		s.fast = false
 		if ferr := s.fatal(); ferr != nil {
 			return skipped, ferr
 		}
@@ -236,6 +254,20 @@ func (s *gzipSource) next() (bool, error) {
 
 func (s *gzipSource) read(p []byte) (int, error) {
 	n, err := s.zr.Read(p)
+	if s.fast {
+		s.emitted += int64(n)
+		switch {
+		case err == nil:
+			return n, nil
+		case err == io.EOF:
+			s.br.Discard(s.size - s.window.Len())
+			s.fast = false
+			return n, io.EOF
+		case errors.Is(err, io.ErrUnexpectedEOF) && s.window.Len() == 0 && s.size == gzipWindow:
+			return n, s.slowPath()
+		}
+		s.fast = false // a real failure: the buffer is still at the member's start
+	}
 	if err == nil || err == io.EOF {
 		return n, err
 	}
@@ -246,6 +278,23 @@ func (s *gzipSource) read(p []byte) (int, error) {
 		return n, s.memberFailed(DamageTruncated, fmt.Errorf("%w: gzip member cut short", ErrTruncated))
 	}
 	return n, s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
+}
+
+// slowPath reads the current member again from its start through the
+// buffer, past the bytes the fast path already gave.
+func (s *gzipSource) slowPath() error {
+	s.fast = false
+	if err := s.zr.Reset(s.br); err != nil {
+		return s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
+	}
+	s.zr.Multistream(false)
+	if _, err := io.CopyN(io.Discard, &s.zr, s.emitted); err != nil {
+		if ferr := s.fatal(); ferr != nil {
+			return ferr
+		}
+		return s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
+	}
+	return nil
 }
 
 // zstdSource reads a .warc.zst file frame by frame, as laid out by the IIPC
