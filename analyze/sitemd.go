@@ -8,7 +8,8 @@ import (
 
 func writeSiteMarkdown(w io.Writer, r *SiteReport, title string) error {
 	m := &mdWriter{w: bufio.NewWriter(w)}
-	m.printf("# robots.txt of %s\n\nDataset %s: %s captures in %s crawls.\n", code(r.Host), code(title), fmtInt(int64(len(r.Captures))), fmtInt(int64(len(r.Crawls))))
+	nc, nk := int64(len(r.Captures)), int64(len(r.Crawls))
+	m.printf("# robots.txt of %s\n\nDataset %s: %s %s in %s %s.\n", code(r.Host), code(title), fmtInt(nc), plural(nc, "capture", "captures"), fmtInt(nk), plural(nk, "crawl", "crawls"))
 	m.heading(2, "Findings")
 	if len(r.Findings) == 0 {
 		m.para("The checks found nothing to report.")
@@ -44,7 +45,7 @@ func writeSiteMarkdown(w io.Writer, r *SiteReport, title string) error {
 func mdSiteCrawl(m *mdWriter, sc *SiteCrawl) {
 	c := &sc.Capture
 	m.heading(2, "robots.txt in "+md(sc.Crawl))
-	m.para("Capture %s of %s: %s, outcome %s, %s; %d errors, %d warnings. Other hosts serving the same file: %s.",
+	m.para("Capture %s of %s: %s, outcome %s, %s; errors: %d, warnings: %d. Other hosts serving the same file: %s.",
 		code(c.CaptureID), code(c.URL), status(c.Status), code(c.Outcome), fmtBytes(c.Length), c.Errors, c.Warnings, fmtInt(sc.SharedWith))
 	for _, f := range sc.FileFindings {
 		m.printf("- whole file: **%s** %s %s\n", f.Severity, md(f.Message), code(f.Code))
