@@ -166,7 +166,7 @@ func runAI(p *Pass) error {
 	if total == 0 {
 		return nil
 	}
-	p.Reportf(robots.Info, 0, "of %d AI crawlers tracked, the file names %d; %d are fully disallowed (%d by name), %d partly", total, named, blocked, blockedByName, partial)
+	p.Reportf(robots.Info, 0, "AI crawlers tracked: %d; named: %d; fully disallowed: %d (%d by name); partly disallowed: %d", total, named, blocked, blockedByName, partial)
 	return nil
 }
 

@@ -37,10 +37,13 @@ func newListing(digest, text string, findings []SiteDiagnostic) *Listing {
 			byLine[int(f.Line)] = append(byLine[int(f.Line)], f)
 		}
 	}
-	l := &Listing{Digest: digest, Lines: []ListingLine{}}
+	f := robots.ParseString(text)
+	l := &Listing{Digest: digest, Total: f.Stats.Lines, Lines: []ListingLine{}}
 	gap := 0
-	for line := range robots.ParseString(text).Lines() {
-		l.Total = line.Number
+	for line := range f.Lines() {
+		if line.Number > l.Total && line.Text == "" {
+			break // the empty line after the final end of line
+		}
 		fs := byLine[line.Number]
 		delete(byLine, line.Number)
 		if line.Number > ListingHead && len(fs) == 0 {
