@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"fmt"
+	"encoding/binary"
+	"encoding/hex"
 	"hash/maphash"
 	"math"
 	"strings"
@@ -121,4 +123,58 @@ func (c *idCache) lookup(h hasher, ids map[uint64]uint32, id string) (uint32, bo
 		c.idx, c.ok = ids[h.sum(id)]
 	}
 	return c.idx, c.ok
+}
+
+// captureKey holds a capture ID without a pointer: the 12 bytes of the
+// 24 lower-case hex digits ingest writes (which sort as the IDs do), or,
+// for other IDs, an index in captureKeys.other with long set.
+type captureKey struct {
+	b    [12]byte
+	long bool
+}
+
+// captureKeys keeps the IDs that are not 24 hex digits.
+type captureKeys struct{ other []string }
+
+func (k *captureKeys) key(id string) captureKey {
+	var c captureKey
+	if len(id) == 24 && decodeHex(c.b[:], id) {
+		return c
+	}
+	c.long = true
+	binary.LittleEndian.PutUint32(c.b[:], uint32(len(k.other)))
+	k.other = append(k.other, strings.Clone(id))
+	return c
+}
+
+// id returns the ID a key stands for.
+func (k *captureKeys) id(c captureKey) string {
+	if c.long {
+		return k.other[binary.LittleEndian.Uint32(c.b[:])]
+	}
+	return hex.EncodeToString(c.b[:])
+}
+
+// decodeHex decodes lower-case hex digits only, so that the encoding back
+// gives the same string.
+func decodeHex(dst []byte, s string) bool {
+	for i := range dst {
+		hi, ok1 := nibble(s[2*i])
+		lo, ok2 := nibble(s[2*i+1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return true
+}
+
+func nibble(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }

@@ -46,12 +46,10 @@ func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 	return s.out, nil
 }
 
-// capture is what the passes keep of one capture: about 60 bytes.
+// capture is what the passes keep of one capture: 48 bytes.
 type capture struct {
 	codes    [2]uint64 // bit i: a diagnostic of code i (set atomically)
-	fetch    int64     // fetch_time in µs, noTime when NULL
 	digest   uint64    // hash of payload_digest, 0 when NULL
-	host     uint32    // index in crawlState.hosts
 	errors   int32
 	warnings int32
 	aiBlocks uint32 // AI crawlers fully disallowed (agents pass, atomic)
@@ -72,10 +70,13 @@ const (
 	capAINamedDisallowed             // names an AI crawler and disallows it fully
 )
 
-// host is what the passes keep of one host: its deciding capture.
+// host is what the captures pass keeps of one host: its deciding capture
+// so far, with what orders it (its ID as a captureKey).
 type host struct {
-	best   uint32
-	bestID string
+	fetch    int64 // µs, noTime when NULL
+	best     uint32
+	redirect bool
+	id       captureKey
 }
 
 // statusKey counts captures by outcome and status.
@@ -96,6 +97,7 @@ type crawlState struct {
 	caps     []capture
 	hostIdx  map[uint64]uint32
 	hosts    []host
+	keys     captureKeys
 	outcomes []string
 	statuses map[statusKey]int64
 	sizes    []int64
@@ -134,8 +136,14 @@ var capturesColumns = []string{
 // table says by itself. Files are decoded in parallel; records are added
 // one at a time.
 func (s *crawlState) capturesPass(ctx context.Context) error {
+	n, err := s.d.rows("captures", s.label)
+	if err != nil {
+		return err
+	}
+	s.caps, s.hosts = make([]capture, 0, n), make([]host, 0, n)
+	s.ids, s.hostIdx = make(map[uint64]uint32, n), make(map[uint64]uint32, n)
 	spec := scanSpec{table: "captures", crawl: s.label, columns: capturesColumns}
-	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+	err = s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.addCaptures(rec)
@@ -165,17 +173,18 @@ func (s *crawlState) addCaptures(rec arrow.Record) error {
 			st = status.Value(i)
 		}
 		c := capture{
-			fetch: micros(fetch, i), digest: s.hash.sum(strOrEmpty(digest, i)),
+			digest: s.hash.sum(strOrEmpty(digest, i)),
 			errors: errs.Value(i), warnings: warns.Value(i), outcome: s.outcomeIndex(outcome.Value(i)),
 		}
 		c.flags = captureFlags(st, length.Value(i), rules.Value(i), s.outcomes[c.outcome])
-		s.addCapture(ids.Value(i), hosts.Value(i), c)
+		at := micros(fetch, i)
+		s.addCapture(ids.Value(i), hosts.Value(i), c, at)
 		s.statuses[statusKey{c.outcome, st}]++
 		out.Captures++
 		if c.errors > 0 {
 			out.WithErrors.N++
 		}
-		s.countFetchTime(c.fetch)
+		s.countFetchTime(at)
 		if rules.Value(i) > 0 {
 			out.Patterns.WithRules++
 			if wild.Value(i) > 0 {
@@ -209,37 +218,36 @@ func captureFlags(status int32, length int64, rules int32, outcome string) uint3
 }
 
 // addCapture indexes a capture and its host, and keeps the host's deciding
-// capture: the first in the order of [decidesBefore].
-func (s *crawlState) addCapture(id, hostName string, c capture) {
-	hh := s.hash.sum(hostName)
-	hi, ok := s.hostIdx[hh]
-	if !ok {
-		hi = uint32(len(s.hosts))
-		s.hostIdx[hh] = hi
-		s.hosts = append(s.hosts, host{best: uint32(len(s.caps)), bestID: strings.Clone(id)})
-	}
-	c.host = hi
+// capture: the first in the order of [host.decidesAfter].
+func (s *crawlState) addCapture(id, hostName string, c capture, fetch int64) {
 	ci := uint32(len(s.caps))
 	s.caps = append(s.caps, c)
 	s.ids[s.hash.sum(id)] = ci
-	h := &s.hosts[hi]
-	if ok && decidesBefore(&c, id, &s.caps[h.best], h.bestID) {
-		h.best, h.bestID = ci, strings.Clone(id)
+	redirect := c.flags&capRedirect != 0
+	hh := s.hash.sum(hostName)
+	hi, ok := s.hostIdx[hh]
+	if !ok {
+		s.hostIdx[hh] = uint32(len(s.hosts))
+		s.hosts = append(s.hosts, host{best: ci, fetch: fetch, redirect: redirect, id: s.keys.key(id)})
+		return
+	}
+	if h := &s.hosts[hi]; h.decidesAfter(redirect, fetch, id, &s.keys) {
+		*h = host{best: ci, fetch: fetch, redirect: redirect, id: s.keys.key(id)}
 	}
 }
 
-// decidesBefore orders the captures of a host: the deciding capture is the
-// first one. Captures that are not redirects come first, then the latest
-// fetch_time (NULL last), then the smallest capture_id.
-func decidesBefore(a *capture, aID string, b *capture, bID string) bool {
-	ar, br := a.flags&capRedirect != 0, b.flags&capRedirect != 0
-	if ar != br {
-		return !ar
+// decidesAfter reports whether a capture of the host comes before its
+// deciding capture so far. The order: captures that are not redirects
+// first, then the latest fetch_time (NULL last), then the smallest
+// capture_id.
+func (h *host) decidesAfter(redirect bool, fetch int64, id string, keys *captureKeys) bool {
+	if redirect != h.redirect {
+		return !redirect
 	}
-	if a.fetch != b.fetch {
-		return a.fetch > b.fetch
+	if fetch != h.fetch {
+		return fetch > h.fetch
 	}
-	return aID < bID
+	return id < keys.id(h.id)
 }
 
 // outcomeIndex interns an outcome value.
@@ -310,7 +318,7 @@ func (s *crawlState) finishCaptures() {
 	for _, h := range s.hosts {
 		s.caps[h.best].flags |= capDeciding
 	}
-	s.hosts, s.hostIdx = nil, nil // from here on, the flags say which captures decide
+	s.hosts, s.hostIdx, s.keys = nil, nil, captureKeys{} // from here on, the flags say which captures decide
 	out.Outcomes = s.outcomeShares()
 	out.Sizes = sizeFigures(s.sizes, out.Sizes.Oversize.N)
 	s.sizes = nil

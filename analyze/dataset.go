@@ -133,6 +133,24 @@ feed:
 	return ctx.Err()
 }
 
+// rows returns the number of rows of a partition, from the files' footers.
+func (d *Dataset) rows(table, crawl string) (int64, error) {
+	files, err := d.files(table, crawl)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, name := range files {
+		r, closeFile, err := d.openArrow(name, scanSpec{table: table})
+		if err != nil {
+			return 0, err
+		}
+		n += r.NumRows()
+		closeFile()
+	}
+	return n, nil
+}
+
 // workers is the number of goroutines a scan uses.
 func (d *Dataset) workers() int {
 	if d.cfg.workers > 0 {
