@@ -21,8 +21,14 @@ type siteView struct {
 // verdictGroup lists the tracked crawlers with one verdict.
 type verdictGroup struct {
 	Verdict, Title string
-	Crawlers       []SiteCrawler
+	Crawlers       []SiteCrawler // all of them
+	Named          []SiteCrawler // those a group names
+	Star           []SiteCrawler // those the '*' group decides for
+	Fold           bool          // too many Star to show open
 }
+
+// foldStar is the number of crawlers following '*' shown without a fold.
+const foldStar = 24
 
 func writeSiteHTML(w io.Writer, r *SiteReport, title string) error {
 	latest := r.Crawls[len(r.Crawls)-1]
@@ -46,10 +52,17 @@ func verdictGroups(sc *SiteCrawl) []verdictGroup {
 	for _, vt := range verdictTitles {
 		g := verdictGroup{Verdict: vt.verdict, Title: vt.title}
 		for _, c := range sc.Crawlers {
-			if c.Verdict == vt.verdict {
-				g.Crawlers = append(g.Crawlers, c)
+			if c.Verdict != vt.verdict {
+				continue
+			}
+			g.Crawlers = append(g.Crawlers, c)
+			if c.Named {
+				g.Named = append(g.Named, c)
+			} else {
+				g.Star = append(g.Star, c)
 			}
 		}
+		g.Fold = len(g.Star) > foldStar
 		if len(g.Crawlers) > 0 {
 			out = append(out, g)
 		}
