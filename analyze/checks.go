@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -260,4 +261,178 @@ func orNone(s string) string {
 		return "none given"
 	}
 	return s
+}
+
+// A Check is one site-health check, in the shape of go/analysis's
+// Analyzer: plain data, a name, its documentation and a Run function that
+// looks at one host through a [Pass] and reports findings. The driver
+// ([Dataset.Site]) gathers the data and collects the findings; a check
+// reads nothing itself.
+type Check struct {
+	// Name identifies the check in findings, e.g. "fetch". It is stable.
+	Name string
+	// Doc says what the check looks for: a first line that stands alone,
+	// then details.
+	Doc string
+	// Run looks at pass.Site and calls pass.Report. It returns an error
+	// only when it cannot do its job (which stops the report), never for a
+	// problem of the site.
+	Run func(pass *Pass) error
+}
+
+// CheckDoc names a check that ran and gives the first line of its Doc.
+type CheckDoc struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// Pass is what a check sees of one host.
+type Pass struct {
+	// Check is the check being run.
+	Check *Check
+	// Site is the whole site report, findings of other checks excepted.
+	// Checks must not modify it.
+	Site *SiteReport
+	// Latest is the last crawl with a capture of the host.
+	Latest *SiteCrawl
+	// File is Latest's robots.txt parsed again by the engine with the
+	// capture's status and content type, for checks that match URLs; nil
+	// when the dataset keeps no body for it.
+	File *robots.File
+	// Report records a finding. Its Check field is filled in.
+	Report func(Finding)
+}
+
+// Finding is one result of a check.
+type Finding struct {
+	Check    string `json:"check"`
+	Severity string `json:"severity"` // "error", "warning" or "info"
+	Crawl    string `json:"crawl"`    // the crawl it is about
+	Line     int    `json:"line"`     // 0: the whole file
+	Message  string `json:"message"`
+}
+
+// Reportf reports a finding about Latest at a line (0: the whole file).
+func (p *Pass) Reportf(sev robots.Severity, line int, format string, args ...any) {
+	p.Report(Finding{Severity: sev.String(), Crawl: p.Latest.Crawl, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// Usable reports whether Latest's deciding capture is a robots.txt that
+// crawlers obey as a file (see the package documentation).
+func (p *Pass) Usable() bool {
+	switch p.Latest.Capture.Outcome {
+	case robots.OutcomeRules.String(), robots.OutcomeNoRules.String():
+		return true
+	case robots.OutcomeUnknown.String():
+		return p.Latest.Capture.Rules > 0 || !slices.ContainsFunc(p.Latest.FileFindings, func(d SiteDiagnostic) bool {
+			return slices.ContainsFunc(contentErrors, func(c robots.Code) bool { return c.String() == d.Code })
+		})
+	}
+	return false
+}
+
+// runChecks runs every check on the report and sorts the findings: most
+// severe first, then in the order of the checks and lines.
+func runChecks(r *SiteReport, checks []*Check) error {
+	latest := r.Crawls[len(r.Crawls)-1]
+	file := parseLatest(latest)
+	for _, c := range checks {
+		r.Checks = append(r.Checks, CheckDoc{Name: c.Name, Doc: firstLine(c.Doc)})
+		pass := &Pass{Check: c, Site: r, Latest: latest, File: file}
+		var found []Finding
+		pass.Report = func(f Finding) {
+			f.Check = c.Name
+			found = append(found, f)
+		}
+		if err := c.Run(pass); err != nil {
+			return fmt.Errorf("analyze: check %s: %w", c.Name, err)
+		}
+		r.Findings = append(r.Findings, found...)
+	}
+	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
+		return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity))
+	})
+	return nil
+}
+
+// parseLatest parses the latest crawl's robots.txt again, or returns nil.
+func parseLatest(sc *SiteCrawl) *robots.File {
+	if sc.Listing == nil {
+		return nil
+	}
+	resp := robots.Response{Status: int(sc.Capture.Status), ContentType: sc.Capture.ContentType, URL: sc.Capture.URL, Location: sc.Capture.Redirect}
+	return robots.ParseResponseString(resp, sc.text)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// ChangeCheck reports what changed between the crawls of the dataset.
+var ChangeCheck = &Check{
+	Name: "changes",
+	Doc: `what changed between crawls
+Compares each crawl with the one before: the answer (status and outcome), the
+file itself (payload digest), and the verdict for each tracked crawler.`,
+	Run: runChanges,
+}
+
+// maxVerdictChanges is the most crawlers listed in one change finding.
+const maxVerdictChanges = 12
+
+func runChanges(p *Pass) error {
+	crawls := p.Site.Crawls
+	for i := 1; i < len(crawls); i++ {
+		before, after := crawls[i-1], crawls[i]
+		report := func(sev robots.Severity, format string, args ...any) {
+			p.Report(Finding{Severity: sev.String(), Crawl: after.Crawl, Message: fmt.Sprintf(format, args...)})
+		}
+		b, a := &before.Capture, &after.Capture
+		if b.Outcome != a.Outcome || b.Status != a.Status {
+			sev := robots.Info
+			if a.Outcome == robots.OutcomeDisallowAll.String() || a.Outcome == robots.OutcomeNotRobots.String() {
+				sev = robots.Warning
+			}
+			report(sev, "the answer changed from %s (%s) in %s to %s (%s) in %s", status(b.Status), b.Outcome, before.Crawl, status(a.Status), a.Outcome, after.Crawl)
+		}
+		if b.Digest != a.Digest && b.Digest != "" && a.Digest != "" {
+			report(robots.Info, "the file changed between %s and %s (%s → %s)", before.Crawl, after.Crawl, shortDigest(b.Digest), shortDigest(a.Digest))
+		}
+		if ch := verdictChanges(before, after); len(ch) > 0 {
+			report(robots.Info, "crawler verdicts changed between %s and %s: %s", before.Crawl, after.Crawl, strings.Join(firstN(ch, maxVerdictChanges), "; "))
+		}
+	}
+	return nil
+}
+
+// verdictChanges lists the tracked crawlers whose verdict changed.
+func verdictChanges(before, after *SiteCrawl) []string {
+	old := map[string]string{}
+	for _, c := range before.Crawlers {
+		old[c.Agent] = c.Verdict
+	}
+	var out []string
+	for _, c := range after.Crawlers {
+		if v, ok := old[c.Agent]; ok && v != c.Verdict {
+			out = append(out, fmt.Sprintf("%s %s → %s", c.Agent, v, c.Verdict))
+		}
+	}
+	return out
+}
+
+// status formats a fetch_status; 0 is NULL.
+func status(s int32) string {
+	if s == 0 {
+		return "no status"
+	}
+	return fmt.Sprint(s)
+}
+
+// shortDigest shortens "sha1:ABCDEF..." for messages.
+func shortDigest(d string) string {
+	if len(d) > 17 {
+		return d[:17] + "…"
+	}
+	return d
 }

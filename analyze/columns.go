@@ -1,9 +1,9 @@
 package analyze
 
 import (
-	"fmt"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"hash/maphash"
 	"math"
 	"strings"

@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -157,46 +159,83 @@ func (s *crawlState) capturesPass(ctx context.Context) error {
 
 // addCaptures adds one record of the captures table.
 func (s *crawlState) addCaptures(rec arrow.Record) error {
-	cs := columnSet{rec: rec}
-	ids, hosts, fetch := cs.str("capture_id"), cs.str("url_host_name"), cs.timestamp("fetch_time")
-	status, length, digest := cs.i32("fetch_status"), cs.i64("payload_length"), cs.str("payload_digest")
-	oversize, outcome, rules := cs.boolean("oversize"), cs.str("outcome"), cs.i32("rule_count")
-	sitemaps, wild := cs.i32("sitemap_count"), cs.i32("wildcard_rule_count")
-	errs, warns, agents := cs.i32("error_count"), cs.i32("warning_count"), cs.list("user_agents")
-	if cs.err != nil {
-		return cs.err
+	cols, err := newCaptureCols(rec)
+	if err != nil {
+		return err
 	}
-	out := s.out
 	for i := range int(rec.NumRows()) {
-		st := int32(0)
-		if !status.IsNull(i) {
-			st = status.Value(i)
-		}
-		c := capture{
-			digest: s.hash.sum(strOrEmpty(digest, i)),
-			errors: errs.Value(i), warnings: warns.Value(i), outcome: s.outcomeIndex(outcome.Value(i)),
-		}
-		c.flags = captureFlags(st, length.Value(i), rules.Value(i), s.outcomes[c.outcome])
-		at := micros(fetch, i)
-		s.addCapture(ids.Value(i), hosts.Value(i), c, at)
-		s.statuses[statusKey{c.outcome, st}]++
-		out.Captures++
-		if c.errors > 0 {
-			out.WithErrors.N++
-		}
-		s.countFetchTime(at)
-		if rules.Value(i) > 0 {
-			out.Patterns.WithRules++
-			if wild.Value(i) > 0 {
-				out.Patterns.WildcardCaptures.N++
-			}
-		}
-		if c.flags&capRead != 0 {
-			s.countRead(length.Value(i), oversize.Value(i), sitemaps.Value(i) > 0)
-		}
-		s.countAgents(agents, i)
+		r := cols.row(i)
+		s.addRow(&r)
+		s.countAgents(cols.agents, i)
 	}
 	return nil
+}
+
+// captureCols are the columns the first captures pass reads.
+type captureCols struct {
+	ids, hosts, digest, outcome                *array.String
+	fetch                                      *array.Timestamp
+	status, rules, sitemaps, wild, errs, warns *array.Int32
+	length                                     *array.Int64
+	oversize                                   *array.Boolean
+	agents                                     *array.List
+}
+
+func newCaptureCols(rec arrow.Record) (*captureCols, error) {
+	cs := columnSet{rec: rec}
+	c := &captureCols{
+		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("payload_digest"),
+		outcome: cs.str("outcome"), fetch: cs.timestamp("fetch_time"), status: cs.i32("fetch_status"),
+		rules: cs.i32("rule_count"), sitemaps: cs.i32("sitemap_count"), wild: cs.i32("wildcard_rule_count"),
+		errs: cs.i32("error_count"), warns: cs.i32("warning_count"), length: cs.i64("payload_length"),
+		oversize: cs.boolean("oversize"), agents: cs.list("user_agents"),
+	}
+	return c, cs.err
+}
+
+// captureRow is one row of captures as the first pass reads it; its
+// strings alias the record.
+type captureRow struct {
+	id, host, digest, outcome     string
+	fetch, length                 int64
+	status, rules, sitemaps, wild int32
+	errors, warnings              int32
+	oversize                      bool
+}
+
+func (c *captureCols) row(i int) captureRow {
+	r := captureRow{
+		id: c.ids.Value(i), host: c.hosts.Value(i), digest: strOrEmpty(c.digest, i), outcome: c.outcome.Value(i),
+		fetch: micros(c.fetch, i), length: c.length.Value(i), rules: c.rules.Value(i), sitemaps: c.sitemaps.Value(i),
+		wild: c.wild.Value(i), errors: c.errs.Value(i), warnings: c.warns.Value(i), oversize: c.oversize.Value(i),
+	}
+	if !c.status.IsNull(i) {
+		r.status = c.status.Value(i)
+	}
+	return r
+}
+
+// addRow indexes one capture and counts what its row says by itself.
+func (s *crawlState) addRow(r *captureRow) {
+	c := capture{digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings, outcome: s.outcomeIndex(r.outcome)}
+	c.flags = captureFlags(r.status, r.length, r.rules, s.outcomes[c.outcome])
+	s.addCapture(r.id, r.host, c, r.fetch)
+	s.statuses[statusKey{c.outcome, r.status}]++
+	out := s.out
+	out.Captures++
+	if c.errors > 0 {
+		out.WithErrors.N++
+	}
+	s.countFetchTime(r.fetch)
+	if r.rules > 0 {
+		out.Patterns.WithRules++
+		if r.wild > 0 {
+			out.Patterns.WildcardCaptures.N++
+		}
+	}
+	if c.flags&capRead != 0 {
+		s.countRead(r.length, r.oversize, r.sitemaps > 0)
+	}
 }
 
 // captureFlags returns the flags a capture row gives by itself.
@@ -327,4 +366,160 @@ func (s *crawlState) finishCaptures() {
 	out.UserAgents.Distinct = int64(len(s.agents))
 	out.UserAgents.Top = topNames(s.agents, out.UserAgents.Captures, s.d.cfg.top)
 	s.agents = nil
+}
+
+// outcomeShares returns the outcome distribution: every known outcome in
+// DESIGN.md order (zero counts included), then any other value found.
+func (s *crawlState) outcomeShares() []OutcomeShare {
+	out := make([]OutcomeShare, len(s.outcomes))
+	for i, o := range s.outcomes {
+		out[i] = OutcomeShare{Outcome: o, Captures: Ratio{Of: s.out.Captures}, Statuses: []StatusCount{}}
+	}
+	for k, n := range s.statuses {
+		o := &out[k.outcome]
+		o.Captures.N += n
+		o.Statuses = append(o.Statuses, StatusCount{Status: k.status, Captures: n})
+	}
+	for i := range out {
+		slices.SortFunc(out[i].Statuses, func(a, b StatusCount) int {
+			return cmp.Or(cmp.Compare(b.Captures, a.Captures), cmp.Compare(a.Status, b.Status))
+		})
+	}
+	return out
+}
+
+// sizeBounds are the upper bounds of the size buckets; the last bucket,
+// over robots.MaxBytes, has none.
+var sizeBounds = []struct {
+	label string
+	max   int64
+}{
+	{"0 B", 0}, {"1 B – 1 KiB", 1<<10 - 1}, {"1 – 4 KiB", 4<<10 - 1}, {"4 – 16 KiB", 16<<10 - 1},
+	{"16 – 64 KiB", 64<<10 - 1}, {"64 – 256 KiB", 256<<10 - 1}, {"256 – 500 KiB", robots.MaxBytes},
+	{"over 500 KiB", -1},
+}
+
+// sizeFigures sorts sizes and returns their distribution.
+func sizeFigures(sizes []int64, oversize int64) Sizes {
+	slices.Sort(sizes)
+	n := int64(len(sizes))
+	out := Sizes{Captures: n, Oversize: Ratio{oversize, n}, Empty: Ratio{Of: n}}
+	lo := int64(0)
+	for _, b := range sizeBounds {
+		bucket := SizeBucket{Label: b.label, Min: lo, Max: b.max, Captures: Ratio{Of: n}}
+		first, _ := slices.BinarySearch(sizes, lo)
+		end := len(sizes)
+		if b.max >= 0 {
+			end, _ = slices.BinarySearch(sizes, b.max+1)
+		}
+		bucket.Captures.N = int64(end - first)
+		out.Buckets = append(out.Buckets, bucket)
+		lo = b.max + 1
+	}
+	out.Empty.N = out.Buckets[0].Captures.N
+	if n > 0 {
+		out.Median, out.P90, out.P99 = quantile(sizes, 0.5), quantile(sizes, 0.9), quantile(sizes, 0.99)
+		out.Max = sizes[n-1]
+	}
+	for _, v := range sizes {
+		out.Bytes += v
+	}
+	return out
+}
+
+// quantile returns the q-quantile of sorted values as DuckDB's
+// quantile_disc does: the value at index ceil(n·q) - 1.
+func quantile(sorted []int64, q float64) int64 {
+	i := int(math.Ceil(float64(len(sorted))*q)) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// topNames returns the n names counted most often, then by name.
+func topNames(counts map[string]int64, of int64, n int) []NameCount {
+	out := make([]NameCount, 0, len(counts))
+	for name, c := range counts {
+		out = append(out, NameCount{Name: name, Captures: Ratio{c, of}})
+	}
+	slices.SortFunc(out, func(a, b NameCount) int {
+		return cmp.Or(cmp.Compare(b.Captures.N, a.Captures.N), strings.Compare(a.Name, b.Name))
+	})
+	return out[:min(n, len(out))]
+}
+
+// codeTable numbers the diagnostic codes of a crawl: the catalogue's first,
+// then the others (the reader's "ingest-" codes) as they are found. It is
+// safe for concurrent use.
+type codeTable struct {
+	mu       sync.Mutex
+	index    map[string]int
+	names    []string
+	severity []string
+}
+
+func newCodeTable() *codeTable {
+	t := &codeTable{index: map[string]int{}}
+	for _, c := range robots.Codes() {
+		t.add(c.Name, c.Severity.String())
+	}
+	return t
+}
+
+func (t *codeTable) add(name, severity string) int {
+	i := len(t.names)
+	t.index[name] = i
+	t.names = append(t.names, name)
+	t.severity = append(t.severity, severity)
+	return i
+}
+
+// lookup returns the number of a code, adding it if new; cache is the
+// caller's own copy of known numbers.
+func (t *codeTable) lookup(cache map[string]int, name, severity string) int {
+	if i, ok := cache[name]; ok {
+		return i
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i, ok := t.index[name]
+	if !ok {
+		name = strings.Clone(name)
+		i = t.add(name, strings.Clone(severity))
+	}
+	cache[name] = i
+	return i
+}
+
+// catalogueCache returns a cache filled with the catalogue codes.
+func (t *codeTable) catalogueCache() map[string]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := make(map[string]int, len(t.index))
+	for k, v := range t.index {
+		c[k] = v
+	}
+	return c
+}
+
+// severityRank orders severities: errors first.
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 0
+	case "warning":
+		return 1
+	case "info":
+		return 2
+	}
+	return 3
+}
+
+// codeSummary returns the catalogue's one-line summary of a code.
+func codeSummary(name string) string {
+	if c, ok := robots.LookupCode(name); ok {
+		return c.Info().Summary
+	}
+	if p, ok := strings.CutPrefix(name, "ingest-"); ok {
+		return "the reader met a problem with the record: " + p
+	}
+	return ""
 }
