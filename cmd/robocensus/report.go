@@ -44,6 +44,12 @@ or holds no capture of HOST, 2 on a usage error.`,
 		format := fs.String("format", "html", "output `format`: html, md or json")
 		out := fs.String("o", "", "write to `FILE` (default: standard output)")
 		return func(env *Env, args []string) int {
+			if len(args) > 1 { // flags may follow DATASET too
+				if err := fs.Parse(args[1:]); err != nil {
+					return exitUsage
+				}
+				args = append(args[:1], fs.Args()...)
+			}
 			f, err := analyze.ParseFormat(*format)
 			if err != nil {
 				env.errorf("report: %v", err)
