@@ -60,13 +60,23 @@
 //
 // Tables are read in record batches (16,384 rows; 64 for bodies), files in
 // parallel, so memory does not grow with the rows of diagnostics, rules or
-// agents. It grows with the captures of the crawl being reported: about 60
-// bytes per capture and, while the captures are read, 50 per host, plus
-// Go's map overhead; 64-bit hashes stand for capture IDs, host names and
-// digests (a collision, about 1 in 3·10⁷ for a million, would merge two).
-// Crawls are reported one after the other.
+// agents. It grows with the captures of the crawl being reported: 48 bytes
+// per capture and a map entry (capture ID hash to index), plus, while the
+// captures are read, 32 bytes and a map entry per host. 64-bit hashes stand
+// for capture IDs, host names and digests: a collision (about 1 in 3·10⁷
+// for a million identifiers) would merge two. Crawls are reported one after
+// the other, so the largest partition sets the peak.
 //
 // Reading the agents table (one row per capture and tracked crawler, 178
-// per capture) dominates: decoding its string columns into Arrow takes about
-// three quarters of the time. See scripts/bench-report.sh for figures.
+// per capture) dominates: Arrow decodes its string columns value by value,
+// three quarters of the CPU time. On the shared 2-core VM (2026-11, go1.26,
+// scripts/bench-report.sh, a dataset of 1,000,457 captures built with
+// scripts/mkwarc and robocensus ingest):
+//
+//	robocensus report --format json   29-33 s wall, 54 s CPU, 437 MB peak RSS
+//	robocensus report (html)          29 s wall, 53 s CPU, 440 MB peak RSS
+//	robocensus report --site HOST     27 s wall, 50 s CPU, 156 MB peak RSS
+//
+// With the neighbours' load the same run took up to 67 s. These figures go
+// stale with the code and the machine; rerun the script.
 package analyze
