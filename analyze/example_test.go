@@ -170,3 +170,42 @@ func ExampleParseFormat() {
 	// "json" <nil>
 	// "" unknown format "pdf" (want html, md or json)
 }
+
+// The crawl report as Markdown; HTML and JSON carry the same figures.
+func ExampleReport_Write() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	if err := exampleDataset(dir); err != nil {
+		log.Fatal(err)
+	}
+	d, err := analyze.Open(os.DirFS(dir))
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := d.Report(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	var b strings.Builder
+	if err := r.Write(&b, analyze.Markdown, "example"); err != nil {
+		log.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	fmt.Println(strings.Join(lines[:15], "\n"))
+	// Output:
+	// # robots.txt census: `example`
+	//
+	// ## Crawl CC-MAIN-2025-08
+	//
+	// 5 captures of 5 hosts; 3 captures read by crawlers (2xx or no status); 3 hosts with a usable robots.txt; captures with an error: 20.0% (1 of 5).
+	//
+	// ### Outcomes
+	//
+	// | outcome | meaning | captures | share | HTTP status × captures |
+	// |---|---|---:|---:|---|
+	// | rules | 2xx with rules to obey | 3 | 60.0% | 200 × 3 |
+	// | no-rules | 2xx, nothing to obey: everything allowed | 0 | 0% |  |
+	// | not-robots | 2xx, but HTML or other content: no rules | 0 | 0% |  |
+	// | redirect | 3xx: the target decides | 0 | 0% |  |
+	// | allow-all | 4xx (not 429): everything allowed | 1 | 20.0% | 404 × 1 |
+}

@@ -12,18 +12,26 @@ import (
 
 // mdWriter writes Markdown, keeping the first error.
 type mdWriter struct {
-	w   *bufio.Writer
-	err error
+	w    *bufio.Writer
+	err  error
+	tail string // the last bytes written, to tell a blank line
 }
 
 func (m *mdWriter) printf(format string, args ...any) {
-	if m.err == nil {
-		_, m.err = fmt.Fprintf(m.w, format, args...)
+	if m.err != nil {
+		return
 	}
+	s := fmt.Sprintf(format, args...)
+	_, m.err = m.w.WriteString(s)
+	m.tail = (m.tail + s)[max(0, len(m.tail)+len(s)-2):]
 }
 
+// heading writes a heading with a blank line before and after.
 func (m *mdWriter) heading(level int, text string) {
-	m.printf("\n%s %s\n\n", strings.Repeat("#", level), text)
+	if m.tail != "\n\n" {
+		m.printf("\n")
+	}
+	m.printf("%s %s\n\n", strings.Repeat("#", level), text)
 }
 
 func (m *mdWriter) para(format string, args ...any) {
@@ -32,7 +40,11 @@ func (m *mdWriter) para(format string, args ...any) {
 
 // table writes a table; cells must be escaped already.
 func (m *mdWriter) table(header []string, rows [][]string) {
-	m.printf("| %s |\n|", strings.Join(header, " | "))
+	names := make([]string, len(header))
+	for i, h := range header {
+		names[i] = strings.TrimSpace(h)
+	}
+	m.printf("| %s |\n|", strings.Join(names, " | "))
 	for _, h := range header {
 		if strings.HasPrefix(h, " ") { // right-aligned column
 			m.printf("---:|")
