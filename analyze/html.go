@@ -36,6 +36,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"value":     fmtValue,
 	"delta":     fmtDelta,
 	"status":    status,
+	"plural":    plural,
 	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
 	"lineClass": lineClass,
 }).ParseFS(htmlFiles, "html/*.tmpl"))
