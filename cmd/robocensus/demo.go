@@ -61,7 +61,10 @@ func demo(env *Env, dir string) int {
 	}
 	fmt.Fprintf(env.Stdout, "sample corpus: %s\n", warc)
 	cfg := ingest.Config{Dir: filepath.Join(dir, "dataset"), Crawl: "CC-MAIN-2025-05", Logger: newLogger(env.Stderr, false, true)}
-	return runIngest(env, cfg, []string{warc})
+	if code := runIngest(env, cfg, []string{warc}); code != exitOK {
+		return code
+	}
+	return demoReport(env, dir, cfg.Dir)
 }
 
 // writeSampleWARC writes the sample fetches as one WARC file.

@@ -19,7 +19,7 @@ func main() {
 }
 
 // commands are the subcommands, in the order help lists them.
-var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd}
+var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd, reportCmd}
 
 // run executes one command line and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -1,0 +1,201 @@
+package analyze_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/robocensus/robocensus/analyze"
+)
+
+func openReport(t *testing.T, dir string, opts ...analyze.Option) (*analyze.Dataset, *analyze.Report) {
+	t.Helper()
+	d, err := analyze.Open(os.DirFS(dir), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := d.Report(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, r
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := analyze.Open(os.DirFS(t.TempDir())); !errors.Is(err, analyze.ErrNoDataset) {
+		t.Errorf("empty folder: %v", err)
+	}
+	for _, opt := range []analyze.Option{analyze.WithWorkers(0), analyze.WithTop(0), analyze.WithAllocator(nil), analyze.WithChecks(), analyze.WithChecks(&analyze.Check{Name: "x"})} {
+		if _, err := analyze.Open(os.DirFS(t.TempDir()), opt); !errors.Is(err, analyze.ErrBadOption) {
+			t.Errorf("bad option: %v", err)
+		}
+	}
+	if _, err := analyze.ParseFormat("pdf"); !errors.Is(err, analyze.ErrBadFormat) {
+		t.Errorf("format: %v", err)
+	}
+	dir := t.TempDir()
+	if err := exampleDataset(dir); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := openReport(t, dir)
+	if _, err := d.Site(context.Background(), "nowhere.example"); !errors.Is(err, analyze.ErrNoSite) {
+		t.Errorf("unknown host: %v", err)
+	}
+	if got := d.Crawls(); len(got) != 2 || got[0] != "CC-MAIN-2025-05" {
+		t.Errorf("crawls %v", got)
+	}
+}
+
+// TestDecidingCapture checks which capture stands for a host: not a
+// redirect, then the latest, then the smallest capture_id; NULL times last.
+func TestDecidingCapture(t *testing.T) {
+	dir := t.TempDir()
+	var p partition
+	p.site("r1", "a.example", 301, "", fetched.Add(time.Hour)) // a later redirect loses
+	p.site("r2", "a.example", 200, "User-agent: *\nDisallow: /a/\n", fetched)
+	p.site("t2", "b.example", 200, "User-agent: *\nDisallow: /b2/\n", fetched) // a tie: smallest ID
+	p.site("t1", "b.example", 200, "User-agent: *\nDisallow: /b1/\n", fetched)
+	p.site("n1", "c.example", 200, "User-agent: *\nDisallow: /c1/\n", time.Time{}) // NULL time loses
+	p.site("n2", "c.example", 404, "", fetched)
+	if err := p.write(dir, "X"); err != nil {
+		t.Fatal(err)
+	}
+	d, r := openReport(t, dir)
+	if c := r.Crawls[0]; c.Hosts != 3 || c.UsableHosts != 2 {
+		t.Errorf("hosts %d, usable %d; want 3, 2", c.Hosts, c.UsableHosts)
+	}
+	for host, want := range map[string]string{"a.example": "r2", "b.example": "t1", "c.example": "n2"} {
+		s, err := d.Site(context.Background(), host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Crawls[0].Capture.CaptureID; got != want {
+			t.Errorf("%s: deciding capture %s, want %s", host, got, want)
+		}
+	}
+}
+
+// TestUsable checks the captures without an HTTP status: usable unless
+// they have no rule and look like HTML, binary or UTF-16.
+func TestUsable(t *testing.T) {
+	dir := t.TempDir()
+	var p partition
+	p.site("u1", "page.example", 0, "<html><body>Not found</body></html>\n", fetched, "GPTBot")
+	p.site("u2", "rules.example", 0, "User-agent: GPTBot\nDisallow: /\n", fetched, "GPTBot")
+	p.site("u3", "empty.example", 0, "", fetched, "GPTBot")
+	if err := p.write(dir, "X"); err != nil {
+		t.Fatal(err)
+	}
+	_, r := openReport(t, dir)
+	c := r.Crawls[0]
+	if c.UsableHosts != 2 || c.Crawlers.AnyAINamed != (analyze.Ratio{N: 1, Of: 2}) {
+		t.Errorf("usable %d, AI named %+v; want 2, 1 of 2", c.UsableHosts, c.Crawlers.AnyAINamed)
+	}
+}
+
+// TestArrowMemoryReleased checks that every Arrow buffer a report takes
+// from its allocator is given back.
+func TestArrowMemoryReleased(t *testing.T) {
+	dir := t.TempDir()
+	if err := exampleDataset(dir); err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	d, _ := openReport(t, dir, analyze.WithAllocator(mem))
+	if _, err := d.Site(context.Background(), "shop.example"); err != nil {
+		t.Fatal(err)
+	}
+	mem.AssertSize(t, 0)
+}
+
+// hostileDataset has a robots.txt made to break out of HTML and Markdown.
+func hostileDataset(t *testing.T) string {
+	dir := t.TempDir()
+	var p partition
+	p.site("h1", "evil.example", 200, "User-agent: <script>alert(1)</script>\nDisallow: /|x|`y`\n# </pre><img src=x onerror=alert(1)>\nSitemap: javascript:alert(1)\n", fetched, "GPTBot")
+	if err := p.write(dir, "X"); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestHTMLEscapes(t *testing.T) {
+	d, r := openReport(t, hostileDataset(t))
+	s, err := d.Site(context.Background(), "evil.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"report": func(b *bytes.Buffer) error { return r.Write(b, analyze.HTML, "<script>x</script>") },
+		"site":   func(b *bytes.Buffer) error { return s.Write(b, analyze.HTML, "dataset") },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"<script", "<img", "href=\"javascript"} {
+			if strings.Contains(b.String(), bad) {
+				t.Errorf("%s: HTML holds %q", name, bad)
+			}
+		}
+		if name == "site" && !strings.Contains(b.String(), "&lt;script&gt;alert(1)&lt;/script&gt;") {
+			t.Errorf("site: the user-agent line is not shown escaped")
+		}
+	}
+}
+
+func TestMarkdownEscapes(t *testing.T) {
+	d, r := openReport(t, hostileDataset(t))
+	s, err := d.Site(context.Background(), "evil.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := r.Write(&b, analyze.Markdown, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(&b, analyze.Markdown, "x"); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "|") && strings.Contains(line, "<script") && !strings.Contains(line, "`<script") {
+			t.Errorf("raw HTML outside a code span: %s", line)
+		}
+		if strings.HasPrefix(line, "|") && strings.Contains(line, "/|x|") {
+			t.Errorf("unescaped | breaks the table: %s", line)
+		}
+	}
+	if !strings.Contains(b.String(), "    1  User-agent: <script>alert(1)</script>\n") {
+		t.Errorf("the listing does not show the line as written:\n%s", b.String())
+	}
+}
+
+func TestJSONCarriesTheFigures(t *testing.T) {
+	dir := t.TempDir()
+	if err := exampleDataset(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, r := openReport(t, dir)
+	var b bytes.Buffer
+	if err := r.Write(&b, analyze.JSON, "x"); err != nil {
+		t.Fatal(err)
+	}
+	var back analyze.Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Crawls) != 2 || back.Crawls[1].Captures != r.Crawls[1].Captures ||
+		back.Crawls[1].Crawlers.AnyAINamed != r.Crawls[1].Crawlers.AnyAINamed || len(back.Trends.Series) != len(r.Trends.Series) {
+		t.Errorf("JSON round trip lost figures")
+	}
+	if !strings.Contains(b.String(), `"share": 0.6`) {
+		t.Errorf("shares missing from JSON")
+	}
+}

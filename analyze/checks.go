@@ -1,0 +1,438 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+// Checks returns the built-in site checks, in the order they run.
+func Checks() []*Check {
+	return []*Check{FetchCheck, SyntaxCheck, SearchCheck, AICheck, SitemapCheck, SizeCheck, SharedCheck, ChangeCheck}
+}
+
+// FetchCheck looks at how robots.txt was served in the latest crawl.
+var FetchCheck = &Check{
+	Name: "fetch",
+	Doc: `how robots.txt was served: status, redirects, content
+A 5xx or 429 answer makes Google treat the whole site as disallowed while it
+lasts; a 401 or 403 makes every crawler treat it as allowed; a 404 means no
+robots.txt; an HTML page served with 200 holds no rules.`,
+	Run: runFetch,
+}
+
+func runFetch(p *Pass) error {
+	c := &p.Latest.Capture
+	switch c.Outcome {
+	case robots.OutcomeDisallowAll.String():
+		p.Reportf(robots.Error, 0, "robots.txt answered %d: Google treats the whole site as disallowed until it answers again", c.Status)
+	case robots.OutcomeAllowAll.String():
+		if c.Status == 404 || c.Status == 410 {
+			p.Reportf(robots.Info, 0, "there is no robots.txt (status %d): every crawler may fetch everything", c.Status)
+		} else {
+			p.Reportf(robots.Warning, 0, "robots.txt answered %d: crawlers treat that as no robots.txt and may fetch everything", c.Status)
+		}
+	case robots.OutcomeRedirect.String():
+		p.Reportf(robots.Info, 0, "robots.txt redirects (%d) to %s: crawlers obey the target, and the dataset holds no other capture of this host in %s", c.Status, orNone(c.Redirect), p.Latest.Crawl)
+	case robots.OutcomeNotRobots.String():
+		p.Reportf(robots.Error, 0, "robots.txt is not a robots.txt (%s): crawlers find no rules in it", orNone(c.ContentType))
+	case robots.OutcomeNoRules.String():
+		p.Reportf(robots.Info, 0, "robots.txt has no rules: every crawler may fetch everything")
+	}
+	if c.Truncated != "" {
+		p.Reportf(robots.Warning, 0, "the crawler cut the file (%s): rules past the cut were not seen", c.Truncated)
+	}
+	return nil
+}
+
+// SyntaxCheck sums up the engine's findings of the latest robots.txt.
+var SyntaxCheck = &Check{
+	Name: "syntax",
+	Doc: `lines Google ignores or misreads, and likely mistakes
+Sums up the diagnostics of the latest robots.txt by severity: errors are lines
+Google ignores or reads otherwise than meant; warnings are probably not what
+the author meant or depend on the crawler. The listing shows each at its line.`,
+	Run: runSyntax,
+}
+
+func runSyntax(p *Pass) error {
+	bySev := map[string][]string{}
+	lines := map[string][]string{}
+	for _, f := range p.Latest.findings {
+		if strings.HasPrefix(f.Code, "http-") || f.Code == robots.RedirectCrossHost.String() {
+			continue // the fetch check says these
+		}
+		if !slices.Contains(bySev[f.Severity], f.Code) {
+			bySev[f.Severity] = append(bySev[f.Severity], f.Code)
+		}
+		if f.Line > 0 {
+			lines[f.Severity] = append(lines[f.Severity], fmt.Sprint(f.Line))
+		}
+	}
+	say := func(sev robots.Severity, what string) {
+		codes := bySev[sev.String()]
+		if len(codes) == 0 {
+			return
+		}
+		at := ""
+		if l := slices.Compact(lines[sev.String()]); len(l) > 0 {
+			at = " at line " + strings.Join(firstN(l, 8), ", ")
+		}
+		p.Reportf(sev, 0, "%s%s: %s", what, at, strings.Join(codes, ", "))
+	}
+	say(robots.Error, "Google ignores or misreads part of the file")
+	say(robots.Warning, "probably not what was meant")
+	return nil
+}
+
+// firstN returns the first n strings, and "…" when there are more.
+func firstN(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(slices.Clip(s[:n]), "…")
+}
+
+// SearchCheck tells whether search engines may crawl the site.
+var SearchCheck = &Check{
+	Name: "search-access",
+	Doc: `whether search engines may crawl the site
+Reports an error when Googlebot or Bingbot may fetch no URL at all (the site
+drops out of their results), and lists the other search crawlers shut out.`,
+	Run: runSearch,
+}
+
+// majorSearch are the crawlers whose exclusion is an error.
+var majorSearch = []string{"Googlebot", "Bingbot"}
+
+func runSearch(p *Pass) error {
+	var others []string
+	for _, c := range p.Latest.Crawlers {
+		if c.Kind != robots.CrawlerSearch.String() {
+			continue
+		}
+		switch {
+		case c.Verdict == robots.AccessDisallowed.String() && slices.Contains(majorSearch, c.Agent):
+			p.Reportf(robots.Error, 0, "%s may fetch no URL of the site (%s): it will drop out of %s's results", c.Agent, how(c), c.Agent)
+		case c.Verdict == robots.AccessDisallowed.String():
+			others = append(others, c.Agent)
+		}
+	}
+	if len(others) > 0 {
+		p.Reportf(robots.Info, 0, "search crawlers shut out: %s", strings.Join(others, ", "))
+	}
+	return nil
+}
+
+// how says whether a verdict comes from a group naming the crawler.
+func how(c SiteCrawler) string {
+	if c.Named {
+		return "by name"
+	}
+	return "through the '*' group"
+}
+
+// AICheck sums up what the robots.txt says to AI crawlers.
+var AICheck = &Check{
+	Name: "ai-access",
+	Doc: `what the site says to AI crawlers
+Counts the AI crawlers of the ai.robots.txt list that the file names, and
+those it shuts out fully or partly, by name or through the '*' group.`,
+	Run: runAI,
+}
+
+func runAI(p *Pass) error {
+	var total, named, blocked, blockedByName, partial int
+	for _, c := range p.Latest.Crawlers {
+		if c.Kind != robots.CrawlerAI.String() {
+			continue
+		}
+		total++
+		if c.Named {
+			named++
+		}
+		switch c.Verdict {
+		case robots.AccessDisallowed.String():
+			blocked++
+			if c.Named {
+				blockedByName++
+			}
+		case robots.AccessPartial.String():
+			partial++
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	p.Reportf(robots.Info, 0, "AI crawlers tracked: %d; named: %d; fully disallowed: %d (%d by name); partly disallowed: %d", total, named, blocked, blockedByName, partial)
+	return nil
+}
+
+// SitemapCheck looks at the sitemaps declared.
+var SitemapCheck = &Check{
+	Name: "sitemaps",
+	Doc: `the sitemaps declared in robots.txt
+Notes a robots.txt that declares no sitemap, and sitemaps on other hosts;
+invalid sitemap lines are errors of the syntax check.`,
+	Run: runSitemaps,
+}
+
+func runSitemaps(p *Pass) error {
+	if !p.Usable() {
+		return nil
+	}
+	if len(p.Latest.Sitemaps) == 0 {
+		p.Reportf(robots.Info, 0, "no sitemap is declared: a Sitemap: line helps crawlers find the site's pages")
+		return nil
+	}
+	for _, s := range p.Latest.Sitemaps {
+		if h := urlHost(s.URL); s.Valid && h != "" && !sameSite(h, p.Site.Host) {
+			p.Reportf(robots.Info, int(s.Line), "the sitemap is on another host (%s): search engines accept it only if that host is verified for the site", h)
+		}
+	}
+	return nil
+}
+
+// urlHost returns the lower-cased host of an absolute URL, or "".
+func urlHost(u string) string {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return ""
+	}
+	h, _, _ := strings.Cut(rest, "/")
+	h, _, _ = strings.Cut(h, "?")
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
+		h = h[:i]
+	}
+	return strings.ToLower(h)
+}
+
+// sameSite reports whether two hosts differ at most by a "www." prefix.
+func sameSite(a, b string) bool {
+	return strings.TrimPrefix(a, "www.") == strings.TrimPrefix(b, "www.")
+}
+
+// SizeCheck looks at the size of the robots.txt.
+var SizeCheck = &Check{
+	Name: "size",
+	Doc: `robots.txt over Google's 500 KiB limit
+Google reads the first 500 KiB (512,000 bytes) of a robots.txt and ignores
+the rest; rules past the limit have no effect.`,
+	Run: runSize,
+}
+
+func runSize(p *Pass) error {
+	c := &p.Latest.Capture
+	if !c.Oversize {
+		return nil
+	}
+	last := 0
+	if p.Latest.Listing != nil {
+		last = p.Latest.Listing.Total
+	}
+	p.Reportf(robots.Error, last, "the file is over 500 KiB (%d bytes stored): Google stops reading at line %d and ignores the rest", c.Length, last)
+	return nil
+}
+
+// SharedCheck notes a robots.txt other hosts serve byte for byte.
+var SharedCheck = &Check{
+	Name: "shared-body",
+	Doc: `the same robots.txt served by other hosts
+A file shared by many hosts is a template (a CMS default), a parked domain or
+a domain farm; the report's farm list shows the most shared ones.`,
+	Run: runShared,
+}
+
+func runShared(p *Pass) error {
+	if n := p.Latest.SharedWith; n > 0 {
+		p.Reportf(robots.Info, 0, "%d other hosts serve this exact robots.txt in %s", n, p.Latest.Crawl)
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none given"
+	}
+	return s
+}
+
+// A Check is one site-health check, in the shape of go/analysis's
+// Analyzer: plain data, a name, its documentation and a Run function that
+// looks at one host through a [Pass] and reports findings. The driver
+// ([Dataset.Site]) gathers the data and collects the findings; a check
+// reads nothing itself.
+type Check struct {
+	// Name identifies the check in findings, e.g. "fetch". It is stable.
+	Name string
+	// Doc says what the check looks for: a first line that stands alone,
+	// then details.
+	Doc string
+	// Run looks at pass.Site and calls pass.Report. It returns an error
+	// only when it cannot do its job (which stops the report), never for a
+	// problem of the site.
+	Run func(pass *Pass) error
+}
+
+// CheckDoc names a check that ran and gives the first line of its Doc.
+type CheckDoc struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// Pass is what a check sees of one host.
+type Pass struct {
+	// Check is the check being run.
+	Check *Check
+	// Site is the whole site report, findings of other checks excepted.
+	// Checks must not modify it.
+	Site *SiteReport
+	// Latest is the last crawl with a capture of the host.
+	Latest *SiteCrawl
+	// File is Latest's robots.txt parsed again by the engine with the
+	// capture's status and content type, for checks that match URLs; nil
+	// when the dataset keeps no body for it.
+	File *robots.File
+	// Report records a finding. Its Check field is filled in.
+	Report func(Finding)
+}
+
+// Finding is one result of a check.
+type Finding struct {
+	Check    string `json:"check"`
+	Severity string `json:"severity"` // "error", "warning" or "info"
+	Crawl    string `json:"crawl"`    // the crawl it is about
+	Line     int    `json:"line"`     // 0: the whole file
+	Message  string `json:"message"`
+}
+
+// Reportf reports a finding about Latest at a line (0: the whole file).
+func (p *Pass) Reportf(sev robots.Severity, line int, format string, args ...any) {
+	p.Report(Finding{Severity: sev.String(), Crawl: p.Latest.Crawl, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// Usable reports whether Latest's deciding capture is a robots.txt that
+// crawlers obey as a file (see the package documentation).
+func (p *Pass) Usable() bool {
+	switch p.Latest.Capture.Outcome {
+	case robots.OutcomeRules.String(), robots.OutcomeNoRules.String():
+		return true
+	case robots.OutcomeUnknown.String():
+		return p.Latest.Capture.Rules > 0 || !slices.ContainsFunc(p.Latest.FileFindings, func(d SiteDiagnostic) bool {
+			return slices.ContainsFunc(contentErrors, func(c robots.Code) bool { return c.String() == d.Code })
+		})
+	}
+	return false
+}
+
+// runChecks runs every check on the report and sorts the findings: most
+// severe first, then in the order of the checks and lines.
+func runChecks(r *SiteReport, checks []*Check) error {
+	latest := r.Crawls[len(r.Crawls)-1]
+	file := parseLatest(latest)
+	for _, c := range checks {
+		r.Checks = append(r.Checks, CheckDoc{Name: c.Name, Doc: firstLine(c.Doc)})
+		pass := &Pass{Check: c, Site: r, Latest: latest, File: file}
+		var found []Finding
+		pass.Report = func(f Finding) {
+			f.Check = c.Name
+			found = append(found, f)
+		}
+		if err := c.Run(pass); err != nil {
+			return fmt.Errorf("analyze: check %s: %w", c.Name, err)
+		}
+		r.Findings = append(r.Findings, found...)
+	}
+	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
+		return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity))
+	})
+	return nil
+}
+
+// parseLatest parses the latest crawl's robots.txt again, or returns nil.
+func parseLatest(sc *SiteCrawl) *robots.File {
+	if sc.Listing == nil {
+		return nil
+	}
+	resp := robots.Response{Status: int(sc.Capture.Status), ContentType: sc.Capture.ContentType, URL: sc.Capture.URL, Location: sc.Capture.Redirect}
+	return robots.ParseResponseString(resp, sc.text)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// ChangeCheck reports what changed between the crawls of the dataset.
+var ChangeCheck = &Check{
+	Name: "changes",
+	Doc: `what changed between crawls
+Compares each crawl with the one before: the answer (status and outcome), the
+file itself (payload digest), and the verdict for each tracked crawler.`,
+	Run: runChanges,
+}
+
+// maxVerdictChanges is the most crawlers listed in one change finding.
+const maxVerdictChanges = 12
+
+func runChanges(p *Pass) error {
+	crawls := p.Site.Crawls
+	for i := 1; i < len(crawls); i++ {
+		before, after := crawls[i-1], crawls[i]
+		report := func(sev robots.Severity, format string, args ...any) {
+			p.Report(Finding{Severity: sev.String(), Crawl: after.Crawl, Message: fmt.Sprintf(format, args...)})
+		}
+		b, a := &before.Capture, &after.Capture
+		if b.Outcome != a.Outcome || b.Status != a.Status {
+			sev := robots.Info
+			if a.Outcome == robots.OutcomeDisallowAll.String() || a.Outcome == robots.OutcomeNotRobots.String() {
+				sev = robots.Warning
+			}
+			report(sev, "the answer changed from %s (%s) in %s to %s (%s) in %s", status(b.Status), b.Outcome, before.Crawl, status(a.Status), a.Outcome, after.Crawl)
+		}
+		if b.Digest != a.Digest && b.Digest != "" && a.Digest != "" {
+			report(robots.Info, "the file changed between %s and %s (%s → %s)", before.Crawl, after.Crawl, shortDigest(b.Digest), shortDigest(a.Digest))
+		}
+		if ch := verdictChanges(before, after); len(ch) > 0 {
+			report(robots.Info, "crawler verdicts changed between %s and %s: %s", before.Crawl, after.Crawl, strings.Join(firstN(ch, maxVerdictChanges), "; "))
+		}
+	}
+	return nil
+}
+
+// verdictChanges lists the tracked crawlers whose verdict changed.
+func verdictChanges(before, after *SiteCrawl) []string {
+	old := map[string]string{}
+	for _, c := range before.Crawlers {
+		old[c.Agent] = c.Verdict
+	}
+	var out []string
+	for _, c := range after.Crawlers {
+		if v, ok := old[c.Agent]; ok && v != c.Verdict {
+			out = append(out, fmt.Sprintf("%s %s → %s", c.Agent, v, c.Verdict))
+		}
+	}
+	return out
+}
+
+// status formats a fetch_status; 0 is NULL.
+func status(s int32) string {
+	if s == 0 {
+		return "no status"
+	}
+	return fmt.Sprint(s)
+}
+
+// shortDigest shortens "sha1:ABCDEF..." for messages.
+func shortDigest(d string) string {
+	if len(d) > 17 {
+		return d[:17] + "…"
+	}
+	return d
+}

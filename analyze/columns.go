@@ -1,0 +1,180 @@
+package analyze
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// Typed access to the columns of a record. The strings these return
+// alias the record's buffers: they are valid until the record is
+// released, so anything kept is copied with strings.Clone.
+
+// column returns the named column of rec as type A.
+func column[A arrow.Array](rec arrow.Record, name string) (A, error) {
+	var zero A
+	idx := rec.Schema().FieldIndices(name)
+	if len(idx) != 1 {
+		return zero, fmt.Errorf("analyze: record has no column %q", name)
+	}
+	a, ok := rec.Column(idx[0]).(A)
+	if !ok {
+		return zero, fmt.Errorf("analyze: column %q is %s, not %T", name, rec.Column(idx[0]).DataType(), zero)
+	}
+	return a, nil
+}
+
+// columnSet fetches several columns and remembers the first error, so
+// that a pass can ask for all its columns and check once.
+type columnSet struct {
+	rec arrow.Record
+	err error
+}
+
+func (c *columnSet) str(name string) *array.String          { return get[*array.String](c, name) }
+func (c *columnSet) i32(name string) *array.Int32           { return get[*array.Int32](c, name) }
+func (c *columnSet) i64(name string) *array.Int64           { return get[*array.Int64](c, name) }
+func (c *columnSet) boolean(name string) *array.Boolean     { return get[*array.Boolean](c, name) }
+func (c *columnSet) list(name string) *array.List           { return get[*array.List](c, name) }
+func (c *columnSet) timestamp(name string) *array.Timestamp { return get[*array.Timestamp](c, name) }
+
+func get[A arrow.Array](c *columnSet, name string) A {
+	a, err := column[A](c.rec, name)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return a
+}
+
+// noTime stands for a NULL fetch_time: it sorts before every real time.
+const noTime = math.MinInt64
+
+// micros returns a timestamp value in microseconds, or noTime when NULL.
+func micros(a *array.Timestamp, i int) int64 {
+	if a.IsNull(i) {
+		return noTime
+	}
+	return int64(a.Value(i))
+}
+
+// strOrEmpty returns the value of a nullable string column, "" for NULL.
+func strOrEmpty(a *array.String, i int) string {
+	if a.IsNull(i) {
+		return ""
+	}
+	return a.Value(i)
+}
+
+// hasher hashes identifiers (capture IDs, host names, payload digests) to
+// 64 bits, so that the passes index them without keeping the strings. Two
+// different identifiers of one crawl collide with a probability of about
+// n²/2⁶⁵ for n identifiers: 3·10⁻⁸ for a million.
+type hasher struct{ seed maphash.Seed }
+
+func newHasher() hasher { return hasher{seed: maphash.MakeSeed()} }
+
+// sum hashes s; the empty string hashes to 0, which stands for "none".
+func (h hasher) sum(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	v := maphash.String(h.seed, s)
+	if v == 0 {
+		v = 1
+	}
+	return v
+}
+
+// lowerValues appends the values of row i of a list of strings to dst,
+// lower-cased (ASCII and Unicode).
+func lowerValues(dst []string, l *array.List, i int) []string {
+	if l.IsNull(i) {
+		return dst
+	}
+	vals, ok := l.ListValues().(*array.String)
+	if !ok {
+		return dst
+	}
+	start, end := l.ValueOffsets(i)
+	for j := start; j < end; j++ {
+		dst = append(dst, strings.ToLower(vals.Value(int(j))))
+	}
+	return dst
+}
+
+// idCache remembers the last capture looked up: rows of one capture usually
+// come together, so most lookups compare one string instead of hashing.
+type idCache struct {
+	id  string // aliases the current record
+	idx uint32
+	ok  bool
+}
+
+// lookup returns the index of a capture_id in ids.
+func (c *idCache) lookup(h hasher, ids map[uint64]uint32, id string) (uint32, bool) {
+	if c.id != id || c.id == "" {
+		c.id = id
+		c.idx, c.ok = ids[h.sum(id)]
+	}
+	return c.idx, c.ok
+}
+
+// captureKey holds a capture ID without a pointer: the 12 bytes of the
+// 24 lower-case hex digits ingest writes (which sort as the IDs do), or,
+// for other IDs, an index in captureKeys.other with long set.
+type captureKey struct {
+	b    [12]byte
+	long bool
+}
+
+// captureKeys keeps the IDs that are not 24 hex digits.
+type captureKeys struct{ other []string }
+
+func (k *captureKeys) key(id string) captureKey {
+	var c captureKey
+	if len(id) == 24 && decodeHex(c.b[:], id) {
+		return c
+	}
+	c.long = true
+	binary.LittleEndian.PutUint32(c.b[:], uint32(len(k.other)))
+	k.other = append(k.other, strings.Clone(id))
+	return c
+}
+
+// id returns the ID a key stands for.
+func (k *captureKeys) id(c captureKey) string {
+	if c.long {
+		return k.other[binary.LittleEndian.Uint32(c.b[:])]
+	}
+	return hex.EncodeToString(c.b[:])
+}
+
+// decodeHex decodes lower-case hex digits only, so that the encoding back
+// gives the same string.
+func decodeHex(dst []byte, s string) bool {
+	for i := range dst {
+		hi, ok1 := nibble(s[2*i])
+		lo, ok2 := nibble(s[2*i+1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return true
+}
+
+func nibble(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}

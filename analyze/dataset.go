@@ -1,0 +1,297 @@
+package analyze
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// Dataset is a robocensus dataset opened for reading: the Hive-partitioned
+// Parquet files DIR/<table>/crawl=<label>/*.parquet that ingest writes
+// (DESIGN.md, "Dataset"). It reads them with [schema.NewArrowReader], one
+// record batch at a time, so memory does not grow with the number of rows
+// of a table; see the package documentation for what it does grow with.
+//
+// A Dataset is safe for concurrent use.
+type Dataset struct {
+	fsys   fs.FS
+	crawls []string
+	cfg    config
+}
+
+// Open opens the dataset whose root folder is fsys (for a folder on disk,
+// os.DirFS(DIR)). Its crawls are the partitions of the captures table,
+// crawl=<label>, sorted by label; folders whose names start with '.' (such
+// as ingest's staging folder) are not read. Files must implement
+// io.ReaderAt, as those of os.DirFS do.
+//
+// Open fails with an error wrapping [ErrNoDataset] when fsys holds no
+// captures partition.
+func Open(fsys fs.FS, opts ...Option) (*Dataset, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := fs.Glob(fsys, "captures/"+schema.PartitionKey+"=*")
+	if err != nil {
+		return nil, err
+	}
+	d := &Dataset{fsys: fsys, cfg: cfg}
+	for _, dir := range dirs {
+		label := strings.TrimPrefix(path.Base(dir), schema.PartitionKey+"=")
+		if files, _ := d.files("captures", label); len(files) > 0 {
+			d.crawls = append(d.crawls, label)
+		}
+	}
+	if len(d.crawls) == 0 {
+		return nil, fmt.Errorf("%w: no captures/%s=*/*.parquet files", ErrNoDataset, schema.PartitionKey)
+	}
+	slices.Sort(d.crawls)
+	return d, nil
+}
+
+// Crawls returns the crawl labels of the dataset, sorted.
+func (d *Dataset) Crawls() []string { return slices.Clone(d.crawls) }
+
+// files returns the Parquet files of one partition of a table, sorted; none
+// when the partition does not exist.
+func (d *Dataset) files(table, crawl string) ([]string, error) {
+	dir := table + "/" + schema.PartitionKey + "=" + crawl
+	entries, err := fs.ReadDir(d.fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && strings.HasSuffix(name, ".parquet") && !strings.HasPrefix(name, ".") {
+			out = append(out, dir+"/"+name)
+		}
+	}
+	return out, nil
+}
+
+// scanSpec says what to read: the columns of one table in one crawl, in
+// batches of batch rows (0: the reader's default).
+type scanSpec struct {
+	table   string
+	crawl   string
+	columns []string
+	batch   int64
+}
+
+// scan reads every file of a partition with up to cfg.workers goroutines,
+// one file each, and calls fn with the index of the goroutine (below
+// d.workers()) and each record. Records are released when fn returns; fn
+// must copy any string it keeps. The first error stops the scan.
+func (d *Dataset) scan(ctx context.Context, s scanSpec, fn func(worker int, rec arrow.Record) error) error {
+	files, err := d.files(s.table, s.crawl)
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	next := make(chan string)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	for w := range min(d.workers(), len(files)) {
+		wg.Go(func() {
+			for name := range next {
+				if err := d.scanFile(ctx, name, s, func(rec arrow.Record) error { return fn(w, rec) }); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+feed:
+	for _, name := range files {
+		select {
+		case next <- name:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return ctx.Err()
+}
+
+// rows returns the number of rows of a partition, from the files' footers.
+func (d *Dataset) rows(table, crawl string) (int64, error) {
+	files, err := d.files(table, crawl)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, name := range files {
+		r, closeFile, err := d.openArrow(name, scanSpec{table: table})
+		if err != nil {
+			return 0, err
+		}
+		n += r.NumRows()
+		closeFile()
+	}
+	return n, nil
+}
+
+// workers is the number of goroutines a scan uses.
+func (d *Dataset) workers() int {
+	if d.cfg.workers > 0 {
+		return d.cfg.workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// scanFile reads one file record by record.
+func (d *Dataset) scanFile(ctx context.Context, name string, s scanSpec, fn func(arrow.Record) error) error {
+	r, closeFile, err := d.openArrow(name, s)
+	if err != nil {
+		return err
+	}
+	defer closeFile()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("analyze: %s: %w", name, err)
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+}
+
+// openArrow opens one file of the dataset for reading.
+func (d *Dataset) openArrow(name string, s scanSpec) (*schema.ArrowReader, func(), error) {
+	f, err := d.fsys.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	ra, ok := f.(io.ReaderAt)
+	st, serr := f.Stat()
+	if !ok || serr != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%w: %s", ErrNotReaderAt, name)
+	}
+	opts := []schema.ReaderOption{schema.WithTable(s.table), schema.WithAllocator(d.allocator())}
+	if len(s.columns) > 0 {
+		opts = append(opts, schema.WithColumns(s.columns...))
+	}
+	if s.batch > 0 {
+		opts = append(opts, schema.WithBatchSize(s.batch))
+	}
+	r, err := schema.NewArrowReader(ra, st.Size(), opts...)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("analyze: %s: %w", name, err)
+	}
+	return r, func() { r.Close(); f.Close() }, nil
+}
+
+func (d *Dataset) allocator() memory.Allocator {
+	if d.cfg.mem != nil {
+		return d.cfg.mem
+	}
+	return memory.DefaultAllocator
+}
+
+// DefaultTop is the default length of the report's ranked lists (the user
+// agents most often named, domain farms, worst hosts, trends of AI
+// crawlers).
+const DefaultTop = 20
+
+// An Option configures [Open]. Options check their arguments; an invalid one
+// makes Open return an error wrapping [ErrBadOption].
+type Option func(*config) error
+
+type config struct {
+	workers int
+	top     int
+	mem     memory.Allocator
+	checks  []*Check
+}
+
+func newConfig(opts []Option) (config, error) {
+	c := config{top: DefaultTop, checks: Checks()}
+	for _, opt := range opts {
+		if err := opt(&c); err != nil {
+			return config{}, err
+		}
+	}
+	return c, nil
+}
+
+// WithWorkers sets the number of files read at once, at least 1. Defaults
+// to GOMAXPROCS.
+func WithWorkers(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: WithWorkers(%d): want at least 1", ErrBadOption, n)
+		}
+		c.workers = n
+		return nil
+	}
+}
+
+// WithTop sets the length of the ranked lists of the crawl report, at
+// least 1. Defaults to [DefaultTop].
+func WithTop(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: WithTop(%d): want at least 1", ErrBadOption, n)
+		}
+		c.top = n
+		return nil
+	}
+}
+
+// WithAllocator sets the allocator of the Arrow records read, not nil.
+// Defaults to memory.DefaultAllocator.
+func WithAllocator(mem memory.Allocator) Option {
+	return func(c *config) error {
+		if mem == nil {
+			return fmt.Errorf("%w: WithAllocator(nil)", ErrBadOption)
+		}
+		c.mem = mem
+		return nil
+	}
+}
+
+// WithChecks sets the checks the site report runs, at least one, each with
+// a name and a Run function. Defaults to [Checks].
+func WithChecks(checks ...*Check) Option {
+	return func(c *config) error {
+		if len(checks) == 0 {
+			return fmt.Errorf("%w: WithChecks(): no check", ErrBadOption)
+		}
+		for _, ch := range checks {
+			if ch == nil || ch.Name == "" || ch.Run == nil {
+				return fmt.Errorf("%w: WithChecks: a check needs a Name and a Run function", ErrBadOption)
+			}
+		}
+		c.checks = checks
+		return nil
+	}
+}

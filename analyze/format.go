@@ -1,0 +1,217 @@
+package analyze
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Format is an output format of the reports.
+type Format string
+
+// The formats. All three carry the same figures.
+const (
+	// HTML is one self-contained page: inline CSS and SVG charts, no
+	// script, nothing fetched. Every text from the dataset is escaped.
+	HTML Format = "html"
+	// Markdown is GitHub-flavoured Markdown: headings and tables.
+	Markdown Format = "md"
+	// JSON is the report struct as JSON, indented.
+	JSON Format = "json"
+)
+
+// ParseFormat returns the format called name: "html", "md" (or "markdown")
+// or "json". Other names give an error wrapping [ErrBadFormat].
+func ParseFormat(name string) (Format, error) {
+	switch strings.ToLower(name) {
+	case "html":
+		return HTML, nil
+	case "md", "markdown":
+		return Markdown, nil
+	case "json":
+		return JSON, nil
+	}
+	return "", fmt.Errorf("%w %q (want html, md or json)", ErrBadFormat, name)
+}
+
+// Write writes the crawl report in the given format. title names the
+// dataset in the HTML and Markdown headings.
+func (r *Report) Write(w io.Writer, f Format, title string) error {
+	switch f {
+	case HTML:
+		return writeReportHTML(w, r, title)
+	case Markdown:
+		return writeReportMarkdown(w, r, title)
+	case JSON:
+		return writeJSON(w, r)
+	}
+	return fmt.Errorf("%w %q", ErrBadFormat, string(f))
+}
+
+// Write writes the site report in the given format. title names the
+// dataset in the HTML and Markdown headings.
+func (r *SiteReport) Write(w io.Writer, f Format, title string) error {
+	switch f {
+	case HTML:
+		return writeSiteHTML(w, r, title)
+	case Markdown:
+		return writeSiteMarkdown(w, r, title)
+	case JSON:
+		return writeJSON(w, r)
+	}
+	return fmt.Errorf("%w %q", ErrBadFormat, string(f))
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v) // escapes <, > and & too
+}
+
+// Number formatting shared by the renderers.
+
+// fmtInt writes n with thousands separators: 1,234,567.
+func fmtInt(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// fmtShare writes a fraction as a percentage with one decimal; shares
+// between 0 and 0.05% are "<0.1%".
+func fmtShare(f float64) string {
+	switch {
+	case f == 0:
+		return "0%"
+	case f > 0 && f < 0.0005:
+		return "<0.1%"
+	}
+	return strconv.FormatFloat(math.Round(f*1000)/10, 'f', 1, 64) + "%"
+}
+
+// fmtRatio writes "12.5% (3 of 24)".
+func fmtRatio(r Ratio) string {
+	return fmtShare(r.Share()) + " (" + fmtInt(r.N) + " of " + fmtInt(r.Of) + ")"
+}
+
+// fmtPoints writes a change of share in percentage points: "+1.2 pp".
+func fmtPoints(d float64) string {
+	return fmt.Sprintf("%+.1f pp", d*100)
+}
+
+// fmtBytes writes a size in B, KiB or MiB.
+func fmtBytes(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmtInt(n) + " B"
+	case n < 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+}
+
+// fmtValue writes a trend value: a share or a count.
+func fmtValue(s Series, v float64) string {
+	if s.Share {
+		return fmtShare(v)
+	}
+	return fmtInt(int64(v))
+}
+
+// fmtDelta writes the change of a series from the first crawl to the last.
+func fmtDelta(s Series) string {
+	if s.Share {
+		return fmtPoints(s.Delta())
+	}
+	return fmt.Sprintf("%+d", int64(s.Delta()))
+}
+
+// WriteSummary writes a summary of the latest crawl that fits a terminal:
+// the headline figures, the outcomes, the most frequent errors and
+// warnings, the AI crawlers most often named and the worst hosts.
+func (r *Report) WriteSummary(w io.Writer) error {
+	if len(r.Crawls) == 0 {
+		return nil
+	}
+	c := r.Crawls[len(r.Crawls)-1]
+	var b strings.Builder
+	summaryHead(&b, c)
+	summaryProblems(&b, c)
+	summaryAI(&b, c)
+	summaryWorst(&b, c)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func summaryHead(b *strings.Builder, c *Crawl) {
+	fmt.Fprintf(b, "crawl %s: %s captures of %s hosts, %s with a usable robots.txt\n",
+		c.Crawl, fmtInt(c.Captures), fmtInt(c.Hosts), fmtRatio(Ratio{c.UsableHosts, c.Hosts}))
+	b.WriteString("outcomes:")
+	for _, o := range c.Outcomes {
+		if o.Captures.N > 0 {
+			fmt.Fprintf(b, " %s %s", o.Outcome, fmtShare(o.Captures.Share()))
+		}
+	}
+	fmt.Fprintf(b, "\ncaptures with an error: %s; over 500 KiB: %s\n", fmtRatio(c.WithErrors), fmtRatio(c.Sizes.Oversize))
+}
+
+// summaryProblems lists the errors and warnings found in most captures.
+func summaryProblems(b *strings.Builder, c *Crawl) {
+	b.WriteString("most frequent problems:")
+	var problems []CodeShare
+	for _, d := range c.Diagnostics {
+		if d.Severity != "info" && d.Captures.N > 0 {
+			problems = append(problems, d)
+		}
+	}
+	slices.SortStableFunc(problems, func(a, b CodeShare) int { return cmp.Compare(b.Captures.N, a.Captures.N) })
+	for _, d := range problems[:min(6, len(problems))] {
+		fmt.Fprintf(b, "\n  %-32s %-8s %s", d.Code, d.Severity, fmtRatio(d.Captures))
+	}
+	b.WriteString("\n")
+}
+
+func summaryAI(b *strings.Builder, c *Crawl) {
+	ai := &c.Crawlers
+	fmt.Fprintf(b, "AI crawlers: named by %s of usable robots.txt, fully disallowed by name by %s\n",
+		fmtShare(ai.AnyAINamed.Share()), fmtShare(ai.AnyAINamedDisallowed.Share()))
+	for _, agent := range trendAgents(c, 5) {
+		v := crawlerUsable(c, agent)
+		fmt.Fprintf(b, "  %-24s named %-6s fully disallowed %s\n", agent, fmtShare(share(v.Named, v.Hosts)), fmtShare(share(v.Disallowed, v.Hosts)))
+	}
+}
+
+func summaryWorst(b *strings.Builder, c *Crawl) {
+	b.WriteString("hosts with the most errors:")
+	for _, h := range c.WorstHosts[:min(5, len(c.WorstHosts))] {
+		fmt.Fprintf(b, "\n  %-32s %d %s: %s", termSafe(h.Host), h.Errors, plural(int64(h.Errors), "error", "errors"), strings.Join(h.Codes, ", "))
+	}
+	b.WriteString("\n")
+}
+
+// termSafe replaces control characters, which could drive a terminal, by
+// U+FFFD.
+func termSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}

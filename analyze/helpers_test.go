@@ -1,0 +1,145 @@
+package analyze_test
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// partition is the rows of one crawl partition, written with the schema
+// package's writers as ingest writes them. Tests of this package may not
+// use ingest (internal/archtest); the end-to-end tests in cmd/robocensus
+// build datasets with it.
+type partition struct {
+	captures    []schema.Capture
+	diagnostics []schema.Diagnostic
+	rules       []schema.Rule
+	sitemaps    []schema.Sitemap
+	agents      []schema.Agent
+	bodies      []schema.Body
+	inputs      []schema.Input
+}
+
+// write writes the partition's tables under dir.
+func (p *partition) write(dir, crawl string) error {
+	steps := []func() error{
+		func() error { return writeTable(dir, crawl, p.captures) },
+		func() error { return writeTable(dir, crawl, p.diagnostics) },
+		func() error { return writeTable(dir, crawl, p.rules) },
+		func() error { return writeTable(dir, crawl, p.sitemaps) },
+		func() error { return writeTable(dir, crawl, p.agents) },
+		func() error { return writeTable(dir, crawl, p.bodies) },
+		func() error { return writeTable(dir, crawl, p.inputs) },
+	}
+	for _, s := range steps {
+		if err := s(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeTable[T schema.Row](dir, crawl string, rows []T) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	pdir := schema.PartitionDir(dir, schema.TableName[T](), crawl)
+	if err := os.MkdirAll(pdir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(pdir, schema.PartName(0)))
+	if err != nil {
+		return err
+	}
+	w := schema.NewWriter[T](f)
+	if _, err := w.Write(rows); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// fetched is the fetch time of the fixtures' captures.
+var fetched = time.Date(2025, 1, 13, 4, 5, 6, 0, time.UTC)
+
+// site adds one capture of a robots.txt body, parsed by the engine, with
+// its rows in every table as ingest makes them (agents for the crawlers
+// given).
+func (p *partition) site(id, host string, status int, body string, at time.Time, crawlers ...string) *robots.File {
+	url := "https://" + host + "/robots.txt"
+	f := robots.ParseResponseString(robots.Response{Status: status, ContentType: "text/plain", URL: url}, body)
+	digest := "sha1:" + id
+	p.captures = append(p.captures, schema.Capture{
+		CaptureID: id, URL: url, URLHostName: host, FetchTime: at, FetchStatus: int32(status),
+		ContentMimeType: "text/plain", PayloadLength: int64(len(body)), PayloadDigest: digest,
+		Oversize: f.Stats.Oversize, WARCFilename: "fixture.warc.gz", Outcome: f.Outcome().String(),
+		LineCount: int32(f.Stats.Lines), GroupCount: int32(f.Stats.Groups), RuleCount: int32(f.Stats.Rules),
+		AllowCount: int32(f.Stats.Allows), DisallowCount: int32(f.Stats.Disallows), SitemapCount: int32(f.Stats.Sitemaps),
+		WildcardRuleCount: int32(f.Stats.WildcardRules), ErrorCount: int32(f.Stats.Errors), WarningCount: int32(f.Stats.Warnings),
+		InfoCount: int32(f.Stats.Infos), UserAgents: append([]string{}, f.UserAgents()...), StarDisallowsAll: f.Stats.StarDisallowsAll,
+		Input: "fixture.warc.gz",
+	})
+	for _, d := range f.Diagnostics {
+		p.diagnostics = append(p.diagnostics, schema.Diagnostic{CaptureID: id, URLHostName: host, Line: int32(d.Line),
+			Code: d.Code.String(), Severity: d.Severity().String(), Text: schema.ClipText(d.Text), Message: d.Message()})
+	}
+	for gi, g := range f.Groups {
+		var agents []string
+		for _, a := range g.Agents {
+			agents = append(agents, a.Value)
+		}
+		for _, r := range g.Rules {
+			p.rules = append(p.rules, schema.Rule{CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
+				Directive: r.Directive.String(), Pattern: r.Value, Line: int32(r.Line), HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor()})
+		}
+	}
+	for _, s := range f.Sitemaps {
+		p.sitemaps = append(p.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
+	}
+	for _, c := range crawlers {
+		p.agents = append(p.agents, schema.Agent{CaptureID: id, URLHostName: host, Agent: c, Named: f.Names(c), Verdict: f.Access(c).String()})
+	}
+	if status == 0 || status >= 200 && status < 300 {
+		p.bodies = append(p.bodies, schema.Body{PayloadDigest: digest, Body: f.Text()})
+	}
+	return f
+}
+
+// shopBody is a robots.txt with a typo, an AI block and a sitemap.
+const shopBody = `User-agent: *
+Disallow: /cart/
+Disalow: /tmp/
+
+User-agent: GPTBot
+Disallow: /
+
+Sitemap: https://shop.example/sitemap.xml
+`
+
+// exampleDataset writes a small dataset of two crawls: shop.example
+// (which starts blocking GPTBot in the second), a host answering 503, a
+// 404, and two hosts serving the same file.
+func exampleDataset(dir string) error {
+	agents := []string{"Googlebot", "GPTBot", "CCBot"}
+	var jan, feb partition
+	jan.site("a1", "shop.example", 200, "User-agent: *\nDisallow: /cart/\n", fetched, agents...)
+	jan.site("a2", "busy.example", 503, "", fetched, agents...)
+	feb.site("b1", "shop.example", 200, shopBody, fetched.AddDate(0, 1, 0), agents...)
+	feb.site("b2", "busy.example", 503, "", fetched.AddDate(0, 1, 0), agents...)
+	feb.site("b3", "gone.example", 404, "", fetched.AddDate(0, 1, 0), agents...)
+	feb.site("b4", "farm-1.example", 200, "User-agent: *\nDisallow: /private/\n", fetched.AddDate(0, 1, 0), agents...)
+	feb.site("b5", "farm-2.example", 200, "User-agent: *\nDisallow: /private/\n", fetched.AddDate(0, 1, 0), agents...)
+	feb.captures[3].PayloadDigest, feb.captures[4].PayloadDigest = "sha1:FARM", "sha1:FARM"
+	feb.bodies[1].PayloadDigest, feb.bodies[2].PayloadDigest = "sha1:FARM", "sha1:FARM"
+	if err := jan.write(dir, "CC-MAIN-2025-05"); err != nil {
+		return err
+	}
+	return feb.write(dir, "CC-MAIN-2025-08")
+}

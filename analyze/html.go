@@ -1,0 +1,403 @@
+package analyze
+
+import (
+	"cmp"
+	"embed"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+//go:embed html/*.tmpl html/style.css
+var htmlFiles embed.FS
+
+// style is the stylesheet every page inlines.
+var style = func() template.CSS {
+	b, err := htmlFiles.ReadFile("html/style.css")
+	if err != nil {
+		panic(err) // embedded: cannot happen
+	}
+	return template.CSS(b)
+}()
+
+// pages holds the HTML templates. html/template escapes every value for
+// its context (text, attribute, CSS, URL), so text from robots.txt files
+// cannot become markup; the pages hold no script at all, and their
+// Content-Security-Policy forbids scripts and every fetch.
+var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"int":       fmtInt,
+	"share":     fmtShare,
+	"ratio":     fmtRatio,
+	"pct":       func(r Ratio) string { return fmtShare(r.Share()) },
+	"bytes":     fmtBytes,
+	"value":     fmtValue,
+	"delta":     fmtDelta,
+	"status":    status,
+	"plural":    plural,
+	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
+	"lineClass": lineClass,
+}).ParseFS(htmlFiles, "html/*.tmpl"))
+
+// reportView is what the crawl report template draws.
+type reportView struct {
+	Title   string
+	Style   template.CSS
+	Latest  *crawlView
+	Earlier []*crawlView // older crawls, newest first
+	Trends  *trendsView
+	Top     int
+}
+
+// crawlView is one crawl's figures with their charts.
+type crawlView struct {
+	*Crawl
+	Label       string // the crawl label (Crawl names the embedded figures)
+	Cards       []card
+	OutcomeBar  *barChart
+	Outcomes    []outcomeRow
+	AIChart     *barChart
+	AIRows      []CrawlerShare // AI crawlers named or blocked anywhere, ranked
+	AIQuiet     int            // AI crawlers no host names or blocks
+	SearchRows  []CrawlerShare
+	OtherRows   []CrawlerShare
+	DiagGroups  []diagGroup
+	SizeChart   *columnChart
+	AgentsChart *barChart
+}
+
+type card struct {
+	Value, Label string
+	Bad          bool
+}
+
+type outcomeRow struct {
+	OutcomeShare
+	Class, Meaning, Statuses string
+}
+
+type diagGroup struct {
+	Severity string
+	Title    string
+	Found    []CodeShare
+	Absent   []string
+	Chart    *barChart
+}
+
+type trendsView struct {
+	Crawls []string
+	Rows   []trendRow
+}
+
+type trendRow struct {
+	Series
+	Spark *sparkline
+	Up    bool
+	Down  bool
+}
+
+func writeReportHTML(w io.Writer, r *Report, title string) error {
+	v := &reportView{Title: title, Style: style, Top: r.Top}
+	for i := len(r.Crawls) - 1; i >= 0; i-- {
+		cv := newCrawlView(r.Crawls[i], r.Top)
+		if v.Latest == nil {
+			v.Latest = cv
+		} else {
+			v.Earlier = append(v.Earlier, cv)
+		}
+	}
+	if r.Trends != nil {
+		v.Trends = newTrendsView(r.Trends)
+	}
+	return pages.ExecuteTemplate(w, "report.tmpl", v)
+}
+
+func newCrawlView(c *Crawl, top int) *crawlView {
+	v := &crawlView{Crawl: c, Label: c.Crawl}
+	v.Cards = crawlCards(c)
+	v.OutcomeBar, v.Outcomes = outcomeView(c)
+	v.aiView(top)
+	v.DiagGroups = diagGroups(c.Diagnostics)
+	v.SizeChart = sizeChart(&c.Sizes)
+	v.AgentsChart = agentsChart(&c.UserAgents)
+	return v
+}
+
+func crawlCards(c *Crawl) []card {
+	return []card{
+		{Value: fmtInt(c.Captures), Label: "captures"},
+		{Value: fmtInt(c.Hosts), Label: "hosts"},
+		{Value: fmtShare(Ratio{c.UsableHosts, c.Hosts}.Share()), Label: "of hosts have a usable robots.txt"},
+		{Value: fmtShare(c.WithErrors.Share()), Label: "of captures have an error", Bad: c.WithErrors.N > 0},
+		{Value: fmtShare(c.Crawlers.AnyAINamed.Share()), Label: "of usable robots.txt name an AI crawler"},
+		{Value: fmtShare(c.Crawlers.AnyAINamedDisallowed.Share()), Label: "shut out an AI crawler by name"},
+		{Value: fmtShare(c.Sizes.Oversize.Share()), Label: "of read files are over 500 KiB", Bad: c.Sizes.Oversize.N > 0},
+		{Value: fmtShare(c.Farms.SharedHosts.Share()), Label: "of hosts serve a body other hosts serve too"},
+	}
+}
+
+// outcomeMeaning explains each outcome in a few words (DESIGN.md).
+var outcomeMeaning = map[string]string{
+	"rules":        "2xx with rules to obey",
+	"no-rules":     "2xx, nothing to obey: everything allowed",
+	"not-robots":   "2xx, but HTML or other content: no rules",
+	"redirect":     "3xx: the target decides",
+	"allow-all":    "4xx (not 429): everything allowed",
+	"disallow-all": "5xx or 429: everything disallowed",
+	"unknown":      "no HTTP status (tar entries, files): judged on content",
+}
+
+func outcomeClass(o string) string {
+	if _, ok := outcomeMeaning[o]; ok {
+		return "o-" + o
+	}
+	return "o-other"
+}
+
+func outcomeView(c *Crawl) (*barChart, []outcomeRow) {
+	in := barInput{label: "captures", note: fmtInt(c.Captures)}
+	var rows []outcomeRow
+	for _, o := range c.Outcomes {
+		if o.Captures.N == 0 {
+			continue
+		}
+		cls := outcomeClass(o.Outcome)
+		in.values = append(in.values, o.Captures.Share())
+		in.class = append(in.class, cls)
+		in.title = append(in.title, o.Outcome+": "+fmtRatio(o.Captures))
+		var st []string
+		for _, s := range o.Statuses {
+			st = append(st, status(s.Status)+" × "+fmtInt(s.Captures))
+		}
+		rows = append(rows, outcomeRow{OutcomeShare: o, Class: cls, Meaning: outcomeMeaning[o.Outcome], Statuses: strings.Join(st, ", ")})
+	}
+	return newBarChart(1100, 70, 1, []barInput{in}, nil, fmtShare), rows
+}
+
+// aiChartRows is the number of AI crawlers drawn in the chart.
+const aiChartRows = 16
+
+// aiView ranks the tracked crawlers and draws the AI chart.
+func (v *crawlView) aiView(top int) {
+	for _, s := range v.Crawlers.Crawlers {
+		switch {
+		case s.Kind == robots.CrawlerSearch.String():
+			v.SearchRows = append(v.SearchRows, s)
+		case s.Kind != robots.CrawlerAI.String():
+			v.OtherRows = append(v.OtherRows, s)
+		case s.Usable.Named+s.All.Named+s.All.Disallowed+s.All.Partial == 0:
+			v.AIQuiet++
+		default:
+			v.AIRows = append(v.AIRows, s)
+		}
+	}
+	slices.SortStableFunc(v.AIRows, func(a, b CrawlerShare) int {
+		return cmp.Or(cmp.Compare(b.Usable.Named, a.Usable.Named), cmp.Compare(b.Usable.Disallowed, a.Usable.Disallowed))
+	})
+	shown := v.AIRows[:min(len(v.AIRows), max(aiChartRows, top))]
+	if i := slices.IndexFunc(shown, func(s CrawlerShare) bool { return s.Usable.Named == 0 }); i >= 3 {
+		shown = shown[:i] // the crawlers some host names, when there are a few
+	}
+	if len(shown) > 0 {
+		v.AIChart = aiChart(shown)
+	}
+}
+
+// aiChart draws one stacked bar per crawler over the usable hosts, with a
+// tick at the share that names it.
+func aiChart(crawlers []CrawlerShare) *barChart {
+	var rows []barInput
+	for _, s := range crawlers {
+		u := s.Usable
+		named := share(u.Named, u.Hosts)
+		rows = append(rows, barInput{
+			label: s.Agent, note: "named " + fmtShare(named),
+			values: []float64{share(u.Disallowed, u.Hosts), share(u.Partial, u.Hosts), share(u.Allowed, u.Hosts)},
+			class:  []string{"c-disallowed", "c-partial", "c-allowed"},
+			title: []string{"fully disallowed: " + fmtRatio(Ratio{u.Disallowed, u.Hosts}),
+				"partially disallowed: " + fmtRatio(Ratio{u.Partial, u.Hosts}), "allowed: " + fmtRatio(Ratio{u.Allowed, u.Hosts})},
+			marker: &named,
+		})
+	}
+	return newBarChart(1100, 190, 1, rows, []float64{0, 0.25, 0.5, 0.75, 1}, fmtShare)
+}
+
+func share(n, of int64) float64 { return Ratio{n, of}.Share() }
+
+func diagGroups(codes []CodeShare) []diagGroup {
+	var out []diagGroup
+	for _, sev := range []string{"error", "warning", "info"} {
+		g := diagGroup{Severity: sev}
+		var rows []barInput
+		for _, c := range codes {
+			switch {
+			case c.Severity != sev:
+			case c.Captures.N == 0:
+				g.Absent = append(g.Absent, c.Code)
+			default:
+				g.Found = append(g.Found, c)
+				rows = append(rows, barInput{label: c.Code, note: fmtShare(c.Captures.Share()), values: []float64{c.Captures.Share()}, class: []string{"c-" + sev}})
+			}
+		}
+		if len(rows) > 0 {
+			g.Chart = newBarChart(540, 200, 0, rows, nil, fmtShare)
+		}
+		g.Title = fmtInt(int64(len(g.Found))) + plural(int64(len(g.Found)), " code found", " codes found")
+		out = append(out, g)
+	}
+	return out
+}
+
+func sizeChart(s *Sizes) *columnChart {
+	var labels, notes, classes []string
+	var values []float64
+	markAt := -1
+	for i, b := range s.Buckets {
+		labels = append(labels, b.Label)
+		notes = append(notes, fmtShare(b.Captures.Share()))
+		values = append(values, float64(b.Captures.N))
+		cls := "col"
+		if b.Max < 0 {
+			cls, markAt = "col over", i
+		} else if b.Min == 0 && b.Max == 0 {
+			cls = "col zero"
+		}
+		classes = append(classes, cls)
+	}
+	return newColumnChart(1100, 230, labels, notes, values, classes, markAt, "500 KiB: Google stops reading")
+}
+
+func agentsChart(u *UserAgents) *barChart {
+	var rows []barInput
+	for _, n := range u.Top {
+		rows = append(rows, barInput{label: clip(n.Name, 28), note: fmtShare(n.Captures.Share()), values: []float64{n.Captures.Share()}, class: []string{"c-bar"}, title: []string{n.Name}})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return newBarChart(540, 200, 0, rows, nil, fmtShare)
+}
+
+func newTrendsView(t *Trends) *trendsView {
+	v := &trendsView{Crawls: t.Crawls}
+	for _, s := range t.Series {
+		v.Rows = append(v.Rows, trendRow{Series: s, Spark: newSparkline(s.Values), Up: s.Delta() > 0, Down: s.Delta() < 0})
+	}
+	return v
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// siteView is what the site report template draws.
+type siteView struct {
+	*SiteReport
+	Title      string
+	Style      template.CSS
+	Latest     *SiteCrawl
+	Cards      []card
+	Verdicts   []verdictGroup
+	CrawlViews []*SiteCrawl // newest first
+}
+
+// verdictGroup lists the tracked crawlers with one verdict.
+type verdictGroup struct {
+	Verdict, Title string
+	Crawlers       []SiteCrawler // all of them
+	Named          []SiteCrawler // those a group names
+	Star           []SiteCrawler // those the '*' group decides for
+	Fold           bool          // too many Star to show open
+}
+
+// foldStar is the number of crawlers following '*' shown without a fold.
+const foldStar = 24
+
+func writeSiteHTML(w io.Writer, r *SiteReport, title string) error {
+	latest := r.Crawls[len(r.Crawls)-1]
+	v := &siteView{SiteReport: r, Title: title, Style: style, Latest: latest, Verdicts: verdictGroups(latest)}
+	for i := len(r.Crawls) - 1; i >= 0; i-- {
+		v.CrawlViews = append(v.CrawlViews, r.Crawls[i])
+	}
+	v.Cards = siteCards(r, latest)
+	return pages.ExecuteTemplate(w, "site.tmpl", v)
+}
+
+// verdictTitles orders and names the verdict groups.
+var verdictTitles = []struct{ verdict, title string }{
+	{robots.AccessDisallowed.String(), "fully disallowed"},
+	{robots.AccessPartial.String(), "partially disallowed"},
+	{robots.AccessAllowed.String(), "allowed"},
+}
+
+func verdictGroups(sc *SiteCrawl) []verdictGroup {
+	var out []verdictGroup
+	for _, vt := range verdictTitles {
+		g := verdictGroup{Verdict: vt.verdict, Title: vt.title}
+		for _, c := range sc.Crawlers {
+			if c.Verdict != vt.verdict {
+				continue
+			}
+			g.Crawlers = append(g.Crawlers, c)
+			if c.Named {
+				g.Named = append(g.Named, c)
+			} else {
+				g.Star = append(g.Star, c)
+			}
+		}
+		g.Fold = len(g.Star) > foldStar
+		if len(g.Crawlers) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func siteCards(r *SiteReport, latest *SiteCrawl) []card {
+	var errs, warns int64
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case "error":
+			errs++
+		case "warning":
+			warns++
+		}
+	}
+	c := &latest.Capture
+	var ai, aiBlocked int64
+	for _, cr := range latest.Crawlers {
+		if cr.Kind == robots.CrawlerAI.String() {
+			ai++
+			if cr.Verdict == robots.AccessDisallowed.String() {
+				aiBlocked++
+			}
+		}
+	}
+	return []card{
+		{Value: status(c.Status), Label: "answer in " + latest.Crawl + ": " + c.Outcome, Bad: c.Outcome == robots.OutcomeDisallowAll.String() || c.Outcome == robots.OutcomeNotRobots.String()},
+		{Value: fmtInt(errs), Label: "errors found by the checks", Bad: errs > 0},
+		{Value: fmtInt(warns), Label: "warnings"},
+		{Value: fmtInt(int64(c.Errors)), Label: "lines or facts Google ignores or misreads", Bad: c.Errors > 0},
+		{Value: fmtInt(aiBlocked) + " / " + fmtInt(ai), Label: "AI crawlers fully disallowed"},
+		{Value: fmtInt(int64(len(latest.Sitemaps))), Label: "sitemaps declared"},
+	}
+}
+
+// lineClass marks a listing line by its most severe finding.
+func lineClass(l ListingLine) string {
+	best := ""
+	for _, f := range l.Findings {
+		if best == "" || severityRank(f.Severity) < severityRank(best) {
+			best = f.Severity
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "has-" + best
+}

@@ -1,0 +1,72 @@
+package analyze
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestQuantile checks quantile against DuckDB's quantile_disc on the cases
+// its behaviour was read from: range(10), range(4), range(101).
+func TestQuantile(t *testing.T) {
+	f := func(n int, q float64, want int64) {
+		t.Helper()
+		v := make([]int64, n)
+		for i := range v {
+			v[i] = int64(i)
+		}
+		if got := quantile(v, q); got != want {
+			t.Errorf("quantile(range(%d), %v) = %d, want %d", n, q, got, want)
+		}
+	}
+	f(10, 0.5, 4)
+	f(10, 0.9, 8)
+	f(10, 0.99, 9)
+	f(10, 0.25, 2)
+	f(4, 0.5, 1)
+	f(4, 0.9, 3)
+	f(4, 0.25, 0)
+	f(101, 0.5, 50)
+	f(101, 0.9, 90)
+	f(101, 0.99, 99)
+	f(1, 0.99, 0)
+}
+
+// TestTopN checks that topN keeps the first n items whatever the order of
+// the stream, as sorting all would.
+func TestTopN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 50 {
+		var all []worstHost
+		for i := range 200 {
+			all = append(all, worstHost{host: string(rune('a'+i%26)) + string(rune('a'+i/26)), errors: int32(rng.IntN(5)), warnings: int32(rng.IntN(3))})
+		}
+		top := topN[worstHost]{n: 1 + round%12, less: worstBefore}
+		for _, w := range all {
+			top.add(w)
+		}
+		slices.SortFunc(all, func(a, b worstHost) int {
+			if worstBefore(&a, &b) {
+				return -1
+			}
+			return 1
+		})
+		if !slices.Equal(top.items, all[:top.n]) {
+			t.Fatalf("round %d: top %v, want %v", round, top.items, all[:top.n])
+		}
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{fmtInt(1234567), "1,234,567"}, {fmtInt(-1000), "-1,000"}, {fmtInt(12), "12"},
+		{fmtShare(0), "0%"}, {fmtShare(0.0004), "<0.1%"}, {fmtShare(0.6767), "67.7%"}, {fmtShare(1), "100.0%"},
+		{fmtBytes(512000), "500.0 KiB"}, {fmtBytes(80), "80 B"}, {fmtPoints(0.0123), "+1.2 pp"},
+		{clip("ab€cd", 4), "ab…"}, {typoKeyOf(`"User agent" is misspelled`), "user agent"},
+		{code("a|b`c"), "``a\\|b`c``"}, {md("<b>|*x*"), `&lt;b&gt;\|\*x\*`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

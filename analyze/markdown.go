@@ -1,0 +1,391 @@
+package analyze
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The Markdown renderer. Text from the dataset goes through md or code,
+// which escape what Markdown (and the HTML it may hold) would interpret.
+
+// mdWriter writes Markdown, keeping the first error.
+type mdWriter struct {
+	w    *bufio.Writer
+	err  error
+	tail string // the last bytes written, to tell a blank line
+}
+
+func (m *mdWriter) printf(format string, args ...any) {
+	if m.err != nil {
+		return
+	}
+	s := fmt.Sprintf(format, args...)
+	_, m.err = m.w.WriteString(s)
+	m.tail = (m.tail + s)[max(0, len(m.tail)+len(s)-2):]
+}
+
+// heading writes a heading with a blank line before and after.
+func (m *mdWriter) heading(level int, text string) {
+	if m.tail != "\n\n" {
+		m.printf("\n")
+	}
+	m.printf("%s %s\n\n", strings.Repeat("#", level), text)
+}
+
+func (m *mdWriter) para(format string, args ...any) {
+	m.printf(format+"\n\n", args...)
+}
+
+// table writes a table; cells must be escaped already.
+func (m *mdWriter) table(header []string, rows [][]string) {
+	names := make([]string, len(header))
+	for i, h := range header {
+		names[i] = strings.TrimSpace(h)
+	}
+	m.printf("| %s |\n|", strings.Join(names, " | "))
+	for _, h := range header {
+		if strings.HasPrefix(h, " ") { // right-aligned column
+			m.printf("---:|")
+		} else {
+			m.printf("---|")
+		}
+	}
+	m.printf("\n")
+	for _, r := range rows {
+		m.printf("| %s |\n", strings.Join(r, " | "))
+	}
+	m.printf("\n")
+}
+
+func (m *mdWriter) flush() error {
+	if m.err != nil {
+		return m.err
+	}
+	return m.w.Flush()
+}
+
+// mdEscaper escapes Markdown punctuation and HTML in running text.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "|", `\|`,
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "#", `\#`, "\r", " ", "\n", " ",
+)
+
+// md escapes text from the dataset for running text or a table cell.
+func md(s string) string { return mdEscaper.Replace(s) }
+
+// code writes s as an inline code span that a table cell can hold.
+func code(s string) string {
+	s = strings.NewReplacer("\r", " ", "\n", " ", "|", `\|`).Replace(s)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		pad = " "
+	}
+	return fence + pad + s + pad + fence
+}
+
+// fence returns a code fence longer than any run of backticks in s.
+func fence(s string) string {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	return f
+}
+
+func writeReportMarkdown(w io.Writer, r *Report, title string) error {
+	m := &mdWriter{w: bufio.NewWriter(w)}
+	m.printf("# robots.txt census: %s\n", code(title))
+	for i := len(r.Crawls) - 1; i >= 0; i-- {
+		mdCrawl(m, r.Crawls[i])
+	}
+	if r.Trends != nil {
+		mdTrends(m, r.Trends)
+	}
+	mdDefinitions(m)
+	return m.flush()
+}
+
+func mdCrawl(m *mdWriter, c *Crawl) {
+	m.heading(2, "Crawl "+md(c.Crawl))
+	m.para("%s captures of %s hosts; %s captures read by crawlers (2xx or no status); %s hosts with a usable robots.txt; captures with an error: %s.",
+		fmtInt(c.Captures), fmtInt(c.Hosts), fmtInt(c.ReadCaptures), fmtInt(c.UsableHosts), fmtRatio(c.WithErrors))
+	mdOutcomes(m, c)
+	mdCrawlers(m, c)
+	mdDiagnostics(m, c)
+	mdSizes(m, &c.Sizes)
+	mdPatterns(m, c)
+	mdAgents(m, &c.UserAgents)
+	mdFarms(m, &c.Farms)
+	mdWorst(m, c.WorstHosts)
+	m.heading(3, "Inputs")
+	in := c.Inputs
+	m.para("%s inputs (%s not read to their end), %s read; %s records: %s captures, %s skipped; %s damaged spots recovered from.",
+		fmtInt(in.Inputs), fmtInt(in.Failed), fmtBytes(in.Bytes), fmtInt(in.Records), fmtInt(in.Captures), fmtInt(in.Skipped), fmtInt(in.Damage))
+}
+
+func mdOutcomes(m *mdWriter, c *Crawl) {
+	m.heading(3, "Outcomes")
+	var rows [][]string
+	for _, o := range c.Outcomes {
+		var st []string
+		for _, s := range o.Statuses {
+			st = append(st, status(s.Status)+" × "+fmtInt(s.Captures))
+		}
+		rows = append(rows, []string{md(o.Outcome), md(outcomeMeaning[o.Outcome]), fmtInt(o.Captures.N), fmtShare(o.Captures.Share()), strings.Join(st, ", ")})
+	}
+	m.table([]string{"outcome", "meaning", " captures", " share", "HTTP status × captures"}, rows)
+}
+
+func mdCrawlers(m *mdWriter, c *Crawl) {
+	f := &c.Crawlers
+	m.heading(3, "Tracked crawlers")
+	m.para("Over the %s hosts with a usable robots.txt (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",
+		fmtInt(f.UsableHosts), fmtInt(f.AllHosts), fmtRatio(f.AnyAINamed), fmtRatio(f.AnyAINamedDisallowed), fmtRatio(f.EveryAIDisallowed))
+	var rows [][]string
+	for _, s := range f.Crawlers {
+		u, a := s.Usable, s.All
+		rows = append(rows, []string{code(s.Agent), md(s.Kind), fmtShare(share(u.Named, u.Hosts)), fmtShare(share(u.NamedDisallowed, u.Hosts)),
+			fmtShare(share(u.Disallowed, u.Hosts)), fmtShare(share(u.Partial, u.Hosts)), fmtShare(share(u.Allowed, u.Hosts)),
+			fmtShare(share(a.Named, a.Hosts)), fmtShare(share(a.Disallowed, a.Hosts))})
+	}
+	m.table([]string{"crawler", "kind", " named", " named & fully disallowed", " fully disallowed", " partially", " allowed", " named (all hosts)", " fully disallowed (all hosts)"}, rows)
+}
+
+func mdDiagnostics(m *mdWriter, c *Crawl) {
+	m.heading(3, "Diagnostics")
+	m.para("Share of all %s captures with at least one finding of each code.", fmtInt(c.Captures))
+	var rows [][]string
+	for _, d := range c.Diagnostics {
+		rows = append(rows, []string{code(d.Code), d.Severity, fmtInt(d.Captures.N), fmtShare(d.Captures.Share()), fmtInt(d.Findings), md(d.Summary)})
+	}
+	m.table([]string{"code", "severity", " captures", " share", " findings", "when"}, rows)
+}
+
+func mdSizes(m *mdWriter, s *Sizes) {
+	m.heading(3, "Sizes")
+	m.para("Bytes stored of the %s read captures: median %s, 90th percentile %s, 99th %s, largest %s. Over 500 KiB (Google ignores the rest): %s. Empty: %s.",
+		fmtInt(s.Captures), fmtBytes(s.Median), fmtBytes(s.P90), fmtBytes(s.P99), fmtBytes(s.Max), fmtRatio(s.Oversize), fmtRatio(s.Empty))
+	var rows [][]string
+	for _, b := range s.Buckets {
+		rows = append(rows, []string{b.Label, fmtInt(b.Captures.N), fmtShare(b.Captures.Share())})
+	}
+	m.table([]string{"size", " captures", " share"}, rows)
+}
+
+func mdPatterns(m *mdWriter, c *Crawl) {
+	p := &c.Patterns
+	m.heading(3, "Rules, wildcards and end anchors")
+	m.para("%s rules (%s allow, %s disallow) in %s captures. Files with a `*` rule: %s; with a `$` rule: %s. Rules with a wildcard: %s; end-anchored: %s.",
+		fmtInt(p.Rules), fmtInt(p.Allow), fmtInt(p.Disallow), fmtInt(p.WithRules), fmtRatio(p.WildcardCaptures), fmtRatio(p.EndAnchorCaptures),
+		fmtRatio(p.WildcardRules), fmtRatio(p.EndAnchorRules))
+	t := &c.Typos
+	m.heading(3, "Typos")
+	m.para("Captures with a typo Google accepts: %s (%s lines); with a typo Google ignores: %s (%s lines).",
+		fmtRatio(t.Accepted.Captures), fmtInt(t.Accepted.Lines), fmtRatio(t.Ignored.Captures), fmtInt(t.Ignored.Lines))
+	var rows [][]string
+	for _, k := range t.Keys {
+		rows = append(rows, []string{code(k.Key), k.Code, fmtInt(k.Lines)})
+	}
+	if len(rows) > 0 {
+		m.table([]string{"key (lower case)", "code", " lines"}, rows)
+	}
+	s := &c.Sitemaps
+	m.heading(3, "Sitemaps")
+	m.para("Read captures declaring a sitemap: %s; %s sitemap lines, valid: %s.", fmtRatio(s.Captures), fmtInt(s.Lines), fmtRatio(s.Valid))
+}
+
+func mdAgents(m *mdWriter, u *UserAgents) {
+	m.heading(3, "User agents most often named")
+	m.para("Of the %s captures with a user-agent line; %s distinct values (lower-cased).", fmtInt(u.Captures), fmtInt(u.Distinct))
+	var rows [][]string
+	for _, n := range u.Top {
+		rows = append(rows, []string{code(n.Name), fmtInt(n.Captures.N), fmtShare(n.Captures.Share())})
+	}
+	if len(rows) > 0 {
+		m.table([]string{"user agent", " captures", " share"}, rows)
+	}
+}
+
+func mdFarms(m *mdWriter, f *Farms) {
+	m.heading(3, "Bodies shared by many hosts")
+	m.para("%s of the hosts with a usable non-empty robots.txt serve one of %s bodies that other hosts serve too.", fmtRatio(f.SharedHosts), fmtInt(f.SharedBodies))
+	var rows [][]string
+	for _, fm := range f.Top {
+		var sample, head []string
+		for _, h := range fm.Sample {
+			sample = append(sample, code(h))
+		}
+		for _, l := range fm.Head {
+			head = append(head, code(l))
+		}
+		rows = append(rows, []string{fmtInt(fm.Hosts), strings.Join(sample, ", "), code(fm.Digest), fmtInt(int64(fm.Lines)), strings.Join(head, " ")})
+	}
+	if len(rows) > 0 {
+		m.table([]string{" hosts", "first hosts", "payload digest", " lines", "first lines"}, rows)
+	}
+}
+
+func mdWorst(m *mdWriter, hosts []HostErrors) {
+	m.heading(3, "Hosts with the most errors")
+	var rows [][]string
+	for _, h := range hosts {
+		var codes []string
+		for _, c := range h.Codes {
+			codes = append(codes, code(c))
+		}
+		rows = append(rows, []string{code(h.Host), fmtInt(int64(h.Errors)), fmtInt(int64(h.Warnings)), strings.Join(codes, ", "), code(h.CaptureID)})
+	}
+	if len(rows) == 0 {
+		m.para("No host has an error.")
+		return
+	}
+	m.table([]string{"host", " errors", " warnings", "error codes", "capture"}, rows)
+}
+
+func mdTrends(m *mdWriter, t *Trends) {
+	m.heading(2, "Trends")
+	header := []string{"figure"}
+	for _, c := range t.Crawls {
+		header = append(header, " "+md(c))
+	}
+	header = append(header, " change")
+	var rows [][]string
+	for _, s := range t.Series {
+		row := []string{md(s.Name)}
+		for _, v := range s.Values {
+			row = append(row, fmtValue(s, v))
+		}
+		rows = append(rows, append(row, fmtDelta(s)))
+	}
+	m.table(header, rows)
+}
+
+func mdDefinitions(m *mdWriter) {
+	m.heading(2, "Definitions")
+	m.para(`- **read capture**: HTTP status 2xx, or no status (tar entries, files): crawlers read the body.
+- **deciding capture** of a host in a crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
+- **usable robots.txt**: a deciding capture with outcome rules or no-rules, or with no HTTP status and either a rule or no sign of HTML, binary or UTF-16 content.
+- **named**: a group's user-agent line names the crawler; otherwise the ` + "`*`" + ` group applies.
+- **fully / partially disallowed**: the rules that apply disallow every URL / some URLs (the agents table).`)
+}
+
+func writeSiteMarkdown(w io.Writer, r *SiteReport, title string) error {
+	m := &mdWriter{w: bufio.NewWriter(w)}
+	nc, nk := int64(len(r.Captures)), int64(len(r.Crawls))
+	m.printf("# robots.txt of %s\n\nDataset %s: %s %s in %s %s.\n", code(r.Host), code(title),
+		fmtInt(nc), plural(nc, "capture", "captures"), fmtInt(nk), plural(nk, "crawl", "crawls"))
+	mdSiteFindings(m, r.Findings)
+	mdSiteCrawlers(m, r.Crawls[len(r.Crawls)-1])
+	for i := len(r.Crawls) - 1; i >= 0; i-- {
+		mdSiteCrawl(m, r.Crawls[i])
+	}
+	mdSiteCaptures(m, r.Captures)
+	return m.flush()
+}
+
+func mdSiteFindings(m *mdWriter, findings []Finding) {
+	m.heading(2, "Findings")
+	if len(findings) == 0 {
+		m.para("The checks found nothing to report.")
+	}
+	for _, f := range findings {
+		where := md(f.Crawl)
+		if f.Line > 0 {
+			where += ", line " + fmtInt(int64(f.Line))
+		}
+		m.printf("- **%s** %s (%s, %s)\n", f.Severity, md(f.Message), code(f.Check), where)
+	}
+}
+
+// mdSiteCrawlers lists the tracked crawlers by verdict, named ones bold.
+func mdSiteCrawlers(m *mdWriter, latest *SiteCrawl) {
+	m.heading(2, "Tracked crawlers in "+md(latest.Crawl))
+	for _, g := range verdictGroups(latest) {
+		var names []string
+		for _, c := range g.Crawlers {
+			n := code(c.Agent)
+			if c.Named {
+				n = "**" + n + "**"
+			}
+			names = append(names, n)
+		}
+		m.para("%s (%d): %s", g.Title, len(g.Crawlers), strings.Join(names, ", "))
+	}
+	m.para("Bold: named by a group; the others follow the `*` group.")
+}
+
+func mdSiteCrawl(m *mdWriter, sc *SiteCrawl) {
+	c := &sc.Capture
+	m.heading(2, "robots.txt in "+md(sc.Crawl))
+	m.para("Capture %s of %s: %s, outcome %s, %s; errors: %d, warnings: %d. Other hosts serving the same file: %s.",
+		code(c.CaptureID), code(c.URL), status(c.Status), code(c.Outcome), fmtBytes(c.Length), c.Errors, c.Warnings, fmtInt(sc.SharedWith))
+	for _, f := range sc.FileFindings {
+		m.printf("- whole file: **%s** %s %s\n", f.Severity, md(f.Message), code(f.Code))
+	}
+	if sc.Listing == nil {
+		m.para("\nThe dataset keeps no body for this capture (crawlers do not read the body of a %s answer).", status(c.Status))
+	} else {
+		mdListing(m, sc.Listing)
+	}
+	if len(sc.Sitemaps) > 0 {
+		var rows [][]string
+		for _, s := range sc.Sitemaps {
+			valid := "yes"
+			if !s.Valid {
+				valid = "**no**"
+			}
+			rows = append(rows, []string{fmtInt(int64(s.Line)), code(s.URL), valid})
+		}
+		m.heading(3, "Sitemaps")
+		m.table([]string{" line", "URL", "valid"}, rows)
+	}
+}
+
+// mdListing writes the file in a fenced block, each finding on a line of
+// its own after the line it concerns, marked "^".
+func mdListing(m *mdWriter, l *Listing) {
+	var b strings.Builder
+	for _, line := range l.Lines {
+		if line.Skipped > 0 {
+			b.WriteString("   ⋮  (" + fmtInt(int64(line.Skipped)) + " lines without findings)\n")
+			continue
+		}
+		b.WriteString(pad(fmtInt(int64(line.Number)), 5) + "  " + strings.ToValidUTF8(line.Text, "\uFFFD") + "\n")
+		for _, f := range line.Findings {
+			b.WriteString("       ^ " + f.Severity + ": " + f.Message + " [" + f.Code + "]\n")
+		}
+	}
+	text := b.String()
+	f := fence(text)
+	m.printf("\n%stext\n%s%s\n\n", f, text, f)
+}
+
+func pad(s string, n int) string {
+	if len(s) >= n {
+		return s
+	}
+	return strings.Repeat(" ", n-len(s)) + s
+}
+
+func mdSiteCaptures(m *mdWriter, caps []SiteCapture) {
+	m.heading(2, "Captures")
+	var rows [][]string
+	for _, c := range caps {
+		when := ""
+		if c.FetchTime != nil {
+			when = c.FetchTime.Format("2006-01-02 15:04")
+		}
+		deciding := ""
+		if c.Deciding {
+			deciding = "yes"
+		}
+		rows = append(rows, []string{md(c.Crawl), when, code(c.URL), status(c.Status), md(c.Outcome), fmtInt(c.Length), fmtInt(int64(c.Errors)), deciding, code(c.WARCFilename + "@" + fmtInt(c.WARCOffset))})
+	}
+	m.table([]string{"crawl", "fetched (UTC)", "URL", " status", "outcome", " bytes", " errors", "deciding", "WARC record"}, rows)
+}

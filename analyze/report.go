@@ -1,0 +1,368 @@
+package analyze
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+// Report is the crawl report: the figures of every crawl partition of a
+// dataset and, when there are several, how the main ones moved. Every
+// share carries its denominator (see [Ratio]); the package documentation
+// defines each figure. The HTML, Markdown and JSON forms all carry these
+// same figures.
+type Report struct {
+	// Crawls holds one entry per crawl partition, sorted by label.
+	Crawls []*Crawl `json:"crawls"`
+	// Trends compares the crawls; nil when the dataset holds one.
+	Trends *Trends `json:"trends,omitempty"`
+	// Top is the length of the ranked lists.
+	Top int `json:"top"`
+}
+
+// Ratio is a count and the count it is a share of. Its JSON form is
+// {"n": N, "of": OF, "share": N/OF}.
+type Ratio struct {
+	N  int64 `json:"n"`
+	Of int64 `json:"of"`
+}
+
+// Share returns N/Of, or 0 when Of is 0.
+func (r Ratio) Share() float64 {
+	if r.Of == 0 {
+		return 0
+	}
+	return float64(r.N) / float64(r.Of)
+}
+
+// MarshalJSON adds the share to the two counts.
+func (r Ratio) MarshalJSON() ([]byte, error) {
+	type plain Ratio
+	return json.Marshal(struct {
+		plain
+		Share float64 `json:"share"`
+	}{plain(r), r.Share()})
+}
+
+// Crawl holds the figures of one crawl partition.
+type Crawl struct {
+	Crawl string `json:"crawl"`
+	// Captures counts the rows of captures; Hosts the distinct
+	// url_host_name values.
+	Captures int64 `json:"captures"`
+	Hosts    int64 `json:"hosts"`
+	// ReadCaptures counts the captures whose body crawlers read: HTTP status
+	// 2xx, or no status (tar entries, files).
+	ReadCaptures int64 `json:"read_captures"`
+	// UsableHosts counts the hosts whose deciding capture is a usable
+	// robots.txt (see the package documentation).
+	UsableHosts int64 `json:"usable_hosts"`
+	// WithErrors counts the captures with at least one finding of severity
+	// error, of all captures.
+	WithErrors Ratio `json:"with_errors"`
+	// FirstFetch and LastFetch bound fetch_time; nil when it is always NULL.
+	FirstFetch *time.Time `json:"first_fetch,omitempty"`
+	LastFetch  *time.Time `json:"last_fetch,omitempty"`
+
+	Inputs      Inputs         `json:"inputs"`
+	Outcomes    []OutcomeShare `json:"outcomes"`
+	Diagnostics []CodeShare    `json:"diagnostics"`
+	Sizes       Sizes          `json:"sizes"`
+	Patterns    Patterns       `json:"patterns"`
+	Typos       Typos          `json:"typos"`
+	UserAgents  UserAgents     `json:"user_agents"`
+	Sitemaps    Sitemaps       `json:"sitemaps"`
+	Farms       Farms          `json:"farms"`
+	WorstHosts  []HostErrors   `json:"worst_hosts"`
+	Crawlers    CrawlerFigures `json:"crawlers"`
+}
+
+// Inputs sums the inputs table of the crawl.
+type Inputs struct {
+	Inputs   int64 `json:"inputs"`
+	Failed   int64 `json:"failed"` // not read to their end (error is not NULL)
+	Bytes    int64 `json:"bytes"`
+	Records  int64 `json:"records"`
+	Captures int64 `json:"captures"`
+	Skipped  int64 `json:"skipped"`
+	Damage   int64 `json:"damage_events"`
+}
+
+// OutcomeShare is the share of captures with one outcome, and the HTTP
+// statuses behind it.
+type OutcomeShare struct {
+	Outcome  string        `json:"outcome"`
+	Captures Ratio         `json:"captures"` // of all captures
+	Statuses []StatusCount `json:"statuses"` // most frequent first
+}
+
+// StatusCount counts the captures of one fetch_status; Status 0 stands for
+// NULL (no HTTP status).
+type StatusCount struct {
+	Status   int32 `json:"status"`
+	Captures int64 `json:"captures"`
+}
+
+// CodeShare is the prevalence of one diagnostic code.
+type CodeShare struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	// Captures with at least one finding of the code, of all captures.
+	Captures Ratio `json:"captures"`
+	// Findings counts the rows of diagnostics with the code.
+	Findings int64 `json:"findings"`
+}
+
+// Sizes is the distribution of payload_length over the read captures.
+type Sizes struct {
+	Captures int64        `json:"captures"` // the read captures
+	Buckets  []SizeBucket `json:"buckets"`
+	Empty    Ratio        `json:"empty"`    // payload_length 0
+	Oversize Ratio        `json:"oversize"` // oversize: over 500 KiB
+	Median   int64        `json:"median"`
+	P90      int64        `json:"p90"`
+	P99      int64        `json:"p99"`
+	Max      int64        `json:"max"`
+	Bytes    int64        `json:"bytes"` // the sum
+}
+
+// SizeBucket counts the read captures with Min <= payload_length <= Max
+// (Max -1: no upper bound).
+type SizeBucket struct {
+	Label    string `json:"label"`
+	Min      int64  `json:"min"`
+	Max      int64  `json:"max"`
+	Captures Ratio  `json:"captures"`
+}
+
+// Patterns is the use of wildcards and end anchors in rules.
+type Patterns struct {
+	WithRules         int64 `json:"captures_with_rules"`
+	Rules             int64 `json:"rules"`
+	Allow             int64 `json:"allow"`
+	Disallow          int64 `json:"disallow"`
+	WildcardRules     Ratio `json:"wildcard_rules"`      // of Rules
+	EndAnchorRules    Ratio `json:"end_anchor_rules"`    // of Rules
+	WildcardCaptures  Ratio `json:"wildcard_captures"`   // of WithRules
+	EndAnchorCaptures Ratio `json:"end_anchor_captures"` // of WithRules
+}
+
+// Typos is the prevalence of misspelled keys.
+type Typos struct {
+	Accepted TypoShare `json:"accepted"` // typo-accepted: Google reads the line
+	Ignored  TypoShare `json:"ignored"`  // typo-ignored: Google drops the line
+	Keys     []TypoKey `json:"keys"`     // the misspellings, most frequent first
+}
+
+// TypoShare counts the captures with a kind of typo, and its lines.
+type TypoShare struct {
+	Captures Ratio `json:"captures"` // of all captures
+	Lines    int64 `json:"lines"`
+}
+
+// TypoKey is one misspelled key, lower-cased, and how often it is written.
+type TypoKey struct {
+	Key   string `json:"key"`
+	Code  string `json:"code"`
+	Lines int64  `json:"lines"`
+}
+
+// UserAgents are the user-agent values most often named.
+type UserAgents struct {
+	// Captures counts the captures with at least one user-agent line.
+	Captures int64 `json:"captures"`
+	// Distinct counts the distinct values, lower-cased.
+	Distinct int64 `json:"distinct"`
+	// Top lists the values (lower-cased) by the captures naming them.
+	Top []NameCount `json:"top"`
+}
+
+// NameCount is a value and the captures that name it, of the captures with
+// a user-agent line.
+type NameCount struct {
+	Name     string `json:"name"`
+	Captures Ratio  `json:"captures"`
+}
+
+// Sitemaps counts the sitemaps declared.
+type Sitemaps struct {
+	Captures Ratio `json:"captures"` // read captures with a sitemap line, of read captures
+	Lines    int64 `json:"lines"`    // rows of sitemaps
+	Valid    Ratio `json:"valid"`    // valid lines, of Lines
+}
+
+// Farms are the robots.txt bodies served identically by several hosts.
+type Farms struct {
+	// Hosts counts the hosts whose deciding capture is a usable, non-empty
+	// robots.txt with a payload digest.
+	Hosts int64 `json:"hosts"`
+	// SharedBodies counts the digests served by two or more of them.
+	SharedBodies int64 `json:"shared_bodies"`
+	// SharedHosts counts the hosts serving one of those, of Hosts.
+	SharedHosts Ratio `json:"shared_hosts"`
+	// Top lists the most shared bodies.
+	Top []Farm `json:"top"`
+}
+
+// Farm is one body served by several hosts.
+type Farm struct {
+	Digest string   `json:"payload_digest"`
+	Hosts  int64    `json:"hosts"`
+	Sample []string `json:"sample_hosts"` // the first hosts, sorted
+	Lines  int      `json:"lines"`        // lines of the body; 0 when not kept
+	Head   []string `json:"head"`         // its first lines that are not blank
+}
+
+// HostErrors is one host with many errors in its deciding capture.
+type HostErrors struct {
+	Host      string   `json:"host"`
+	CaptureID string   `json:"capture_id"`
+	Errors    int32    `json:"errors"`
+	Warnings  int32    `json:"warnings"`
+	Codes     []string `json:"codes"` // the error codes found, sorted
+}
+
+// CrawlerFigures is the section on tracked crawlers: for each, the share of
+// hosts that name it and that leave it allowed, partly or fully disallowed,
+// over two denominators.
+type CrawlerFigures struct {
+	UsableHosts int64 `json:"usable_hosts"`
+	AllHosts    int64 `json:"all_hosts"`
+	// Usable hosts that name at least one AI crawler; that name one and
+	// disallow it fully; whose robots.txt disallows every AI crawler.
+	AnyAINamed           Ratio          `json:"any_ai_named"`
+	AnyAINamedDisallowed Ratio          `json:"any_ai_named_disallowed"`
+	EveryAIDisallowed    Ratio          `json:"every_ai_disallowed"`
+	Crawlers             []CrawlerShare `json:"crawlers"`
+}
+
+// CrawlerShare holds the figures of one tracked crawler.
+type CrawlerShare struct {
+	Agent    string       `json:"agent"`
+	Kind     string       `json:"kind"` // "search", "ai", or "other" when not in robots.Crawlers
+	Operator string       `json:"operator,omitempty"`
+	Usable   HostVerdicts `json:"usable"` // over the hosts with a usable robots.txt
+	All      HostVerdicts `json:"all"`    // over all hosts
+}
+
+// HostVerdicts counts hosts by what their deciding capture says of a
+// crawler. Allowed + Partial + Disallowed = Hosts.
+type HostVerdicts struct {
+	Hosts           int64 `json:"hosts"`
+	Named           int64 `json:"named"`
+	NamedDisallowed int64 `json:"named_disallowed"`
+	Disallowed      int64 `json:"disallowed"`
+	Partial         int64 `json:"partially_disallowed"`
+	Allowed         int64 `json:"allowed"`
+}
+
+// Trends compares the crawls of the dataset, oldest label first.
+type Trends struct {
+	Crawls []string `json:"crawls"`
+	Series []Series `json:"series"`
+}
+
+// Series is one figure over the crawls. Shares are fractions (0.25 is 25%).
+type Series struct {
+	Name   string    `json:"name"`
+	Share  bool      `json:"share"` // the values are shares, not counts
+	Values []float64 `json:"values"`
+}
+
+// Delta returns the change from the first crawl to the last.
+func (s Series) Delta() float64 {
+	if len(s.Values) == 0 {
+		return 0
+	}
+	return s.Values[len(s.Values)-1] - s.Values[0]
+}
+
+// trendCrawlers is the most AI crawlers followed in the trends.
+const trendCrawlers = 8
+
+// trends returns how the main figures moved between crawls, or nil for a
+// single crawl.
+func trends(crawls []*Crawl, top int) *Trends {
+	if len(crawls) < 2 {
+		return nil
+	}
+	t := &Trends{}
+	for _, c := range crawls {
+		t.Crawls = append(t.Crawls, c.Crawl)
+	}
+	count := func(name string, f func(*Crawl) int64) {
+		t.add(crawls, name, false, func(c *Crawl) float64 { return float64(f(c)) })
+	}
+	share := func(name string, f func(*Crawl) Ratio) {
+		t.add(crawls, name, true, func(c *Crawl) float64 { return f(c).Share() })
+	}
+	count("captures", func(c *Crawl) int64 { return c.Captures })
+	count("hosts", func(c *Crawl) int64 { return c.Hosts })
+	share("hosts with a usable robots.txt", func(c *Crawl) Ratio { return Ratio{c.UsableHosts, c.Hosts} })
+	for _, o := range knownOutcomes {
+		share("outcome "+o, func(c *Crawl) Ratio { return outcomeRatio(c, o) })
+	}
+	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
+	share("oversize (of read captures)", func(c *Crawl) Ratio { return c.Sizes.Oversize })
+	share("empty (of read captures)", func(c *Crawl) Ratio { return c.Sizes.Empty })
+	share("wildcard rules (of captures with rules)", func(c *Crawl) Ratio { return c.Patterns.WildcardCaptures })
+	share("typo accepted", func(c *Crawl) Ratio { return c.Typos.Accepted.Captures })
+	share("typo ignored", func(c *Crawl) Ratio { return c.Typos.Ignored.Captures })
+	share("sitemap declared (of read captures)", func(c *Crawl) Ratio { return c.Sitemaps.Captures })
+	share("hosts sharing their body", func(c *Crawl) Ratio { return c.Farms.SharedHosts })
+	share("an AI crawler named", func(c *Crawl) Ratio { return c.Crawlers.AnyAINamed })
+	share("an AI crawler named and disallowed", func(c *Crawl) Ratio { return c.Crawlers.AnyAINamedDisallowed })
+	share("every AI crawler disallowed", func(c *Crawl) Ratio { return c.Crawlers.EveryAIDisallowed })
+	for _, agent := range trendAgents(crawls[len(crawls)-1], min(top, trendCrawlers)) {
+		share(agent+" named", func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Named, v.Hosts} })
+		share(agent+" disallowed", func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Disallowed, v.Hosts} })
+	}
+	return t
+}
+
+func (t *Trends) add(crawls []*Crawl, name string, share bool, f func(*Crawl) float64) {
+	s := Series{Name: name, Share: share}
+	for _, c := range crawls {
+		s.Values = append(s.Values, f(c))
+	}
+	t.Series = append(t.Series, s)
+}
+
+func outcomeRatio(c *Crawl, outcome string) Ratio {
+	for _, o := range c.Outcomes {
+		if o.Outcome == outcome {
+			return o.Captures
+		}
+	}
+	return Ratio{Of: c.Captures}
+}
+
+// crawlerUsable returns a crawler's figures over usable hosts.
+func crawlerUsable(c *Crawl, agent string) HostVerdicts {
+	for _, s := range c.Crawlers.Crawlers {
+		if s.Agent == agent {
+			return s.Usable
+		}
+	}
+	return HostVerdicts{Hosts: c.Crawlers.UsableHosts}
+}
+
+// trendAgents returns the AI crawlers most often named in a crawl.
+func trendAgents(c *Crawl, n int) []string {
+	var ai []CrawlerShare
+	for _, s := range c.Crawlers.Crawlers {
+		if s.Kind == robots.CrawlerAI.String() && s.Usable.Named > 0 {
+			ai = append(ai, s)
+		}
+	}
+	slices.SortStableFunc(ai, func(a, b CrawlerShare) int { return cmp.Compare(b.Usable.Named, a.Usable.Named) })
+	var out []string
+	for _, s := range ai[:min(n, len(ai))] {
+		out = append(out, s.Agent)
+	}
+	return out
+}

@@ -1,0 +1,411 @@
+package analyze
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+// SiteReport is the report on one host: its captures in every crawl, and
+// for each crawl its deciding capture's robots.txt with the findings at
+// their lines, what it says to the tracked crawlers and its sitemaps; then
+// the findings of the site checks.
+type SiteReport struct {
+	Host string `json:"host"`
+	// Captures lists every capture of the host, by crawl and fetch time.
+	Captures []SiteCapture `json:"captures"`
+	// Crawls holds, for each crawl with a capture of the host (oldest
+	// first), what its deciding capture says.
+	Crawls []*SiteCrawl `json:"crawls"`
+	// Findings are those of the checks, most severe first.
+	Findings []Finding `json:"findings"`
+	// Checks names the checks that ran, with their documentation.
+	Checks []CheckDoc `json:"checks"`
+}
+
+// SiteCapture is one capture of the host.
+type SiteCapture struct {
+	Crawl        string     `json:"crawl"`
+	CaptureID    string     `json:"capture_id"`
+	URL          string     `json:"url"`
+	FetchTime    *time.Time `json:"fetch_time,omitempty"`
+	Status       int32      `json:"fetch_status"` // 0: NULL
+	Outcome      string     `json:"outcome"`
+	ContentType  string     `json:"content_mime_type,omitempty"`
+	Length       int64      `json:"payload_length"`
+	Digest       string     `json:"payload_digest,omitempty"`
+	Truncated    string     `json:"truncated,omitempty"`
+	Oversize     bool       `json:"oversize"`
+	Redirect     string     `json:"redirect_location,omitempty"`
+	Rules        int32      `json:"rules"`
+	Errors       int32      `json:"errors"`
+	Warnings     int32      `json:"warnings"`
+	Infos        int32      `json:"infos"`
+	WARCFilename string     `json:"warc_filename"`
+	WARCOffset   int64      `json:"warc_record_offset"`
+	WARCLength   int64      `json:"warc_record_length"`
+	Deciding     bool       `json:"deciding"` // the capture the crawl's figures use
+
+	fetch int64 // µs, noTime when NULL
+}
+
+// SiteCrawl is what the deciding capture of one crawl says.
+type SiteCrawl struct {
+	Crawl   string      `json:"crawl"`
+	Capture SiteCapture `json:"capture"`
+	// Listing is the robots.txt text with its findings; nil when the
+	// dataset keeps no body for it (statuses crawlers do not read).
+	Listing *Listing `json:"listing,omitempty"`
+	// FileFindings are the findings about the whole file (line 0).
+	FileFindings []SiteDiagnostic `json:"file_findings"`
+	// Crawlers says what the file says of each tracked crawler.
+	Crawlers []SiteCrawler `json:"crawlers"`
+	// Sitemaps are the sitemap lines.
+	Sitemaps []SiteSitemap `json:"sitemaps"`
+	// SharedWith counts the other hosts of the crawl with a capture of the
+	// same non-empty body.
+	SharedWith int64 `json:"shared_with"`
+
+	findings []SiteDiagnostic // all findings, until the listing is made
+	text     string           // the body, when kept
+}
+
+// Listing is a robots.txt text cut into lines as the engine numbers them.
+// Long files are shortened: after the first [ListingHead] lines only the
+// lines with findings are kept, with a gap marking what was left out.
+type Listing struct {
+	Digest string        `json:"payload_digest"`
+	Total  int           `json:"total_lines"`
+	Lines  []ListingLine `json:"lines"`
+}
+
+// ListingHead is the number of lines a listing shows in full.
+const ListingHead = 1000
+
+// ListingLine is one line of a listing, or a gap of Skipped lines left out
+// (Number 0).
+type ListingLine struct {
+	Number   int              `json:"number"`
+	Text     string           `json:"text"`
+	Skipped  int              `json:"skipped,omitempty"`
+	Findings []SiteDiagnostic `json:"findings,omitempty"`
+}
+
+// SiteDiagnostic is one row of diagnostics of the host.
+type SiteDiagnostic struct {
+	Line     int32  `json:"line"`
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// SiteCrawler is what a robots.txt says of one tracked crawler.
+type SiteCrawler struct {
+	Agent   string `json:"agent"`
+	Kind    string `json:"kind"`
+	Named   bool   `json:"named"`
+	Verdict string `json:"verdict"`
+}
+
+// SiteSitemap is one sitemap line.
+type SiteSitemap struct {
+	URL   string `json:"url"`
+	Line  int32  `json:"line"`
+	Valid bool   `json:"valid"`
+}
+
+// Site computes the report on one host (a url_host_name, compared in lower
+// case) and runs the site checks on it. It fails with an error wrapping
+// [ErrNoSite] when no crawl holds a capture of the host.
+func (d *Dataset) Site(ctx context.Context, hostName string) (*SiteReport, error) {
+	hostName = strings.ToLower(strings.TrimSpace(hostName))
+	r := &SiteReport{Host: hostName, Captures: []SiteCapture{}, Crawls: []*SiteCrawl{}, Findings: []Finding{}}
+	for _, crawl := range d.crawls {
+		sc, caps, err := d.siteCrawl(ctx, crawl, hostName)
+		if err != nil {
+			return nil, err
+		}
+		r.Captures = append(r.Captures, caps...)
+		if sc != nil {
+			r.Crawls = append(r.Crawls, sc)
+		}
+	}
+	if len(r.Crawls) == 0 {
+		return nil, fmt.Errorf("%w: %q", ErrNoSite, hostName)
+	}
+	if err := runChecks(r, d.cfg.checks); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// siteCrawl gathers what one crawl holds of the host; nil when nothing.
+func (d *Dataset) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteCrawl, []SiteCapture, error) {
+	caps, err := d.siteCaptures(ctx, crawl, hostName)
+	if err != nil || len(caps) == 0 {
+		return nil, caps, err
+	}
+	best := 0
+	for i := range caps {
+		if siteDecidesBefore(&caps[i], &caps[best]) {
+			best = i
+		}
+	}
+	caps[best].Deciding = true
+	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, FileFindings: []SiteDiagnostic{}}
+	steps := []func(context.Context, *SiteCrawl, string) error{d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.siteListing, d.siteShared}
+	for _, step := range steps {
+		if err := step(ctx, sc, hostName); err != nil {
+			return nil, nil, err
+		}
+	}
+	return sc, caps, nil
+}
+
+// siteDecidesBefore is decidesBefore for site captures.
+func siteDecidesBefore(a, b *SiteCapture) bool {
+	ar, br := a.Outcome == robots.OutcomeRedirect.String(), b.Outcome == robots.OutcomeRedirect.String()
+	if ar != br {
+		return !ar
+	}
+	if a.fetch != b.fetch {
+		return a.fetch > b.fetch
+	}
+	return a.CaptureID < b.CaptureID
+}
+
+// siteColumns are the captures columns the site report reads.
+var siteColumns = []string{
+	"capture_id", "url", "url_host_name", "fetch_time", "fetch_status", "content_mime_type",
+	"payload_length", "payload_digest", "truncated", "oversize", "warc_filename", "warc_record_offset",
+	"warc_record_length", "redirect_location", "outcome", "rule_count", "error_count", "warning_count", "info_count",
+}
+
+// siteCaptures returns the captures of the host in one crawl, by fetch time.
+func (d *Dataset) siteCaptures(ctx context.Context, crawl, hostName string) ([]SiteCapture, error) {
+	var mu sync.Mutex
+	out := []SiteCapture{}
+	spec := scanSpec{table: "captures", crawl: crawl, columns: siteColumns}
+	err := d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+		caps, err := siteCaptureRows(rec, crawl, hostName)
+		mu.Lock()
+		defer mu.Unlock()
+		out = append(out, caps...)
+		return err
+	})
+	slices.SortFunc(out, func(a, b SiteCapture) int {
+		return cmp.Or(cmp.Compare(a.fetch, b.fetch), strings.Compare(a.CaptureID, b.CaptureID))
+	})
+	return out, err
+}
+
+func siteCaptureRows(rec arrow.Record, crawl, hostName string) ([]SiteCapture, error) {
+	cs := columnSet{rec: rec}
+	hosts := cs.str("url_host_name")
+	if cs.err != nil {
+		return nil, cs.err
+	}
+	var out []SiteCapture
+	for i := range hosts.Len() {
+		if hosts.Value(i) == hostName {
+			c, err := siteCaptureRow(rec, i)
+			if err != nil {
+				return nil, err
+			}
+			c.Crawl = crawl
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// siteCaptureRow copies row i of a captures record.
+func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
+	cs := columnSet{rec: rec}
+	str := func(name string) string { return strings.Clone(strOrEmpty(cs.str(name), i)) }
+	c := SiteCapture{
+		CaptureID: str("capture_id"), URL: str("url"), ContentType: str("content_mime_type"),
+		Digest: str("payload_digest"), Truncated: str("truncated"), Redirect: str("redirect_location"),
+		Outcome: str("outcome"), WARCFilename: str("warc_filename"),
+	}
+	status, ts := cs.i32("fetch_status"), cs.timestamp("fetch_time")
+	length, over := cs.i64("payload_length"), cs.boolean("oversize")
+	off, n := cs.i64("warc_record_offset"), cs.i64("warc_record_length")
+	rules, errs, warns, infos := cs.i32("rule_count"), cs.i32("error_count"), cs.i32("warning_count"), cs.i32("info_count")
+	if cs.err != nil {
+		return c, cs.err
+	}
+	if !status.IsNull(i) {
+		c.Status = status.Value(i)
+	}
+	if c.fetch = micros(ts, i); c.fetch != noTime {
+		t := time.UnixMicro(c.fetch).UTC()
+		c.FetchTime = &t
+	}
+	c.Length, c.Oversize, c.WARCOffset, c.WARCLength = length.Value(i), over.Value(i), off.Value(i), n.Value(i)
+	c.Rules, c.Errors, c.Warnings, c.Infos = rules.Value(i), errs.Value(i), warns.Value(i), infos.Value(i)
+	return c, nil
+}
+
+// hostRows scans the rows of one table that belong to the deciding
+// capture, and calls fn with each.
+func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, columns []string, fn func(cs *columnSet, i int)) error {
+	var mu sync.Mutex
+	spec := scanSpec{table: table, crawl: sc.Crawl, columns: append([]string{"capture_id"}, columns...)}
+	return d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+		cs := &columnSet{rec: rec}
+		ids := cs.str("capture_id")
+		if cs.err != nil {
+			return cs.err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range ids.Len() {
+			if ids.Value(i) == sc.Capture.CaptureID {
+				fn(cs, i)
+			}
+		}
+		return cs.err
+	})
+}
+
+func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) error {
+	cols := []string{"line", "code", "severity", "message"}
+	err := d.hostRows(ctx, "diagnostics", sc, cols, func(cs *columnSet, i int) {
+		sc.findings = append(sc.findings, SiteDiagnostic{
+			Line: cs.i32("line").Value(i), Code: strings.Clone(cs.str("code").Value(i)),
+			Severity: strings.Clone(cs.str("severity").Value(i)), Message: strings.Clone(cs.str("message").Value(i)),
+		})
+	})
+	slices.SortStableFunc(sc.findings, func(a, b SiteDiagnostic) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), strings.Compare(a.Code, b.Code))
+	})
+	for _, f := range sc.findings {
+		if f.Line == 0 {
+			sc.FileFindings = append(sc.FileFindings, f)
+		}
+	}
+	return err
+}
+
+func (d *Dataset) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error {
+	err := d.hostRows(ctx, "agents", sc, []string{"agent", "named", "verdict"}, func(cs *columnSet, i int) {
+		agent := strings.Clone(cs.str("agent").Value(i))
+		kind := "other"
+		if k, ok := crawlerIndex[agent]; ok {
+			kind = robots.Crawlers[k].Kind.String()
+		}
+		sc.Crawlers = append(sc.Crawlers, SiteCrawler{Agent: agent, Kind: kind, Named: cs.boolean("named").Value(i), Verdict: strings.Clone(cs.str("verdict").Value(i))})
+	})
+	slices.SortStableFunc(sc.Crawlers, func(a, b SiteCrawler) int { return cmp.Compare(crawlerOrder(a.Agent), crawlerOrder(b.Agent)) })
+	return err
+}
+
+// crawlerOrder is the place of an agent in robots.Crawlers; others last.
+func crawlerOrder(agent string) int {
+	if k, ok := crawlerIndex[agent]; ok {
+		return k
+	}
+	return len(robots.Crawlers)
+}
+
+func (d *Dataset) siteSitemaps(ctx context.Context, sc *SiteCrawl, _ string) error {
+	err := d.hostRows(ctx, "sitemaps", sc, []string{"url", "line", "valid"}, func(cs *columnSet, i int) {
+		sc.Sitemaps = append(sc.Sitemaps, SiteSitemap{URL: strings.Clone(cs.str("url").Value(i)), Line: cs.i32("line").Value(i), Valid: cs.boolean("valid").Value(i)})
+	})
+	slices.SortFunc(sc.Sitemaps, func(a, b SiteSitemap) int { return cmp.Compare(a.Line, b.Line) })
+	return err
+}
+
+// siteListing cuts the deciding capture's body into lines and puts each
+// finding at its line.
+func (d *Dataset) siteListing(ctx context.Context, sc *SiteCrawl, _ string) error {
+	dg := sc.Capture.Digest
+	if dg == "" {
+		return nil
+	}
+	texts, err := d.findBodies(ctx, sc.Crawl, []string{dg})
+	if err != nil {
+		return err
+	}
+	text, ok := texts[dg]
+	if !ok {
+		return nil
+	}
+	sc.Listing, sc.text = newListing(dg, text, sc.findings), text
+	return nil
+}
+
+// newListing returns the listing of a text with the findings at their
+// lines; findings past the last line are put on it.
+func newListing(digest, text string, findings []SiteDiagnostic) *Listing {
+	byLine := map[int][]SiteDiagnostic{}
+	for _, f := range findings {
+		if f.Line > 0 {
+			byLine[int(f.Line)] = append(byLine[int(f.Line)], f)
+		}
+	}
+	f := robots.ParseString(text)
+	l := &Listing{Digest: digest, Total: f.Stats.Lines, Lines: []ListingLine{}}
+	gap := 0
+	for line := range f.Lines() {
+		if line.Number > l.Total && line.Text == "" {
+			break // the empty line after the final end of line
+		}
+		fs := byLine[line.Number]
+		delete(byLine, line.Number)
+		if line.Number > ListingHead && len(fs) == 0 {
+			gap++
+			continue
+		}
+		if gap > 0 {
+			l.Lines = append(l.Lines, ListingLine{Skipped: gap})
+			gap = 0
+		}
+		l.Lines = append(l.Lines, ListingLine{Number: line.Number, Text: line.Text, Findings: fs})
+	}
+	if gap > 0 {
+		l.Lines = append(l.Lines, ListingLine{Skipped: gap})
+	}
+	for _, fs := range byLine { // lines the text does not have (should not happen)
+		l.Lines = append(l.Lines, ListingLine{Number: int(fs[0].Line), Findings: fs})
+	}
+	return l
+}
+
+// siteShared counts the other hosts of the crawl with a capture of the
+// same non-empty body.
+func (d *Dataset) siteShared(ctx context.Context, sc *SiteCrawl, hostName string) error {
+	dg := sc.Capture.Digest
+	if dg == "" || sc.Capture.Length == 0 {
+		return nil
+	}
+	var mu sync.Mutex
+	h := newHasher()
+	others := map[uint64]struct{}{}
+	spec := scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"url_host_name", "payload_digest"}}
+	return d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+		cs := columnSet{rec: rec}
+		hosts, digests := cs.str("url_host_name"), cs.str("payload_digest")
+		if cs.err != nil {
+			return cs.err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := range hosts.Len() {
+			if strOrEmpty(digests, i) == dg && hosts.Value(i) != hostName {
+				others[h.sum(hosts.Value(i))] = struct{}{}
+			}
+		}
+		sc.SharedWith = int64(len(others))
+		return nil
+	})
+}

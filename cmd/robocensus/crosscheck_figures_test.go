@@ -1,0 +1,214 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/robocensus/robocensus/analyze"
+)
+
+// The SQL of each figure of the crawl report, next to the Go value it must
+// equal. "read" captures are those with status 2xx or NULL.
+
+const readSQL = `(fetch_status IS NULL OR fetch_status BETWEEN 200 AND 299)`
+
+func checkOverview(q *querier, c *analyze.Crawl) {
+	q.same("overview", `SELECT count(*), count(DISTINCT url_host_name), count(*) FILTER (`+readSQL+`),
+		count(*) FILTER (error_count > 0), strftime(min(fetch_time), '%Y-%m-%dT%H:%M:%S'), strftime(max(fetch_time), '%Y-%m-%dT%H:%M:%S')
+		FROM captures WHERE crawl = ?`,
+		[][]string{row(c.Captures, c.Hosts, c.ReadCaptures, c.WithErrors.N, timeOrNull(c.FirstFetch), timeOrNull(c.LastFetch))})
+	q.same("usable hosts", `SELECT count(*) FILTER (usable) FROM deciding WHERE crawl = ?`, [][]string{row(c.UsableHosts)})
+	in := c.Inputs
+	q.same("inputs", `SELECT count(*), count(error), coalesce(sum(bytes), 0), coalesce(sum(records), 0), coalesce(sum(captures), 0),
+		coalesce(sum(skipped), 0), coalesce(sum(damage_events), 0) FROM inputs WHERE crawl = ?`,
+		[][]string{row(in.Inputs, in.Failed, in.Bytes, in.Records, in.Captures, in.Skipped, in.Damage)})
+}
+
+func timeOrNull(t interface{ Format(string) string }) string {
+	if fmt.Sprint(t) == "<nil>" {
+		return "NULL"
+	}
+	return t.Format("2006-01-02T15:04:05")
+}
+
+func checkOutcomes(q *querier, c *analyze.Crawl) {
+	var want [][]string
+	for _, o := range c.Outcomes {
+		for _, s := range o.Statuses {
+			want = append(want, row(o.Outcome, s.Status, s.Captures))
+		}
+		if o.Captures.Of != c.Captures {
+			q.t.Errorf("outcome %s: denominator %d", o.Outcome, o.Captures.Of)
+		}
+	}
+	sortRows(want)
+	q.same("outcomes by status", `SELECT outcome, coalesce(fetch_status, 0), count(*) FROM captures WHERE crawl = ?
+		GROUP BY ALL ORDER BY 1, 2`, want)
+}
+
+func checkDiagnostics(q *querier, c *analyze.Crawl) {
+	var want [][]string
+	for _, d := range c.Diagnostics {
+		if d.Findings > 0 || d.Captures.N > 0 {
+			want = append(want, row(d.Code, d.Severity, d.Findings, d.Captures.N))
+		}
+		if d.Captures.Of != c.Captures {
+			q.t.Errorf("code %s: denominator %d", d.Code, d.Captures.Of)
+		}
+	}
+	sortRows(want)
+	q.same("diagnostics", `SELECT code, severity, count(*), count(DISTINCT capture_id) FROM diagnostics WHERE crawl = ?
+		GROUP BY ALL ORDER BY 1`, want)
+	t := c.Typos
+	q.same("typos", `SELECT count(DISTINCT capture_id) FILTER (code = 'typo-accepted'), count(*) FILTER (code = 'typo-accepted'),
+		count(DISTINCT capture_id) FILTER (code = 'typo-ignored'), count(*) FILTER (code = 'typo-ignored')
+		FROM diagnostics WHERE crawl = ?`,
+		[][]string{row(t.Accepted.Captures.N, t.Accepted.Lines, t.Ignored.Captures.N, t.Ignored.Lines)})
+	var keys [][]string
+	for _, k := range t.Keys {
+		keys = append(keys, row(k.Key, k.Code, k.Lines))
+	}
+	q.same("typo keys", fmt.Sprintf(`SELECT lower(regexp_extract(message, '^"([^"]*)"', 1)) AS k, code, count(*) AS n
+		FROM diagnostics WHERE crawl = ? AND code IN ('typo-accepted', 'typo-ignored')
+		GROUP BY ALL ORDER BY n DESC, k, code LIMIT %d`, max(1, len(t.Keys))), keys)
+}
+
+func checkSizes(q *querier, c *analyze.Crawl) {
+	s := c.Sizes
+	var cases []string
+	var want []string
+	for _, b := range s.Buckets {
+		cond := fmt.Sprintf("payload_length >= %d", b.Min)
+		if b.Max >= 0 {
+			cond += fmt.Sprintf(" AND payload_length <= %d", b.Max)
+		}
+		cases = append(cases, "count(*) FILTER ("+cond+")")
+		want = append(want, fmt.Sprint(b.Captures.N))
+	}
+	q.same("size buckets", `SELECT `+strings.Join(cases, ", ")+` FROM captures WHERE crawl = ? AND `+readSQL, [][]string{want})
+	q.same("size figures", `SELECT count(*), count(*) FILTER (oversize), count(*) FILTER (payload_length = 0),
+		coalesce(quantile_disc(payload_length, 0.5), 0), coalesce(quantile_disc(payload_length, 0.9), 0),
+		coalesce(quantile_disc(payload_length, 0.99), 0), coalesce(max(payload_length), 0), coalesce(sum(payload_length), 0)
+		FROM captures WHERE crawl = ? AND `+readSQL,
+		[][]string{row(s.Captures, s.Oversize.N, s.Empty.N, s.Median, s.P90, s.P99, s.Max, s.Bytes)})
+}
+
+func checkPatterns(q *querier, c *analyze.Crawl, top int) {
+	p := c.Patterns
+	q.same("rules", `SELECT count(*), count(*) FILTER (directive = 'allow'), count(*) FILTER (directive = 'disallow'),
+		count(*) FILTER (has_wildcard), count(*) FILTER (has_end_anchor), count(DISTINCT capture_id) FILTER (has_end_anchor)
+		FROM rules WHERE crawl = ?`,
+		[][]string{row(p.Rules, p.Allow, p.Disallow, p.WildcardRules.N, p.EndAnchorRules.N, p.EndAnchorCaptures.N)})
+	q.same("captures with rules", `SELECT count(*) FILTER (rule_count > 0), count(*) FILTER (rule_count > 0 AND wildcard_rule_count > 0)
+		FROM captures WHERE crawl = ?`, [][]string{row(p.WithRules, p.WildcardCaptures.N)})
+	s := c.Sitemaps
+	q.same("sitemaps", `SELECT (SELECT count(*) FILTER (sitemap_count > 0) FROM captures WHERE crawl = ? AND `+readSQL+`),
+		count(*), count(*) FILTER (valid) FROM sitemaps WHERE crawl = ?`, [][]string{row(s.Captures.N, s.Lines, s.Valid.N)})
+}
+
+func checkAgentsNamed(q *querier, c *analyze.Crawl, top int) {
+	u := c.UserAgents
+	q.same("user-agent totals", `SELECT count(*) FILTER (len(user_agents) > 0),
+		(SELECT count(DISTINCT lower(ua)) FROM (SELECT unnest(user_agents) AS ua FROM captures WHERE crawl = ?))
+		FROM captures WHERE crawl = ?`, [][]string{row(u.Captures, u.Distinct)})
+	var want [][]string
+	for _, n := range u.Top {
+		want = append(want, row(n.Name, n.Captures.N))
+	}
+	q.same("user agents", fmt.Sprintf(`SELECT lower(ua) AS name, count(DISTINCT capture_id) AS n
+		FROM (SELECT capture_id, unnest(user_agents) AS ua FROM captures WHERE crawl = ?)
+		GROUP BY ALL ORDER BY n DESC, name LIMIT %d`, top), want)
+}
+
+func checkFarms(q *querier, c *analyze.Crawl, top int) {
+	f := c.Farms
+	const farmHosts = `SELECT payload_digest, count(*) AS n, list(url_host_name ORDER BY url_host_name)[1:5] AS sample
+		FROM deciding WHERE crawl = ? AND usable AND payload_length > 0 AND payload_digest IS NOT NULL GROUP BY 1`
+	q.same("farm totals", `SELECT (SELECT count(*) FROM deciding WHERE crawl = ? AND usable AND payload_length > 0 AND payload_digest IS NOT NULL),
+		count(*) FILTER (n >= 2), coalesce(sum(n) FILTER (n >= 2), 0) FROM (`+farmHosts+`)`,
+		[][]string{row(f.Hosts, f.SharedBodies, f.SharedHosts.N)})
+	var want [][]string
+	for _, fm := range f.Top {
+		want = append(want, row(fm.Digest, fm.Hosts, "["+strings.Join(fm.Sample, " ")+"]"))
+	}
+	q.same("farms", fmt.Sprintf(`SELECT payload_digest, n, sample FROM (%s) WHERE n >= 2 ORDER BY n DESC, payload_digest LIMIT %d`, farmHosts, top), want)
+	for _, fm := range f.Top {
+		if len(fm.Head) == 0 {
+			q.t.Errorf("farm %s: no first lines", fm.Digest)
+			continue
+		}
+		body := q.rows(`SELECT body FROM bodies WHERE crawl = ? AND payload_digest = '` + fm.Digest + `' LIMIT 1`)
+		if len(body) != 1 || !strings.Contains(body[0][0], strings.TrimSuffix(fm.Head[0], "…")) {
+			q.t.Errorf("farm %s: first line %q not in its body", fm.Digest, fm.Head[0])
+		}
+	}
+}
+
+func checkWorst(q *querier, c *analyze.Crawl, top int) {
+	var want [][]string
+	for _, h := range c.WorstHosts {
+		want = append(want, row(h.Host, h.CaptureID, h.Errors, h.Warnings, "["+strings.Join(h.Codes, " ")+"]"))
+	}
+	q.same("worst hosts", fmt.Sprintf(`SELECT url_host_name, capture_id, error_count, warning_count,
+		coalesce((SELECT list(DISTINCT code ORDER BY code) FROM diagnostics g WHERE g.crawl = d.crawl AND g.capture_id = d.capture_id AND severity = 'error'), [])
+		FROM deciding d WHERE crawl = ? AND error_count > 0 ORDER BY error_count DESC, warning_count DESC, url_host_name LIMIT %d`, top), want)
+}
+
+func checkCrawlers(q *querier, c *analyze.Crawl) {
+	f := c.Crawlers
+	q.same("crawler denominators", `SELECT count(*) FILTER (usable), count(*) FROM deciding WHERE crawl = ?`,
+		[][]string{row(f.UsableHosts, f.AllHosts)})
+	var want [][]string
+	for _, s := range f.Crawlers {
+		u, a := s.Usable, s.All
+		if a.Allowed+a.Partial+a.Disallowed == 0 {
+			continue // not in this crawl's agents table
+		}
+		want = append(want, row(s.Agent, u.Named, u.NamedDisallowed, u.Disallowed, u.Partial, u.Allowed, a.Named, a.NamedDisallowed, a.Disallowed, a.Partial, a.Allowed))
+	}
+	sortRows(want)
+	q.same("crawler verdicts", `SELECT agent,
+		count(*) FILTER (usable AND named), count(*) FILTER (usable AND named AND verdict = 'disallowed'),
+		count(*) FILTER (usable AND verdict = 'disallowed'), count(*) FILTER (usable AND verdict = 'partially-disallowed'),
+		count(*) FILTER (usable AND verdict = 'allowed'),
+		count(*) FILTER (named), count(*) FILTER (named AND verdict = 'disallowed'),
+		count(*) FILTER (verdict = 'disallowed'), count(*) FILTER (verdict = 'partially-disallowed'), count(*) FILTER (verdict = 'allowed')
+		FROM agents a JOIN deciding d USING (crawl, capture_id) WHERE a.crawl = ? GROUP BY agent ORDER BY agent`, want)
+	q.same("AI hosts", `WITH per AS (
+			SELECT d.capture_id, bool_or(named) AS any_named, bool_or(named AND verdict = 'disallowed') AS any_blocked,
+				count(*) FILTER (verdict = 'disallowed') AS blocked
+			FROM agents a JOIN deciding d USING (crawl, capture_id) WHERE a.crawl = ? AND usable AND agent IN (SELECT agent FROM ai)
+			GROUP BY 1)
+		SELECT count(*) FILTER (any_named), count(*) FILTER (any_blocked),
+			count(*) FILTER (blocked >= (SELECT count(DISTINCT agent) FROM agents WHERE crawl = ? AND agent IN (SELECT agent FROM ai)))
+		FROM per`,
+		[][]string{row(f.AnyAINamed.N, f.AnyAINamedDisallowed.N, f.EveryAIDisallowed.N)})
+}
+
+// sortRows sorts rows by their cells, as ORDER BY 1, 2, ... would for the
+// values compared here.
+func sortRows(rows [][]string) {
+	less := func(a, b []string) bool {
+		for i := range a {
+			if a[i] != b[i] {
+				if x, y, ok := numbers(a[i], b[i]); ok {
+					return x < y
+				}
+				return a[i] < b[i]
+			}
+		}
+		return false
+	}
+	for i := 1; i < len(rows); i++ {
+		for j := i; j > 0 && less(rows[j], rows[j-1]); j-- {
+			rows[j], rows[j-1] = rows[j-1], rows[j]
+		}
+	}
+}
+
+func numbers(a, b string) (int64, int64, bool) {
+	var x, y int64
+	_, e1 := fmt.Sscan(a, &x)
+	_, e2 := fmt.Sscan(b, &y)
+	return x, y, e1 == nil && e2 == nil && fmt.Sprint(x) == a && fmt.Sprint(y) == b
+}

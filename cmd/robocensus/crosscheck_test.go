@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/robots"
+)
+
+// Every figure of the crawl report, computed in Go by analyze from the
+// Arrow batches, is computed again here in DuckDB SQL over the same
+// Parquet files, and the two must agree exactly. The datasets are real:
+// the demo's, and one ingested from the shared corpus (a Heritrix WARC
+// and a tar of government sites' bodies, as two crawls).
+
+// demoDataset runs robocensus demo into a temporary folder and returns
+// the dataset's folder.
+func demoDataset(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	var out, errb strings.Builder
+	if code := demo(&Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, dir); code != exitOK {
+		t.Fatalf("demo: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	return filepath.Join(dir, "dataset")
+}
+
+// corpusDataset ingests inputs of the shared corpus, each list as a crawl.
+func corpusDataset(t *testing.T, crawls map[string][]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for label, inputs := range crawls {
+		if _, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: label}, inputs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func buildReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Report {
+	t.Helper()
+	d, err := analyze.Open(os.DirFS(dir), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := d.Report(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestReportMatchesDuckDBDemo(t *testing.T) {
+	dir := demoDataset(t)
+	r := buildReport(t, dir)
+	if len(r.Crawls) != 1 || r.Trends != nil {
+		t.Fatalf("want one crawl and no trends, got %d crawls", len(r.Crawls))
+	}
+	crossCheck(t, dir, r)
+	c := r.Crawls[0]
+	// Facts of the sample corpus itself, so that agreement is not vacuous.
+	if c.Captures != 34 || c.Hosts != 33 || c.Sizes.Oversize.N != 1 || c.Farms.SharedBodies != 1 || len(c.WorstHosts) == 0 {
+		t.Errorf("demo figures changed: captures %d hosts %d oversize %d shared %d worst %d", c.Captures, c.Hosts, c.Sizes.Oversize.N, c.Farms.SharedBodies, len(c.WorstHosts))
+	}
+}
+
+func TestReportMatchesDuckDBCorpus(t *testing.T) {
+	warc := testutil.Corpus(t, "warc", "aut-heritrix-2008", "example.warc.gz")
+	bodies := testutil.Corpus(t, "robots", "nrjones8-gov-robots-archive", "raw-bodies.tar.gz")
+	dir := corpusDataset(t, map[string][]string{"2008-heritrix": {warc}, "2025-gov": {bodies}})
+	r := buildReport(t, dir, analyze.WithTop(15), analyze.WithWorkers(3))
+	if len(r.Crawls) != 2 || r.Trends == nil || len(r.Trends.Crawls) != 2 {
+		t.Fatalf("want two crawls and trends")
+	}
+	crossCheck(t, dir, r)
+	gov := r.Crawls[1] // facts of the corpus, so that agreement is not vacuous
+	if gov.Captures <= gov.Hosts || gov.Farms.SharedBodies == 0 || gov.Crawlers.AnyAINamed.N == 0 || len(gov.WorstHosts) != 15 || gov.UsableHosts == gov.Hosts {
+		t.Errorf("corpus figures changed: captures %d hosts %d usable %d shared %d AI named %d worst %d",
+			gov.Captures, gov.Hosts, gov.UsableHosts, gov.Farms.SharedBodies, gov.Crawlers.AnyAINamed.N, len(gov.WorstHosts))
+	}
+	for _, s := range r.Trends.Series {
+		if s.Name == "captures" && (s.Values[0] != float64(r.Crawls[0].Captures) || s.Values[1] != float64(r.Crawls[1].Captures)) {
+			t.Errorf("trend %s = %v", s.Name, s.Values)
+		}
+	}
+}
+
+// crossCheck compares every figure of every crawl with DuckDB.
+func crossCheck(t *testing.T, dir string, r *analyze.Report) {
+	db := testutil.DuckDB(t, dir)
+	setupSQL(t, db)
+	for _, c := range r.Crawls {
+		t.Run(c.Crawl, func(t *testing.T) {
+			q := &querier{t: t, db: db, crawl: c.Crawl}
+			checkOverview(q, c)
+			checkOutcomes(q, c)
+			checkDiagnostics(q, c)
+			checkSizes(q, c)
+			checkPatterns(q, c, r.Top)
+			checkAgentsNamed(q, c, r.Top)
+			checkFarms(q, c, r.Top)
+			checkWorst(q, c, r.Top)
+			checkCrawlers(q, c)
+		})
+	}
+}
+
+// setupSQL defines the deciding capture of each host and the usable
+// robots.txt as the package documentation of analyze does.
+func setupSQL(t *testing.T, db *sql.DB) {
+	var ai []string
+	for _, c := range robots.Crawlers {
+		if c.Kind == robots.CrawlerAI {
+			ai = append(ai, "('"+strings.ReplaceAll(c.Token, "'", "''")+"')")
+		}
+	}
+	stmts := []string{
+		`CREATE TEMP TABLE ai(agent VARCHAR)`,
+		`INSERT INTO ai VALUES ` + strings.Join(ai, ","),
+		`CREATE TEMP TABLE deciding AS SELECT * EXCLUDE (rn) FROM (
+			SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
+				ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+			FROM captures c) WHERE rn = 1`,
+		`ALTER TABLE deciding ADD COLUMN usable BOOLEAN`,
+		`UPDATE deciding SET usable = outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0
+			AND capture_id IN (SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16'))))`,
+	}
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// querier runs queries of one crawl; "?" in them is the crawl label.
+type querier struct {
+	t     *testing.T
+	db    *sql.DB
+	crawl string
+}
+
+// rows returns the rows of a query, each value formatted with fmt.Sprint
+// (NULL as "NULL").
+func (q *querier) rows(query string) [][]string {
+	q.t.Helper()
+	n := strings.Count(query, "?")
+	args := make([]any, n)
+	for i := range args {
+		args[i] = q.crawl
+	}
+	rs, err := q.db.Query(query, args...)
+	if err != nil {
+		q.t.Fatalf("%s: %v", query, err)
+	}
+	defer rs.Close()
+	cols, _ := rs.Columns()
+	var out [][]string
+	for rs.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			q.t.Fatal(err)
+		}
+		row := make([]string, len(cols))
+		for i, v := range vals {
+			row[i] = sqlString(v)
+		}
+		out = append(out, row)
+	}
+	if err := rs.Err(); err != nil {
+		q.t.Fatal(err)
+	}
+	return out
+}
+
+func sqlString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case []any:
+		var parts []string
+		for _, e := range x {
+			parts = append(parts, sqlString(e))
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	}
+	return fmt.Sprint(v)
+}
+
+// same compares the rows of a query with the rows analyze gives.
+func (q *querier) same(name, query string, want [][]string) {
+	q.t.Helper()
+	got := q.rows(query)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		q.t.Errorf("%s:\nDuckDB:  %v\nanalyze: %v\nquery: %s", name, got, want, query)
+	}
+}
+
+// row formats values as one row.
+func row(vals ...any) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = sqlString(v)
+	}
+	return out
+}

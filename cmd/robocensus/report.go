@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/robocensus/robocensus/analyze"
+)
+
+var reportCmd = &Command{
+	Name:  "report",
+	Usage: "report [--site HOST] [--format html|md|json] [-o FILE] DATASET",
+	Short: "write the site-health report of a dataset, or of one host",
+	Long: `
+Report reads the dataset that ingest wrote in DATASET (every crawl partition)
+and writes the crawl report: captures and hosts, the outcome of each fetch
+with its HTTP statuses, the prevalence of every diagnostic code, sizes and
+the 500 KiB limit, wildcards and end anchors, typos, the user agents most
+often named, sitemaps, bodies shared by many hosts, the hosts with the most
+errors, what robots.txt files say to each AI and search crawler (named,
+fully or partially disallowed, over hosts with a usable robots.txt and over
+all hosts), and trends when the dataset holds several crawls.
+
+With --site HOST it writes the report on one host instead: its captures in
+every crawl, its robots.txt with each finding at its line, what it says to
+each tracked crawler, its sitemaps, and the findings of the site checks.
+
+--format html (the default) writes one self-contained page: inline styles and
+SVG charts, no script, nothing fetched, every text of the dataset escaped.
+md writes Markdown and json the figures as JSON; all three carry the same
+figures. -o writes to FILE instead of standard output.
+
+Exit status: 0 when the report was written, 1 when the dataset cannot be read
+or holds no capture of HOST, 2 on a usage error.`,
+	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
+		site := fs.String("site", "", "report on one `HOST` (url_host_name)")
+		format := fs.String("format", "html", "output `format`: html, md or json")
+		out := fs.String("o", "", "write to `FILE` (default: standard output)")
+		return func(env *Env, args []string) int {
+			if len(args) > 1 { // flags may follow DATASET too
+				if err := fs.Parse(args[1:]); err != nil {
+					return exitUsage
+				}
+				args = append(args[:1], fs.Args()...)
+			}
+			f, err := analyze.ParseFormat(*format)
+			if err != nil {
+				env.errorf("report: %v", err)
+				return exitUsage
+			}
+			if len(args) != 1 {
+				env.errorf("report: want one DATASET folder")
+				return exitUsage
+			}
+			return report(env, args[0], *site, f, *out)
+		}
+	},
+}
+
+// report writes the crawl report, or the site report when site is set.
+func report(env *Env, dataset, site string, f analyze.Format, out string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	d, err := analyze.Open(os.DirFS(dataset))
+	if err != nil {
+		env.errorf("report: %s: %v", dataset, err)
+		return exitFailure
+	}
+	write := func(w io.Writer) error {
+		if site != "" {
+			r, err := d.Site(ctx, site)
+			if err != nil {
+				return err
+			}
+			return r.Write(w, f, dataset)
+		}
+		r, err := d.Report(ctx)
+		if err != nil {
+			return err
+		}
+		return r.Write(w, f, dataset)
+	}
+	if err := writeOutput(env, out, write); err != nil {
+		if errors.Is(err, analyze.ErrNoSite) {
+			env.errorf("report: %s holds no capture of %s", dataset, site)
+		} else {
+			env.errorf("report: %v", err)
+		}
+		return exitFailure
+	}
+	return exitOK
+}
+
+// writeOutput calls write with standard output, or with a new file that is
+// renamed to path once complete.
+func writeOutput(env *Env, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(env.Stdout)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// demoReport ends the demo: it writes report.html beside the dataset
+// (unless the folder is the demo's temporary one) and prints a summary.
+func demoReport(env *Env, dir, dataset string) int {
+	ctx := context.Background()
+	d, err := analyze.Open(os.DirFS(dataset))
+	if err != nil {
+		env.errorf("demo: %v", err)
+		return exitFailure
+	}
+	r, err := d.Report(ctx)
+	if err != nil {
+		env.errorf("demo: %v", err)
+		return exitFailure
+	}
+	fmt.Fprintln(env.Stdout)
+	if err := r.WriteSummary(env.Stdout); err != nil {
+		env.errorf("demo: %v", err)
+		return exitFailure
+	}
+	if isDemoTemp(dir) {
+		fmt.Fprintln(env.Stdout, "\nrun robocensus demo -o DIR to keep the dataset and the HTML report (DIR/report.html)")
+		return exitOK
+	}
+	html := filepath.Join(dir, "report.html")
+	if err := writeOutput(env, html, func(w io.Writer) error { return r.Write(w, analyze.HTML, dataset) }); err != nil {
+		env.errorf("demo: %v", err)
+		return exitFailure
+	}
+	fmt.Fprintf(env.Stdout, "\nreport: %s (robocensus report --format md %s for Markdown, --site HOST for one host)\n", html, dataset)
+	return exitOK
+}
+
+// isDemoTemp reports whether dir is the temporary folder demo makes when
+// no -o is given, which it removes on exit.
+func isDemoTemp(dir string) bool {
+	return filepath.Dir(dir) == filepath.Clean(os.TempDir()) && strings.HasPrefix(filepath.Base(dir), "robocensus-demo-")
+}

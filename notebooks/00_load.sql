@@ -1,0 +1,43 @@
+-- 00_load.sql: load a robocensus dataset and see what it holds.
+--
+-- Run with the DuckDB CLI from the folder above the dataset (default
+-- ./robocensus-data, what robocensus ingest writes), or name it:
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/00_load.sql
+--
+-- Every notebook starts with the same views, so each runs alone; in an
+-- interactive session, run this one first and query the views.
+-- Shows: rows per table and crawl, the crawls' fetch times, the inputs read,
+-- and the schema version stamped in the files.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW bodies AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- Rows per table and crawl.
+SELECT 'captures' AS "table", crawl, count(*) AS rows FROM captures GROUP BY ALL
+UNION ALL SELECT 'diagnostics', crawl, count(*) FROM diagnostics GROUP BY ALL
+UNION ALL SELECT 'rules', crawl, count(*) FROM rules GROUP BY ALL
+UNION ALL SELECT 'sitemaps', crawl, count(*) FROM sitemaps GROUP BY ALL
+UNION ALL SELECT 'agents', crawl, count(*) FROM agents GROUP BY ALL
+UNION ALL SELECT 'bodies', crawl, count(*) FROM bodies GROUP BY ALL
+ORDER BY 2, 1;
+
+-- Each crawl: captures, hosts and when they were fetched.
+SELECT crawl, count(*) AS captures, count(DISTINCT url_host_name) AS hosts,
+       min(fetch_time) AS first_fetch, max(fetch_time) AS last_fetch
+FROM captures GROUP BY crawl ORDER BY crawl;
+
+-- The inputs read, and whether each was read to its end.
+SELECT crawl, input, bytes, records, captures, skipped, skipped_by_reason, damage_events, error
+FROM inputs ORDER BY crawl, input;
+
+-- What the files say about themselves: schema version and table.
+SELECT DISTINCT decode(key) AS key, decode(value) AS value
+FROM parquet_kv_metadata(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet')
+WHERE decode(key) LIKE 'robocensus.%' ORDER BY key;

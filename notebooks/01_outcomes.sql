@@ -1,0 +1,46 @@
+-- 01_outcomes.sql: what crawlers got when they fetched robots.txt.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/01_outcomes.sql
+--
+-- Shows: the share of captures by outcome (Google's HTTP rules: rules,
+-- no-rules, not-robots, redirect, allow-all, disallow-all, unknown), the HTTP
+-- statuses behind each outcome, and the same per host (deciding capture).
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW bodies AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- One row per host and crawl: its deciding capture (not a redirect if it has one,
+-- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
+CREATE OR REPLACE VIEW hosts AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
+        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM captures c)
+WHERE rn = 1;
+
+-- Outcome shares per crawl, of all captures.
+SELECT crawl, outcome, count(*) AS captures,
+       round(100 * count(*) / sum(count(*)) OVER (PARTITION BY crawl), 2) AS pct
+FROM captures GROUP BY crawl, outcome ORDER BY crawl, captures DESC;
+
+-- The HTTP statuses behind each outcome (NULL: no status, e.g. tar entries).
+SELECT crawl, outcome, fetch_status, count(*) AS captures
+FROM captures GROUP BY ALL ORDER BY crawl, outcome, captures DESC;
+
+-- Per host: what its deciding capture says.
+SELECT crawl, outcome, count(*) AS hosts,
+       round(100 * count(*) / sum(count(*)) OVER (PARTITION BY crawl), 2) AS pct
+FROM hosts GROUP BY crawl, outcome ORDER BY crawl, hosts DESC;
+
+-- Redirects: to the same host or elsewhere.
+SELECT crawl,
+       count(*) FILTER (WHERE lower(regexp_extract(redirect_location, '^[a-z]+://([^/:]+)', 1)) = url_host_name) AS same_host,
+       count(*) FILTER (WHERE lower(regexp_extract(redirect_location, '^[a-z]+://([^/:]+)', 1)) <> url_host_name) AS other_host,
+       count(*) AS redirects
+FROM captures WHERE outcome = 'redirect' GROUP BY crawl ORDER BY crawl;

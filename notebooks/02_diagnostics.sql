@@ -1,0 +1,47 @@
+-- 02_diagnostics.sql: how common each problem is.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/02_diagnostics.sql
+--
+-- Shows: for every diagnostic code, the share of captures with at least one
+-- finding and the number of findings, by severity; the lines behind the most
+-- common errors; typos Google accepts versus ignores; the hosts with the most
+-- errors. Codes starting with "ingest-" are problems of the WARC record, not
+-- of the robots.txt. robocensus lint --codes explains each code.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW bodies AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- Prevalence of every code found, per crawl, by severity.
+SELECT d.crawl, severity, code, count(DISTINCT capture_id) AS captures,
+       round(100 * count(DISTINCT capture_id) / any_value(n.captures), 2) AS pct_of_captures,
+       count(*) AS findings
+FROM diagnostics d JOIN (SELECT crawl, count(*) AS captures FROM captures GROUP BY crawl) n USING (crawl)
+GROUP BY d.crawl, severity, code
+ORDER BY d.crawl, CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, captures DESC, code;
+
+-- Share of captures with at least one error, warning or note.
+SELECT crawl, round(100 * avg((error_count > 0)::INT), 2) AS pct_with_error,
+       round(100 * avg((warning_count > 0)::INT), 2) AS pct_with_warning,
+       round(100 * avg((info_count > 0)::INT), 2) AS pct_with_info
+FROM captures GROUP BY crawl ORDER BY crawl;
+
+-- Examples of the lines behind each error code.
+SELECT code, any_value(text) AS example_line, count(*) AS findings
+FROM diagnostics WHERE severity = 'error' AND text IS NOT NULL
+GROUP BY code ORDER BY findings DESC;
+
+-- Misspelled keys: which ones, and whether Google accepts them.
+SELECT lower(regexp_extract(message, '^"([^"]*)"', 1)) AS key, code, count(*) AS lines
+FROM diagnostics WHERE code IN ('typo-accepted', 'typo-ignored')
+GROUP BY ALL ORDER BY lines DESC, key;
+
+-- The hosts with the most errors.
+SELECT crawl, url_host_name, error_count, warning_count, outcome
+FROM captures WHERE error_count > 0
+ORDER BY error_count DESC, warning_count DESC, url_host_name LIMIT 25;

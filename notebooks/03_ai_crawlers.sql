@@ -1,0 +1,64 @@
+-- 03_ai_crawlers.sql: AI crawlers, named and effectively blocked, over time.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/03_ai_crawlers.sql
+--
+-- Shows, per crawl and tracked crawler (the agents table: one row per
+-- capture and crawler, verdict computed by the robots engine with the '*'
+-- group counting): the share of hosts that name it, that fully disallow it
+-- by name, and whose rules leave it fully disallowed, partially disallowed or
+-- allowed. Two denominators, as published studies differ: hosts with a
+-- usable robots.txt, and all hosts. Which crawlers are AI crawlers: see
+-- robots/crawlers.go (the ai.robots.txt list); the first query lists them as
+-- the dataset names them.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW bodies AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- One row per host and crawl: its deciding capture (not a redirect if it has one,
+-- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
+CREATE OR REPLACE VIEW hosts AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
+        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM captures c)
+WHERE rn = 1;
+
+-- The tracked crawlers of the dataset.
+SELECT agent, count(*) AS rows FROM agents GROUP BY agent ORDER BY agent;
+
+-- Per crawl and crawler, over hosts with a usable robots.txt (outcome rules
+-- or no-rules; or no status, and a rule or no sign of HTML, binary or UTF-16
+-- content), most often named first.
+WITH usable AS (
+    SELECT * FROM hosts
+    WHERE outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0 AND capture_id IN (
+        SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16')))))
+SELECT a.crawl, a.agent, count(*) AS hosts,
+       round(100 * avg(named::INT), 2) AS pct_named,
+       round(100 * avg((named AND verdict = 'disallowed')::INT), 2) AS pct_named_and_blocked,
+       round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked,
+       round(100 * avg((verdict = 'partially-disallowed')::INT), 2) AS pct_partial,
+       round(100 * avg((verdict = 'allowed')::INT), 2) AS pct_allowed
+FROM agents a JOIN usable h USING (crawl, capture_id)
+GROUP BY ALL ORDER BY a.crawl, pct_named DESC, a.agent;
+
+-- The same over all hosts (a 5xx answer blocks everything, a 404 nothing).
+SELECT a.crawl, a.agent, count(*) AS hosts,
+       round(100 * avg(named::INT), 2) AS pct_named,
+       round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked
+FROM agents a JOIN hosts h USING (crawl, capture_id)
+GROUP BY ALL ORDER BY a.crawl, pct_named DESC, a.agent;
+
+-- A few well-known AI crawlers over time: one row per crawl.
+PIVOT (
+    SELECT a.crawl, a.agent, round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked
+    FROM agents a JOIN hosts h USING (crawl, capture_id)
+    WHERE a.agent IN ('GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'PerplexityBot', 'Bytespider')
+    GROUP BY ALL)
+ON agent USING any_value(pct_blocked) ORDER BY crawl;

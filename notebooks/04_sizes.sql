@@ -1,0 +1,45 @@
+-- 04_sizes.sql: how big robots.txt files are, and the 500 KiB limit.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/04_sizes.sql
+--
+-- Shows: the distribution of payload_length (bytes stored) over the captures
+-- whose body crawlers read (status 2xx or none): buckets, quantiles, the
+-- files over Google's 500 KiB (512,000 bytes) limit, empty files, and files
+-- the crawler cut (truncated).
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW bodies AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- Buckets, as robocensus report draws them.
+SELECT crawl, CASE
+        WHEN payload_length = 0 THEN '0 B'
+        WHEN payload_length < 1024 THEN '1 B - 1 KiB'
+        WHEN payload_length < 4096 THEN '1 - 4 KiB'
+        WHEN payload_length < 16384 THEN '4 - 16 KiB'
+        WHEN payload_length < 65536 THEN '16 - 64 KiB'
+        WHEN payload_length < 262144 THEN '64 - 256 KiB'
+        WHEN payload_length <= 512000 THEN '256 - 500 KiB'
+        ELSE 'over 500 KiB' END AS size,
+       min(payload_length) AS from_bytes, count(*) AS captures,
+       round(100 * count(*) / sum(count(*)) OVER (PARTITION BY crawl), 2) AS pct
+FROM captures WHERE fetch_status IS NULL OR fetch_status BETWEEN 200 AND 299
+GROUP BY crawl, size ORDER BY crawl, from_bytes;
+
+-- Quantiles (quantile_disc: real file sizes) and totals.
+SELECT crawl, count(*) AS captures,
+       quantile_disc(payload_length, 0.5) AS median, quantile_disc(payload_length, 0.9) AS p90,
+       quantile_disc(payload_length, 0.99) AS p99, max(payload_length) AS largest,
+       count(*) FILTER (WHERE oversize) AS over_500_kib, count(*) FILTER (WHERE payload_length = 0) AS empty,
+       count(*) FILTER (WHERE truncated IS NOT NULL) AS truncated
+FROM captures WHERE fetch_status IS NULL OR fetch_status BETWEEN 200 AND 299
+GROUP BY crawl ORDER BY crawl;
+
+-- The largest files, and how many lines and rules they hold.
+SELECT crawl, url_host_name, payload_length, oversize, line_count, rule_count, truncated
+FROM captures ORDER BY payload_length DESC LIMIT 20;

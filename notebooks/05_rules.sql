@@ -1,0 +1,44 @@
+-- 05_rules.sql: the most common rules, wildcards and end anchors.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/05_rules.sql
+--
+-- Shows: the rules (directive and pattern) found in the most captures, the
+-- user-agent groups they sit in, how often patterns use '*' and '$', and
+-- the sitemaps declared.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW bodies AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- The most common rules, by the captures that have them.
+SELECT directive, pattern, count(DISTINCT capture_id) AS captures, count(*) AS lines
+FROM rules GROUP BY ALL ORDER BY captures DESC, directive, pattern LIMIT 50;
+
+-- The most common rules in the '*' group.
+SELECT directive, pattern, count(DISTINCT capture_id) AS captures
+FROM rules WHERE list_contains(user_agents, '*')
+GROUP BY ALL ORDER BY captures DESC, directive, pattern LIMIT 25;
+
+-- Wildcards and end anchors: share of rules and of files with rules.
+SELECT crawl, count(*) AS rules,
+       round(100 * avg(has_wildcard::INT), 2) AS pct_rules_with_wildcard,
+       round(100 * avg(has_end_anchor::INT), 2) AS pct_rules_end_anchored,
+       count(DISTINCT capture_id) FILTER (WHERE has_wildcard) AS files_with_wildcard,
+       count(DISTINCT capture_id) FILTER (WHERE has_end_anchor) AS files_with_end_anchor,
+       count(DISTINCT capture_id) AS files_with_rules
+FROM rules GROUP BY crawl ORDER BY crawl;
+
+-- User agents most often named (as written, lower-cased).
+SELECT lower(ua) AS user_agent, count(DISTINCT capture_id) AS captures
+FROM (SELECT capture_id, unnest(user_agents) AS ua FROM captures)
+GROUP BY ALL ORDER BY captures DESC, user_agent LIMIT 30;
+
+-- Sitemaps: how many files declare one, and how many lines are valid.
+SELECT crawl, count(*) AS lines, count(*) FILTER (WHERE valid) AS valid,
+       count(DISTINCT capture_id) AS captures_with_sitemap
+FROM sitemaps GROUP BY crawl ORDER BY crawl;

@@ -1,0 +1,70 @@
+-- 07_web_almanac.sql: the Web Almanac's robots.txt figures on our data.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/07_web_almanac.sql
+--
+-- The HTTP Archive Web Almanac's SEO chapter (almanac.httparchive.org, e.g.
+-- the 2024 edition, "Crawlability & indexability") reports, per site: the
+-- HTTP status robots.txt answers with, robots.txt files that are empty or
+-- over Google's 500 KiB limit, the share with a 'User-agent: *' group, and
+-- the AI crawlers robots.txt files name. These queries compute the same
+-- figures from a crawl of robots.txt captures, one row per host (its
+-- deciding capture), to compare with the chapter's tables. The Almanac
+-- follows redirects to the final answer, so compare with "redirect" hosts
+-- set aside; its site list (CrUX) differs from a Common Crawl crawl's.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW bodies AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- One row per host and crawl: its deciding capture (not a redirect if it has one,
+-- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
+CREATE OR REPLACE VIEW hosts AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
+        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM captures c)
+WHERE rn = 1;
+
+-- Status of the robots.txt answer, per host.
+SELECT crawl, CASE
+        WHEN fetch_status IS NULL THEN 'no status'
+        WHEN fetch_status BETWEEN 200 AND 299 THEN '2xx'
+        WHEN fetch_status BETWEEN 300 AND 399 THEN '3xx'
+        WHEN fetch_status = 404 THEN '404'
+        WHEN fetch_status BETWEEN 400 AND 499 THEN 'other 4xx'
+        ELSE '5xx and other' END AS status,
+       count(*) AS hosts, round(100 * count(*) / sum(count(*)) OVER (PARTITION BY crawl), 2) AS pct
+FROM hosts GROUP BY crawl, status ORDER BY crawl, status;
+
+-- Of the hosts whose robots.txt answered 2xx: empty files, files over
+-- 500 KiB, HTML served as robots.txt, a 'User-agent: *' line, a sitemap.
+SELECT crawl, count(*) AS hosts_2xx,
+       round(100 * avg((payload_length = 0 OR outcome = 'no-rules' AND line_count = 0)::INT), 2) AS pct_empty,
+       round(100 * avg(oversize::INT), 2) AS pct_over_500_kib,
+       round(100 * avg((outcome = 'not-robots')::INT), 2) AS pct_not_robots,
+       round(100 * avg(list_contains(list_transform(user_agents, u -> trim(u)), '*')::INT), 2) AS pct_user_agent_star,
+       round(100 * avg((sitemap_count > 0)::INT), 2) AS pct_with_sitemap
+FROM hosts WHERE fetch_status BETWEEN 200 AND 299 GROUP BY crawl ORDER BY crawl;
+
+-- AI crawlers named, as the chapter counts them: share of 2xx robots.txt
+-- naming each of the best-known AI user agents in a group.
+SELECT h.crawl, a.agent, count(*) AS hosts_2xx, round(100 * avg(a.named::INT), 2) AS pct_named
+FROM hosts h JOIN agents a USING (crawl, capture_id)
+WHERE h.fetch_status BETWEEN 200 AND 299
+  AND a.agent IN ('GPTBot', 'CCBot', 'ChatGPT-User', 'Google-Extended', 'anthropic-ai', 'ClaudeBot',
+                  'PerplexityBot', 'Bytespider', 'Amazonbot', 'Applebot-Extended', 'cohere-ai')
+GROUP BY ALL ORDER BY h.crawl, pct_named DESC, a.agent;
+
+-- Any AI crawler named: share of 2xx robots.txt naming at least one of them.
+SELECT h.crawl, count(DISTINCT h.capture_id) AS hosts_2xx,
+       round(100 * count(DISTINCT h.capture_id) FILTER (WHERE a.named) / count(DISTINCT h.capture_id), 2) AS pct_naming_one
+FROM hosts h JOIN agents a USING (crawl, capture_id)
+WHERE h.fetch_status BETWEEN 200 AND 299
+  AND a.agent IN ('GPTBot', 'CCBot', 'ChatGPT-User', 'Google-Extended', 'anthropic-ai', 'ClaudeBot',
+                  'PerplexityBot', 'Bytespider', 'Amazonbot', 'Applebot-Extended', 'cohere-ai')
+GROUP BY h.crawl ORDER BY h.crawl;

@@ -1,0 +1,113 @@
+// Package notebooks_test runs every query of every notebook (*.sql) with a
+// real DuckDB against the dataset of robocensus demo: a query that fails or
+// returns no row fails the test.
+package notebooks_test
+
+import (
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/robocensus/robocensus/internal/testutil"
+)
+
+func TestNotebooks(t *testing.T) {
+	files, _ := filepath.Glob("*.sql")
+	if len(files) < 8 {
+		t.Fatalf("found %d notebooks, want 8", len(files))
+	}
+	dataset := demoDataset(t)
+	ccIndex := ccIndexExcerpt(t, dataset)
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(file, ".sql"), func(t *testing.T) {
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(text), "-- "+file+": ") || !strings.Contains(string(text), "duckdb -cmd") {
+				t.Errorf("%s: the header comment must name the file, say what it shows and how to run it", file)
+			}
+			db := openDB(t)
+			exec := func(q string) { mustExec(t, db, q) }
+			exec("SET VARIABLE dataset = '" + dataset + "'")
+			exec("SET VARIABLE cc_index = '" + ccIndex + "'")
+			for i, stmt := range Statements(string(text)) {
+				runStatement(t, db, i+1, stmt)
+			}
+		})
+	}
+}
+
+// runStatement runs one statement; a query must return at least one row.
+func runStatement(t *testing.T, db *sql.DB, n int, stmt string) {
+	t.Helper()
+	head := strings.ToUpper(strings.Fields(stmt)[0])
+	if head == "CREATE" || head == "SET" {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("statement %d: %v\n%s", n, err, stmt)
+		}
+		return
+	}
+	rows, err := db.Query(stmt)
+	if err != nil {
+		t.Fatalf("statement %d: %v\n%s", n, err, stmt)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		t.Errorf("statement %d returned no row:\n%s", n, stmt)
+	}
+	if err := rows.Err(); err != nil {
+		t.Errorf("statement %d: %v", n, err)
+	}
+}
+
+// demoDataset runs robocensus demo, as a user would, and returns its
+// dataset folder.
+func demoDataset(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	cmd := exec.Command(goTool, "run", "./cmd/robocensus", "demo", "-o", dir)
+	cmd.Dir = testutil.RepoRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("robocensus demo: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "dataset")
+}
+
+// ccIndexExcerpt writes a stand-in for a partition of Common Crawl's
+// columnar index: the index's columns (url, url_host_name, fetch_time,
+// fetch_status, content_digest, warc_filename, warc_record_offset,
+// warc_record_length, subset) for the demo's records, as the real index
+// would list them. The real index cannot be fetched here.
+func ccIndexExcerpt(t *testing.T, dataset string) string {
+	t.Helper()
+	dir := t.TempDir()
+	db := openDB(t)
+	mustExec(t, db, `COPY (SELECT url, url_host_name, fetch_time, fetch_status, payload_digest AS content_digest,
+		warc_filename, warc_record_offset, warc_record_length, 'robotstxt' AS subset
+		FROM read_parquet('`+dataset+`/captures/**/*.parquet')) TO '`+dir+`/part-00000.parquet' (FORMAT parquet)`)
+	return filepath.Join(dir, "*.parquet")
+}
+
+func openDB(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1) // variables and views live in one connection
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func mustExec(t *testing.T, db *sql.DB, q string) {
+	t.Helper()
+	if _, err := db.Exec(q); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
