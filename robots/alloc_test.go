@@ -95,3 +95,15 @@ func TestCrawlers(t *testing.T) {
 		}
 	}
 }
+
+// Tokens are matched ignoring case, so the list holds each once.
+func TestCrawlersUniqueIgnoringCase(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range Crawlers {
+		k := strings.ToLower(c.Token)
+		if seen[k] {
+			t.Errorf("%s listed twice", c.Token)
+		}
+		seen[k] = true
+	}
+}

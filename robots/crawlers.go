@@ -198,8 +198,6 @@ var Crawlers = []Crawler{
 	{Token: "img2dataset", Kind: CrawlerAI, Operator: "img2dataset", Function: "Scrapes images for use in LLMs."},
 	{Token: "kagi-fetcher", Kind: CrawlerAI, Operator: "Kagi that fetches web content to answer user queries through Kagi AI, their suite of AI-powered tools including...", Function: "AI Assistants"},
 	{Token: "laion-huggingface-processor", Kind: CrawlerAI, Operator: "", Function: "AI Data Scrapers"},
-	{Token: "meta-externalagent", Kind: CrawlerAI, Operator: "Meta", Function: "Used to train models and improve products."},
-	{Token: "meta-externalfetcher", Kind: CrawlerAI, Operator: "", Function: "AI Assistants"},
 	{Token: "meta-webindexer", Kind: CrawlerAI, Operator: "Meta", Function: "AI Assistants"},
 	{Token: "netEstate Imprint Crawler", Kind: CrawlerAI, Operator: "netEstate", Function: "AI Data Scrapers"},
 	{Token: "newsai", Kind: CrawlerAI, Operator: "", Function: "AI data scraper"},
@@ -208,6 +206,5 @@ var Crawlers = []Crawler{
 	{Token: "opencode", Kind: CrawlerAI, Operator: "", Function: "AI Coding Agents"},
 	{Token: "panscient.com", Kind: CrawlerAI, Operator: "Panscient", Function: "Data collection and analysis using machine learning and AI."},
 	{Token: "quillbot.com", Kind: CrawlerAI, Operator: "Quillbot", Function: "Company offers AI detection, writing tools and other services."},
-	{Token: "webzio-extended", Kind: CrawlerAI, Operator: "", Function: "AI Data Scrapers"},
 	{Token: "wpbot", Kind: CrawlerAI, Operator: "QuantumCloud", Function: "Live chat support and lead generation."},
 }

@@ -54,17 +54,26 @@ func main() {
 	if err := json.Unmarshal(data, &ai); err != nil {
 		fail(err)
 	}
-	names := make([]string, 0, len(ai))
-	search := map[string]bool{}
-	for _, s := range searchCrawlers {
-		search[s[0]] = true
-	}
+	var names []string
 	for n := range ai {
-		if !search[n] { // Applebot, PetalBot: listed once, as search crawlers
-			names = append(names, n)
-		}
+		names = append(names, n)
 	}
 	sort.Strings(names)
+	// Tokens match ignoring case: keep one of "Meta-ExternalAgent" and
+	// "meta-externalagent" (the first in sort order, capitals first), and
+	// list Applebot and PetalBot once, as search crawlers.
+	seen := map[string]bool{}
+	for _, s := range searchCrawlers {
+		seen[strings.ToLower(s[0])] = true
+	}
+	kept := names[:0]
+	for _, n := range names {
+		if !seen[strings.ToLower(n)] {
+			seen[strings.ToLower(n)] = true
+			kept = append(kept, n)
+		}
+	}
+	names = kept
 	var b bytes.Buffer
 	b.WriteString(header)
 	b.WriteString("var Crawlers = []Crawler{\n")
