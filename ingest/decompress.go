@@ -212,8 +212,14 @@ type gzipSource struct {
 	emitted int64        // decompressed bytes given from window
 }
 
-// gzipWindow is how much buffered input the fast path reads a member from.
-const gzipWindow = 256 << 10
+// The fast path reads a member from the input buffered at its start: at
+// least gzipMinWindow bytes, else the buffer is first filled to gzipWindow.
+// Filling only when little is left keeps the buffer's compaction (a copy of
+// what is left) rare.
+const (
+	gzipMinWindow = 128 << 10
+	gzipWindow    = 512 << 10
+)
 
 func (s *gzipSource) compressed() bool { return true }
 
@@ -234,7 +240,10 @@ func (s *gzipSource) next() (bool, error) {
 		}
 		s.start = s.pos()
 		s.br.setMark(s.start)
-		win, _ := s.br.Peek(gzipWindow)
+		win := s.br.buf[s.br.r:s.br.w]
+		if len(win) < gzipMinWindow {
+			win, _ = s.br.Peek(gzipWindow)
+		}
 		s.window.Reset(win)
 		s.fast, s.size, s.emitted = true, len(win), 0
 		err := s.zr.Reset(&s.window)
@@ -263,7 +272,7 @@ func (s *gzipSource) read(p []byte) (int, error) {
 			s.br.Discard(s.size - s.window.Len())
 			s.fast = false
 			return n, io.EOF
-		case errors.Is(err, io.ErrUnexpectedEOF) && s.window.Len() == 0 && s.size == gzipWindow:
+		case errors.Is(err, io.ErrUnexpectedEOF) && s.window.Len() == 0 && s.br.err == nil:
 			return n, s.slowPath()
 		}
 		s.fast = false // a real failure: the buffer is still at the member's start
