@@ -157,7 +157,7 @@ type Diagnostic struct {
 	// NULL for line 0, and for an empty line.
 	Text string `parquet:"text,optional"`
 	// Message is the human-readable explanation, as lint prints it.
-	Message string `parquet:"message,dict"`
+	Message string `parquet:"message"`
 }
 
 // Rule is one row of the rules table: one allow or disallow rule.
@@ -173,7 +173,7 @@ type Rule struct {
 	// Directive is "allow" or "disallow".
 	Directive string `parquet:"directive,dict"`
 	// Pattern is the path pattern, as written.
-	Pattern string `parquet:"pattern,dict"`
+	Pattern string `parquet:"pattern"`
 	// Line is the 1-based line number of the rule.
 	Line int32 `parquet:"line"`
 	// HasWildcard reports a '*' in Pattern.
