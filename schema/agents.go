@@ -147,32 +147,36 @@ func (a *AgentsWriter) flush() error {
 			rg.TotalCompressedSize += cc.MetaData.TotalCompressedSize
 		}
 	}
-	add(a.dictColumn("capture_id", a.ids, func(dst []uint32) []uint32 {
+	// Within a capture, capture_id and url_host_name repeat n times: one
+	// RLE run each, written directly.
+	add(a.dictColumn("capture_id", a.ids, func(dst []byte, width int) []byte {
 		for k := range a.ids {
-			dst = repeat(dst, uint32(k), n)
+			dst = appendRun(dst, uint32(k), n, width)
 		}
 		return dst
 	}))
-	add(a.dictColumn("url_host_name", a.hosts, func(dst []uint32) []uint32 {
+	add(a.dictColumn("url_host_name", a.hosts, func(dst []byte, width int) []byte {
 		for _, h := range a.hostOf {
-			dst = repeat(dst, h, n)
+			dst = appendRun(dst, h, n, width)
 		}
 		return dst
 	}))
-	add(a.dictColumn("agent", a.agents, func(dst []uint32) []uint32 {
+	add(a.dictColumn("agent", a.agents, func(dst []byte, width int) []byte {
+		a.scratch = a.scratch[:0]
 		for range a.ids {
 			for i := range n {
-				dst = append(dst, uint32(i))
+				a.scratch = append(a.scratch, uint32(i))
 			}
 		}
-		return dst
+		return appendPacked(dst, a.scratch, width)
 	}))
 	add(a.boolColumn("named", a.named))
-	add(a.dictColumn("verdict", verdictNames, func(dst []uint32) []uint32 {
+	add(a.dictColumn("verdict", verdictNames, func(dst []byte, width int) []byte {
+		a.scratch = a.scratch[:0]
 		for _, v := range a.verdicts {
-			dst = append(dst, uint32(v))
+			a.scratch = append(a.scratch, uint32(v))
 		}
-		return dst
+		return appendHybrid(dst, a.scratch, width)
 	}))
 	if err != nil {
 		return err
@@ -184,16 +188,10 @@ func (a *AgentsWriter) flush() error {
 	return nil
 }
 
-func repeat(dst []uint32, v uint32, n int) []uint32 {
-	for range n {
-		dst = append(dst, v)
-	}
-	return dst
-}
-
 // dictColumn writes a dictionary page of dict and a data page of the
-// indices that fill appends.
-func (a *AgentsWriter) dictColumn(name string, dict []string, fill func([]uint32) []uint32) (format.ColumnChunk, error) {
+// row group's indices into it, which encode appends in the RLE/bit-packed
+// hybrid at the given bit width.
+func (a *AgentsWriter) dictColumn(name string, dict []string, encode func(dst []byte, width int) []byte) (format.ColumnChunk, error) {
 	md := format.ColumnMetaData{
 		Type: format.ByteArray, Encoding: []format.Encoding{format.Plain, format.RLE, format.RLEDictionary},
 		PathInSchema: []string{name}, Codec: format.Zstd,
@@ -208,12 +206,12 @@ func (a *AgentsWriter) dictColumn(name string, dict []string, fill func([]uint32
 		DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(len(dict)), Encoding: format.Plain})}); err != nil {
 		return format.ColumnChunk{}, err
 	}
-	a.scratch = fill(a.scratch[:0])
 	width := bitWidth(len(dict) - 1)
-	a.page = appendHybrid(append(a.page[:0], byte(width)), a.scratch, width)
-	md.NumValues = int64(len(a.scratch))
+	a.page = encode(append(a.page[:0], byte(width)), width)
+	rows := len(a.named)
+	md.NumValues = int64(rows)
 	md.DataPageOffset = a.w.n
-	err := a.writePage(&md, dataPageHeader(len(a.scratch), format.RLEDictionary))
+	err := a.writePage(&md, dataPageHeader(rows, format.RLEDictionary))
 	return format.ColumnChunk{FileOffset: md.DictionaryPageOffset, MetaData: md}, err
 }
 
@@ -315,13 +313,19 @@ func appendHybrid(dst []byte, values []uint32, width int) []byte {
 		}
 		dst = appendPacked(dst, packed, width)
 		packed = packed[:0]
-		dst = binary.AppendUvarint(dst, uint64(run)<<1)
-		for b := 0; b < (width+7)/8; b++ {
-			dst = append(dst, byte(values[i]>>(8*b)))
-		}
+		dst = appendRun(dst, values[i], run, width)
 		i += run
 	}
 	return appendPacked(dst, packed, width)
+}
+
+// appendRun appends an RLE run: n times v.
+func appendRun(dst []byte, v uint32, n, width int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(n)<<1)
+	for b := 0; b < (width+7)/8; b++ {
+		dst = append(dst, byte(v>>(8*b)))
+	}
+	return dst
 }
 
 // appendPacked appends values as one bit-packed run (LSB first), padded to
