@@ -1,0 +1,97 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestParseShard(t *testing.T) {
+	for _, bad := range []string{"", "1", "2/2", "-1/2", "a/b", "0/0", "1/0"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+	s, err := ParseShard("3/8")
+	if err != nil || s != (Shard{K: 3, N: 8}) || s.String() != "3/8" {
+		t.Errorf("ParseShard(3/8) = %v %v", s, err)
+	}
+	// Every input belongs to exactly one shard.
+	for i := range 200 {
+		in := fmt.Sprintf("crawl-data/x/%d.warc.gz", i)
+		n := 0
+		for k := range 5 {
+			if (Shard{K: k, N: 5}).Has(in) {
+				n++
+			}
+		}
+		if n != 1 || !(Shard{}).Has(in) {
+			t.Fatalf("%s is in %d shards", in, n)
+		}
+	}
+}
+
+// The finalize lock: taken once; a lock whose process is gone, or that is
+// too old, is taken over; a live one is not.
+func TestFinalizeLock(t *testing.T) {
+	w, err := openWork(t.TempDir(), "c", Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(w.path, "finalize.lock")
+	host, _ := os.Hostname()
+	f := func(content string, want bool) {
+		t.Helper()
+		os.Remove(lock)
+		if content != "" {
+			os.WriteFile(lock, []byte(content), 0o644)
+		}
+		got, err := w.lockFinalize(time.Hour)
+		if err != nil || got != want {
+			t.Errorf("lock %q: took it %v (%v), want %v", content, got, err, want)
+		}
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	f("", true)
+	f(fmt.Sprintf("%s %d %s\n", host, os.Getpid(), now), false)                                        // this live process
+	f(fmt.Sprintf("%s %d %s\n", host, 1<<30, now), true)                                               // a process that is gone
+	f(fmt.Sprintf("other-host %d %s\n", os.Getpid(), now), false)                                      // another host, recent
+	f(fmt.Sprintf("other-host 1 %s\n", time.Now().Add(-2*time.Hour).UTC().Format(time.RFC3339)), true) // too old
+	f("garbage", true)
+	// Taking it twice fails the second time.
+	os.Remove(lock)
+	if a, _ := w.lockFinalize(time.Hour); !a {
+		t.Fatal("first lock failed")
+	}
+	if b, _ := w.lockFinalize(time.Hour); b {
+		t.Error("lock taken twice")
+	}
+}
+
+// A run of a shard cleans what an interrupted run of the same shard left
+// (folders being written, segments without a manifest), and only those.
+func TestWorkCleanUp(t *testing.T) {
+	root := t.TempDir()
+	mine := Shard{K: 0, N: 2}
+	w, _ := openWork(root, "c", mine)
+	mk := func(rel string) string {
+		p := filepath.Join(w.path, rel)
+		os.MkdirAll(p, 0o755)
+		return p
+	}
+	stale := mk("tmp-s0of2-x")
+	other := mk("tmp-s1of2-y")
+	orphan := mk("segments/s0of2-20260101T000000-000001-aa")
+	done := mk("segments/s0of2-20260101T000000-000002-bb")
+	os.WriteFile(done+".json", []byte(`{"segment":"x","inputs":[]}`), 0o644)
+	if _, err := openWork(root, "c", mine); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{stale: false, other: true, orphan: false, done: true} {
+		if exists(p) != want {
+			t.Errorf("%s exists=%v, want %v", filepath.Base(p), !want, want)
+		}
+	}
+}
