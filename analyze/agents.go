@@ -2,10 +2,12 @@ package analyze
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/robocensus/robocensus/robots"
 )
@@ -49,11 +51,38 @@ const (
 	cVerdict // + vAllowed, vPartial, vDisallowed
 )
 
-// agentsWorker is what one worker of the agents pass counts.
-type agentsWorker struct {
+// crawlerTotals is what the agents passes add up over the shards.
+type crawlerTotals struct {
 	known []verdictCounts           // by index in robots.Crawlers
 	other map[string]*verdictCounts // agents not in robots.Crawlers
-	seen  []bool                    // known crawlers found in the table
+	seen  []bool                    // known crawlers in the agents table
+
+	aiNamed, aiNamedDisallowed int64   // usable hosts naming an AI crawler (and disallowing it)
+	aiBlocks                   []int64 // usable hosts by the AI crawlers their deciding capture disallows fully
+}
+
+func newCrawlerTotals() crawlerTotals {
+	return crawlerTotals{
+		known: make([]verdictCounts, len(robots.Crawlers)), other: map[string]*verdictCounts{},
+		seen: make([]bool, len(robots.Crawlers)),
+	}
+}
+
+// agentsWorker is what one worker of the agents pass counts.
+type agentsWorker struct {
+	crawlerTotals
+	agentOf   []agentSlot // by index in the record's agent dictionary
+	verdictOf []int       // verdict number by index in the record's verdict dictionary
+	used      []bool      // indices of the agent dictionary found in the record
+}
+
+// agentSlot is where the rows of one agent are counted: a known crawler,
+// or another agent (counts created when first counted).
+type agentSlot struct {
+	known  int    // index in robots.Crawlers, -1 for another agent
+	ai     bool   // an AI crawler
+	name   string // aliases the record
+	counts *verdictCounts
 }
 
 // crawlerIndex maps the tokens of robots.Crawlers to their index.
@@ -65,128 +94,216 @@ var crawlerIndex = func() map[string]int {
 	return m
 }()
 
-// agentsPass counts the verdicts of the deciding captures.
-func (s *crawlState) agentsPass(ctx context.Context) error {
+// agentsPass counts the verdicts of the shard's deciding captures. The
+// table has a row per capture and crawler (some 180 per capture): its
+// string columns are read as dictionaries, so that a row costs a few
+// indices.
+func (s *crawlState) agentsPass(ctx context.Context, sh *shard) error {
 	workers := make([]*agentsWorker, s.d.workers())
 	for i := range workers {
-		workers[i] = &agentsWorker{
-			known: make([]verdictCounts, len(robots.Crawlers)),
-			other: map[string]*verdictCounts{}, seen: make([]bool, len(robots.Crawlers)),
-		}
+		workers[i] = &agentsWorker{crawlerTotals: newCrawlerTotals()}
 	}
-	spec := scanSpec{table: "agents", crawl: s.label, columns: []string{"capture_id", "agent", "named", "verdict"}}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addAgents(workers[w], rec) })
+	spec := scanSpec{
+		table: "agents", crawl: s.label, columns: []string{"capture_id", "agent", "named", "verdict"},
+		dict: []string{"capture_id", "agent", "verdict"},
+	}
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addAgents(sh, workers[w], rec) })
 	if err != nil {
 		return err
 	}
-	s.finishAgents(workers)
+	for _, w := range workers {
+		s.crawlers.merge(&w.crawlerTotals)
+	}
+	s.crawlers.countAIHosts(sh)
 	return nil
 }
 
-func (s *crawlState) addAgents(w *agentsWorker, rec arrow.Record) error {
+func (s *crawlState) addAgents(sh *shard, w *agentsWorker, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
-	ids, agents, named, verdicts := cs.str("capture_id"), cs.str("agent"), cs.boolean("named"), cs.str("verdict")
+	ids, agents, verdicts, named := cs.dict("capture_id"), cs.dict("agent"), cs.dict("verdict"), cs.boolean("named")
 	if cs.err != nil {
 		return cs.err
 	}
-	next := 0 // rows usually come in the order of robots.Crawlers
-	var cache idCache
-	for i := range int(rec.NumRows()) {
-		ci, ok := cache.lookup(s.hash, s.ids, ids.Value(i))
-		if !ok || s.caps[ci].flags&capDeciding == 0 {
-			continue
+	w.prepare(agents, verdicts)
+	if sh.counting {
+		w.markSeen(agents)
+	}
+	n := len(ids.idx)
+	for i := 0; i < n; { // one run of rows of a capture at a time
+		j := i + 1
+		for j < n && ids.idx[j] == ids.idx[i] {
+			j++
 		}
-		v := parseVerdict(verdicts.Value(i))
-		if v < 0 {
-			continue
+		if ci, ok := sh.lookup(s.hash, ids.value(i)); ok && sh.caps[ci].flags&capDeciding != 0 {
+			w.countCapture(&sh.caps[ci], agents.idx[i:j], verdicts.idx[i:j], named, i)
 		}
-		c, isNamed, agent := &s.caps[ci], named.Value(i), agents.Value(i)
-		k := next
-		if k >= len(robots.Crawlers) || robots.Crawlers[k].Token != agent {
-			if k, ok = crawlerIndex[agent]; !ok {
-				w.countOther(agent, c.flags&capUsable != 0, isNamed, v)
-				continue
-			}
-		}
-		next = k + 1
-		w.seen[k] = true
-		w.known[k].add(c.flags&capUsable != 0, isNamed, v)
-		if robots.Crawlers[k].Kind == robots.CrawlerAI {
-			markAI(c, isNamed, v)
-		}
+		i = j
 	}
 	return nil
 }
 
-// add counts one host.
-func (vc *verdictCounts) add(usable, named bool, v int) {
-	for d := range 2 {
-		if d == 0 && !usable {
-			continue
+// prepare maps the dictionaries of a record to crawlers and verdicts.
+func (w *agentsWorker) prepare(agents, verdicts dictColumn) {
+	w.agentOf = w.agentOf[:0]
+	for i := range agents.vals.Len() {
+		slot := agentSlot{known: -1, name: agents.vals.Value(i)}
+		if k, ok := crawlerIndex[slot.name]; ok {
+			slot.known, slot.ai, slot.counts = k, robots.Crawlers[k].Kind == robots.CrawlerAI, &w.known[k]
 		}
-		vc[d][cVerdict+v]++
-		if named {
-			vc[d][cNamed]++
-			if v == vDisallowed {
-				vc[d][cNamedDisallowed]++
-			}
+		w.agentOf = append(w.agentOf, slot)
+	}
+	w.verdictOf = w.verdictOf[:0]
+	for i := range verdicts.vals.Len() {
+		w.verdictOf = append(w.verdictOf, parseVerdict(verdicts.vals.Value(i)))
+	}
+}
+
+// markSeen marks the known crawlers that have a row in the record.
+func (w *agentsWorker) markSeen(agents dictColumn) {
+	w.used = slices.Grow(w.used[:0], len(w.agentOf))[:len(w.agentOf)]
+	clear(w.used)
+	for _, x := range agents.idx {
+		w.used[x] = true
+	}
+	for x, used := range w.used {
+		if k := w.agentOf[x].known; used && k >= 0 {
+			w.seen[k] = true
 		}
 	}
 }
 
-func (w *agentsWorker) countOther(agent string, usable, named bool, v int) {
+// countCapture counts rows of a deciding capture: agents and verdicts are
+// indices in the record's dictionaries, and the first row is row first
+// of the record. What the rows say of AI crawlers is added to the capture
+// at the end, at once.
+func (w *agentsWorker) countCapture(c *capture, agents, verdicts []int32, named *array.Boolean, first int) {
+	usable := c.flags&capUsable != 0
+	var blocks, flags uint32
+	for r, x := range agents {
+		v := w.verdictOf[verdicts[r]]
+		if v < 0 {
+			continue
+		}
+		isNamed, slot := named.Value(first+r), &w.agentOf[x]
+		if slot.counts == nil {
+			slot.counts = w.otherCounts(slot.name)
+		}
+		slot.counts.add(usable, isNamed, v)
+		if slot.ai {
+			blocks, flags = markAI(blocks, flags, isNamed, v)
+		}
+	}
+	if blocks > 0 {
+		atomic.AddUint32(&c.aiBlocks, blocks)
+	}
+	if flags != 0 {
+		atomic.OrUint32(&c.flags, flags)
+	}
+}
+
+// otherCounts returns the counts of an agent not in robots.Crawlers.
+func (w *agentsWorker) otherCounts(agent string) *verdictCounts {
 	vc := w.other[agent]
 	if vc == nil {
 		vc = new(verdictCounts)
 		w.other[strings.Clone(agent)] = vc
 	}
-	vc.add(usable, named, v)
+	return vc
 }
 
-// markAI records on a capture what it says of one AI crawler.
-func markAI(c *capture, named bool, v int) {
+// markAI adds what a capture says of one AI crawler to what its other
+// rows said: the AI crawlers it disallows fully, and its AI flags.
+func markAI(blocks, flags uint32, named bool, v int) (uint32, uint32) {
 	if v == vDisallowed {
-		atomic.AddUint32(&c.aiBlocks, 1)
+		blocks++
 	}
 	switch {
 	case named && v == vDisallowed:
-		atomic.OrUint32(&c.flags, capAINamed|capAINamedDisallowed)
+		flags |= capAINamed | capAINamedDisallowed
 	case named:
-		atomic.OrUint32(&c.flags, capAINamed)
+		flags |= capAINamed
+	}
+	return blocks, flags
+}
+
+// add counts one host.
+func (vc *verdictCounts) add(usable, named bool, v int) {
+	countVerdict(&vc[1], named, v)
+	if usable {
+		countVerdict(&vc[0], named, v)
 	}
 }
 
-// finishAgents sums the workers' counts into the crawler figures.
-func (s *crawlState) finishAgents(workers []*agentsWorker) {
-	f := &s.out.Crawlers
-	f.UsableHosts, f.AllHosts = s.out.UsableHosts, s.out.Hosts
-	known := make([]verdictCounts, len(robots.Crawlers))
-	seen := make([]bool, len(robots.Crawlers))
-	other := map[string]*verdictCounts{}
-	for _, w := range workers {
-		for k := range known {
-			known[k].merge(&w.known[k])
-			seen[k] = seen[k] || w.seen[k]
-		}
-		for a, vc := range w.other {
-			if other[a] == nil {
-				other[a] = new(verdictCounts)
-			}
-			other[a].merge(vc)
+func countVerdict(c *[5]int64, named bool, v int) {
+	c[cVerdict+v]++
+	if named {
+		c[cNamed]++
+		if v == vDisallowed {
+			c[cNamedDisallowed]++
 		}
 	}
+}
+
+// merge adds a worker's counts.
+func (t *crawlerTotals) merge(w *crawlerTotals) {
+	for k := range t.known {
+		t.known[k].merge(&w.known[k])
+		t.seen[k] = t.seen[k] || w.seen[k]
+	}
+	for a, vc := range w.other {
+		if t.other[a] == nil {
+			t.other[a] = new(verdictCounts)
+		}
+		t.other[a].merge(vc)
+	}
+}
+
+// countAIHosts counts the usable hosts of a shard by what they say of AI
+// crawlers as a whole.
+func (t *crawlerTotals) countAIHosts(sh *shard) {
+	for i := range sh.caps {
+		c := &sh.caps[i]
+		if c.flags&(capDeciding|capUsable) != capDeciding|capUsable {
+			continue
+		}
+		if c.flags&capAINamed != 0 {
+			t.aiNamed++
+		}
+		if c.flags&capAINamedDisallowed != 0 {
+			t.aiNamedDisallowed++
+		}
+		for int(c.aiBlocks) >= len(t.aiBlocks) {
+			t.aiBlocks = append(t.aiBlocks, 0)
+		}
+		t.aiBlocks[c.aiBlocks]++
+	}
+}
+
+// finishCrawlers fills the crawler figures.
+func (s *crawlState) finishCrawlers() {
+	t, f := &s.crawlers, &s.out.Crawlers
+	f.UsableHosts, f.AllHosts = s.out.UsableHosts, s.out.Hosts
 	f.Crawlers = []CrawlerShare{}
 	aiSeen := 0
 	for k, c := range robots.Crawlers {
-		if c.Kind == robots.CrawlerAI && seen[k] {
+		if c.Kind == robots.CrawlerAI && t.seen[k] {
 			aiSeen++
 		}
-		f.Crawlers = append(f.Crawlers, known[k].share(c.Token, c.Kind.String(), c.Operator, f))
+		f.Crawlers = append(f.Crawlers, t.known[k].share(c.Token, c.Kind.String(), c.Operator, f))
 	}
-	for _, a := range sortedKeys(other) {
-		f.Crawlers = append(f.Crawlers, other[a].share(a, "other", "", f))
+	for _, a := range sortedKeys(t.other) {
+		f.Crawlers = append(f.Crawlers, t.other[a].share(a, "other", "", f))
 	}
-	s.countAIHosts(aiSeen)
+	f.AnyAINamed = Ratio{t.aiNamed, f.UsableHosts}
+	f.AnyAINamedDisallowed = Ratio{t.aiNamedDisallowed, f.UsableHosts}
+	f.EveryAIDisallowed = Ratio{Of: f.UsableHosts}
+	if aiSeen > 0 {
+		for blocks, n := range t.aiBlocks {
+			if blocks >= aiSeen {
+				f.EveryAIDisallowed.N += n
+			}
+		}
+	}
 }
 
 func (vc *verdictCounts) merge(o *verdictCounts) {
@@ -207,26 +324,4 @@ func (vc *verdictCounts) share(agent, kind, operator string, f *CrawlerFigures) 
 		}
 	}
 	return CrawlerShare{Agent: agent, Kind: kind, Operator: operator, Usable: hv(0, f.UsableHosts), All: hv(1, f.AllHosts)}
-}
-
-// countAIHosts counts the usable hosts by what they say of AI crawlers as
-// a whole; aiSeen is the number of AI crawlers of the agents table.
-func (s *crawlState) countAIHosts(aiSeen int) {
-	f := &s.out.Crawlers
-	f.AnyAINamed.Of, f.AnyAINamedDisallowed.Of, f.EveryAIDisallowed.Of = f.UsableHosts, f.UsableHosts, f.UsableHosts
-	for i := range s.caps {
-		c := &s.caps[i]
-		if c.flags&(capDeciding|capUsable) != capDeciding|capUsable {
-			continue
-		}
-		if c.flags&capAINamed != 0 {
-			f.AnyAINamed.N++
-		}
-		if c.flags&capAINamedDisallowed != 0 {
-			f.AnyAINamedDisallowed.N++
-		}
-		if aiSeen > 0 && int(c.aiBlocks) >= aiSeen {
-			f.EveryAIDisallowed.N++
-		}
-	}
 }

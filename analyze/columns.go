@@ -44,12 +44,48 @@ func (c *columnSet) boolean(name string) *array.Boolean     { return get[*array.
 func (c *columnSet) list(name string) *array.List           { return get[*array.List](c, name) }
 func (c *columnSet) timestamp(name string) *array.Timestamp { return get[*array.Timestamp](c, name) }
 
+// dict returns a string column read as a dictionary (scanSpec.dict).
+func (c *columnSet) dict(name string) dictColumn {
+	d := get[*array.Dictionary](c, name)
+	if c.err != nil {
+		return dictColumn{}
+	}
+	vals, ok := d.Dictionary().(*array.String)
+	idx, ok2 := d.Indices().(*array.Int32)
+	if !ok || !ok2 || d.NullN() > 0 {
+		c.err = fmt.Errorf("analyze: column %q is %s with nulls %d, not a dictionary of strings without nulls", name, d.DataType(), d.NullN())
+		return dictColumn{}
+	}
+	return dictColumn{idx: idx.Int32Values(), vals: vals}
+}
+
 func get[A arrow.Array](c *columnSet, name string) A {
 	a, err := column[A](c.rec, name)
 	if err != nil && c.err == nil {
 		c.err = err
 	}
 	return a
+}
+
+// dictColumn is a string column of a record read as a dictionary: each
+// row is an index in vals, the distinct values of its row group. The
+// column has no NULL.
+type dictColumn struct {
+	idx  []int32
+	vals *array.String
+}
+
+// value returns the value of row i.
+func (d dictColumn) value(i int) string { return d.vals.Value(int(d.idx[i])) }
+
+// find returns the index of a value in the dictionary, or -1.
+func (d dictColumn) find(v string) int32 {
+	for i := range d.vals.Len() {
+		if d.vals.Value(i) == v {
+			return int32(i)
+		}
+	}
+	return -1
 }
 
 // noTime stands for a NULL fetch_time: it sorts before every real time.
@@ -106,23 +142,6 @@ func lowerValues(dst []string, l *array.List, i int) []string {
 		dst = append(dst, strings.ToLower(vals.Value(int(j))))
 	}
 	return dst
-}
-
-// idCache remembers the last capture looked up: rows of one capture usually
-// come together, so most lookups compare one string instead of hashing.
-type idCache struct {
-	id  string // aliases the current record
-	idx uint32
-	ok  bool
-}
-
-// lookup returns the index of a capture_id in ids.
-func (c *idCache) lookup(h hasher, ids map[uint64]uint32, id string) (uint32, bool) {
-	if c.id != id || c.id == "" {
-		c.id = id
-		c.idx, c.ok = ids[h.sum(id)]
-	}
-	return c.idx, c.ok
 }
 
 // captureKey holds a capture ID without a pointer: the 12 bytes of the

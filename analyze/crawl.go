@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"context"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -30,34 +31,69 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 	return r, nil
 }
 
-// crawl computes the figures of one crawl partition in passes over its
-// tables: captures first, which indexes captures and hosts; then
-// diagnostics, rules and sitemaps, which mark captures; then captures again
-// for the ranked lists; then agents; then the few bodies shown.
+// crawl computes the figures of one crawl partition. Its captures are
+// split into host shards processed one after the other; each shard makes
+// passes over the tables (captures, which indexes the shard's captures and
+// hosts; diagnostics and rules, which mark them; captures again for the
+// ranked lists; agents), and what it counts is added to the crawl's
+// figures before the next shard starts. The first shard also counts what
+// needs no capture state over every row. Then the samples of the shared
+// bodies, the sitemaps, the inputs and the few bodies shown.
 func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
-	s := newCrawlState(d, label)
-	steps := []func(context.Context) error{
-		s.capturesPass, s.diagnosticsPass, s.rulesPass, s.sitemapsPass,
-		s.finishMarks, s.rankingPass, s.agentsPass, s.bodiesPass, s.inputsPass,
+	s, err := newCrawlState(d, label)
+	if err != nil {
+		return nil, err
 	}
-	for _, step := range steps {
+	for i := range s.shards {
+		if err := s.shardPasses(ctx, s.newShard(i, roundMain)); err != nil {
+			return nil, err
+		}
+	}
+	for _, step := range []func(context.Context) error{s.farmSamples, s.sitemapsPass, s.inputsPass} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
 	}
+	s.finish()
+	if err := s.bodiesPass(ctx); err != nil {
+		return nil, err
+	}
 	return s.out, nil
 }
 
-// capture is what the passes keep of one capture: 48 bytes.
+// shardPasses makes the passes of one shard. After the last shard's marks,
+// the hosts serving each body are all counted, and the bodies listed are
+// chosen before its ranking pass.
+func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
+	steps := []func(context.Context, *shard) error{s.capturesPass, s.diagnosticsPass, s.rulesPass, s.finishMarks}
+	if sh.index == sh.of-1 {
+		steps = append(steps, s.chooseFarms)
+	}
+	steps = append(steps, s.rankingPass, s.agentsPass)
+	for _, step := range steps {
+		if err := step(ctx, sh); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// capture is what the passes keep of one capture of a shard: 48 bytes.
 type capture struct {
+	id       uint64    // hash of capture_id
 	codes    [2]uint64 // bit i: a diagnostic of code i (set atomically)
 	digest   uint64    // hash of payload_digest, 0 when NULL
 	errors   int32
 	warnings int32
 	aiBlocks uint32 // AI crawlers fully disallowed (agents pass, atomic)
-	flags    uint32 // cap* bits (set atomically after the captures pass)
-	outcome  uint8  // index in crawlState.outcomes
+	flags    uint32 // cap* bits (set atomically after the captures pass), and the outcome in the top byte
 }
+
+// outcome returns the index of the capture's outcome in crawlState.outcomes.
+func (c *capture) outcome() uint8 { return uint8(c.flags >> outcomeShift) }
+
+// outcomeShift is where the outcome is in capture.flags.
+const outcomeShift = 24
 
 // Flags of a capture.
 const (
@@ -87,27 +123,29 @@ type statusKey struct {
 	status  int32
 }
 
-// crawlState is the state of the passes over one crawl.
+// crawlState is what the passes over one crawl keep from shard to shard:
+// counts, and maps whose size grows with distinct values (of sizes, user
+// agents, typos, payload digests, agents), not with captures.
 type crawlState struct {
-	d     *Dataset
-	label string
-	out   *Crawl
-	hash  hasher
+	d        *Dataset
+	label    string
+	out      *Crawl
+	hash     hasher
+	shards   int
+	captures int64 // rows of captures, from the footers
 
 	mu       sync.Mutex // guards what the captures passes write
-	ids      map[uint64]uint32
-	caps     []capture
-	hostIdx  map[uint64]uint32
-	hosts    []host
-	keys     captureKeys
 	outcomes []string
 	statuses map[statusKey]int64
-	sizes    []int64
+	sizes    map[int64]int64  // payload_length -> read captures
 	agents   map[string]int64 // user-agent value -> captures
 	names    []string         // reused by countAgents
 	codes    *codeTable
-	farms    map[uint64]int64 // digest hash -> hosts, after finishMarks
-	ranks    *rankings
+	diag     diagTotals
+	rules    ruleCounts
+	farms    *farmState
+	worst    topN[worstHost]
+	crawlers crawlerTotals
 }
 
 // knownOutcomes are the values of captures.outcome (DESIGN.md), in the
@@ -118,112 +156,89 @@ var knownOutcomes = []string{
 	robots.OutcomeUnknown.String(),
 }
 
-func newCrawlState(d *Dataset, label string) *crawlState {
+func newCrawlState(d *Dataset, label string) (*crawlState, error) {
+	shards, n, err := d.shardCount(label)
+	if err != nil {
+		return nil, err
+	}
 	return &crawlState{
-		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(),
-		ids: map[uint64]uint32{}, hostIdx: map[uint64]uint32{},
-		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{},
-		agents: map[string]int64{}, codes: newCodeTable(),
-	}
+		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
+		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{}, sizes: map[int64]int64{},
+		agents: map[string]int64{}, codes: newCodeTable(), diag: newDiagTotals(),
+		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
+		crawlers: newCrawlerTotals(),
+	}, nil
 }
 
-// capturesColumns are the columns the first captures pass reads.
-var capturesColumns = []string{
-	"capture_id", "url_host_name", "fetch_time", "fetch_status", "payload_length",
-	"payload_digest", "oversize", "outcome", "rule_count", "sitemap_count",
-	"wildcard_rule_count", "error_count", "warning_count", "user_agents",
-}
-
-// capturesPass indexes the captures and hosts and counts what the captures
-// table says by itself. Files are decoded in parallel; records are added
-// one at a time.
-func (s *crawlState) capturesPass(ctx context.Context) error {
-	n, err := s.d.rows("captures", s.label)
-	if err != nil {
-		return err
-	}
-	s.caps, s.hosts = make([]capture, 0, n), make([]host, 0, n)
-	s.ids, s.hostIdx = make(map[uint64]uint32, n), make(map[uint64]uint32, n)
-	spec := scanSpec{table: "captures", crawl: s.label, columns: capturesColumns}
-	err = s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.addCaptures(rec)
-	})
-	if err != nil {
-		return err
-	}
-	s.finishCaptures()
-	return nil
-}
-
-// addCaptures adds one record of the captures table.
-func (s *crawlState) addCaptures(rec arrow.Record) error {
-	cols, err := newCaptureCols(rec)
-	if err != nil {
-		return err
-	}
-	for i := range int(rec.NumRows()) {
-		r := cols.row(i)
-		s.addRow(&r)
-		s.countAgents(cols.agents, i)
-	}
-	return nil
-}
-
-// captureCols are the columns the first captures pass reads.
+// captureCols are the columns the captures pass reads; those only the
+// counting shard reads are nil in the others.
 type captureCols struct {
-	ids, hosts, digest, outcome                *array.String
-	fetch                                      *array.Timestamp
-	status, rules, sitemaps, wild, errs, warns *array.Int32
-	length                                     *array.Int64
-	oversize                                   *array.Boolean
-	agents                                     *array.List
+	ids, hosts, digest         *array.String
+	outcome                    dictColumn
+	outcomeOf                  []uint8 // outcome number by index in the outcome dictionary
+	fetch                      *array.Timestamp
+	status, rules, errs, warns *array.Int32
+	length                     *array.Int64
+	sitemaps, wild             *array.Int32 // counting only
+	oversize                   *array.Boolean
+	agents                     *array.List
 }
 
-func newCaptureCols(rec arrow.Record) (*captureCols, error) {
+// newCaptureCols returns the columns of a record of captures, with the
+// outcomes numbered in s.outcomes.
+func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCols, error) {
 	cs := columnSet{rec: rec}
 	c := &captureCols{
 		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("payload_digest"),
-		outcome: cs.str("outcome"), fetch: cs.timestamp("fetch_time"), status: cs.i32("fetch_status"),
-		rules: cs.i32("rule_count"), sitemaps: cs.i32("sitemap_count"), wild: cs.i32("wildcard_rule_count"),
-		errs: cs.i32("error_count"), warns: cs.i32("warning_count"), length: cs.i64("payload_length"),
-		oversize: cs.boolean("oversize"), agents: cs.list("user_agents"),
+		outcome: cs.dict("outcome"), fetch: cs.timestamp("fetch_time"), status: cs.i32("fetch_status"),
+		rules: cs.i32("rule_count"), errs: cs.i32("error_count"), warns: cs.i32("warning_count"),
+		length: cs.i64("payload_length"),
 	}
-	return c, cs.err
+	if counting {
+		c.sitemaps, c.wild = cs.i32("sitemap_count"), cs.i32("wildcard_rule_count")
+		c.oversize, c.agents = cs.boolean("oversize"), cs.list("user_agents")
+	}
+	if cs.err != nil {
+		return nil, cs.err
+	}
+	for i := range c.outcome.vals.Len() {
+		c.outcomeOf = append(c.outcomeOf, s.outcomeIndex(c.outcome.vals.Value(i)))
+	}
+	return c, nil
 }
 
-// captureRow is one row of captures as the first pass reads it; its
+// captureRow is one row of captures as the captures pass reads it; its
 // strings alias the record.
 type captureRow struct {
-	id, host, digest, outcome     string
+	id, host, digest              string
 	fetch, length                 int64
 	status, rules, sitemaps, wild int32
 	errors, warnings              int32
+	outcome                       uint8 // index in crawlState.outcomes
 	oversize                      bool
 }
 
 func (c *captureCols) row(i int) captureRow {
 	r := captureRow{
-		id: c.ids.Value(i), host: c.hosts.Value(i), digest: strOrEmpty(c.digest, i), outcome: c.outcome.Value(i),
-		fetch: micros(c.fetch, i), length: c.length.Value(i), rules: c.rules.Value(i), sitemaps: c.sitemaps.Value(i),
-		wild: c.wild.Value(i), errors: c.errs.Value(i), warnings: c.warns.Value(i), oversize: c.oversize.Value(i),
+		id: c.ids.Value(i), host: c.hosts.Value(i), digest: strOrEmpty(c.digest, i), outcome: c.outcomeOf[c.outcome.idx[i]],
+		fetch: micros(c.fetch, i), length: c.length.Value(i), rules: c.rules.Value(i),
+		errors: c.errs.Value(i), warnings: c.warns.Value(i),
 	}
 	if !c.status.IsNull(i) {
 		r.status = c.status.Value(i)
 	}
+	if c.wild != nil {
+		r.sitemaps, r.wild, r.oversize = c.sitemaps.Value(i), c.wild.Value(i), c.oversize.Value(i)
+	}
 	return r
 }
 
-// addRow indexes one capture and counts what its row says by itself.
-func (s *crawlState) addRow(r *captureRow) {
-	c := capture{digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings, outcome: s.outcomeIndex(r.outcome)}
-	c.flags = captureFlags(r.status, r.length, r.rules, s.outcomes[c.outcome])
-	s.addCapture(r.id, r.host, c, r.fetch)
-	s.statuses[statusKey{c.outcome, r.status}]++
+// countRow counts what one row of captures says by itself.
+func (s *crawlState) countRow(r *captureRow, flags uint32) {
 	out := s.out
+	s.statuses[statusKey{r.outcome, r.status}]++
 	out.Captures++
-	if c.errors > 0 {
+	if r.errors > 0 {
 		out.WithErrors.N++
 	}
 	s.countFetchTime(r.fetch)
@@ -233,7 +248,7 @@ func (s *crawlState) addRow(r *captureRow) {
 			out.Patterns.WildcardCaptures.N++
 		}
 	}
-	if c.flags&capRead != 0 {
+	if flags&capRead != 0 {
 		s.countRead(r.length, r.oversize, r.sitemaps > 0)
 	}
 }
@@ -254,39 +269,6 @@ func captureFlags(status int32, length int64, rules int32, outcome string) uint3
 		f |= capRedirect
 	}
 	return f
-}
-
-// addCapture indexes a capture and its host, and keeps the host's deciding
-// capture: the first in the order of [host.decidesAfter].
-func (s *crawlState) addCapture(id, hostName string, c capture, fetch int64) {
-	ci := uint32(len(s.caps))
-	s.caps = append(s.caps, c)
-	s.ids[s.hash.sum(id)] = ci
-	redirect := c.flags&capRedirect != 0
-	hh := s.hash.sum(hostName)
-	hi, ok := s.hostIdx[hh]
-	if !ok {
-		s.hostIdx[hh] = uint32(len(s.hosts))
-		s.hosts = append(s.hosts, host{best: ci, fetch: fetch, redirect: redirect, id: s.keys.key(id)})
-		return
-	}
-	if h := &s.hosts[hi]; h.decidesAfter(redirect, fetch, id, &s.keys) {
-		*h = host{best: ci, fetch: fetch, redirect: redirect, id: s.keys.key(id)}
-	}
-}
-
-// decidesAfter reports whether a capture of the host comes before its
-// deciding capture so far. The order: captures that are not redirects
-// first, then the latest fetch_time (NULL last), then the smallest
-// capture_id.
-func (h *host) decidesAfter(redirect bool, fetch int64, id string, keys *captureKeys) bool {
-	if redirect != h.redirect {
-		return !redirect
-	}
-	if fetch != h.fetch {
-		return fetch > h.fetch
-	}
-	return id < keys.id(h.id)
 }
 
 // outcomeIndex interns an outcome value.
@@ -319,7 +301,7 @@ func (s *crawlState) countFetchTime(t int64) {
 func (s *crawlState) countRead(length int64, oversize, sitemap bool) {
 	out := s.out
 	out.ReadCaptures++
-	s.sizes = append(s.sizes, length)
+	s.sizes[length]++
 	if oversize {
 		out.Sizes.Oversize.N++
 	}
@@ -348,16 +330,11 @@ func (s *crawlState) countAgents(agents *array.List, i int) {
 	}
 }
 
-// finishCaptures marks the deciding captures and fills the figures the
-// captures table gives.
-func (s *crawlState) finishCaptures() {
+// finishCaptureCounts fills the figures the captures table gives by
+// itself, once the counting shard has read it.
+func (s *crawlState) finishCaptureCounts() {
 	out := s.out
-	out.Hosts = int64(len(s.hosts))
 	out.WithErrors.Of = out.Captures
-	for _, h := range s.hosts {
-		s.caps[h.best].flags |= capDeciding
-	}
-	s.hosts, s.hostIdx, s.keys = nil, nil, captureKeys{} // from here on, the flags say which captures decide
 	out.Outcomes = s.outcomeShares()
 	out.Sizes = sizeFigures(s.sizes, out.Sizes.Oversize.N)
 	s.sizes = nil
@@ -366,6 +343,20 @@ func (s *crawlState) finishCaptures() {
 	out.UserAgents.Distinct = int64(len(s.agents))
 	out.UserAgents.Top = topNames(s.agents, out.UserAgents.Captures, s.d.cfg.top)
 	s.agents = nil
+}
+
+// finish fills the figures that add up over the shards.
+func (s *crawlState) finish() {
+	out := s.out
+	out.Diagnostics = s.codeShares()
+	out.Typos = s.typoFigures()
+	s.finishPatterns()
+	s.finishFarms()
+	out.WorstHosts = []HostErrors{}
+	for _, w := range s.worst.items {
+		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.host, CaptureID: w.id, Errors: w.errors, Warnings: w.warnings, Codes: w.codes})
+	}
+	s.finishCrawlers()
 }
 
 // outcomeShares returns the outcome distribution: every known outcome in
@@ -399,39 +390,64 @@ var sizeBounds = []struct {
 	{"over 500 KiB", -1},
 }
 
-// sizeFigures sorts sizes and returns their distribution.
-func sizeFigures(sizes []int64, oversize int64) Sizes {
-	slices.Sort(sizes)
-	n := int64(len(sizes))
-	out := Sizes{Captures: n, Oversize: Ratio{oversize, n}, Empty: Ratio{Of: n}}
-	lo := int64(0)
-	for _, b := range sizeBounds {
-		bucket := SizeBucket{Label: b.label, Min: lo, Max: b.max, Captures: Ratio{Of: n}}
-		first, _ := slices.BinarySearch(sizes, lo)
-		end := len(sizes)
-		if b.max >= 0 {
-			end, _ = slices.BinarySearch(sizes, b.max+1)
-		}
-		bucket.Captures.N = int64(end - first)
-		out.Buckets = append(out.Buckets, bucket)
-		lo = b.max + 1
+// sizeFigures returns the distribution of the sizes counted: captures by
+// payload_length.
+func sizeFigures(counts map[int64]int64, oversize int64) Sizes {
+	sizes := slices.Sorted(maps.Keys(counts))
+	cum := make([]int64, len(sizes)) // captures of a size up to sizes[i]
+	var n, bytes int64
+	for i, v := range sizes {
+		n += counts[v]
+		cum[i] = n
+		bytes += v * counts[v]
 	}
+	out := Sizes{Captures: n, Oversize: Ratio{oversize, n}, Empty: Ratio{Of: n}, Bytes: bytes, Buckets: sizeBuckets(sizes, cum)}
 	out.Empty.N = out.Buckets[0].Captures.N
 	if n > 0 {
-		out.Median, out.P90, out.P99 = quantile(sizes, 0.5), quantile(sizes, 0.9), quantile(sizes, 0.99)
-		out.Max = sizes[n-1]
-	}
-	for _, v := range sizes {
-		out.Bytes += v
+		out.Median, out.P90, out.P99 = quantile(sizes, cum, 0.5), quantile(sizes, cum, 0.9), quantile(sizes, cum, 0.99)
+		out.Max = sizes[len(sizes)-1]
 	}
 	return out
 }
 
-// quantile returns the q-quantile of sorted values as DuckDB's
-// quantile_disc does: the value at index ceil(n·q) - 1.
-func quantile(sorted []int64, q float64) int64 {
-	i := int(math.Ceil(float64(len(sorted))*q)) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
+// sizeBuckets counts the captures in each size bucket; sorted and cum are
+// as quantile takes them.
+func sizeBuckets(sorted, cum []int64) []SizeBucket {
+	var n int64
+	if len(cum) > 0 {
+		n = cum[len(cum)-1]
+	}
+	below := func(x int64) int64 { // captures of a size under x
+		i, _ := slices.BinarySearch(sorted, x)
+		if i == 0 {
+			return 0
+		}
+		return cum[i-1]
+	}
+	var out []SizeBucket
+	lo := int64(0)
+	for _, b := range sizeBounds {
+		bucket := SizeBucket{Label: b.label, Min: lo, Max: b.max, Captures: Ratio{Of: n}}
+		end := n
+		if b.max >= 0 {
+			end = below(b.max + 1)
+		}
+		bucket.Captures.N = end - below(lo)
+		out = append(out, bucket)
+		lo = b.max + 1
+	}
+	return out
+}
+
+// quantile returns the q-quantile of counted values as DuckDB's
+// quantile_disc does: the value at index ceil(n·q) - 1 of the n values
+// sorted. sorted holds the distinct values, cum[i] the number of values up
+// to sorted[i].
+func quantile(sorted, cum []int64, q float64) int64 {
+	n := cum[len(cum)-1]
+	i := max(0, min(int64(math.Ceil(float64(n)*q))-1, n-1))
+	j, _ := slices.BinarySearch(cum, i+1) // the first value with more than i values up to it
+	return sorted[j]
 }
 
 // topNames returns the n names counted most often, then by name.

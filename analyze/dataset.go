@@ -87,11 +87,13 @@ func (d *Dataset) files(table, crawl string) ([]string, error) {
 }
 
 // scanSpec says what to read: the columns of one table in one crawl, in
-// batches of batch rows (0: the reader's default).
+// batches of batch rows (0: the reader's default), those in dict as
+// dictionaries (see [schema.WithDictionary]).
 type scanSpec struct {
 	table   string
 	crawl   string
 	columns []string
+	dict    []string
 	batch   int64
 }
 
@@ -202,6 +204,9 @@ func (d *Dataset) openArrow(name string, s scanSpec) (*schema.ArrowReader, func(
 	if s.batch > 0 {
 		opts = append(opts, schema.WithBatchSize(s.batch))
 	}
+	if len(s.dict) > 0 {
+		opts = append(opts, schema.WithDictionary(s.dict...))
+	}
 	r, err := schema.NewArrowReader(ra, st.Size(), opts...)
 	if err != nil {
 		f.Close()
@@ -228,6 +233,7 @@ type Option func(*config) error
 
 type config struct {
 	workers int
+	shards  int // 0: chosen from the captures' row count
 	top     int
 	mem     memory.Allocator
 	checks  []*Check
@@ -251,6 +257,23 @@ func WithWorkers(n int) Option {
 			return fmt.Errorf("%w: WithWorkers(%d): want at least 1", ErrBadOption, n)
 		}
 		c.workers = n
+		return nil
+	}
+}
+
+// WithHostShards sets the number of host shards the captures of each crawl
+// partition are split into, at least 1: the crawl report keeps the state
+// of one shard's captures at a time, and reads the tables once per shard
+// (see the package documentation, "Memory and speed"). The figures are
+// the same for any number of shards. Defaults to enough shards for each
+// to hold at most [DefaultShardCaptures] captures, from the row counts in
+// the captures files' footers.
+func WithHostShards(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: WithHostShards(%d): want at least 1", ErrBadOption, n)
+		}
+		c.shards = n
 		return nil
 	}
 }

@@ -60,23 +60,90 @@
 //
 // Tables are read in record batches (16,384 rows; 64 for bodies), files in
 // parallel, so memory does not grow with the rows of diagnostics, rules or
-// agents. It grows with the captures of the crawl being reported: 48 bytes
-// per capture and a map entry (capture ID hash to index), plus, while the
-// captures are read, 32 bytes and a map entry per host. 64-bit hashes stand
-// for capture IDs, host names and digests: a collision (about 1 in 3·10⁷
-// for a million identifiers) would merge two. Crawls are reported one after
-// the other, so the largest partition sets the peak.
+// agents. What the report keeps of each capture is bounded by host shards:
+// the captures of a crawl partition are split by a 64-bit hash of
+// url_host_name into P shards processed one after the other. P is
+// ceil(captures / [DefaultShardCaptures]) from the row counts in the
+// captures files' footers, so that a shard holds at most about 1,048,576
+// captures, or what [WithHostShards] sets. The figures are the same for any
+// P (the tests compare the JSON of 1, 3 and 7 shards, and more on a dataset
+// made for it):
 //
-// Reading the agents table (one row per capture and tracked crawler, 178
-// per capture) dominates: Arrow decodes its string columns value by value,
-// three quarters of the CPU time. On the shared 2-core VM (2026-11, go1.26,
-// scripts/bench-report.sh, a dataset of 1,000,457 captures built with
-// scripts/mkwarc and robocensus ingest):
+//   - Per-host choices are made within a shard, which holds every capture
+//     of its hosts: the deciding capture, usable hosts, the verdicts of
+//     the agents table, what hosts say of AI crawlers.
+//   - Counts add up over the shards. The first shard also counts, over
+//     every row, what needs no capture state (outcomes and statuses,
+//     sizes, user agents named, diagnostic rows and typos, rules); the
+//     later shards read only the columns that index and mark captures.
+//   - The worst hosts keep their first entries per shard and merge.
+//   - The shared bodies are ranked once the last shard's marks are done,
+//     when the hosts of every body are counted. Their samples (the first
+//     host names) are collected in the last shard's ranking pass and, for
+//     the other shards, by indexing them again: their captures, and their
+//     diagnostics only when a capture's being usable depends on them.
 //
-//	robocensus report --format json   29-33 s wall, 54 s CPU, 437 MB peak RSS
-//	robocensus report (html)          29 s wall, 53 s CPU, 440 MB peak RSS
-//	robocensus report --site HOST     27 s wall, 50 s CPU, 156 MB peak RSS
+// A shard keeps 48 bytes per capture and 5.3 to 10.7 bytes of index (an
+// open-addressing table of capture indices by ID hash), and, while its
+// captures are read, 32 bytes and a map entry per host (about 62 bytes
+// per host with the entry): some 120 bytes per capture at most, about
+// 125 MB for a full shard whose captures are each their own host; 53 to 59
+// bytes per capture from the end of its captures pass to the end of its
+// passes.
 //
-// With the neighbours' load the same run took up to 67 s. These figures go
-// stale with the code and the machine; rerun the script.
+// Figures keyed by something other than the host keep state per distinct
+// key for the whole crawl, whatever P:
+//
+//   - sizes: a count per distinct payload_length of the read captures, 20
+//     to 40 bytes each (at most one per byte count up to the stored-bytes
+//     cap), until the first shard's captures pass ends;
+//   - user agents named: a count per distinct lower-cased value, its bytes
+//     and some 40 to 60 more, until the first shard's captures pass ends;
+//   - typos: a count per distinct misspelled key and code;
+//   - shared bodies: a count of hosts per distinct payload digest hash of
+//     the hosts' usable, non-empty deciding captures, 20 to 40 bytes each,
+//     until the last shard's marks are done; then only the bodies listed.
+//     A crawl where most hosts serve a body of their own has about one
+//     entry per host: 1.2 to 2.4 GB for 60 million hosts, the largest
+//     state of a Common Crawl partition;
+//   - agents not tracked: verdict counts per distinct agents.agent value.
+//
+// The price of shards is time: every shard reads the captures,
+// diagnostics, rules and agents tables again (the columns it needs), so a
+// report takes about P times the work of one pass over the crawl, which
+// grows as the square of the crawl's size once it needs more than one
+// shard.
+//
+// The repetitive string columns (capture_id, agent and verdict of the
+// agents table, one row per capture and tracked crawler, some 180 per
+// capture; capture_id, code, severity and directive of diagnostics and
+// rules; outcome) are read as Arrow dictionaries ([schema.WithDictionary]):
+// each distinct value of a record is looked at once and each row is an
+// index. Reading the agents table is still half the time, most of it in
+// Arrow decoding the indices of every row.
+//
+// 64-bit hashes stand for capture IDs, host names and digests: a collision
+// (about 1 in 3·10⁷ for a million identifiers) would merge two. Crawls are
+// reported one after the other, so the largest partition sets the peak.
+// The Go heap may grow to twice what is live: robocensus report sets a
+// soft memory limit of 240 MiB unless GOMEMLIMIT is set.
+//
+// On the shared 2-core VM (Intel Xeon, 2026-11-22, go1.26,
+// scripts/bench-report.sh -s "1 2 3 4", run twice, over a dataset of
+// 1,000,457 captures of as many hosts, built with scripts/mkwarc and
+// robocensus ingest; P=8 once; CPU is user and system time):
+//
+//	robocensus report --format json   8.2-10.9 s wall, 15-20 s CPU, 252-254 MiB peak RSS (P=1, 4 runs)
+//	robocensus report (html)          10.5-11.0 s wall, 19-20 s CPU, 253 MiB peak RSS
+//	robocensus report --site HOST     7.9 s wall, 15 s CPU, 149-157 MiB peak RSS
+//	  --format json --host-shards 2   16.0-17.5 s wall, 30-33 s CPU, 229-230 MiB peak RSS
+//	  --format json --host-shards 3   20.4-25.4 s wall, 39-48 s CPU, 195-200 MiB peak RSS
+//	  --format json --host-shards 4   28.4-28.9 s wall, 54-55 s CPU, 190-216 MiB peak RSS
+//	  --format json --host-shards 8   57 s wall, 111 s CPU, 183 MiB peak RSS
+//
+// With GOMEMLIMIT=off, P=1 peaks at 355-356 MiB in the same time. The code
+// before host shards and dictionaries took 22.5-26.5 s wall, 42-50 s CPU
+// and 428-438 MiB for the JSON and HTML reports, and 21-23 s wall for the
+// site report. These figures go stale with the code and the machine;
+// rerun the script.
 package analyze

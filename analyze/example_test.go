@@ -49,6 +49,33 @@ func ExampleDataset_Report() {
 	// trend GPTBot disallowed: [0 0.3333333333333333]
 }
 
+// A crawl's captures split into host shards: the report keeps the state
+// of one shard's captures at a time and reads the tables once per shard,
+// and its figures are the same for any number of shards.
+func ExampleWithHostShards() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	if err := exampleDataset(dir); err != nil {
+		log.Fatal(err)
+	}
+	for _, shards := range []int{1, 4} {
+		d, err := analyze.Open(os.DirFS(dir), analyze.WithHostShards(shards))
+		if err != nil {
+			log.Fatal(err)
+		}
+		r, err := d.Report(context.Background())
+		if err != nil {
+			log.Fatal(err)
+		}
+		c := r.Crawls[1]
+		fmt.Printf("%d shards: %d hosts, %d usable, %d sharing a body (%v)\n",
+			shards, c.Hosts, c.UsableHosts, c.Farms.SharedHosts.N, c.Farms.Top[0].Sample)
+	}
+	// Output:
+	// 1 shards: 5 hosts, 3 usable, 2 sharing a body ([farm-1.example farm-2.example])
+	// 4 shards: 5 hosts, 3 usable, 2 sharing a body ([farm-1.example farm-2.example])
+}
+
 // The report on one host: its robots.txt with the findings at their lines,
 // and the findings of the site checks.
 func ExampleDataset_Site() {

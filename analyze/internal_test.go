@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,11 +12,11 @@ import (
 func TestQuantile(t *testing.T) {
 	f := func(n int, q float64, want int64) {
 		t.Helper()
-		v := make([]int64, n)
+		v, cum := make([]int64, n), make([]int64, n)
 		for i := range v {
-			v[i] = int64(i)
+			v[i], cum[i] = int64(i), int64(i+1)
 		}
-		if got := quantile(v, q); got != want {
+		if got := quantile(v, cum, q); got != want {
 			t.Errorf("quantile(range(%d), %v) = %d, want %d", n, q, got, want)
 		}
 	}
@@ -51,7 +52,7 @@ func TestTopN(t *testing.T) {
 			}
 			return 1
 		})
-		if !slices.Equal(top.items, all[:top.n]) {
+		if !slices.EqualFunc(top.items, all[:top.n], func(a, b worstHost) bool { return a.host == b.host && a.errors == b.errors && a.warnings == b.warnings }) {
 			t.Fatalf("round %d: top %v, want %v", round, top.items, all[:top.n])
 		}
 	}
@@ -67,6 +68,39 @@ func TestFormatting(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// TestSizeFigures checks the size distribution computed from counts per
+// distinct size against the sorted list of every size.
+func TestSizeFigures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 20 {
+		counts := map[int64]int64{}
+		var all []int64
+		for range 1 + round*37 {
+			v := []int64{0, rng.Int64N(2000), rng.Int64N(600 << 10)}[rng.IntN(3)]
+			counts[v]++
+			all = append(all, v)
+		}
+		slices.Sort(all)
+		got := sizeFigures(counts, 0)
+		at := func(q float64) int64 { return all[max(0, int(math.Ceil(float64(len(all))*q))-1)] }
+		var sum, empty int64
+		for _, v := range all {
+			sum += v
+			if v == 0 {
+				empty++
+			}
+		}
+		var inBuckets int64
+		for _, b := range got.Buckets {
+			inBuckets += b.Captures.N
+		}
+		if got.Captures != int64(len(all)) || got.Median != at(0.5) || got.P90 != at(0.9) || got.P99 != at(0.99) ||
+			got.Max != all[len(all)-1] || got.Bytes != sum || got.Empty.N != empty || inBuckets != int64(len(all)) {
+			t.Errorf("round %d: %+v", round, got)
 		}
 	}
 }

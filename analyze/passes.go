@@ -16,70 +16,128 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-// The passes over diagnostics, rules and sitemaps: each worker counts rows
-// on its own and marks captures (atomically), and the counts are summed
-// when the pass ends.
+// The passes over diagnostics and rules, once per shard: each worker
+// counts rows on its own and marks the shard's captures (atomically), and
+// the counts are added up when the pass ends. Only the counting shard
+// counts rows; the others read just what marks captures. capture_id and
+// the other repetitive string columns are read as dictionaries: a value
+// is looked at once per record, not once per row.
 
 // maxBitCodes is the number of codes whose captures are counted with the
 // per-capture bits; the catalogue and the reader's codes fit well below.
 const maxBitCodes = 128
 
-// diagWorker is what one worker of the diagnostics pass counts.
-type diagWorker struct {
-	cache map[string]int
-	rows  []int64
-	typos map[[2]string]int64    // {key, code} -> lines; keys alias records until cloned
-	extra map[[2]uint64]struct{} // {code, capture index} for codes past maxBitCodes
+// diagTotals is what the diagnostics passes add up over the shards.
+type diagTotals struct {
+	rows     []int64             // findings, by code number (counting shard)
+	captures []int64             // captures with a finding, by code number
+	typos    map[[2]string]int64 // {key, code} -> lines (counting shard)
 }
 
-// diagnosticsPass counts the findings of each code and marks which captures
-// have one.
-func (s *crawlState) diagnosticsPass(ctx context.Context) error {
+func newDiagTotals() diagTotals { return diagTotals{typos: map[[2]string]int64{}} }
+
+// diagWorker is what one worker of a diagnostics pass counts.
+type diagWorker struct {
+	cache  map[string]int
+	typo   [2]int // the numbers of typoCodes
+	codeOf []int  // code number by index in the record's code dictionary, -1 until known
+	rows   []int64
+	typos  map[[2]string]int64    // {key, code} -> lines; keys alias records until cloned
+	extra  map[[2]uint64]struct{} // {code, capture index} for codes past maxBitCodes
+}
+
+// typoCodes are the codes of misspelled keys.
+var typoCodes = [2]robots.Code{robots.TypoAccepted, robots.TypoIgnored}
+
+// diagnosticsPass counts the findings of each code (counting shard) and
+// marks which captures of the shard have one.
+func (s *crawlState) diagnosticsPass(ctx context.Context, sh *shard) error {
+	columns := []string{"capture_id", "code", "severity"}
+	if sh.counting {
+		columns = append(columns, "message")
+	}
 	workers := make([]*diagWorker, s.d.workers())
 	for i := range workers {
-		workers[i] = &diagWorker{cache: s.codes.catalogueCache(), typos: map[[2]string]int64{}, extra: map[[2]uint64]struct{}{}}
+		cache := s.codes.catalogueCache()
+		typo := [2]int{cache[typoCodes[0].String()], cache[typoCodes[1].String()]}
+		workers[i] = &diagWorker{cache: cache, typo: typo, typos: map[[2]string]int64{}, extra: map[[2]uint64]struct{}{}}
 	}
-	spec := scanSpec{table: "diagnostics", crawl: s.label, columns: []string{"capture_id", "code", "severity", "message"}}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addDiagnostics(workers[w], rec) })
+	spec := scanSpec{table: "diagnostics", crawl: s.label, columns: columns, dict: []string{"capture_id", "code", "severity"}}
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addDiagnostics(sh, workers[w], rec) })
 	if err != nil {
 		return err
 	}
-	s.finishDiagnostics(workers)
+	if sh.round == roundMain {
+		s.finishDiagnostics(sh, workers)
+	}
 	return nil
 }
 
-func (s *crawlState) addDiagnostics(w *diagWorker, rec arrow.Record) error {
+func (s *crawlState) addDiagnostics(sh *shard, w *diagWorker, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
-	ids, codes, sev, msg := cs.str("capture_id"), cs.str("code"), cs.str("severity"), cs.str("message")
+	ids, codes, sev := cs.dict("capture_id"), cs.dict("code"), cs.dict("severity")
+	var msg *array.String
+	if sh.counting {
+		msg = cs.str("message")
+	}
 	if cs.err != nil {
 		return cs.err
 	}
-	typoAccepted, typoIgnored := robots.TypoAccepted.String(), robots.TypoIgnored.String()
-	var cache idCache
+	w.codeOf = resetInts(w.codeOf, codes.vals.Len())
+	var l idLookup
 	for i := range int(rec.NumRows()) {
-		code := codes.Value(i)
-		ci := s.codes.lookup(w.cache, code, sev.Value(i))
-		for ci >= len(w.rows) {
-			w.rows = append(w.rows, 0)
+		ci := w.code(s.codes, codes, sev, i)
+		if sh.counting {
+			w.count(ci, msg, i)
 		}
-		w.rows[ci]++
-		if code == typoAccepted || code == typoIgnored {
-			k := [2]string{typoKeyOf(msg.Value(i)), code}
-			if _, ok := w.typos[k]; !ok {
-				k = [2]string{strings.Clone(k[0]), strings.Clone(k[1])}
-			}
-			w.typos[k]++
-		}
-		capIdx, ok := cache.lookup(s.hash, s.ids, ids.Value(i))
+		capIdx, ok := l.lookup(sh, s.hash, ids, i)
 		switch {
 		case !ok:
 		case ci < maxBitCodes:
-			atomic.OrUint64(&s.caps[capIdx].codes[ci/64], 1<<(ci%64))
+			atomic.OrUint64(&sh.caps[capIdx].codes[ci/64], 1<<(ci%64))
 		default:
 			w.extra[[2]uint64{uint64(ci), uint64(capIdx)}] = struct{}{}
 		}
 	}
 	return nil
+}
+
+// code returns the number of the code of row i.
+func (w *diagWorker) code(t *codeTable, codes, sev dictColumn, i int) int {
+	x := codes.idx[i]
+	if ci := w.codeOf[x]; ci >= 0 {
+		return ci
+	}
+	ci := t.lookup(w.cache, codes.vals.Value(int(x)), sev.value(i))
+	w.codeOf[x] = ci
+	return ci
+}
+
+// count counts a finding of code ci, and its misspelled key for a typo.
+func (w *diagWorker) count(ci int, msg *array.String, i int) {
+	for ci >= len(w.rows) {
+		w.rows = append(w.rows, 0)
+	}
+	w.rows[ci]++
+	for t, code := range typoCodes {
+		if ci != w.typo[t] {
+			continue
+		}
+		k := [2]string{typoKeyOf(msg.Value(i)), code.String()}
+		if _, ok := w.typos[k]; !ok {
+			k[0] = strings.Clone(k[0])
+		}
+		w.typos[k]++
+	}
+}
+
+// resetInts returns a slice of n values -1, reusing s.
+func resetInts(s []int, n int) []int {
+	s = slices.Grow(s[:0], n)[:n]
+	for i := range s {
+		s[i] = -1
+	}
+	return s
 }
 
 // typoKeyOf returns the misspelled key a typo message names: the text
@@ -93,42 +151,49 @@ func typoKeyOf(msg string) string {
 	return strings.ToLower(key)
 }
 
-// finishDiagnostics sums the workers' counts into the code figures.
-func (s *crawlState) finishDiagnostics(workers []*diagWorker) {
+// finishDiagnostics adds the workers' counts, and the shard's captures
+// with each code, to the crawl's.
+func (s *crawlState) finishDiagnostics(sh *shard, workers []*diagWorker) {
+	t := &s.diag
 	n := len(s.codes.names)
-	rows, captures := make([]int64, n), make([]int64, n)
-	typos, extra := map[[2]string]int64{}, map[[2]uint64]struct{}{}
+	t.rows, t.captures = growTo(t.rows, n), growTo(t.captures, n)
+	extra := map[[2]uint64]struct{}{}
 	for _, w := range workers {
 		for i, r := range w.rows {
-			rows[i] += r
+			t.rows[i] += r
 		}
 		for k, v := range w.typos {
-			typos[k] += v
+			t.typos[k] += v
 		}
-		for k := range w.extra {
-			extra[k] = struct{}{}
-		}
+		maps.Copy(extra, w.extra)
 	}
 	for k := range extra {
-		captures[k[0]]++
+		t.captures[k[0]]++
 	}
-	for i := range s.caps {
-		c := &s.caps[i]
-		for word, bitsSet := range c.codes {
+	for i := range sh.caps {
+		for word, bitsSet := range sh.caps[i].codes {
 			for b := bitsSet; b != 0; b &= b - 1 {
-				captures[word*64+bits.TrailingZeros64(b)]++
+				t.captures[word*64+bits.TrailingZeros64(b)]++
 			}
 		}
 	}
-	s.out.Diagnostics = s.codeShares(rows, captures)
-	s.out.Typos = s.typoFigures(captures, rows, typos)
+}
+
+// growTo returns s with at least n values, the new ones 0.
+func growTo(s []int64, n int) []int64 {
+	for len(s) < n {
+		s = append(s, 0)
+	}
+	return s
 }
 
 // codeShares returns the prevalence of every catalogue code (found or not)
 // and of every other code found: errors first, then by captures and code.
-func (s *crawlState) codeShares(rows, captures []int64) []CodeShare {
-	out := make([]CodeShare, len(rows))
-	for i := range rows {
+func (s *crawlState) codeShares() []CodeShare {
+	n := len(s.codes.names)
+	rows, captures := growTo(s.diag.rows, n), growTo(s.diag.captures, n)
+	out := make([]CodeShare, n)
+	for i := range n {
 		name := s.codes.names[i]
 		out[i] = CodeShare{
 			Code: name, Severity: s.codes.severity[i], Summary: codeSummary(name),
@@ -143,15 +208,16 @@ func (s *crawlState) codeShares(rows, captures []int64) []CodeShare {
 }
 
 // typoFigures returns the typo prevalence and the misspelled keys.
-func (s *crawlState) typoFigures(captures, rows []int64, typos map[[2]string]int64) Typos {
-	acc := s.codes.index[robots.TypoAccepted.String()]
-	ign := s.codes.index[robots.TypoIgnored.String()]
+func (s *crawlState) typoFigures() Typos {
+	n := len(s.codes.names)
+	rows, captures := growTo(s.diag.rows, n), growTo(s.diag.captures, n)
+	acc, ign := s.codes.index[typoCodes[0].String()], s.codes.index[typoCodes[1].String()]
 	out := Typos{
 		Accepted: TypoShare{Captures: Ratio{captures[acc], s.out.Captures}, Lines: rows[acc]},
 		Ignored:  TypoShare{Captures: Ratio{captures[ign], s.out.Captures}, Lines: rows[ign]},
 		Keys:     []TypoKey{},
 	}
-	for k, n := range typos {
+	for k, n := range s.diag.typos {
 		out.Keys = append(out.Keys, TypoKey{Key: k[0], Code: k[1], Lines: n})
 	}
 	slices.SortFunc(out.Keys, func(a, b TypoKey) int {
@@ -166,40 +232,59 @@ type ruleCounts struct {
 	rules, allow, disallow, wildcard, endAnchor int64
 }
 
-// rulesPass counts rules, wildcards and end anchors, and marks the
-// captures with an end-anchored rule.
-func (s *crawlState) rulesPass(ctx context.Context) error {
+// rulesPass counts rules, wildcards and end anchors (counting shard), and
+// marks the shard's captures with an end-anchored rule.
+func (s *crawlState) rulesPass(ctx context.Context, sh *shard) error {
+	columns, dict := []string{"capture_id", "has_end_anchor"}, []string{"capture_id"}
+	if sh.counting {
+		columns, dict = append(columns, "directive", "has_wildcard"), append(dict, "directive")
+	}
 	counts := make([]ruleCounts, s.d.workers())
-	spec := scanSpec{table: "rules", crawl: s.label, columns: []string{"capture_id", "directive", "has_wildcard", "has_end_anchor"}}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addRules(&counts[w], rec) })
+	spec := scanSpec{table: "rules", crawl: s.label, columns: columns, dict: dict}
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addRules(sh, &counts[w], rec) })
 	if err != nil {
 		return err
 	}
-	p := &s.out.Patterns
-	var sum ruleCounts
 	for _, c := range counts {
-		sum.rules += c.rules
-		sum.allow += c.allow
-		sum.disallow += c.disallow
-		sum.wildcard += c.wildcard
-		sum.endAnchor += c.endAnchor
+		t := &s.rules
+		t.rules, t.allow, t.disallow = t.rules+c.rules, t.allow+c.allow, t.disallow+c.disallow
+		t.wildcard, t.endAnchor = t.wildcard+c.wildcard, t.endAnchor+c.endAnchor
 	}
-	p.Rules, p.Allow, p.Disallow = sum.rules, sum.allow, sum.disallow
-	p.WildcardRules, p.EndAnchorRules = Ratio{sum.wildcard, sum.rules}, Ratio{sum.endAnchor, sum.rules}
 	return nil
 }
 
-func (s *crawlState) addRules(c *ruleCounts, rec arrow.Record) error {
+func (s *crawlState) addRules(sh *shard, c *ruleCounts, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
-	ids, dir, wild, end := cs.str("capture_id"), cs.str("directive"), cs.boolean("has_wildcard"), cs.boolean("has_end_anchor")
+	ids, end := cs.dict("capture_id"), cs.boolean("has_end_anchor")
+	var dir dictColumn
+	var wild *array.Boolean
+	if sh.counting {
+		dir, wild = cs.dict("directive"), cs.boolean("has_wildcard")
+	}
 	if cs.err != nil {
 		return cs.err
 	}
-	allow := robots.Allow.String()
-	var cache idCache
+	if sh.counting {
+		c.count(dir, wild, end)
+	}
+	var l idLookup
 	for i := range int(rec.NumRows()) {
+		if !end.Value(i) {
+			continue
+		}
+		if ci, ok := l.lookup(sh, s.hash, ids, i); ok {
+			atomic.OrUint32(&sh.caps[ci].flags, capEndAnchor)
+		}
+	}
+	return nil
+}
+
+// count counts the rules of a record.
+func (c *ruleCounts) count(dir dictColumn, wild, end *array.Boolean) {
+	allow := dir.find(robots.Allow.String())
+	for i, x := range dir.idx {
 		c.rules++
-		if dir.Value(i) == allow {
+		if x == allow {
 			c.allow++
 		} else {
 			c.disallow++
@@ -207,15 +292,18 @@ func (s *crawlState) addRules(c *ruleCounts, rec arrow.Record) error {
 		if wild.Value(i) {
 			c.wildcard++
 		}
-		if !end.Value(i) {
-			continue
-		}
-		c.endAnchor++
-		if ci, ok := cache.lookup(s.hash, s.ids, ids.Value(i)); ok {
-			atomic.OrUint32(&s.caps[ci].flags, capEndAnchor)
+		if end.Value(i) {
+			c.endAnchor++
 		}
 	}
-	return nil
+}
+
+// finishPatterns fills the rule figures.
+func (s *crawlState) finishPatterns() {
+	p, t := &s.out.Patterns, s.rules
+	p.Rules, p.Allow, p.Disallow = t.rules, t.allow, t.disallow
+	p.WildcardRules, p.EndAnchorRules = Ratio{t.wildcard, t.rules}, Ratio{t.endAnchor, t.rules}
+	p.EndAnchorCaptures.Of = p.WithRules
 }
 
 // sitemapsPass counts the sitemap lines and the valid ones.
@@ -247,61 +335,44 @@ func (s *crawlState) sitemapsPass(ctx context.Context) error {
 // robots.txt" (outcome not-robots when it has a 2xx status).
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
 
-// finishMarks decides which captures are usable robots.txt files, counts
-// the usable hosts and the captures with end anchors, and counts the hosts
-// serving each body.
-func (s *crawlState) finishMarks(context.Context) error {
+// finishMarks decides which captures of the shard are usable robots.txt
+// files, and counts the usable hosts, the captures with end anchors and
+// the hosts serving each body.
+func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
+	s.markUsable(sh)
+	for i := range sh.caps {
+		c := &sh.caps[i]
+		if c.flags&capEndAnchor != 0 && c.flags&capNoRules == 0 {
+			s.out.Patterns.EndAnchorCaptures.N++
+		}
+		if c.flags&(capDeciding|capUsable) == capDeciding|capUsable {
+			s.out.UsableHosts++
+		}
+		s.farms.count(c)
+	}
+	return nil
+}
+
+// markUsable marks the captures of the shard that are usable robots.txt
+// files, once the diagnostics pass has marked their codes.
+func (s *crawlState) markUsable(sh *shard) {
 	var contentMask [2]uint64
 	for _, code := range contentErrors {
 		i := s.codes.index[code.String()]
 		contentMask[i/64] |= 1 << (i % 64)
 	}
 	rules, noRules, unknown := s.outcomeIdx(robots.OutcomeRules), s.outcomeIdx(robots.OutcomeNoRules), s.outcomeIdx(robots.OutcomeUnknown)
-	s.farms = map[uint64]int64{}
-	for i := range s.caps {
-		c := &s.caps[i]
+	for i := range sh.caps {
+		c := &sh.caps[i]
 		notRobots := c.flags&capNoRules != 0 && (c.codes[0]&contentMask[0] != 0 || c.codes[1]&contentMask[1] != 0)
-		if c.outcome == rules || c.outcome == noRules || c.outcome == unknown && !notRobots {
+		if o := c.outcome(); o == rules || o == noRules || o == unknown && !notRobots {
 			c.flags |= capUsable
 		}
-		if c.flags&capEndAnchor != 0 && c.flags&capNoRules == 0 {
-			s.out.Patterns.EndAnchorCaptures.N++
-		}
-		s.countHost(c)
 	}
-	s.out.Patterns.EndAnchorCaptures.Of = s.out.Patterns.WithRules
-	s.finishFarmCounts()
-	return nil
 }
 
 func (s *crawlState) outcomeIdx(o robots.Outcome) uint8 {
 	return uint8(slices.Index(s.outcomes, o.String()))
-}
-
-// countHost counts a deciding capture: usable hosts, and hosts per body.
-func (s *crawlState) countHost(c *capture) {
-	const farm = capDeciding | capUsable | capNonEmpty
-	if c.flags&(capDeciding|capUsable) == capDeciding|capUsable {
-		s.out.UsableHosts++
-	}
-	if c.flags&farm == farm && c.digest != 0 {
-		s.farms[c.digest]++
-		s.out.Farms.Hosts++
-	}
-}
-
-// finishFarmCounts counts the shared bodies and keeps only their counts.
-func (s *crawlState) finishFarmCounts() {
-	f := &s.out.Farms
-	f.SharedHosts.Of = f.Hosts
-	for d, n := range s.farms {
-		if n < 2 {
-			delete(s.farms, d)
-			continue
-		}
-		f.SharedBodies++
-		f.SharedHosts.N += n
-	}
 }
 
 // inputsPass sums the inputs table of the crawl.

@@ -3,10 +3,14 @@ package analyze
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/robocensus/robocensus/robots"
 )
 
 // topN keeps the n first items of a stream in the order of less, in O(n)
@@ -48,7 +52,8 @@ func (t *topN[T]) add(x T) (evicted *T) {
 type worstHost struct {
 	host, id         string
 	errors, warnings int32
-	capIdx           uint32
+	capIdx           uint32   // in its shard
+	codes            []string // its codes of severity error, once its shard is ranked
 }
 
 func worstBefore(a, b *worstHost) bool {
@@ -60,6 +65,81 @@ func worstBefore(a, b *worstHost) bool {
 	}
 	return a.host < b.host
 }
+
+// rankingPass reads the captures again to rank the shard's deciding
+// captures by errors, which needs the host names and IDs the captures
+// pass did not keep; in the last shard, it also collects the samples of
+// the shared bodies listed. The shard's list is merged into the crawl's:
+// every host is in one shard, so the first n of the merged lists are the
+// first n of all.
+func (s *crawlState) rankingPass(ctx context.Context, sh *shard) error {
+	worst := topN[worstHost]{n: s.d.cfg.top, less: worstBefore}
+	spec := scanSpec{table: "captures", crawl: s.label, columns: []string{"capture_id", "url_host_name"}}
+	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.rankCaptures(sh, &worst, rec)
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range worst.items {
+		w.codes = s.errorCodes(&sh.caps[w.capIdx])
+		s.worst.add(w)
+	}
+	return nil
+}
+
+func (s *crawlState) rankCaptures(sh *shard, worst *topN[worstHost], rec arrow.Record) error {
+	cs := columnSet{rec: rec}
+	ids, hosts := cs.str("capture_id"), cs.str("url_host_name")
+	if cs.err != nil {
+		return cs.err
+	}
+	for i := range int(rec.NumRows()) {
+		ci, ok := sh.lookup(s.hash, ids.Value(i))
+		if !ok || sh.caps[ci].flags&capDeciding == 0 {
+			continue
+		}
+		c := &sh.caps[ci]
+		if c.errors > 0 {
+			worst.add(worstHost{host: hosts.Value(i), id: ids.Value(i), errors: c.errors, warnings: c.warnings, capIdx: ci})
+		}
+		if c.flags&farmFlags == farmFlags {
+			s.farms.addSample(c.digest, hosts.Value(i))
+		}
+	}
+	for i := range worst.items { // strings of kept items alias this record
+		w := &worst.items[i]
+		w.host, w.id = strings.Clone(w.host), strings.Clone(w.id)
+	}
+	return nil
+}
+
+// errorCodes returns the codes of severity error a capture has, sorted.
+func (s *crawlState) errorCodes(c *capture) []string {
+	out := []string{}
+	for i, name := range s.codes.names[:min(len(s.codes.names), maxBitCodes)] {
+		if c.codes[i/64]&(1<<(i%64)) != 0 && s.codes.severity[i] == "error" {
+			out = append(out, name)
+		}
+	}
+	slices.SortFunc(out, strings.Compare)
+	return out
+}
+
+// Bodies served by several hosts ("domain farms"): the hosts serving each
+// payload digest are counted shard by shard, in a map of digest hashes.
+// The bodies listed are chosen when the last shard's marks are done; their
+// samples (the first host names) are collected in the last shard's
+// ranking pass and, for the other shards, by indexing them again.
+
+// farmFlags are the flags of a capture that counts for its body: the
+// usable, non-empty deciding capture of its host.
+const farmFlags = capDeciding | capUsable | capNonEmpty
+
+// farmSample is the number of hosts shown for each shared body.
+const farmSample = 5
 
 // farmEntry is a candidate of the domain farms list.
 type farmEntry struct {
@@ -76,126 +156,154 @@ func farmBefore(a, b *farmEntry) bool {
 	return a.digest < b.digest
 }
 
-// farmSample is the number of hosts shown for each shared body.
-const farmSample = 5
-
-// rankings holds the ranked lists built by the second captures pass.
-type rankings struct {
-	worst topN[worstHost]
-	farms topN[farmEntry]
-	inTop map[uint64]int // farm digest hash -> 1 when in farms.items
+// farmState follows the shared bodies over the shards.
+type farmState struct {
+	hosts map[uint64]int64 // digest hash -> hosts (until the bodies listed are chosen)
+	top   []farmEntry      // the bodies listed
+	want  map[uint64]int   // digest hash -> index in top
 }
 
-// rankingPass reads the captures again to rank the deciding captures by
-// errors and the shared bodies by hosts, which needs the host names and
-// digests the first pass did not keep.
-func (s *crawlState) rankingPass(ctx context.Context) error {
-	top := s.d.cfg.top
-	s.ranks = &rankings{
-		worst: topN[worstHost]{n: top, less: worstBefore},
-		farms: topN[farmEntry]{n: top, less: farmBefore},
-		inTop: map[uint64]int{},
+func newFarmState() *farmState { return &farmState{hosts: map[uint64]int64{}} }
+
+// count counts a capture of a shard for its body.
+func (f *farmState) count(c *capture) {
+	if c.flags&farmFlags == farmFlags && c.digest != 0 {
+		f.hosts[c.digest]++
 	}
-	spec := scanSpec{table: "captures", crawl: s.label, columns: []string{"capture_id", "url_host_name", "payload_digest"}}
+}
+
+// chooseFarms counts the shared bodies and chooses those listed, once the
+// hosts serving each are all counted: the first by hosts, then by digest.
+// The digests themselves are read from the captures table, only for the
+// bodies served by as many hosts as the last listed.
+func (s *crawlState) chooseFarms(ctx context.Context, _ *shard) error {
+	f := s.farms
+	least := s.countShared()
+	maps.DeleteFunc(f.hosts, func(_ uint64, n int64) bool { return n < least })
+	list := topN[farmEntry]{n: s.d.cfg.top, less: farmBefore}
+	spec := scanSpec{table: "captures", crawl: s.label, columns: []string{"payload_digest"}}
 	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return s.rankCaptures(rec)
+		return s.offerFarms(&list, rec)
 	})
 	if err != nil {
 		return err
 	}
-	s.finishRankings()
+	f.hosts, f.top, f.want = nil, list.items, map[uint64]int{}
+	for i, e := range f.top {
+		f.want[e.hash] = i
+	}
 	return nil
 }
 
-func (s *crawlState) rankCaptures(rec arrow.Record) error {
-	cs := columnSet{rec: rec}
-	ids, hosts, digests := cs.str("capture_id"), cs.str("url_host_name"), cs.str("payload_digest")
-	if cs.err != nil {
-		return cs.err
+// countShared counts the hosts serving a body and the shared bodies, and
+// returns the fewest hosts a listed body can have.
+func (s *crawlState) countShared() int64 {
+	out := &s.out.Farms
+	var shared []int64
+	for _, n := range s.farms.hosts {
+		out.Hosts += n
+		if n >= 2 {
+			shared = append(shared, n)
+			out.SharedBodies++
+			out.SharedHosts.N += n
+		}
 	}
-	const farm = capDeciding | capUsable | capNonEmpty
-	for i := range int(rec.NumRows()) {
-		ci, ok := s.ids[s.hash.sum(ids.Value(i))]
-		if !ok || s.caps[ci].flags&capDeciding == 0 {
+	if top := s.d.cfg.top; len(shared) > top {
+		slices.SortFunc(shared, func(a, b int64) int { return cmp.Compare(b, a) })
+		return shared[top-1]
+	}
+	return 2
+}
+
+// offerFarms offers the candidate bodies of a record to the list, each
+// once.
+func (s *crawlState) offerFarms(list *topN[farmEntry], rec arrow.Record) error {
+	digests, err := column[*array.String](rec, "payload_digest")
+	if err != nil {
+		return err
+	}
+	for i := range digests.Len() {
+		d := strOrEmpty(digests, i)
+		h := s.hash.sum(d)
+		n, ok := s.farms.hosts[h]
+		if !ok || h == 0 {
 			continue
 		}
-		c := &s.caps[ci]
-		if c.errors > 0 {
-			s.ranks.worst.add(worstHost{host: hosts.Value(i), id: ids.Value(i), errors: c.errors, warnings: c.warnings, capIdx: ci})
-		}
-		if n := s.farms[c.digest]; n > 0 && c.flags&farm == farm {
-			s.rankFarm(c.digest, strOrEmpty(digests, i), n, hosts.Value(i))
-		}
-	}
-	// Strings of kept items alias this record: copy them.
-	for i := range s.ranks.worst.items {
-		w := &s.ranks.worst.items[i]
-		w.host, w.id = strings.Clone(w.host), strings.Clone(w.id)
-	}
-	for i := range s.ranks.farms.items {
-		f := &s.ranks.farms.items[i]
-		f.digest = strings.Clone(f.digest)
-		for j := range f.sample {
-			f.sample[j] = strings.Clone(f.sample[j])
+		delete(s.farms.hosts, h)
+		if e := (farmEntry{hash: h, digest: d, hosts: n}); list.admits(&e) {
+			e.digest = strings.Clone(d)
+			list.add(e)
 		}
 	}
 	return nil
 }
 
-// rankFarm counts one host serving a shared body. A body enters the list
-// at its first host or never: its rank does not change, and the list only
-// gets harder to enter.
-func (s *crawlState) rankFarm(hash uint64, digest string, hosts int64, hostName string) {
-	r := s.ranks
-	if r.inTop[hash] == 0 {
-		if evicted := r.farms.add(farmEntry{hash: hash, digest: digest, hosts: hosts}); evicted != nil {
-			delete(r.inTop, evicted.hash)
-		}
-		if !slices.ContainsFunc(r.farms.items, func(f farmEntry) bool { return f.hash == hash }) {
-			return
-		}
-		r.inTop[hash] = 1
+// addSample counts a host serving a body, if listed: the sample keeps the
+// first host names in order.
+func (f *farmState) addSample(digest uint64, hostName string) {
+	i, ok := f.want[digest]
+	if !ok {
+		return
 	}
-	i := slices.IndexFunc(r.farms.items, func(f farmEntry) bool { return f.hash == hash })
-	f := &r.farms.items[i]
-	j, _ := slices.BinarySearch(f.sample, hostName)
-	if j < farmSample {
-		f.sample = slices.Insert(f.sample, j, hostName)
-		f.sample = f.sample[:min(len(f.sample), farmSample)]
+	e := &f.top[i]
+	j, found := slices.BinarySearch(e.sample, hostName)
+	if j < farmSample && !found {
+		e.sample = slices.Insert(e.sample, j, strings.Clone(hostName))
+		e.sample = e.sample[:min(len(e.sample), farmSample)]
 	}
 }
 
-// finishRankings turns the ranked candidates into figures.
-func (s *crawlState) finishRankings() {
-	s.out.WorstHosts = []HostErrors{}
-	for _, w := range s.ranks.worst.items {
-		s.out.WorstHosts = append(s.out.WorstHosts, HostErrors{
-			Host: w.host, CaptureID: w.id, Errors: w.errors, Warnings: w.warnings,
-			Codes: s.errorCodes(&s.caps[w.capIdx]),
-		})
+// farmSamples collects the samples of the listed bodies in the shards
+// before the last (whose ranking pass did): it indexes each again, reading
+// only the columns that decide the hosts' deciding captures, and the
+// diagnostics only when a capture serving a listed body needs its codes to
+// be known usable.
+func (s *crawlState) farmSamples(ctx context.Context) error {
+	if len(s.farms.top) == 0 {
+		return nil
 	}
-	s.out.Farms.Top = []Farm{}
-	for _, f := range s.ranks.farms.items {
-		s.out.Farms.Top = append(s.out.Farms.Top, Farm{Digest: f.digest, Hosts: f.hosts, Sample: f.sample, Head: []string{}})
-	}
-	s.farms = nil
-}
-
-// errorCodes returns the codes of severity error a capture has, sorted.
-func (s *crawlState) errorCodes(c *capture) []string {
-	out := []string{}
-	for i, name := range s.codes.names[:min(len(s.codes.names), maxBitCodes)] {
-		if c.codes[i/64]&(1<<(i%64)) != 0 && s.codes.severity[i] == "error" {
-			out = append(out, name)
+	for i := range s.shards - 1 {
+		sh := s.newShard(i, roundFarms)
+		sh.want, sh.farmHosts = s.farms.want, map[uint32]string{}
+		if err := s.capturesPass(ctx, sh); err != nil {
+			return err
+		}
+		if s.needsCodes(sh) {
+			if err := s.diagnosticsPass(ctx, sh); err != nil {
+				return err
+			}
+		}
+		s.markUsable(sh)
+		for ci, hostName := range sh.farmHosts {
+			if c := &sh.caps[ci]; c.flags&farmFlags == farmFlags {
+				s.farms.addSample(c.digest, hostName)
+			}
 		}
 	}
-	slices.SortFunc(out, strings.Compare)
-	return out
+	return nil
 }
 
-// compareCounts orders by count, larger first, then by name.
-func compareCounts(an, bn int64, a, b string) int {
-	return cmp.Or(cmp.Compare(bn, an), strings.Compare(a, b))
+// needsCodes reports whether a deciding capture serving a listed body is
+// usable or not depending on its diagnostics: no status and no rules.
+func (s *crawlState) needsCodes(sh *shard) bool {
+	unknown := s.outcomeIdx(robots.OutcomeUnknown)
+	for ci := range sh.farmHosts {
+		c := &sh.caps[ci]
+		if c.flags&(capDeciding|capNonEmpty|capNoRules) == capDeciding|capNonEmpty|capNoRules && c.outcome() == unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// finishFarms fills the figures of the shared bodies.
+func (s *crawlState) finishFarms() {
+	f := &s.out.Farms
+	f.SharedHosts.Of = f.Hosts
+	f.Top = []Farm{}
+	for _, e := range s.farms.top {
+		f.Top = append(f.Top, Farm{Digest: e.digest, Hosts: e.hosts, Sample: e.sample, Head: []string{}})
+	}
 }

@@ -256,20 +256,29 @@ func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
 }
 
 // hostRows scans the rows of one table that belong to the deciding
-// capture, and calls fn with each.
-func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, columns []string, fn func(cs *columnSet, i int)) error {
+// capture, and calls fn with each. capture_id and the columns in dict are
+// read as dictionaries: a record whose capture_id dictionary lacks the
+// capture is skipped without looking at its rows.
+func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, columns, dict []string, fn func(cs *columnSet, i int)) error {
 	var mu sync.Mutex
-	spec := scanSpec{table: table, crawl: sc.Crawl, columns: append([]string{"capture_id"}, columns...)}
+	spec := scanSpec{
+		table: table, crawl: sc.Crawl, columns: append([]string{"capture_id"}, columns...),
+		dict: append([]string{"capture_id"}, dict...),
+	}
 	return d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		cs := &columnSet{rec: rec}
-		ids := cs.str("capture_id")
+		ids := cs.dict("capture_id")
 		if cs.err != nil {
 			return cs.err
 		}
+		want := ids.find(sc.Capture.CaptureID)
+		if want < 0 {
+			return nil
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		for i := range ids.Len() {
-			if ids.Value(i) == sc.Capture.CaptureID {
+		for i, x := range ids.idx {
+			if x == want {
 				fn(cs, i)
 			}
 		}
@@ -278,11 +287,11 @@ func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, col
 }
 
 func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) error {
-	cols := []string{"line", "code", "severity", "message"}
-	err := d.hostRows(ctx, "diagnostics", sc, cols, func(cs *columnSet, i int) {
+	cols, dict := []string{"line", "code", "severity", "message"}, []string{"code", "severity"}
+	err := d.hostRows(ctx, "diagnostics", sc, cols, dict, func(cs *columnSet, i int) {
 		sc.findings = append(sc.findings, SiteDiagnostic{
-			Line: cs.i32("line").Value(i), Code: strings.Clone(cs.str("code").Value(i)),
-			Severity: strings.Clone(cs.str("severity").Value(i)), Message: strings.Clone(cs.str("message").Value(i)),
+			Line: cs.i32("line").Value(i), Code: strings.Clone(cs.dict("code").value(i)),
+			Severity: strings.Clone(cs.dict("severity").value(i)), Message: strings.Clone(cs.str("message").Value(i)),
 		})
 	})
 	slices.SortStableFunc(sc.findings, func(a, b SiteDiagnostic) int {
@@ -297,13 +306,14 @@ func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) 
 }
 
 func (d *Dataset) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error {
-	err := d.hostRows(ctx, "agents", sc, []string{"agent", "named", "verdict"}, func(cs *columnSet, i int) {
-		agent := strings.Clone(cs.str("agent").Value(i))
+	cols, dict := []string{"agent", "named", "verdict"}, []string{"agent", "verdict"}
+	err := d.hostRows(ctx, "agents", sc, cols, dict, func(cs *columnSet, i int) {
+		agent := strings.Clone(cs.dict("agent").value(i))
 		kind := "other"
 		if k, ok := crawlerIndex[agent]; ok {
 			kind = robots.Crawlers[k].Kind.String()
 		}
-		sc.Crawlers = append(sc.Crawlers, SiteCrawler{Agent: agent, Kind: kind, Named: cs.boolean("named").Value(i), Verdict: strings.Clone(cs.str("verdict").Value(i))})
+		sc.Crawlers = append(sc.Crawlers, SiteCrawler{Agent: agent, Kind: kind, Named: cs.boolean("named").Value(i), Verdict: strings.Clone(cs.dict("verdict").value(i))})
 	})
 	slices.SortStableFunc(sc.Crawlers, func(a, b SiteCrawler) int { return cmp.Compare(crawlerOrder(a.Agent), crawlerOrder(b.Agent)) })
 	return err
@@ -318,7 +328,7 @@ func crawlerOrder(agent string) int {
 }
 
 func (d *Dataset) siteSitemaps(ctx context.Context, sc *SiteCrawl, _ string) error {
-	err := d.hostRows(ctx, "sitemaps", sc, []string{"url", "line", "valid"}, func(cs *columnSet, i int) {
+	err := d.hostRows(ctx, "sitemaps", sc, []string{"url", "line", "valid"}, nil, func(cs *columnSet, i int) {
 		sc.Sitemaps = append(sc.Sitemaps, SiteSitemap{URL: strings.Clone(cs.str("url").Value(i)), Line: cs.i32("line").Value(i), Valid: cs.boolean("valid").Value(i)})
 	})
 	slices.SortFunc(sc.Sitemaps, func(a, b SiteSitemap) int { return cmp.Compare(a.Line, b.Line) })

@@ -27,7 +27,8 @@ import (
 //     field takes the name of the Parquet repeated group ("list", not
 //     "element") and is always nullable, though no item is ever NULL.
 //
-// Dictionary-encoded columns are read as plain utf8.
+// Dictionary-encoded columns are read as plain utf8, unless asked for with
+// [WithDictionary].
 var (
 	capturesArrow = arrow.NewSchema([]arrow.Field{
 		str("capture_id"), str("url"), str("url_host_name"),
@@ -113,6 +114,7 @@ type readerConfig struct {
 	mem     memory.Allocator
 	batch   int64
 	columns []string
+	dict    []string
 	table   string
 }
 
@@ -166,6 +168,31 @@ func WithTable(name string) ReaderOption {
 	}
 }
 
+// WithDictionary reads the named string columns (top-level, not lists) as
+// dictionaries: their arrays in the records are *array.Dictionary with
+// int32 indices into a utf8 dictionary, instead of *array.String. Values
+// are not copied row by row: the dictionary of a column chunk (the
+// distinct values of a row group) is decoded once, and each row is an
+// index. This is much faster for a column with few distinct values or
+// long runs of one value, such as the columns of the agents table.
+//
+// A record then never spans two row groups (arrow/go/v15 cannot join two
+// dictionaries in one record): the file is read one row group after the
+// other, and a record may hold fewer rows than the batch size at the end
+// of each. Every record of a row group holds the dictionary of its column
+// chunk: the same values at the same indices (values of pages a writer did
+// not dictionary-encode are added at the end). Columns not listed with
+// [WithColumns] are not read, dictionary or not. Defaults to none.
+func WithDictionary(names ...string) ReaderOption {
+	return func(c *readerConfig) error {
+		if len(names) == 0 {
+			return fmt.Errorf("%w: WithDictionary(): no column", ErrBadOption)
+		}
+		c.dict = slices.Clone(names)
+		return nil
+	}
+}
+
 func newReaderConfig(opts []ReaderOption) (*readerConfig, error) {
 	c := &readerConfig{mem: memory.DefaultAllocator, batch: DefaultBatchSize}
 	for _, opt := range opts {
@@ -184,12 +211,17 @@ func newReaderConfig(opts []ReaderOption) (*readerConfig, error) {
 //
 // Errors are sticky. An ArrowReader is not safe for concurrent use.
 type ArrowReader struct {
-	pf      *file.Reader
-	rr      pqarrow.RecordReader
-	table   Table
-	version string
-	err     error
-	closed  bool
+	pf        *file.Reader
+	fr        *pqarrow.FileReader
+	leaves    []int // leaf columns read; nil: all
+	perGroup  bool  // read one row group at a time (WithDictionary)
+	nextGroup int   // the next row group to read when perGroup
+	rr        pqarrow.RecordReader
+	schema    *arrow.Schema
+	table     Table
+	version   string
+	err       error
+	closed    bool
 }
 
 // NewArrowReader reads the footer of the Parquet file of the given size in
@@ -227,15 +259,55 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: c.batch}, c.mem)
+	props := pqarrow.ArrowReadProperties{BatchSize: c.batch}
+	if err := setReadDict(&props, pf, c.dict); err != nil {
+		return nil, err
+	}
+	fr, err := pqarrow.NewFileReader(pf, props, c.mem)
 	if err != nil {
 		return nil, fmt.Errorf("schema: reading %s as Arrow: %w", table.Name, err)
 	}
-	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
-	if err != nil {
-		return nil, fmt.Errorf("schema: reading %s as Arrow: %w", table.Name, err)
+	r := &ArrowReader{
+		pf: pf, fr: fr, leaves: leaves, perGroup: len(c.dict) > 0 && pf.NumRowGroups() > 0,
+		table: table, version: footerValue(pf.MetaData(), VersionKey),
 	}
-	return &ArrowReader{pf: pf, rr: rr, table: table, version: footerValue(pf.MetaData(), VersionKey)}, nil
+	if err := r.openReader(); err != nil {
+		return nil, err
+	}
+	r.schema = r.rr.Schema()
+	return r, nil
+}
+
+// setReadDict asks pqarrow to read the named columns as dictionaries.
+func setReadDict(props *pqarrow.ArrowReadProperties, pf *file.Reader, names []string) error {
+	sc := pf.MetaData().Schema
+	for _, name := range names {
+		i := sc.ColumnIndexByName(name)
+		if i < 0 {
+			return fmt.Errorf("%w: %q (WithDictionary)", ErrNoColumn, name)
+		}
+		if sc.Column(i).PhysicalType() != pq.Types.ByteArray {
+			return fmt.Errorf("%w: WithDictionary: %q is not a string column", ErrBadOption, name)
+		}
+		props.SetReadDict(i, true)
+	}
+	return nil
+}
+
+// openReader starts reading the next row group, or every row group when
+// the file is not read one row group at a time.
+func (r *ArrowReader) openReader() error {
+	var groups []int
+	if r.perGroup {
+		groups = []int{r.nextGroup}
+		r.nextGroup++
+	}
+	rr, err := r.fr.GetRecordReader(context.Background(), r.leaves, groups)
+	if err != nil {
+		return fmt.Errorf("schema: reading %s as Arrow: %w", r.table.Name, err)
+	}
+	r.rr = rr
+	return nil
 }
 
 // leafIndices returns the Parquet leaf columns of the named top-level
@@ -276,9 +348,10 @@ func (r *ArrowReader) Metadata(key string) string { return footerValue(r.pf.Meta
 func (r *ArrowReader) NumRows() int64 { return r.pf.NumRows() }
 
 // Schema returns the schema of the records: the table's Arrow schema, or
-// the columns asked for with [WithColumns]. Fields carry Parquet field
-// metadata that [Table.Arrow] does not.
-func (r *ArrowReader) Schema() *arrow.Schema { return r.rr.Schema() }
+// the columns asked for with [WithColumns], with dictionary types for those
+// asked for with [WithDictionary]. Fields carry Parquet field metadata that
+// [Table.Arrow] does not.
+func (r *ArrowReader) Schema() *arrow.Schema { return r.schema }
 
 // Next returns the next record of at most the batch size rows, or io.EOF
 // after the last. The record belongs to the reader and is released by the
@@ -291,18 +364,27 @@ func (r *ArrowReader) Next() (arrow.Record, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	rec, err := r.rr.Read()
-	switch {
-	case errors.Is(err, io.EOF):
-		r.err = io.EOF
-	case err != nil:
-		r.err = fmt.Errorf("schema: reading %s records: %w", r.table.Name, err)
-	case rec == nil:
-		r.err = io.EOF
-	default:
-		return rec, nil
+	for {
+		rec, err := r.rr.Read()
+		end := errors.Is(err, io.EOF) || err == nil && rec == nil
+		if end && r.perGroup && r.nextGroup < r.pf.NumRowGroups() {
+			r.rr.Release()
+			if r.err = r.openReader(); r.err != nil {
+				r.rr = nil
+				return nil, r.err
+			}
+			continue
+		}
+		switch {
+		case end:
+			r.err = io.EOF
+		case err != nil:
+			r.err = fmt.Errorf("schema: reading %s records: %w", r.table.Name, err)
+		default:
+			return rec, nil
+		}
+		return nil, r.err
 	}
-	return nil, r.err
 }
 
 // Close releases the last record and the reader's buffers. It does not
@@ -312,6 +394,8 @@ func (r *ArrowReader) Close() error {
 		return nil
 	}
 	r.closed = true
-	r.rr.Release()
+	if r.rr != nil {
+		r.rr.Release()
+	}
 	return r.pf.Close()
 }

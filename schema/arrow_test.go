@@ -3,7 +3,9 @@ package schema_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -151,5 +153,93 @@ func TestArrowV15Leaks(t *testing.T) {
 	r.Close()
 	if mem.CurrentAlloc() == 0 {
 		t.Error("no leak with parquet-go's default encodings any more")
+	}
+}
+
+// TestArrowReaderDictionary reads string columns as dictionaries from
+// files of several row groups, in batches that do not divide them (where
+// arrow/go/v15 cannot join two dictionaries in one record), and checks
+// every value against a plain read: an agents file of AgentsWriter, and a
+// diagnostics file of Writer with small row groups and data pages.
+func TestArrowReaderDictionary(t *testing.T) {
+	var agents bytes.Buffer
+	caps, _ := agentCases(5000, []string{"GPTBot", "CCBot", "Googlebot"}, 3)
+	writeAgents(t, &agents, []string{"GPTBot", "CCBot", "Googlebot"}, caps)
+	var diags []schema.Diagnostic
+	for i := range 5000 {
+		diags = append(diags, schema.Diagnostic{CaptureID: fmt.Sprint("c", i/7), Code: fmt.Sprint("code-", i%13), Severity: "info", Message: "m"})
+	}
+	f := func(name string, data []byte, columns ...string) {
+		t.Helper()
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		plain := readStrings(t, data, nil, mem, columns)
+		dict := readStrings(t, data, columns, mem, columns)
+		if len(plain) == 0 || !slices.Equal(plain, dict) {
+			t.Errorf("%s: %d values read as dictionaries, %d plain, or they differ", name, len(dict), len(plain))
+		}
+	}
+	f("agents", agents.Bytes(), "capture_id", "agent", "verdict")
+	f("diagnostics", ourFile(t, diags, schema.WithRowGroupRows(1500), schema.WithPageBufferSize(4096)), "capture_id", "code")
+}
+
+// readStrings reads the named string columns of a file in batches of 1000
+// rows, those in dict as dictionaries, and returns their values row by
+// row.
+func readStrings(t *testing.T, data []byte, dict []string, mem memory.Allocator, columns []string) []string {
+	t.Helper()
+	opts := []schema.ReaderOption{schema.WithAllocator(mem), schema.WithBatchSize(1000), schema.WithColumns(columns...)}
+	if dict != nil {
+		opts = append(opts, schema.WithDictionary(dict...))
+	}
+	r, err := schema.NewArrowReader(bytes.NewReader(data), int64(len(data)), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []string
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.NumRows() > 1000 {
+			t.Errorf("record of %d rows, batch size 1000", rec.NumRows())
+		}
+		for i := range int(rec.NumRows()) {
+			for c := range columns {
+				switch col := rec.Column(c).(type) {
+				case *array.Dictionary:
+					out = append(out, col.Dictionary().(*array.String).Value(col.GetValueIndex(i)))
+				case *array.String:
+					out = append(out, col.Value(i))
+				default:
+					t.Fatalf("column %s is %s", columns[c], col.DataType())
+				}
+			}
+		}
+	}
+}
+
+func TestArrowReaderDictionaryErrors(t *testing.T) {
+	data := ourFile(t, fixtureA().diagnostics)
+	for _, tc := range []struct {
+		opt  schema.ReaderOption
+		want error
+	}{
+		{schema.WithDictionary(), schema.ErrBadOption},
+		{schema.WithDictionary("nope"), schema.ErrNoColumn},
+		{schema.WithDictionary("line"), schema.ErrBadOption},
+	} {
+		r, err := schema.NewArrowReader(bytes.NewReader(data), int64(len(data)), tc.opt)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("got %v, want %v", err, tc.want)
+		}
+		if err == nil {
+			r.Close()
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -61,6 +62,48 @@ func ExampleNewWriter() {
 	// captures 1.0 2 CC-MAIN-2025-05
 	// 1 200 rules
 	// 2 (null) unknown
+}
+
+// Read the repetitive string columns of the agents table as dictionaries:
+// each row is an index in the distinct values of its row group, which are
+// decoded once.
+func ExampleWithDictionary() {
+	var file bytes.Buffer
+	w := schema.NewAgentsWriter(&file, []string{"GPTBot", "CCBot"})
+	for _, id := range []string{"c1", "c2"} {
+		if err := w.Add(id, "example.com", []bool{true, false}, []robots.Access{robots.AccessDisallowed, robots.AccessAllowed}); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	if err := w.Close(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := schema.NewArrowReader(bytes.NewReader(file.Bytes()), int64(file.Len()),
+		schema.WithColumns("capture_id", "agent", "verdict"), schema.WithDictionary("agent", "verdict"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	rec, err := r.Next()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ids, agents := rec.Column(0).(*array.String), rec.Column(1).(*array.Dictionary)
+	names := agents.Dictionary().(*array.String)
+	fmt.Println("agent dictionary:", names)
+	for i := range int(rec.NumRows()) {
+		fmt.Println(ids.Value(i), agents.GetValueIndex(i), names.Value(agents.GetValueIndex(i)), rec.Column(2).(*array.Dictionary).ValueStr(i))
+	}
+	// Output:
+	// agent dictionary: ["GPTBot" "CCBot"]
+	// c1 0 GPTBot disallowed
+	// c1 1 CCBot allowed
+	// c2 0 GPTBot disallowed
+	// c2 1 CCBot allowed
 }
 
 func ExamplePartitionDir() {

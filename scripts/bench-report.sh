@@ -2,7 +2,7 @@
 # bench-report.sh: time robocensus report over a dataset of about one
 # million captures, and its peak memory.
 #
-#   scripts/bench-report.sh [-n HOSTS] [-d DIR]
+#   scripts/bench-report.sh [-n HOSTS] [-d DIR] [-s "SHARDS..."]
 #
 # DIR (default /tmp/robocensus-bench) keeps the dataset between runs: the
 # first run builds it, as a user would, with scripts/mkwarc (a Common Crawl
@@ -10,8 +10,10 @@
 # 1,000,000 captures, 1.3 per host because of redirects, about 2 GB) and
 # robocensus ingest; later runs reuse it (delete DIR to rebuild). Then it
 # runs the crawl report as JSON and as HTML and one site report, each under
-# /usr/bin/time, and prints wall time and peak RSS. The shared corpus is
-# looked for at ../shared/corpus or $ROBOCENSUS_CORPUS.
+# /usr/bin/time, and prints wall time, CPU time (user and system) and peak
+# RSS. -s runs the JSON report again with each number of host shards
+# listed (--host-shards), and checks that it is the same. The shared corpus
+# is looked for at ../shared/corpus or $ROBOCENSUS_CORPUS.
 #
 # Targets (issue 4): under a minute, bounded memory. On the shared 2-core
 # VMs timings vary by half with the neighbours' load: run it twice.
@@ -20,11 +22,13 @@ cd "$(dirname "$0")/.."
 
 hosts=770000
 dir=/tmp/robocensus-bench
-while getopts "n:d:" opt; do
+shards=""
+while getopts "n:d:s:" opt; do
   case "$opt" in
     n) hosts="$OPTARG" ;;
     d) dir="$OPTARG" ;;
-    *) echo "usage: $0 [-n HOSTS] [-d DIR]" >&2; exit 2 ;;
+    s) shards="$OPTARG" ;;
+    *) echo "usage: $0 [-n HOSTS] [-d DIR] [-s \"SHARDS...\"]" >&2; exit 2 ;;
   esac
 done
 corpus="${ROBOCENSUS_CORPUS:-../shared/corpus}"
@@ -43,7 +47,7 @@ fi
 
 run() {
   local name="$1"; shift
-  /usr/bin/time -f "$name: %e s wall, %U s user, peak RSS %M KB" "$@" >/dev/null
+  /usr/bin/time -f "$name: %e s wall, %U s user, %S s system, peak RSS %M KB" "$@" >/dev/null
 }
 echo "== $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
 run "report --format json" "$dir/robocensus" report --format json -o "$dir/report.json" "$data"
@@ -51,3 +55,7 @@ echo "== $(grep -m1 '"captures"' "$dir/report.json" | tr -d ' ,') in $data"
 run "report (html)" "$dir/robocensus" report -o "$dir/report.html" "$data"
 host="$(grep -m1 -o '"host": "[^"]*"' "$dir/report.json" | cut -d'"' -f4)"
 run "report --site $host" "$dir/robocensus" report --site "$host" -o "$dir/site.html" "$data"
+for n in $shards; do
+  run "report --format json --host-shards $n" "$dir/robocensus" report --format json --host-shards "$n" -o "$dir/report-$n.json" "$data"
+  cmp -s "$dir/report.json" "$dir/report-$n.json" || { echo "the report with $n host shards differs" >&2; exit 1; }
+done

@@ -1,0 +1,274 @@
+package analyze
+
+import (
+	"context"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// Host shards: the captures of a crawl partition are split by a hash of
+// url_host_name into shards processed one after the other, so that the
+// state kept per capture is that of one shard, whatever the crawl's size.
+// The package documentation ("Memory and speed") gives the memory model.
+
+// DefaultShardCaptures is the most captures a host shard holds when the
+// number of shards is chosen from the row counts of the captures files'
+// footers: a crawl partition of n captures is split into
+// ceil(n / DefaultShardCaptures) shards. Hash shards are not exactly even:
+// a shard holds its share of the captures give or take a few standard
+// deviations (√(n/P)), well under 1% at this size. [WithHostShards] sets
+// the number of shards instead.
+const DefaultShardCaptures = 1 << 20
+
+// shardRound says why a shard is being indexed.
+type shardRound uint8
+
+const (
+	roundMain  shardRound = iota // the figures of the shard's captures
+	roundFarms                   // again, for the samples of the shared bodies
+)
+
+// shard is what the passes keep of the captures of one host shard: the
+// captures whose url_host_name hashes to it, and their hosts until the
+// deciding captures are marked.
+type shard struct {
+	index, of int        // this shard, of how many
+	round     shardRound // why it is indexed
+	counting  bool       // the passes also count every row of the tables (the first shard)
+
+	caps []capture
+	ids  idTable // finds captures by ID hash
+
+	hostIdx map[uint64]uint32 // host name hash -> index in hosts, until finishIndex
+	hosts   []host
+	keys    captureKeys
+
+	// In roundFarms: the digests of the shared bodies listed, and the host
+	// names of the captures serving one (by index in caps).
+	want      map[uint64]int
+	farmHosts map[uint32]string
+}
+
+// shardCount returns the number of host shards of a crawl: the forced one,
+// or enough for each to hold at most DefaultShardCaptures, and the number
+// of captures the footers give.
+func (d *Dataset) shardCount(label string) (shards int, captures int64, err error) {
+	n, err := d.rows("captures", label)
+	if err != nil {
+		return 0, 0, err
+	}
+	if d.cfg.shards > 0 {
+		return d.cfg.shards, n, nil
+	}
+	return int(max(1, (n+DefaultShardCaptures-1)/DefaultShardCaptures)), n, nil
+}
+
+// newShard returns shard i of the crawl, with maps sized for its share of
+// the crawl's captures.
+func (s *crawlState) newShard(i int, round shardRound) *shard {
+	n := s.captures/int64(s.shards) + s.captures/int64(16*s.shards) + 64 // a share, and slack for uneven hashing
+	return &shard{
+		index: i, of: s.shards, round: round, counting: round == roundMain && i == 0,
+		caps: make([]capture, 0, n), ids: newIDTable(n),
+		hostIdx: make(map[uint64]uint32, n), hosts: make([]host, 0, n),
+	}
+}
+
+// owns reports whether a host (by the hash of its name) is in the shard.
+func (sh *shard) owns(hostHash uint64) bool {
+	return hostHash%uint64(sh.of) == uint64(sh.index)
+}
+
+// indexColumns are the columns of captures every shard reads; the
+// counting shard reads capturesColumns.
+var indexColumns = []string{
+	"capture_id", "url_host_name", "fetch_time", "fetch_status", "payload_length",
+	"payload_digest", "outcome", "rule_count", "error_count", "warning_count",
+}
+
+// capturesColumns are the columns of captures the counting shard reads.
+var capturesColumns = append([]string{"oversize", "sitemap_count", "wildcard_rule_count", "user_agents"}, indexColumns...)
+
+// capturesPass reads the captures table: it indexes the captures of the
+// shard's hosts and marks each host's deciding capture, and in the counting
+// shard counts what every row says by itself. Files are decoded in
+// parallel; records are added one at a time.
+func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
+	columns := indexColumns
+	if sh.counting {
+		columns = capturesColumns
+	}
+	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: []string{"outcome"}}
+	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.addCaptures(sh, rec)
+	})
+	if err != nil {
+		return err
+	}
+	if sh.round == roundMain {
+		s.out.Hosts += int64(len(sh.hosts))
+	}
+	sh.finishIndex()
+	if sh.counting {
+		s.finishCaptureCounts()
+	}
+	return nil
+}
+
+// addCaptures adds one record of the captures table.
+func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
+	cols, err := s.newCaptureCols(rec, sh.counting)
+	if err != nil {
+		return err
+	}
+	for i := range int(rec.NumRows()) {
+		r := cols.row(i)
+		flags := captureFlags(r.status, r.length, r.rules, s.outcomes[r.outcome])
+		if sh.counting {
+			s.countRow(&r, flags)
+			s.countAgents(cols.agents, i)
+		}
+		if hh := s.hash.sum(r.host); sh.owns(hh) {
+			c := capture{id: s.hash.sum(r.id), digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings}
+			c.flags = flags | uint32(r.outcome)<<outcomeShift
+			sh.add(hh, &r, c)
+		}
+	}
+	return nil
+}
+
+// add indexes a capture and its host, and keeps the host's deciding
+// capture: the first in the order of [host.decidesAfter].
+func (sh *shard) add(hostHash uint64, r *captureRow, c capture) {
+	ci := uint32(len(sh.caps))
+	sh.caps = append(sh.caps, c)
+	sh.ids.insert(sh.caps, ci)
+	if _, ok := sh.want[c.digest]; ok && c.digest != 0 {
+		sh.farmHosts[ci] = strings.Clone(r.host)
+	}
+	redirect := c.flags&capRedirect != 0
+	hi, ok := sh.hostIdx[hostHash]
+	if !ok {
+		sh.hostIdx[hostHash] = uint32(len(sh.hosts))
+		sh.hosts = append(sh.hosts, host{best: ci, fetch: r.fetch, redirect: redirect, id: sh.keys.key(r.id)})
+		return
+	}
+	if h := &sh.hosts[hi]; h.decidesAfter(redirect, r.fetch, r.id, &sh.keys) {
+		*h = host{best: ci, fetch: r.fetch, redirect: redirect, id: sh.keys.key(r.id)}
+	}
+}
+
+// decidesAfter reports whether a capture of the host comes before its
+// deciding capture so far. The order: captures that are not redirects
+// first, then the latest fetch_time (NULL last), then the smallest
+// capture_id.
+func (h *host) decidesAfter(redirect bool, fetch int64, id string, keys *captureKeys) bool {
+	if redirect != h.redirect {
+		return !redirect
+	}
+	if fetch != h.fetch {
+		return fetch > h.fetch
+	}
+	return id < keys.id(h.id)
+}
+
+// finishIndex marks the deciding captures and drops the hosts: from here
+// on, the flags say which captures decide.
+func (sh *shard) finishIndex() {
+	for _, h := range sh.hosts {
+		sh.caps[h.best].flags |= capDeciding
+	}
+	sh.hosts, sh.hostIdx, sh.keys = nil, nil, captureKeys{}
+}
+
+// lookup returns the index in the shard of a capture, by its ID: false
+// for captures of other shards (and IDs not in captures).
+func (sh *shard) lookup(h hasher, id string) (uint32, bool) {
+	return sh.ids.find(sh.caps, h.sum(id))
+}
+
+// idTable finds the captures of a shard by the hash of their ID, which
+// each capture holds: an open-addressing table of capture indices (linear
+// probing), 4 bytes a slot, at most 3/4 full: 5.3 to 10.7 bytes a capture,
+// half what a map of hashes to indices takes.
+type idTable struct {
+	slots []uint32 // capture index + 1; 0: empty
+	used  int
+}
+
+// newIDTable returns a table for n captures.
+func newIDTable(n int64) idTable {
+	size := 1024
+	for int64(size)*3/4 < n {
+		size *= 2
+	}
+	return idTable{slots: make([]uint32, size)}
+}
+
+// insert adds capture ci of caps. It replaces a capture with the same ID
+// hash, as a map would.
+func (t *idTable) insert(caps []capture, ci uint32) {
+	if (t.used+1)*4 > len(t.slots)*3 {
+		old := t.slots
+		t.slots = make([]uint32, 2*len(old))
+		for _, slot := range old {
+			if slot != 0 {
+				t.put(caps, slot-1)
+			}
+		}
+	}
+	if t.put(caps, ci) {
+		t.used++
+	}
+}
+
+// put stores ci in the slot of its hash, and reports whether the slot was
+// empty.
+func (t *idTable) put(caps []capture, ci uint32) bool {
+	mask, h := uint64(len(t.slots)-1), caps[ci].id
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch slot := t.slots[i]; {
+		case slot == 0:
+			t.slots[i] = ci + 1
+			return true
+		case caps[slot-1].id == h:
+			t.slots[i] = ci + 1
+			return false
+		}
+	}
+}
+
+// find returns the index of the capture whose ID hashes to h.
+func (t *idTable) find(caps []capture, h uint64) (uint32, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		slot := t.slots[i]
+		if slot == 0 {
+			return 0, false
+		}
+		if caps[slot-1].id == h {
+			return slot - 1, true
+		}
+	}
+}
+
+// idLookup looks up the captures of a capture_id column read as a
+// dictionary, remembering the last index: the rows of one capture come
+// together, so most rows cost one comparison. Reset it for each record.
+type idLookup struct {
+	last int32
+	ci   uint32
+	ok   bool
+	used bool
+}
+
+func (l *idLookup) lookup(sh *shard, h hasher, ids dictColumn, row int) (uint32, bool) {
+	if x := ids.idx[row]; !l.used || x != l.last {
+		l.last, l.used = x, true
+		l.ci, l.ok = sh.lookup(h, ids.vals.Value(int(x)))
+	}
+	return l.ci, l.ok
+}

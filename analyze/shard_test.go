@@ -1,0 +1,118 @@
+package analyze_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/robocensus/robocensus/analyze"
+)
+
+// shardedDataset writes a crawl made so that every merge across host
+// shards matters when the ranked lists hold 3 entries:
+//
+//   - bodies served by 12, 7, 7 and 7 hosts (sha1:A to sha1:D): the list
+//     holds A, then B and C of the three tied at 7 (by digest);
+//   - three hosts whose names sort first serve an HTML page with no status
+//     under digest sha1:A: not usable, so neither counted nor sampled (their
+//     diagnostics must be read to know it);
+//   - farm hosts with a later redirect capture, which does not decide;
+//   - six hosts with the same errors and warnings, tied in the worst hosts;
+//   - hosts disallowing every AI crawler, naming some, or none.
+func shardedDataset(dir string) error {
+	agents := []string{"Googlebot", "GPTBot", "CCBot"}
+	var p partition
+	n := 0
+	add := func(host string, status int, body, digest string, at time.Time) {
+		n++
+		p.site(fmt.Sprintf("c%03d", n), host, status, body, at, agents...)
+		p.captures[len(p.captures)-1].PayloadDigest = digest
+	}
+	farm := func(digest string, hosts int) {
+		body := "User-agent: *\nDisallow: /" + digest[5:] + "/\n"
+		for i := range hosts {
+			host := fmt.Sprintf("farm-%s-%02d.example", digest[5:], i)
+			add(host, 200, body, digest, fetched)
+			if i%3 == 0 {
+				add(host, 301, "", "", fetched.Add(time.Hour))
+			}
+		}
+	}
+	farm("sha1:A", 12)
+	for _, d := range []string{"sha1:D", "sha1:C", "sha1:B"} {
+		farm(d, 7)
+	}
+	for i := range 3 {
+		add(fmt.Sprintf("a-html-%d.example", i), 0, "<html><body>Not found</body></html>\n", "sha1:A", fetched)
+	}
+	for i := range 6 {
+		add(fmt.Sprintf("worst-%d.example", i), 200, "User-agent: *\nDisalow: /x\nfoo bar baz\nDisallow: tmp\n", "sha1:W"+fmt.Sprint(i), fetched)
+	}
+	for i := range 9 {
+		body := []string{
+			"User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n",
+			"User-agent: GPTBot\nDisallow: /\n",
+			"User-agent: *\nDisallow: /\n",
+		}[i%3]
+		add(fmt.Sprintf("ai-%d.example", i), 200, body, "sha1:I"+fmt.Sprint(i), fetched.Add(-time.Duration(i)*time.Hour))
+	}
+	return p.write(dir, "CC-MAIN-2025-05")
+}
+
+// TestHostShards checks that the crawl report is the same whatever the
+// number of host shards, from one to more shards than hosts, and that the
+// Arrow memory of every pass is freed.
+func TestHostShards(t *testing.T) {
+	dir := t.TempDir()
+	if err := shardedDataset(dir); err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for _, shards := range []int{1, 2, 3, 5, 8, 64} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		_, r := openReport(t, dir, analyze.WithHostShards(shards), analyze.WithTop(3), analyze.WithAllocator(mem))
+		mem.AssertSize(t, 0)
+		var b bytes.Buffer
+		if err := r.Write(&b, analyze.JSON, "shards"); err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = b.Bytes()
+			checkShardedFacts(t, r.Crawls[0])
+			continue
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%d host shards: the report differs from the one with 1\n%s", shards, b.String())
+		}
+	}
+}
+
+// checkShardedFacts checks the facts shardedDataset was made for, so that
+// equal reports are not equally wrong.
+func checkShardedFacts(t *testing.T, c *analyze.Crawl) {
+	t.Helper()
+	var farms []string
+	for _, f := range c.Farms.Top {
+		farms = append(farms, fmt.Sprint(f.Digest, " ", f.Hosts, " ", f.Sample[0], " ", len(f.Sample)))
+	}
+	wantFarms := []string{"sha1:A 12 farm-A-00.example 5", "sha1:B 7 farm-B-00.example 5", "sha1:C 7 farm-C-00.example 5"}
+	if !slices.Equal(farms, wantFarms) || c.Farms.SharedBodies != 4 {
+		t.Errorf("farms %q (%d shared), want %q (4)", farms, c.Farms.SharedBodies, wantFarms)
+	}
+	var worst []string
+	for _, w := range c.WorstHosts {
+		worst = append(worst, w.Host)
+	}
+	if want := []string{"worst-0.example", "worst-1.example", "worst-2.example"}; !slices.Equal(worst, want) || len(c.WorstHosts[0].Codes) == 0 {
+		t.Errorf("worst hosts %q, want %q with codes", worst, want)
+	}
+	ai := c.Crawlers
+	if ai.EveryAIDisallowed.N != 6 || ai.AnyAINamed.N != 6 || c.Hosts != 51 || c.Captures != 64 {
+		t.Errorf("every AI crawler disallowed by %d hosts, AI named by %d, %d hosts, %d captures; want 6, 6, 51, 64",
+			ai.EveryAIDisallowed.N, ai.AnyAINamed.N, c.Hosts, c.Captures)
+	}
+}
