@@ -23,6 +23,7 @@ import (
 //	stdout RE / stderr RE        the output matches the regular expression
 //	! stdout RE / ! stderr RE    it does not
 //	cmp stdout FILE     the output equals FILE exactly
+//	cmpfiles A B        the files A and B of the directory are equal
 //	count stdout N      the output has N lines
 func TestScripts(t *testing.T) {
 	scripts, _ := filepath.Glob(filepath.Join("testdata", "script", "*.txt"))
@@ -87,6 +88,12 @@ func runScript(t *testing.T, a testutil.Archive) {
 		case "cmp":
 			if want := a.Files[fields[2]]; string(stdout) != want {
 				fail("stdout differs from %s:\nwant:\n%s", fields[2], want)
+			}
+		case "cmpfiles":
+			a, errA := os.ReadFile(fields[1])
+			b, errB := os.ReadFile(fields[2])
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				fail("files differ (%v, %v)", errA, errB)
 			}
 		case "count":
 			n, _ := strconv.Atoi(fields[2])
