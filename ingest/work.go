@@ -1,10 +1,11 @@
 package ingest
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,7 +38,10 @@ import (
 // others leave it alone (finalize.lock).
 
 // Shard selects a deterministic share of the inputs: the inputs whose name
-// hashes (FNV-1a) to K modulo N. The zero value selects everything.
+// hashes (the first 8 bytes of its SHA-256) to K modulo N. The hash must mix
+// well: Common Crawl's file names differ in a few digits only, and a weak
+// hash (FNV-1a's low bits are the parity of the bytes) would put them all
+// in one shard. The zero value selects everything.
 type Shard struct{ K, N int }
 
 // ParseShard reads "K/N" with 0 <= K < N, as a Kubernetes Indexed Job's
@@ -57,9 +61,8 @@ func (s Shard) Has(input string) bool {
 	if s.N <= 1 {
 		return true
 	}
-	h := fnv.New32a()
-	h.Write([]byte(input))
-	return int(h.Sum32()%uint32(s.N)) == s.K
+	sum := sha256.Sum256([]byte(input))
+	return binary.BigEndian.Uint64(sum[:8])%uint64(s.N) == uint64(s.K)
 }
 
 // String returns "K/N", or "all".

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,6 +30,41 @@ func TestParseShard(t *testing.T) {
 		}
 		if n != 1 || !(Shard{}).Has(in) {
 			t.Fatalf("%s is in %d shards", in, n)
+		}
+	}
+}
+
+// Shards are even over names like Common Crawl's, which differ in a few
+// digits (in the second family, in pairs: a weak hash such as FNV-1a, whose
+// low bit is the parity of the bytes, puts them all in one shard of two):
+// each of N shards gets its share of 2,000 names give or take four standard
+// deviations (a fair hash fails this about once in 10,000).
+func TestShardsAreEven(t *testing.T) {
+	families := map[string]func(i int) string{
+		"common crawl": func(i int) string {
+			return fmt.Sprintf("https://data.commoncrawl.org/crawl-data/CC-MAIN-2025-05/segments/1736703361941.%d/robotstxt/CC-MAIN-20250113203450-20250113233450-%05d.warc.gz", i/100, i)
+		},
+		"paired digits": func(i int) string {
+			return fmt.Sprintf("http://127.0.0.1:8080/crawl-data/CC-MAIN-2025-05/segments/%d/robotstxt/CC-MAIN-%05d.warc.gz", i, i)
+		},
+	}
+	for family, name := range families {
+		for _, n := range []int{2, 3, 8, 16} {
+			counts := make([]int, n)
+			for i := range 2000 {
+				for k := range n {
+					if (Shard{K: k, N: n}).Has(name(i)) {
+						counts[k]++
+					}
+				}
+			}
+			share := 2000 / float64(n)
+			sd := math.Sqrt(share * (1 - 1/float64(n)))
+			for k, c := range counts {
+				if math.Abs(float64(c)-share) > 4*sd {
+					t.Errorf("%s: shard %d/%d has %d of 2000 inputs, want about %.0f (all: %v)", family, k, n, c, share, counts)
+				}
+			}
 		}
 	}
 }
