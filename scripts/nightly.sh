@@ -1,66 +1,147 @@
 #!/usr/bin/env bash
-# nightly.sh: the nightly job on one machine. Ingests one Common Crawl
-# crawl's robotstxt subset into DATA, writes the crawl report, and uploads
-# the published partition to object storage with the storage's own CLI.
+# nightly.sh: the nightly job. Ingests one Common Crawl crawl's robotstxt
+# subset into DATA, writes the crawl report, and copies the published
+# partition and the report to DEST (object storage, with the storage's own
+# CLI, or a folder).
 #
-#   CRAWL=CC-MAIN-2025-05 DATA=/srv/robocensus DEST=s3://bucket/robocensus scripts/nightly.sh
+#   CRAWL=latest DATA=/srv/robocensus DEST=s3://bucket/robocensus scripts/nightly.sh
 #
 # Environment:
-#   CRAWL     the crawl label (required), e.g. CC-MAIN-2025-05
+#   CRAWL     the crawl label, e.g. CC-MAIN-2025-05, or "latest": the newest
+#             crawl listed in COLLINFO (required)
+#   COLLINFO  Common Crawl's list of crawls, newest first
+#             (default https://index.commoncrawl.org/collinfo.json)
 #   DATA      the dataset folder (default /var/lib/robocensus)
-#   MANIFEST  the crawl's robotstxt.paths.gz (default: Common Crawl's, by CRAWL)
+#   MANIFEST  the crawl's robotstxt.paths.gz (default: BASE_URL's, by CRAWL)
 #   BASE_URL  where the manifest's paths are served (default https://data.commoncrawl.org/)
-#   DEST      optional: s3://... (aws s3 sync) or gs://... (gcloud storage rsync)
-#   JOBS      workers (default: all cores)
+#   DEST      optional: s3://... (aws s3 sync), gs://... (gcloud storage
+#             rsync) or a local folder
+#   SHARD     optional K/N: this machine's share of the crawl (a Kubernetes
+#             Indexed Job's completion index K of N); the run that completes
+#             the last share publishes, reports and uploads
+#   JOBS      ingest workers (default 0: all cores)
+#   REPORT_SHARDS  host shards of the report (default 0: one per 2^20
+#             captures, about 250 MiB whatever the crawl, but slow on a full
+#             crawl; 4 suits 60-75M captures on a machine with 2 GiB to spare)
+#   FORCE     1: ingest again a crawl already published
 #   ROBOCENSUS the binary (default: robocensus on PATH)
 #
 # Safe to run again at any time: an interrupted ingest resumes where it
-# stopped; a finished crawl is published again with the same rows. Runs
-# never overlap (flock on DATA/.nightly.lock). Cron:
-#   15 2 * * *  CRAWL=CC-MAIN-2025-05 /opt/robocensus/scripts/nightly.sh >>/var/log/robocensus.log 2>&1
-# or the systemd timer in scripts/systemd/.
+# stopped, and a crawl already published is not ingested again (FORCE=1 to
+# redo it, e.g. to retry inputs that failed: the inputs table lists them).
+# Runs never overlap (flock on DATA/.nightly-<crawl>-<shard>.lock). Exit
+# status: 0 done (or nothing to do), 1 done but some inputs could not be
+# read (they are rows of the inputs table with their error), 2 ingest
+# failed, 3 the upload failed, 4 the report failed (the rest was done). Cron:
+#   15 2 * * *  CRAWL=latest /opt/robocensus/scripts/nightly.sh >>/var/log/robocensus.log 2>&1
+# or the systemd timer in scripts/systemd/, or the Indexed Job in scripts/k8s/.
 set -euo pipefail
 
-: "${CRAWL:?set CRAWL, e.g. CC-MAIN-2025-05}"
+: "${CRAWL:?set CRAWL, e.g. CC-MAIN-2025-05 or latest}"
 DATA="${DATA:-/var/lib/robocensus}"
 BASE_URL="${BASE_URL:-https://data.commoncrawl.org/}"
-MANIFEST="${MANIFEST:-${BASE_URL%/}/crawl-data/$CRAWL/robotstxt.paths.gz}"
+COLLINFO="${COLLINFO:-https://index.commoncrawl.org/collinfo.json}"
 ROBOCENSUS="${ROBOCENSUS:-robocensus}"
 JOBS="${JOBS:-0}"
-
-mkdir -p "$DATA"
-exec 9>"$DATA/.nightly.lock"
-if ! flock -n 9; then
-  echo "nightly: another run holds $DATA/.nightly.lock; exiting" >&2
-  exit 0
-fi
+REPORT_SHARDS="${REPORT_SHARDS:-0}"
+SHARD="${SHARD:-}"
 
 log() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) nightly: $*" >&2; }
 
-log "ingesting $CRAWL from $MANIFEST into $DATA"
+if [ "$CRAWL" = latest ]; then
+  CRAWL="$(curl -fsS --retry 5 --max-time 60 "$COLLINFO" | grep -o '"id": *"CC-MAIN-[0-9]*-[0-9]*"' | head -n 1 | grep -o 'CC-MAIN-[0-9-]*')" || true
+  if [ -z "$CRAWL" ]; then
+    log "no crawl found in $COLLINFO"
+    exit 2
+  fi
+  log "latest crawl: $CRAWL"
+fi
+MANIFEST="${MANIFEST:-${BASE_URL%/}/crawl-data/$CRAWL/robotstxt.paths.gz}"
+
+mkdir -p "$DATA"
+lock="$DATA/.nightly-$CRAWL-$(printf %s "${SHARD:-all}" | tr / -).lock"
+exec 9>"$lock"
+if ! flock -n 9; then
+  log "another run holds $lock; exiting"
+  exit 0
+fi
+
+# publisher: whether this run saw the crawl published and so reports and
+# uploads it (in a sharded run, only the run that published it).
+publisher=0
 status=0
-"$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL" "$MANIFEST" || status=$?
-if [ "$status" -gt 1 ]; then
-  log "ingest failed (exit $status)"
+if [ -d "$DATA/captures/crawl=$CRAWL" ] && [ ! -d "$DATA/.work/$CRAWL" ] && [ "${FORCE:-0}" != 1 ]; then
+  log "$CRAWL is already published in $DATA (FORCE=1 ingests it again)"
+  case "$SHARD" in "" | 0/*) publisher=1 ;; esac
+else
+  log "ingesting $CRAWL ${SHARD:+(shard $SHARD) }from $MANIFEST into $DATA"
+  out="$("$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL" ${SHARD:+--shard "$SHARD"} "$MANIFEST")" || status=$?
+  printf '%s\n' "$out"
+  if [ "$status" -gt 1 ]; then
+    log "ingest failed (exit $status)"
+    exit "$status"
+  fi
+  [ "$status" -eq 1 ] && log "some inputs could not be read; they are listed with their error in the inputs table"
+  case "$out" in *"  published "*) publisher=1 ;; esac
+fi
+if [ "$publisher" = 0 ]; then
+  log "done: the crawl is published by the run that completes its last share (ingest exit $status)"
   exit "$status"
 fi
-[ "$status" -eq 1 ] && log "some inputs could not be read; they are listed in the inputs table"
 
-if "$ROBOCENSUS" help report >/dev/null 2>&1; then
-  "$ROBOCENSUS" report -o "$DATA/report-$CRAWL.html" "$DATA" || log "report failed"
+report="$DATA/report-$CRAWL.html"
+report_failed=0
+if [ ! -s "$report" ] || [ "$report" -ot "$DATA/captures/crawl=$CRAWL" ]; then
+  log "writing $report"
+  if "$ROBOCENSUS" report --host-shards "$REPORT_SHARDS" -o "$report.tmp" "$DATA"; then
+    mv -f "$report.tmp" "$report"
+  else
+    rm -f "$report.tmp"
+    log "report failed; the dataset is published all the same"
+    report_failed=1
+  fi
 fi
+
+# upload copies one folder (or, with -f, one file) to a destination.
+upload() {
+  local src="$1" target="$2"
+  log "uploading $src to $target"
+  case "$target" in
+    s3://*)
+      if [ -d "$src" ]; then aws s3 sync --delete --only-show-errors "$src" "$target"
+      else aws s3 cp --only-show-errors "$src" "$target"; fi ;;
+    gs://*)
+      if [ -d "$src" ]; then gcloud storage rsync --delete-unmatched-destination-objects --recursive "$src" "$target"
+      else gcloud storage cp "$src" "$target"; fi ;;
+    *://*)
+      log "DEST must be s3://..., gs://... or a folder"
+      return 2 ;;
+    *)
+      mkdir -p "$(dirname "$target")"
+      if [ -d "$src" ]; then
+        # Copy aside, then swap: the destination holds the old files or the new ones.
+        rm -rf "$target.uploading" "$target.old"
+        cp -R "$src" "$target.uploading"
+        [ -e "$target" ] && mv "$target" "$target.old"
+        mv "$target.uploading" "$target"
+        rm -rf "$target.old"
+      else
+        cp "$src" "$target.uploading" && mv -f "$target.uploading" "$target"
+      fi ;;
+  esac
+}
 
 if [ -n "${DEST:-}" ]; then
   for dir in "$DATA"/*/"crawl=$CRAWL"; do
     table="$(basename "$(dirname "$dir")")"
-    target="${DEST%/}/$table/crawl=$CRAWL"
-    log "uploading $dir to $target"
-    case "$DEST" in
-      s3://*) aws s3 sync --delete --only-show-errors "$dir" "$target" ;;
-      gs://*) gcloud storage rsync --delete-unmatched-destination-objects --recursive "$dir" "$target" ;;
-      *) log "DEST must start with s3:// or gs://"; exit 2 ;;
-    esac
+    upload "$dir" "${DEST%/}/$table/crawl=$CRAWL" || exit 3
   done
+  if [ -s "$report" ]; then
+    upload "$report" "${DEST%/}/report-$CRAWL.html" || exit 3
+  fi
 fi
-log "done (ingest exit $status)"
+if [ "$report_failed" = 1 ]; then
+  exit 4
+fi
+log "done: $CRAWL published${DEST:+ and uploaded to $DEST} (ingest exit $status)"
 exit "$status"

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/robocensus/robocensus/ingest"
+)
+
+// nightlyMirror lays out a Common Crawl mirror served on loopback: the
+// crawl list (collinfo.json, newest first), a crawl's robotstxt.paths.gz
+// and its WARC files (at least three, and as many as it takes for both
+// shards of two to have some), and a manifest naming a file that is not
+// there.
+func nightlyMirror(t *testing.T) (url string) {
+	t.Helper()
+	mirror := t.TempDir()
+	srv := httptest.NewServer(http.FileServer(http.Dir(mirror)))
+	t.Cleanup(srv.Close)
+	const crawl = "crawl-data/CC-MAIN-2025-05/"
+	var paths []string
+	var shards [2]int
+	for i, src := range makeInputs(t, t.TempDir(), 12, 40) {
+		if i >= 3 && shards[0] > 0 && shards[1] > 0 {
+			break
+		}
+		name := fmt.Sprintf("%ssegments/%d/robotstxt/CC-MAIN-20250113-%05d.warc.gz", crawl, i, i)
+		dst := filepath.Join(mirror, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(src, dst); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, name)
+		for k := range shards {
+			if (ingest.Shard{K: k, N: 2}).Has(srv.URL + "/" + name) {
+				shards[k]++
+			}
+		}
+	}
+	if shards[0] == 0 || shards[1] == 0 {
+		t.Fatalf("no input of shard 0/2 or 1/2 among %q", paths)
+	}
+	manifest := strings.Join(paths, "\n") + "\n"
+	for name, data := range map[string][]byte{
+		crawl + "robotstxt.paths.gz": gzipString(manifest),
+		crawl + "broken.paths.gz":    gzipString(manifest + crawl + "segments/99/robotstxt/missing.warc.gz\n"),
+		"collinfo.json": []byte(`[{"id": "CC-MAIN-2025-05", "name": "January 2025 Index"},
+ {"id": "CC-MAIN-2024-51", "name": "December 2024 Index"}]`),
+	} {
+		if err := os.WriteFile(filepath.Join(mirror, filepath.FromSlash(name)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return srv.URL
+}
+
+// runNightly runs scripts/nightly.sh with the environment given (on top of
+// PATH and HOME) and returns its exit status and standard error.
+func runNightly(t *testing.T, env ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("bash", "../../scripts/nightly.sh")
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "ROBOCENSUS=" + binary(t)}, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		exitErr, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("nightly.sh: %v", err)
+		}
+		code = exitErr.ExitCode()
+	}
+	return code, stdout.String() + stderr.String()
+}
+
+// The nightly job, run as cron or systemd would run it, against a Common
+// Crawl mirror on loopback: it finds the latest crawl, ingests it, writes
+// the report and copies the partition to the destination; run again, it
+// has nothing to do; it never runs twice at once; split in shards, the
+// run that completes the last share publishes, reports and uploads the
+// same dataset; an input that cannot be read is exit status 1.
+func TestNightlyScript(t *testing.T) {
+	for _, tool := range []string{"bash", "flock", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("scripts/nightly.sh needs %s: %v", tool, err)
+		}
+	}
+	url := nightlyMirror(t)
+	manifest := url + "/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz"
+	want := t.TempDir()
+	runBinary(t, "ingest", "-o", want, "--base-url", url, manifest)
+	wantPrint := fingerprint(t, want)
+
+	data, dest := t.TempDir(), filepath.Join(t.TempDir(), "bucket")
+	env := []string{"CRAWL=latest", "COLLINFO=" + url + "/collinfo.json", "BASE_URL=" + url, "DATA=" + data, "DEST=" + dest}
+
+	code, log := runNightly(t, env...)
+	if code != 0 || !strings.Contains(log, "latest crawl: CC-MAIN-2025-05") || !strings.Contains(log, "uploading") {
+		t.Fatalf("first run: exit %d\n%s", code, log)
+	}
+	for _, dir := range []string{data, dest} {
+		if got := fingerprint(t, dir); got != wantPrint {
+			t.Errorf("%s holds\n %s\nwant the dataset of robocensus ingest:\n %s", dir, got, wantPrint)
+		}
+		report, err := os.ReadFile(filepath.Join(dir, "report-CC-MAIN-2025-05.html"))
+		if err != nil || !bytes.Contains(report, []byte("CC-MAIN-2025-05")) || !bytes.Contains(report, []byte("<svg")) {
+			t.Errorf("%s: report missing, or without the crawl and its charts (%v)", dir, err)
+		}
+	}
+
+	partition := filepath.Join(data, "captures", "crawl=CC-MAIN-2025-05")
+	before, err := os.Stat(partition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, log = runNightly(t, env...)
+	if code != 0 || !strings.Contains(log, "already published") || strings.Contains(log, "ingesting") {
+		t.Errorf("second run: exit %d\n%s", code, log)
+	}
+	if after, err := os.Stat(partition); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("second run replaced the published partition (%v)", err)
+	}
+
+	lock, err := os.OpenFile(filepath.Join(data, ".nightly-CC-MAIN-2025-05-all.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	code, log = runNightly(t, append(env, "FORCE=1")...)
+	if code != 0 || !strings.Contains(log, "another run holds") || strings.Contains(log, "ingesting") {
+		t.Errorf("run while another holds the lock: exit %d\n%s", code, log)
+	}
+	lock.Close()
+
+	t.Run("shards", func(t *testing.T) {
+		data, dest := t.TempDir(), filepath.Join(t.TempDir(), "bucket")
+		env := []string{"CRAWL=CC-MAIN-2025-05", "BASE_URL=" + url, "DATA=" + data, "DEST=" + dest}
+		code, log := runNightly(t, append(env, "SHARD=0/2")...)
+		if code != 0 || !strings.Contains(log, "completes its last share") || strings.Contains(log, "uploading") {
+			t.Errorf("shard 0/2: exit %d\n%s", code, log)
+		}
+		if _, err := os.Stat(dest); !os.IsNotExist(err) {
+			t.Errorf("shard 0/2 uploaded an unpublished crawl (%v)", err)
+		}
+		code, log = runNightly(t, append(env, "SHARD=1/2")...)
+		if code != 0 || !strings.Contains(log, "uploading") {
+			t.Errorf("shard 1/2: exit %d\n%s", code, log)
+		}
+		if got := fingerprint(t, dest); got != wantPrint {
+			t.Errorf("sharded upload holds\n %s\nwant\n %s", got, wantPrint)
+		}
+		if _, err := os.Stat(filepath.Join(dest, "report-CC-MAIN-2025-05.html")); err != nil {
+			t.Error(err)
+		}
+	})
+
+	t.Run("missing input", func(t *testing.T) {
+		data := t.TempDir()
+		code, log := runNightly(t, "CRAWL=CC-MAIN-2025-05", "BASE_URL="+url, "DATA="+data,
+			"MANIFEST="+url+"/crawl-data/CC-MAIN-2025-05/broken.paths.gz")
+		if code != 1 || !strings.Contains(log, "missing.warc.gz") || !strings.Contains(log, "listed with their error in the inputs table") {
+			t.Errorf("exit %d, want 1\n%s", code, log)
+		}
+		if _, err := os.Stat(filepath.Join(data, "report-CC-MAIN-2025-05.html")); err != nil {
+			t.Errorf("no report after a missing input: %v", err)
+		}
+	})
+
+	t.Run("no crawl listed", func(t *testing.T) {
+		code, log := runNightly(t, "CRAWL=latest", "COLLINFO="+url+"/nothing.json", "DATA="+t.TempDir())
+		if code != 2 || !strings.Contains(log, "no crawl found") {
+			t.Errorf("exit %d, want 2\n%s", code, log)
+		}
+	})
+}
