@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -70,7 +71,8 @@ type Progress struct {
 	Failed     int   // inputs that could not be opened or read to their end
 	Records    int64 // records read, of the inputs done
 	Captures   int64 // captures parsed and written
-	Bytes      int64 // input bytes read, of the inputs done
+	Bytes      int64 // input bytes read so far, as stored (compressed)
+	BytesTotal int64 // input bytes of the run when all are local files, else 0
 	Elapsed    time.Duration
 }
 
@@ -134,7 +136,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 			todo = append(todo, in)
 		}
 	}
-	p := &pipeline{cfg: cfg, total: len(todo), start: time.Now()}
+	p := &pipeline{cfg: cfg, total: len(todo), totalBytes: localSize(todo), start: time.Now()}
 	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
 	if sum.Resumed > 0 {
 		cfg.Logger.Info("resuming", "crawl", cfg.Crawl, "done", sum.Resumed, "to do", len(todo))
@@ -302,11 +304,12 @@ func dedupe(inputs []string, log *slog.Logger) []string {
 // pipeline is the state of one run; an epoch reads the inputs of one
 // segment.
 type pipeline struct {
-	cfg   Config
-	total int // inputs this run reads
-	start time.Time
-	pool  sync.Pool // of *batch
-	parts atomic.Int64
+	cfg        Config
+	total      int   // inputs this run reads
+	totalBytes int64 // their size, when all are local files (else 0)
+	start      time.Time
+	pool       sync.Pool // of *batch
+	parts      atomic.Int64
 
 	done, failed       atomic.Int64
 	records, captures  atomic.Int64
@@ -392,7 +395,6 @@ func (e *epoch) read(ctx context.Context, name string) error {
 	e.mu.Unlock()
 	p.done.Add(1)
 	p.records.Add(counts.Records)
-	p.bytes.Add(counts.Bytes)
 	return nil
 }
 
@@ -400,8 +402,11 @@ func (e *epoch) read(ctx context.Context, name string) error {
 // A body is kept in the bodies table for the first capture of the input
 // that crawlers read (2xx or unknown status) with its payload digest: the
 // same for any run over the same input, however its captures are spread
-// over workers and segments.
-func (e *epoch) readCaptures(ctx context.Context, name string) (Counts, error) {
+// over workers and segments. The bytes read count in the run's progress
+// batch by batch.
+func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, err error) {
+	var counted int64 // of the input's bytes, those added to the progress
+	defer func() { e.bytes.Add(counts.Bytes - counted) }()
 	r, closer, err := OpenContext(ctx, name, e.cfg.ReadOptions...)
 	if err != nil {
 		return Counts{}, err
@@ -424,6 +429,9 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (Counts, error) {
 				return r.Counts(), ctx.Err()
 			}
 			b = e.newBatch()
+			pos := r.Counts().Bytes
+			e.bytes.Add(pos - counted)
+			counted = pos
 		}
 		keep := c.PayloadDigest != "" && (c.Status == 0 || c.Status >= 200 && c.Status < 300) && !seen[c.PayloadDigest]
 		if keep {
@@ -562,7 +570,7 @@ func (p *pipeline) progress() Progress {
 	return Progress{
 		Inputs: p.total, InputsDone: int(p.done.Load()), Failed: int(p.failed.Load()),
 		Records: p.records.Load(), Captures: p.capturesOut.Load(), Bytes: p.bytes.Load(),
-		Elapsed: time.Since(p.start),
+		BytesTotal: p.totalBytes, Elapsed: time.Since(p.start),
 	}
 }
 
@@ -617,14 +625,36 @@ func (p Progress) String() string {
 	return s
 }
 
-// ETA estimates the time left from the pace of the inputs done so far; ok
-// is false before the first input is done.
+// ETA estimates the time left: from the pace of the bytes read when the
+// run's size is known (local files), else from that of the inputs done;
+// ok is false before there is a pace.
 func (p Progress) ETA() (time.Duration, bool) {
+	if p.BytesTotal > 0 && p.Bytes > 0 {
+		left := float64(max(p.BytesTotal-p.Bytes, 0)) / float64(p.Bytes)
+		return time.Duration(float64(p.Elapsed) * left), true
+	}
 	if p.InputsDone == 0 || p.Inputs == 0 {
 		return 0, false
 	}
 	per := p.Elapsed / time.Duration(p.InputsDone)
 	return per * time.Duration(p.Inputs-p.InputsDone), true
+}
+
+// localSize returns the bytes of the inputs when every one is a local file
+// (what the progress measures its pace against), else 0.
+func localSize(inputs []string) int64 {
+	var n int64
+	for _, in := range inputs {
+		if IsRemote(in) {
+			return 0
+		}
+		fi, err := os.Stat(in)
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0
+		}
+		n += fi.Size()
+	}
+	return n
 }
 
 // LogValue makes a Progress a group of structured log attributes.
@@ -635,6 +665,9 @@ func (p Progress) LogValue() slog.Value {
 		slog.Float64("captures_per_s", float64(p.Captures)/max(p.Elapsed.Seconds(), 1e-9)),
 		slog.Float64("mb_per_s", float64(p.Bytes)/1e6/max(p.Elapsed.Seconds(), 1e-9)),
 		slog.Duration("elapsed", p.Elapsed.Round(time.Second)),
+	}
+	if p.BytesTotal > 0 {
+		attrs = append(attrs, slog.Int64("bytes_total", p.BytesTotal))
 	}
 	if eta, ok := p.ETA(); ok {
 		attrs = append(attrs, slog.Duration("eta", eta.Round(time.Second)))
