@@ -95,34 +95,38 @@ type scanSpec struct {
 	columns []string
 	dict    []string
 	batch   int64
+	groups  []int // the row groups of the file to read (nil: all)
 }
 
 // scan reads every file of a partition with up to cfg.workers goroutines,
-// one file each, and calls fn with the index of the goroutine (below
-// d.workers()) and each record. Records are released when fn returns; fn
-// must copy any string it keeps. The first error stops the scan.
+// which share out the files' row groups (see [Dataset.units]), and calls fn
+// with the index of the goroutine (below d.workers()) and each record, in
+// no particular order. Records are released when fn returns; fn must copy
+// any string it keeps. The first error stops the scan.
 func (d *Dataset) scan(ctx context.Context, s scanSpec, fn func(worker int, rec arrow.Record) error) error {
-	files, err := d.files(s.table, s.crawl)
-	if err != nil || len(files) == 0 {
+	units, err := d.units(s.table, s.crawl)
+	if err != nil || len(units) == 0 {
 		return err
 	}
-	next := make(chan string)
+	next := make(chan scanUnit)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
-	for w := range min(d.workers(), len(files)) {
+	for w := range min(d.workers(), len(units)) {
 		wg.Go(func() {
-			for name := range next {
-				if err := d.scanFile(ctx, name, s, func(rec arrow.Record) error { return fn(w, rec) }); err != nil {
+			for u := range next {
+				su := s
+				su.groups = u.groups
+				if err := d.scanFile(ctx, u.file, su, func(rec arrow.Record) error { return fn(w, rec) }); err != nil {
 					cancel(err)
 				}
 			}
 		})
 	}
 feed:
-	for _, name := range files {
+	for _, u := range units {
 		select {
-		case next <- name:
+		case next <- u:
 		case <-ctx.Done():
 			break feed
 		}
@@ -133,6 +137,55 @@ feed:
 		return err
 	}
 	return ctx.Err()
+}
+
+// scanUnit is a share of a scan: a run of row groups of one file (nil: all
+// of them).
+type scanUnit struct {
+	file   string
+	groups []int
+}
+
+// unitsPerWorker is how many units a scan makes per worker, so that
+// workers that finish early find more to do.
+const unitsPerWorker = 4
+
+// units splits the files of a partition into runs of row groups, about
+// unitsPerWorker per worker in all: the published dataset has few, large
+// files (ingest merges its parts to 256 MiB), and a file read by one
+// goroutine would leave the other cores idle.
+func (d *Dataset) units(table, crawl string) ([]scanUnit, error) {
+	files, err := d.files(table, crawl)
+	if err != nil {
+		return nil, err
+	}
+	counts := make([]int, len(files))
+	total := 0
+	for i, name := range files {
+		r, closeFile, err := d.openArrow(name, scanSpec{table: table})
+		if err != nil {
+			return nil, err
+		}
+		counts[i] = r.NumRowGroups()
+		total += counts[i]
+		closeFile()
+	}
+	size := max(1, (total+unitsPerWorker*d.workers()-1)/(unitsPerWorker*d.workers()))
+	var units []scanUnit
+	for i, name := range files {
+		if counts[i] <= size {
+			units = append(units, scanUnit{file: name})
+			continue
+		}
+		for g := 0; g < counts[i]; g += size {
+			run := make([]int, 0, size)
+			for k := g; k < min(g+size, counts[i]); k++ {
+				run = append(run, k)
+			}
+			units = append(units, scanUnit{file: name, groups: run})
+		}
+	}
+	return units, nil
 }
 
 // rows returns the number of rows of a partition, from the files' footers.
@@ -161,7 +214,8 @@ func (d *Dataset) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// scanFile reads one file record by record.
+// scanFile reads one file (the row groups of s.groups, if set) record by
+// record.
 func (d *Dataset) scanFile(ctx context.Context, name string, s scanSpec, fn func(arrow.Record) error) error {
 	r, closeFile, err := d.openArrow(name, s)
 	if err != nil {
@@ -206,6 +260,9 @@ func (d *Dataset) openArrow(name string, s scanSpec) (*schema.ArrowReader, func(
 	}
 	if len(s.dict) > 0 {
 		opts = append(opts, schema.WithDictionary(s.dict...))
+	}
+	if len(s.groups) > 0 {
+		opts = append(opts, schema.WithRowGroups(s.groups...))
 	}
 	r, err := schema.NewArrowReader(ra, st.Size(), opts...)
 	if err != nil {

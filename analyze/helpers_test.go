@@ -23,16 +23,17 @@ type partition struct {
 	inputs      []schema.Input
 }
 
-// write writes the partition's tables under dir.
-func (p *partition) write(dir, crawl string) error {
+// write writes the partition's tables under dir, with the writer options
+// given.
+func (p *partition) write(dir, crawl string, opts ...schema.WriterOption) error {
 	steps := []func() error{
-		func() error { return writeTable(dir, crawl, p.captures) },
-		func() error { return writeTable(dir, crawl, p.diagnostics) },
-		func() error { return writeTable(dir, crawl, p.rules) },
-		func() error { return writeTable(dir, crawl, p.sitemaps) },
-		func() error { return writeTable(dir, crawl, p.agents) },
-		func() error { return writeTable(dir, crawl, p.bodies) },
-		func() error { return writeTable(dir, crawl, p.inputs) },
+		func() error { return writeTable(dir, crawl, p.captures, opts) },
+		func() error { return writeTable(dir, crawl, p.diagnostics, opts) },
+		func() error { return writeTable(dir, crawl, p.rules, opts) },
+		func() error { return writeTable(dir, crawl, p.sitemaps, opts) },
+		func() error { return writeTable(dir, crawl, p.agents, opts) },
+		func() error { return writeTable(dir, crawl, p.bodies, opts) },
+		func() error { return writeTable(dir, crawl, p.inputs, opts) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -42,7 +43,7 @@ func (p *partition) write(dir, crawl string) error {
 	return nil
 }
 
-func writeTable[T schema.Row](dir, crawl string, rows []T) error {
+func writeTable[T schema.Row](dir, crawl string, rows []T, opts []schema.WriterOption) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -54,7 +55,7 @@ func writeTable[T schema.Row](dir, crawl string, rows []T) error {
 	if err != nil {
 		return err
 	}
-	w := schema.NewWriter[T](f)
+	w := schema.NewWriter[T](f, opts...)
 	if _, err := w.Write(rows); err != nil {
 		f.Close()
 		return err

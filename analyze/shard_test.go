@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // shardedDataset writes a crawl made so that every merge across host
@@ -23,7 +24,7 @@ import (
 //   - farm hosts with a later redirect capture, which does not decide;
 //   - six hosts with the same errors and warnings, tied in the worst hosts;
 //   - hosts disallowing every AI crawler, naming some, or none.
-func shardedDataset(dir string) error {
+func shardedDataset(dir string, opts ...schema.WriterOption) error {
 	agents := []string{"Googlebot", "GPTBot", "CCBot"}
 	var p partition
 	n := 0
@@ -60,7 +61,7 @@ func shardedDataset(dir string) error {
 		}[i%3]
 		add(fmt.Sprintf("ai-%d.example", i), 200, body, "sha1:I"+fmt.Sprint(i), fetched.Add(-time.Duration(i)*time.Hour))
 	}
-	return p.write(dir, "CC-MAIN-2025-05")
+	return p.write(dir, "CC-MAIN-2025-05", opts...)
 }
 
 // TestHostShards checks that the crawl report is the same whatever the
@@ -87,6 +88,25 @@ func TestHostShards(t *testing.T) {
 		}
 		if !bytes.Equal(b.Bytes(), want) {
 			t.Errorf("%d host shards: the report differs from the one with 1\n%s", shards, b.String())
+		}
+	}
+
+	// The same rows in row groups of 5: workers share out the row groups
+	// of each file, in any order, and the report is the same.
+	dir = t.TempDir()
+	if err := shardedDataset(dir, schema.WithRowGroupRows(5)); err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range [][]analyze.Option{{analyze.WithWorkers(1)}, {analyze.WithWorkers(4)}, {analyze.WithWorkers(3), analyze.WithHostShards(3)}} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		_, r := openReport(t, dir, append(opts, analyze.WithTop(3), analyze.WithAllocator(mem))...)
+		mem.AssertSize(t, 0)
+		var b bytes.Buffer
+		if err := r.Write(&b, analyze.JSON, "shards"); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("row groups of 5 rows, options %d: the report differs\n%s", len(opts), b.String())
 		}
 	}
 }

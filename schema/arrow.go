@@ -115,6 +115,7 @@ type readerConfig struct {
 	batch   int64
 	columns []string
 	dict    []string
+	groups  []int
 	table   string
 }
 
@@ -193,6 +194,20 @@ func WithDictionary(names ...string) ReaderOption {
 	}
 }
 
+// WithRowGroups reads only the given row groups of the file (numbered from
+// 0, each less than [ArrowReader.NumRowGroups]), in the order given, so
+// that several readers can share out the row groups of one file. Defaults
+// to every row group.
+func WithRowGroups(groups ...int) ReaderOption {
+	return func(c *readerConfig) error {
+		if len(groups) == 0 {
+			return fmt.Errorf("%w: WithRowGroups(): no row group", ErrBadOption)
+		}
+		c.groups = slices.Clone(groups)
+		return nil
+	}
+}
+
 func newReaderConfig(opts []ReaderOption) (*readerConfig, error) {
 	c := &readerConfig{mem: memory.DefaultAllocator, batch: DefaultBatchSize}
 	for _, opt := range opts {
@@ -214,8 +229,9 @@ type ArrowReader struct {
 	pf        *file.Reader
 	fr        *pqarrow.FileReader
 	leaves    []int // leaf columns read; nil: all
+	groups    []int // row groups read; nil: all
 	perGroup  bool  // read one row group at a time (WithDictionary)
-	nextGroup int   // the next row group to read when perGroup
+	nextGroup int   // the next row group to read when perGroup (index in groups, when set)
 	rr        pqarrow.RecordReader
 	schema    *arrow.Schema
 	table     Table
@@ -259,6 +275,11 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, g := range c.groups {
+		if g < 0 || g >= pf.NumRowGroups() {
+			return nil, fmt.Errorf("%w: WithRowGroups: row group %d of %d", ErrBadOption, g, pf.NumRowGroups())
+		}
+	}
 	props := pqarrow.ArrowReadProperties{BatchSize: c.batch}
 	if err := setReadDict(&props, pf, c.dict); err != nil {
 		return nil, err
@@ -268,7 +289,7 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 		return nil, fmt.Errorf("schema: reading %s as Arrow: %w", table.Name, err)
 	}
 	r := &ArrowReader{
-		pf: pf, fr: fr, leaves: leaves, perGroup: len(c.dict) > 0 && pf.NumRowGroups() > 0,
+		pf: pf, fr: fr, leaves: leaves, groups: c.groups, perGroup: len(c.dict) > 0 && pf.NumRowGroups() > 0,
 		table: table, version: footerValue(pf.MetaData(), VersionKey),
 	}
 	if err := r.openReader(); err != nil {
@@ -294,12 +315,16 @@ func setReadDict(props *pqarrow.ArrowReadProperties, pf *file.Reader, names []st
 	return nil
 }
 
-// openReader starts reading the next row group, or every row group when
-// the file is not read one row group at a time.
+// openReader starts reading the next row group, or every row group read
+// when the file is not read one row group at a time.
 func (r *ArrowReader) openReader() error {
-	var groups []int
+	groups := r.groups
 	if r.perGroup {
-		groups = []int{r.nextGroup}
+		g := r.nextGroup
+		if r.groups != nil {
+			g = r.groups[r.nextGroup]
+		}
+		groups = []int{g}
 		r.nextGroup++
 	}
 	rr, err := r.fr.GetRecordReader(context.Background(), r.leaves, groups)
@@ -347,6 +372,17 @@ func (r *ArrowReader) Metadata(key string) string { return footerValue(r.pf.Meta
 // NumRows returns the number of rows in the file.
 func (r *ArrowReader) NumRows() int64 { return r.pf.NumRows() }
 
+// NumRowGroups returns the number of row groups in the file.
+func (r *ArrowReader) NumRowGroups() int { return r.pf.NumRowGroups() }
+
+// numGroupsRead is the number of row groups the reader reads.
+func (r *ArrowReader) numGroupsRead() int {
+	if r.groups != nil {
+		return len(r.groups)
+	}
+	return r.pf.NumRowGroups()
+}
+
 // Schema returns the schema of the records: the table's Arrow schema, or
 // the columns asked for with [WithColumns], with dictionary types for those
 // asked for with [WithDictionary]. Fields carry Parquet field metadata that
@@ -367,7 +403,7 @@ func (r *ArrowReader) Next() (arrow.Record, error) {
 	for {
 		rec, err := r.rr.Read()
 		end := errors.Is(err, io.EOF) || err == nil && rec == nil
-		if end && r.perGroup && r.nextGroup < r.pf.NumRowGroups() {
+		if end && r.perGroup && r.nextGroup < r.numGroupsRead() {
 			r.rr.Release()
 			if r.err = r.openReader(); r.err != nil {
 				r.rr = nil

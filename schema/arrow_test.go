@@ -186,9 +186,9 @@ func TestArrowReaderDictionary(t *testing.T) {
 // readStrings reads the named string columns of a file in batches of 1000
 // rows, those in dict as dictionaries, and returns their values row by
 // row.
-func readStrings(t *testing.T, data []byte, dict []string, mem memory.Allocator, columns []string) []string {
+func readStrings(t *testing.T, data []byte, dict []string, mem memory.Allocator, columns []string, more ...schema.ReaderOption) []string {
 	t.Helper()
-	opts := []schema.ReaderOption{schema.WithAllocator(mem), schema.WithBatchSize(1000), schema.WithColumns(columns...)}
+	opts := append([]schema.ReaderOption{schema.WithAllocator(mem), schema.WithBatchSize(1000), schema.WithColumns(columns...)}, more...)
 	if dict != nil {
 		opts = append(opts, schema.WithDictionary(dict...))
 	}
@@ -220,6 +220,50 @@ func readStrings(t *testing.T, data []byte, dict []string, mem memory.Allocator,
 					t.Fatalf("column %s is %s", columns[c], col.DataType())
 				}
 			}
+		}
+	}
+}
+
+// Row groups read alone, plain or as dictionaries, add up to the file; they
+// are read in the order given; a row group the file does not have is an
+// error.
+func TestArrowReaderRowGroups(t *testing.T) {
+	var diags []schema.Diagnostic
+	for i := range 5000 {
+		diags = append(diags, schema.Diagnostic{CaptureID: fmt.Sprint("c", i/7), Code: fmt.Sprint("code-", i%13), Severity: "info", Message: "m"})
+	}
+	data := ourFile(t, diags, schema.WithRowGroupRows(1500))
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	columns := []string{"capture_id", "code"}
+	all := readStrings(t, data, nil, mem, columns)
+	r, err := schema.NewArrowReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := r.NumRowGroups()
+	r.Close()
+	if groups != 4 || len(all) != 2*5000 {
+		t.Fatalf("%d row groups, %d values; want 4 and 10000", groups, len(all))
+	}
+	for _, dict := range [][]string{nil, columns} {
+		var parts [][]string
+		var joined []string
+		for g := range groups {
+			part := readStrings(t, data, dict, mem, columns, schema.WithRowGroups(g))
+			parts = append(parts, part)
+			joined = append(joined, part...)
+		}
+		if !slices.Equal(joined, all) {
+			t.Errorf("dictionaries %v: row groups read one by one differ from the file", dict)
+		}
+		if got := readStrings(t, data, dict, mem, columns, schema.WithRowGroups(2, 0)); !slices.Equal(got, slices.Concat(parts[2], parts[0])) {
+			t.Errorf("dictionaries %v: row groups 2 and 0 are not read in that order", dict)
+		}
+	}
+	for _, opt := range []schema.ReaderOption{schema.WithRowGroups(), schema.WithRowGroups(4), schema.WithRowGroups(-1)} {
+		if _, err := schema.NewArrowReader(bytes.NewReader(data), int64(len(data)), opt); !errors.Is(err, schema.ErrBadOption) {
+			t.Errorf("got %v, want ErrBadOption", err)
 		}
 	}
 }

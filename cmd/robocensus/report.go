@@ -72,27 +72,33 @@ or holds no capture of HOST, 2 on a usage error.`,
 				return exitUsage
 			}
 			var opts []analyze.Option
+			limit := int64(reportMemoryLimit)
 			if *shards > 0 {
 				opts = append(opts, analyze.WithHostShards(*shards))
+				limit = 0
 			}
-			return report(env, args[0], *site, f, *out, opts...)
+			return report(env, args[0], *site, f, *out, limit, opts...)
 		}
 	},
 }
 
-// reportMemoryLimit is the soft memory limit of a report run, unless
-// GOMEMLIMIT says otherwise: the Go heap may otherwise grow to twice what
-// is live (the state of one host shard, some 120 MB at most, and the Arrow
-// batches being read), and the crawl report of a million captures stays
-// under 300 MB with it (scripts/bench-report.sh).
+// reportMemoryLimit is the soft memory limit of a report run with the
+// default host shards, unless GOMEMLIMIT says otherwise: the Go heap may
+// otherwise grow to twice what is live (the state of one host shard, some
+// 120 MB at most, and the Arrow batches being read), and the crawl report
+// of a million captures stays under 300 MB with it
+// (scripts/bench-report.sh). With --host-shards a shard may hold more than
+// fits under it, and the collector would run without end: no limit then.
 const reportMemoryLimit = 240 << 20
 
 // report writes the crawl report, or the site report when site is set.
-func report(env *Env, dataset, site string, f analyze.Format, out string, opts ...analyze.Option) int {
+// A memLimit above 0 is the soft memory limit of the run, unless GOMEMLIMIT
+// is set.
+func report(env *Env, dataset, site string, f analyze.Format, out string, memLimit int64, opts ...analyze.Option) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
+	if os.Getenv("GOMEMLIMIT") == "" && memLimit > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(memLimit))
 	}
 	d, err := analyze.Open(os.DirFS(dataset), opts...)
 	if err != nil {
