@@ -21,8 +21,11 @@
 #             the last share publishes, reports and uploads
 #   JOBS      ingest workers (default 0: all cores)
 #   REPORT_SHARDS  host shards of the report (default 0: one per 2^20
-#             captures, about 250 MiB whatever the crawl, but slow on a full
-#             crawl; 4 suits 60-75M captures on a machine with 2 GiB to spare)
+#             captures, about 250 MiB whatever the crawl, but 7-10 hours
+#             for a full crawl on 2 cores; 4 takes 30-40 minutes)
+#   REPORT_MEMLIMIT  with REPORT_SHARDS, the report's GOMEMLIMIT (default
+#             4GiB: a shard of 15M captures, and the counts of up to 60M
+#             distinct bodies)
 #   FORCE     1: ingest again a crawl already published
 #   ROBOCENSUS the binary (default: robocensus on PATH)
 #
@@ -44,6 +47,7 @@ COLLINFO="${COLLINFO:-https://index.commoncrawl.org/collinfo.json}"
 ROBOCENSUS="${ROBOCENSUS:-robocensus}"
 JOBS="${JOBS:-0}"
 REPORT_SHARDS="${REPORT_SHARDS:-0}"
+REPORT_MEMLIMIT="${REPORT_MEMLIMIT:-4GiB}"
 SHARD="${SHARD:-}"
 
 log() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) nightly: $*" >&2; }
@@ -93,7 +97,9 @@ report="$DATA/report-$CRAWL.html"
 report_failed=0
 if [ ! -s "$report" ] || [ "$report" -ot "$DATA/captures/crawl=$CRAWL" ]; then
   log "writing $report"
-  if "$ROBOCENSUS" report --host-shards "$REPORT_SHARDS" -o "$report.tmp" "$DATA"; then
+  limit=()
+  [ "$REPORT_SHARDS" != 0 ] && limit=(env GOMEMLIMIT="${GOMEMLIMIT:-$REPORT_MEMLIMIT}")
+  if "${limit[@]}" "$ROBOCENSUS" report --host-shards "$REPORT_SHARDS" -o "$report.tmp" "$DATA"; then
     mv -f "$report.tmp" "$report"
   else
     rm -f "$report.tmp"

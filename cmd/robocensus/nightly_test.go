@@ -147,7 +147,7 @@ func TestNightlyScript(t *testing.T) {
 
 	t.Run("shards", func(t *testing.T) {
 		data, dest := t.TempDir(), filepath.Join(t.TempDir(), "bucket")
-		env := []string{"CRAWL=CC-MAIN-2025-05", "BASE_URL=" + url, "DATA=" + data, "DEST=" + dest}
+		env := []string{"CRAWL=CC-MAIN-2025-05", "BASE_URL=" + url, "DATA=" + data, "DEST=" + dest, "REPORT_SHARDS=2", "REPORT_MEMLIMIT=512MiB"}
 		code, log := runNightly(t, append(env, "SHARD=0/2")...)
 		if code != 0 || !strings.Contains(log, "completes its last share") || strings.Contains(log, "uploading") {
 			t.Errorf("shard 0/2: exit %d\n%s", code, log)

@@ -42,7 +42,9 @@ The crawl report holds what it knows of each capture for one host shard at
 a time: the captures of a crawl are split by host into N shards, one per
 1,048,576 captures unless --host-shards sets N, and the tables are read once
 per shard. More shards use less memory and take longer; the figures are
-the same.
+the same. With the default shards the run keeps to a soft memory limit of
+240 MiB unless GOMEMLIMIT is set; with --host-shards, set GOMEMLIMIT to
+what the machine can spare (about 100 bytes per capture of a shard).
 
 Exit status: 0 when the report was written, 1 when the dataset cannot be read
 or holds no capture of HOST, 2 on a usage error.`,
