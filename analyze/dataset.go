@@ -155,55 +155,65 @@ const unitsPerWorker = 4
 // files (ingest merges its parts to 256 MiB), and a file read by one
 // goroutine would leave the other cores idle.
 func (d *Dataset) units(table, crawl string) ([]scanUnit, error) {
-	files, err := d.files(table, crawl)
+	files, err := d.footers(table, crawl)
 	if err != nil {
 		return nil, err
 	}
-	counts := make([]int, len(files))
 	total := 0
-	for i, name := range files {
-		r, closeFile, err := d.openArrow(name, scanSpec{table: table})
-		if err != nil {
-			return nil, err
-		}
-		counts[i] = r.NumRowGroups()
-		total += counts[i]
-		closeFile()
+	for _, f := range files {
+		total += f.groups
 	}
 	size := max(1, (total+unitsPerWorker*d.workers()-1)/(unitsPerWorker*d.workers()))
 	var units []scanUnit
-	for i, name := range files {
-		if counts[i] <= size {
-			units = append(units, scanUnit{file: name})
+	for _, f := range files {
+		if f.groups <= size {
+			units = append(units, scanUnit{file: f.name})
 			continue
 		}
-		for g := 0; g < counts[i]; g += size {
+		for g := 0; g < f.groups; g += size {
 			run := make([]int, 0, size)
-			for k := g; k < min(g+size, counts[i]); k++ {
+			for k := g; k < min(g+size, f.groups); k++ {
 				run = append(run, k)
 			}
-			units = append(units, scanUnit{file: name, groups: run})
+			units = append(units, scanUnit{file: f.name, groups: run})
 		}
 	}
 	return units, nil
 }
 
-// rows returns the number of rows of a partition, from the files' footers.
-func (d *Dataset) rows(table, crawl string) (int64, error) {
+// footer is what the footer of a file says of it.
+type footer struct {
+	name   string
+	rows   int64
+	groups int
+}
+
+// footers reads the footers of the files of a partition.
+func (d *Dataset) footers(table, crawl string) ([]footer, error) {
 	files, err := d.files(table, crawl)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	var n int64
+	out := make([]footer, 0, len(files))
 	for _, name := range files {
 		r, closeFile, err := d.openArrow(name, scanSpec{table: table})
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		n += r.NumRows()
+		out = append(out, footer{name: name, rows: r.NumRows(), groups: r.NumRowGroups()})
 		closeFile()
 	}
-	return n, nil
+	return out, nil
+}
+
+// rows returns the number of rows of a partition, from the files' footers.
+func (d *Dataset) rows(table, crawl string) (int64, error) {
+	files, err := d.footers(table, crawl)
+	var n int64
+	for _, f := range files {
+		n += f.rows
+	}
+	return n, err
 }
 
 // workers is the number of goroutines a scan uses.
