@@ -137,13 +137,13 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	fmt.Fprintf(env.Stdout, "wrote %s (crawl=%s): %s\n", cfg.Dir, cfg.Crawl, sum.Progress)
 	switch {
 	case sum.Resumed > 0:
-		fmt.Fprintf(env.Stdout, "  resumed: %d inputs were already done\n", sum.Resumed)
+		fmt.Fprintf(env.Stdout, "  resumed: %s already done\n", inputCount(sum.Resumed))
 	}
 	switch {
 	case sum.Published:
-		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%d inputs)\n", cfg.Dir, cfg.Crawl, len(sum.Inputs))
+		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%s)\n", cfg.Dir, cfg.Crawl, inputCount(len(sum.Inputs)))
 	case sum.Pending > 0:
-		fmt.Fprintf(env.Stdout, "  shard %s done; %d inputs of other shards to go before the crawl is published\n", cfg.Shard, sum.Pending)
+		fmt.Fprintf(env.Stdout, "  shard %s done; %s of other shards to go before the crawl is published\n", cfg.Shard, inputCount(sum.Pending))
 	default:
 		fmt.Fprintf(env.Stdout, "  all inputs done; another run is publishing the crawl\n")
 	}
@@ -214,4 +214,12 @@ func (p *progressLine) done() {
 	if p.terminal {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// inputCount says "1 input" or "N inputs".
+func inputCount(n int) string {
+	if n == 1 {
+		return "1 input"
+	}
+	return fmt.Sprintf("%d inputs", n)
 }
