@@ -300,7 +300,8 @@ type Option func(*config) error
 
 type config struct {
 	workers int
-	shards  int // 0: chosen from the captures' row count
+	shards  int   // 0: chosen from the captures' row count
+	memory  int64 // 0: DefaultShardCaptures per shard
 	top     int
 	mem     memory.Allocator
 	checks  []*Check
@@ -334,13 +335,33 @@ func WithWorkers(n int) Option {
 // (see the package documentation, "Memory and speed"). The figures are
 // the same for any number of shards. Defaults to enough shards for each
 // to hold at most [DefaultShardCaptures] captures, from the row counts in
-// the captures files' footers.
+// the captures files' footers, or to fit [WithMemory].
 func WithHostShards(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
 			return fmt.Errorf("%w: WithHostShards(%d): want at least 1", ErrBadOption, n)
 		}
 		c.shards = n
+		return nil
+	}
+}
+
+// WithMemory chooses the number of host shards from the memory the report
+// may use, in bytes, at least [MinMemory] (such as the soft memory limit
+// of the process, debug.SetMemoryLimit(-1)): as few shards as the memory
+// allows, since each shard costs a pass over the tables. The model is
+// that of the package documentation, "Memory and speed": [BaseMemory] for
+// buffers and counts, [BytesPerBody] per row of the crawl's bodies table
+// (an upper bound of the shared-bodies counts), and [BytesPerCapture] per
+// capture of a shard. A shard holds at least [DefaultShardCaptures]
+// captures: more shards would not save the memory of the whole crawl's
+// counts, only add passes. [WithHostShards] takes precedence.
+func WithMemory(bytes int64) Option {
+	return func(c *config) error {
+		if bytes < MinMemory {
+			return fmt.Errorf("%w: WithMemory(%d): want at least %d", ErrBadOption, bytes, MinMemory)
+		}
+		c.memory = bytes
 		return nil
 	}
 }

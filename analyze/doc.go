@@ -66,7 +66,9 @@
 // url_host_name into P shards processed one after the other. P is
 // ceil(captures / [DefaultShardCaptures]) from the row counts in the
 // captures files' footers, so that a shard holds at most about 1,048,576
-// captures, or what [WithHostShards] sets. The figures are the same for any
+// captures; or as few as fit the memory given with [WithMemory] (what
+// robocensus report does, with its soft memory limit); or what
+// [WithHostShards] sets. The figures are the same for any
 // P (the tests compare the JSON of 1, 3 and 7 shards, and more on a dataset
 // made for it):
 //
@@ -127,7 +129,8 @@
 // (about 1 in 3·10⁷ for a million identifiers) would merge two. Crawls are
 // reported one after the other, so the largest partition sets the peak.
 // The Go heap may grow to twice what is live: robocensus report sets a
-// soft memory limit of 240 MiB unless GOMEMLIMIT or --host-shards is set.
+// soft memory limit of 240 MiB unless GOMEMLIMIT or --host-shards is set,
+// and chooses the shards to fit the limit.
 //
 // On the shared 2-core VM (Intel Xeon, 2026-11-22, go1.26,
 // scripts/bench-report.sh -s "1 2 3 4", run twice, over a dataset of
@@ -158,8 +161,15 @@
 //	  --host-shards 1, GOMEMLIMIT=1GiB    56 s, 1.0 GiB
 //	  --host-shards 2, GOMEMLIMIT=700MiB  80 s, 680 MiB [144 s, 363 MiB under the 240 MiB limit]
 //
-// So the first shard costs about 11 s per million captures of the crawl
-// and each further shard about 6.6 s; with every host serving a body of
-// its own a full Common Crawl partition (60-75M captures) also keeps the
-// shared-bodies counts, up to 1.2-2.4 GB, whatever P.
+// With the shards chosen by WithMemory (same JSON):
+//
+//	report --format json (240 MiB: P=4)   134 s, 266 MiB peak RSS
+//	GOMEMLIMIT=1GiB (P=1)                 41 s, 1.0 GiB peak RSS
+//
+// So the first shard costs about 9-11 s per million captures of the crawl
+// and each further shard about 7 s; with every host serving a body of its
+// own a full Common Crawl partition (60-75M captures) also keeps the
+// shared-bodies counts, up to 1.2-2.4 GB, whatever P. With GOMEMLIMIT=4GiB
+// such a partition takes 2 to 5 shards: 15 to 45 minutes on 2 cores,
+// extrapolated.
 package analyze

@@ -20,12 +20,11 @@
 #             Indexed Job's completion index K of N); the run that completes
 #             the last share publishes, reports and uploads
 #   JOBS      ingest workers (default 0: all cores)
-#   REPORT_SHARDS  host shards of the report (default 0: one per 2^20
-#             captures, about 250 MiB whatever the crawl, but 7-10 hours
-#             for a full crawl on 2 cores; 4 takes 30-40 minutes)
-#   REPORT_MEMLIMIT  with REPORT_SHARDS, the report's GOMEMLIMIT (default
-#             4GiB: a shard of 15M captures, and the counts of up to 60M
-#             distinct bodies)
+#   REPORT_MEMLIMIT  the report's GOMEMLIMIT, from which it chooses its host
+#             shards (default 4GiB: a full crawl in 2-5 shards, 15-45
+#             minutes on 2 cores; each shard is a pass over the crawl)
+#   REPORT_SHARDS  force the report's number of host shards (default 0:
+#             as few as fit REPORT_MEMLIMIT)
 #   FORCE     1: ingest again a crawl already published
 #   ROBOCENSUS the binary (default: robocensus on PATH)
 #
@@ -97,9 +96,7 @@ report="$DATA/report-$CRAWL.html"
 report_failed=0
 if [ ! -s "$report" ] || [ "$report" -ot "$DATA/captures/crawl=$CRAWL" ]; then
   log "writing $report"
-  limit=()
-  [ "$REPORT_SHARDS" != 0 ] && limit=(env GOMEMLIMIT="${GOMEMLIMIT:-$REPORT_MEMLIMIT}")
-  if "${limit[@]}" "$ROBOCENSUS" report --host-shards "$REPORT_SHARDS" -o "$report.tmp" "$DATA"; then
+  if GOMEMLIMIT="${GOMEMLIMIT:-$REPORT_MEMLIMIT}" "$ROBOCENSUS" report --host-shards "$REPORT_SHARDS" -o "$report.tmp" "$DATA"; then
     mv -f "$report.tmp" "$report"
   else
     rm -f "$report.tmp"

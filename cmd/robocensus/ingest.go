@@ -137,13 +137,13 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	fmt.Fprintf(env.Stdout, "wrote %s (crawl=%s): %s\n", cfg.Dir, cfg.Crawl, sum.Progress)
 	switch {
 	case sum.Resumed > 0:
-		fmt.Fprintf(env.Stdout, "  resumed: %s already done\n", inputCount(sum.Resumed))
+		fmt.Fprintf(env.Stdout, "  resumed: %s already done\n", plural(sum.Resumed, "input", "inputs"))
 	}
 	switch {
 	case sum.Published:
-		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%s)\n", cfg.Dir, cfg.Crawl, inputCount(len(sum.Inputs)))
+		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%s)\n", cfg.Dir, cfg.Crawl, plural(len(sum.Inputs), "input", "inputs"))
 	case sum.Pending > 0:
-		fmt.Fprintf(env.Stdout, "  shard %s done; %s of other shards to go before the crawl is published\n", cfg.Shard, inputCount(sum.Pending))
+		fmt.Fprintf(env.Stdout, "  shard %s done; %s of other shards to go before the crawl is published\n", cfg.Shard, plural(sum.Pending, "input", "inputs"))
 	default:
 		fmt.Fprintf(env.Stdout, "  all inputs done; another run is publishing the crawl\n")
 	}
@@ -216,10 +216,10 @@ func (p *progressLine) done() {
 	}
 }
 
-// inputCount says "1 input" or "N inputs".
-func inputCount(n int) string {
+// plural says "1 input" or "N inputs".
+func plural(n int, one, many string) string {
 	if n == 1 {
-		return "1 input"
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d inputs", n)
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -39,12 +39,14 @@ md writes Markdown and json the figures as JSON; all three carry the same
 figures. -o writes to FILE instead of standard output.
 
 The crawl report holds what it knows of each capture for one host shard at
-a time: the captures of a crawl are split by host into N shards, one per
-1,048,576 captures unless --host-shards sets N, and the tables are read once
-per shard. More shards use less memory and take longer; the figures are
-the same. With the default shards the run keeps to a soft memory limit of
-240 MiB unless GOMEMLIMIT is set; with --host-shards, set GOMEMLIMIT to
-what the machine can spare (about 100 bytes per capture of a shard).
+a time: the captures of a crawl are split by host into shards, and the
+tables are read once per shard. More shards use less memory and take
+longer; the figures are the same. The shards are as few as fit the soft
+memory limit: GOMEMLIMIT, or 240 MiB (about a million captures a shard)
+when it is not set; the number is printed on standard error. Give the
+report the memory the machine can spare (GOMEMLIMIT=4GiB holds a shard of
+about 35 million captures) rather than --host-shards N, which forces the
+number and sets no limit.
 
 Exit status: 0 when the report was written, 1 when the dataset cannot be read
 or holds no capture of HOST, 2 on a usage error.`,
@@ -73,39 +75,49 @@ or holds no capture of HOST, 2 on a usage error.`,
 				env.errorf("report: --host-shards must be at least 1")
 				return exitUsage
 			}
-			var opts []analyze.Option
-			limit := int64(reportMemoryLimit)
-			if *shards > 0 {
-				opts = append(opts, analyze.WithHostShards(*shards))
-				limit = 0
-			}
-			return report(env, args[0], *site, f, *out, limit, opts...)
+			return report(env, args[0], *site, f, *out, *shards)
 		}
 	},
 }
 
-// reportMemoryLimit is the soft memory limit of a report run with the
-// default host shards, unless GOMEMLIMIT says otherwise: the Go heap may
-// otherwise grow to twice what is live (the state of one host shard, some
-// 120 MB at most, and the Arrow batches being read), and the crawl report
-// of a million captures stays under 300 MB with it
+// reportMemoryLimit is the soft memory limit of a report run, unless
+// GOMEMLIMIT says otherwise or --host-shards is given: the Go heap may
+// otherwise grow to twice what is live. The host shards are chosen to fit
+// the limit (analyze.WithMemory): with this one, about a million captures
+// a shard, and the crawl report of a million captures stays under 300 MB
 // (scripts/bench-report.sh). With --host-shards a shard may hold more than
 // fits under it, and the collector would run without end: no limit then.
 const reportMemoryLimit = 240 << 20
 
-// report writes the crawl report, or the site report when site is set.
-// A memLimit above 0 is the soft memory limit of the run, unless GOMEMLIMIT
-// is set.
-func report(env *Env, dataset, site string, f analyze.Format, out string, memLimit int64, opts ...analyze.Option) int {
+// report writes the crawl report, or the site report when site is set,
+// with the crawl's captures split into the given number of host shards,
+// or into as few as fit the soft memory limit when shards is 0.
+func report(env *Env, dataset, site string, f analyze.Format, out string, shards int) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if os.Getenv("GOMEMLIMIT") == "" && memLimit > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(memLimit))
+	var opts []analyze.Option
+	if shards > 0 {
+		opts = append(opts, analyze.WithHostShards(shards))
+	} else {
+		if os.Getenv("GOMEMLIMIT") == "" {
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
+		}
+		opts = append(opts, analyze.WithMemory(max(debug.SetMemoryLimit(-1), analyze.MinMemory)))
 	}
 	d, err := analyze.Open(os.DirFS(dataset), opts...)
 	if err != nil {
 		env.errorf("report: %s: %v", dataset, err)
 		return exitFailure
+	}
+	if site == "" {
+		for _, crawl := range d.Crawls() {
+			captures, shards, err := d.HostShards(crawl)
+			if err != nil {
+				env.errorf("report: %s: %v", dataset, err)
+				return exitFailure
+			}
+			fmt.Fprintf(env.Stderr, "report: crawl %s: %d captures in %s\n", crawl, captures, plural(shards, "host shard", "host shards"))
+		}
 	}
 	write := func(w io.Writer) error {
 		if site != "" {
