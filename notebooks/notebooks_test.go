@@ -111,3 +111,67 @@ func mustExec(t *testing.T, db *sql.DB, q string) {
 		t.Fatalf("%s: %v", q, err)
 	}
 }
+
+// TestBodiesView: two inputs serving the same bodies store each body twice
+// in the bodies table; the notebooks' view keeps one row per crawl and
+// digest, so that a join with captures gives one row per capture.
+func TestBodiesView(t *testing.T) {
+	demo := t.TempDir()
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(goTool, append([]string{"run", "./cmd/robocensus"}, args...)...)
+		cmd.Dir = testutil.RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("robocensus %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("demo", "-o", demo)
+	warcs, _ := filepath.Glob(filepath.Join(demo, "sample", "crawl-data", "*", "robotstxt", "*.warc.gz"))
+	if len(warcs) != 1 {
+		t.Fatalf("demo WARCs: %q", warcs)
+	}
+	data, err := os.ReadFile(warcs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := strings.Replace(warcs[0], "00000", "00001", 1)
+	if err := os.WriteFile(second, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dataset := filepath.Join(t.TempDir(), "dataset")
+	run("ingest", "-o", dataset, warcs[0], second)
+
+	text, err := os.ReadFile("00_load.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t)
+	mustExec(t, db, "SET VARIABLE dataset = '"+dataset+"'")
+	for _, stmt := range Statements(string(text)) {
+		if strings.HasPrefix(strings.ToUpper(strings.Fields(stmt)[0]), "CREATE") {
+			mustExec(t, db, stmt)
+		}
+	}
+	query := func(q string) int64 {
+		t.Helper()
+		var n int64
+		if err := db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	stored := query("SELECT count(*) FROM read_parquet('" + dataset + "/bodies/**/*.parquet')")
+	distinct := query("SELECT count(DISTINCT payload_digest) FROM read_parquet('" + dataset + "/bodies/**/*.parquet')")
+	if stored != 2*distinct || distinct == 0 {
+		t.Fatalf("bodies table: %d rows of %d digests; want each stored twice", stored, distinct)
+	}
+	if got := query("SELECT count(*) FROM bodies"); got != distinct {
+		t.Errorf("bodies view: %d rows, want %d", got, distinct)
+	}
+	joined := query("SELECT count(*) FROM captures JOIN bodies USING (crawl, payload_digest)")
+	want := query("SELECT count(*) FROM captures WHERE payload_digest IN (SELECT payload_digest FROM bodies)")
+	if joined != want || want == 0 {
+		t.Errorf("captures JOIN bodies: %d rows, want one per capture with a body (%d)", joined, want)
+	}
+}
