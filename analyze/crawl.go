@@ -157,7 +157,7 @@ var knownOutcomes = []string{
 }
 
 func newCrawlState(d *Dataset, label string) (*crawlState, error) {
-	shards, n, err := d.shardCount(label)
+	n, shards, err := d.HostShards(label)
 	if err != nil {
 		return nil, err
 	}

@@ -14,11 +14,8 @@ import (
 // The crawl report of a dataset of two crawls: figures per crawl, and how
 // they moved. robocensus report writes it as HTML, Markdown or JSON.
 func ExampleDataset_Report() {
-	dir, _ := os.MkdirTemp("", "example")
-	defer os.RemoveAll(dir)
-	if err := exampleDataset(dir); err != nil {
-		log.Fatal(err)
-	}
+	dir, cleanup := exampleDir()
+	defer cleanup()
 	d, err := analyze.Open(os.DirFS(dir))
 	if err != nil {
 		log.Fatal(err)
@@ -53,11 +50,8 @@ func ExampleDataset_Report() {
 // of one shard's captures at a time and reads the tables once per shard,
 // and its figures are the same for any number of shards.
 func ExampleWithHostShards() {
-	dir, _ := os.MkdirTemp("", "example")
-	defer os.RemoveAll(dir)
-	if err := exampleDataset(dir); err != nil {
-		log.Fatal(err)
-	}
+	dir, cleanup := exampleDir()
+	defer cleanup()
 	for _, shards := range []int{1, 4} {
 		d, err := analyze.Open(os.DirFS(dir), analyze.WithHostShards(shards))
 		if err != nil {
@@ -79,11 +73,8 @@ func ExampleWithHostShards() {
 // The report on one host: its robots.txt with the findings at their lines,
 // and the findings of the site checks.
 func ExampleDataset_Site() {
-	dir, _ := os.MkdirTemp("", "example")
-	defer os.RemoveAll(dir)
-	if err := exampleDataset(dir); err != nil {
-		log.Fatal(err)
-	}
+	dir, cleanup := exampleDir()
+	defer cleanup()
 	d, err := analyze.Open(os.DirFS(dir))
 	if err != nil {
 		log.Fatal(err)
@@ -156,11 +147,8 @@ func ExampleCheck() {
 
 // The terminal summary robocensus demo prints.
 func ExampleReport_WriteSummary() {
-	dir, _ := os.MkdirTemp("", "example")
-	defer os.RemoveAll(dir)
-	if err := exampleDataset(dir); err != nil {
-		log.Fatal(err)
-	}
+	dir, cleanup := exampleDir()
+	defer cleanup()
 	d, err := analyze.Open(os.DirFS(dir))
 	if err != nil {
 		log.Fatal(err)
@@ -200,11 +188,8 @@ func ExampleParseFormat() {
 
 // The crawl report as Markdown; HTML and JSON carry the same figures.
 func ExampleReport_Write() {
-	dir, _ := os.MkdirTemp("", "example")
-	defer os.RemoveAll(dir)
-	if err := exampleDataset(dir); err != nil {
-		log.Fatal(err)
-	}
+	dir, cleanup := exampleDir()
+	defer cleanup()
 	d, err := analyze.Open(os.DirFS(dir))
 	if err != nil {
 		log.Fatal(err)

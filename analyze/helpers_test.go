@@ -1,6 +1,7 @@
 package analyze_test
 
 import (
+	"log"
 	"os"
 	"path/filepath"
 	"time"
@@ -143,4 +144,18 @@ func exampleDataset(dir string) error {
 		return err
 	}
 	return feb.write(dir, "CC-MAIN-2025-08")
+}
+
+// exampleDir writes the example dataset to a new temporary folder and
+// returns it, with the function that removes it.
+func exampleDir() (dir string, cleanup func()) {
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := exampleDataset(dir); err != nil {
+		os.RemoveAll(dir)
+		log.Fatal(err)
+	}
+	return dir, func() { os.RemoveAll(dir) }
 }

@@ -60,38 +60,32 @@ const (
 	MinMemory       = 192 << 20 // the least WithMemory accepts
 )
 
-// HostShards returns the number of captures of a crawl and the number of
-// host shards the crawl report splits them into.
+// HostShards returns the number of captures of a crawl, from the footers,
+// and the number of host shards the crawl report splits them into: the
+// forced one, or enough for each to hold at most DefaultShardCaptures or
+// what WithMemory allows.
 func (d *Dataset) HostShards(crawl string) (captures int64, shards int, err error) {
-	shards, captures, err = d.shardCount(crawl)
-	return captures, shards, err
-}
-
-// shardCount returns the number of host shards of a crawl: the forced one,
-// or enough for each to hold at most DefaultShardCaptures or what
-// WithMemory allows, and the number of captures the footers give.
-func (d *Dataset) shardCount(label string) (shards int, captures int64, err error) {
-	n, err := d.rows("captures", label)
-	if err != nil {
-		return 0, 0, err
+	n, err := d.rows("captures", crawl)
+	if err != nil || d.cfg.shards > 0 {
+		return n, d.cfg.shards, err
 	}
-	if d.cfg.shards > 0 {
-		return d.cfg.shards, n, nil
+	var bodies int64
+	if d.cfg.memory > 0 {
+		if bodies, err = d.rows("bodies", crawl); err != nil {
+			return 0, 0, err
+		}
 	}
-	if d.cfg.memory == 0 {
-		return int(max(1, (n+DefaultShardCaptures-1)/DefaultShardCaptures)), n, nil
-	}
-	bodies, err := d.rows("bodies", label)
-	if err != nil {
-		return 0, 0, err
-	}
-	return shardsFor(n, bodies, d.cfg.memory), n, nil
+	return n, shardsFor(n, bodies, d.cfg.memory), nil
 }
 
 // shardsFor returns the number of host shards of a crawl of the given
-// captures and bodies rows that fit memory bytes (see WithMemory).
+// captures and bodies rows: of DefaultShardCaptures each, or larger when
+// memory bytes (see WithMemory; 0: none given) hold more.
 func shardsFor(captures, bodies, memory int64) int {
-	per := max(DefaultShardCaptures, (memory-BaseMemory-BytesPerBody*bodies)/BytesPerCapture)
+	per := int64(DefaultShardCaptures)
+	if memory > 0 {
+		per = max(per, (memory-BaseMemory-BytesPerBody*bodies)/BytesPerCapture)
+	}
 	return int(max(1, (captures+per-1)/per))
 }
 

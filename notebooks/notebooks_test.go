@@ -70,13 +70,19 @@ func runStatement(t *testing.T, db *sql.DB, n int, stmt string) {
 func demoDataset(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
+	robocensus(t, "demo", "-o", dir)
+	return filepath.Join(dir, "dataset")
+}
+
+// robocensus runs the command with go run from the repository root.
+func robocensus(t *testing.T, args ...string) {
+	t.Helper()
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(goTool, "run", "./cmd/robocensus", "demo", "-o", dir)
+	cmd := exec.Command(goTool, append([]string{"run", "./cmd/robocensus"}, args...)...)
 	cmd.Dir = testutil.RepoRoot()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("robocensus demo: %v\n%s", err, out)
+		t.Fatalf("robocensus %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	return filepath.Join(dir, "dataset")
 }
 
 // ccIndexExcerpt writes a stand-in for a partition of Common Crawl's
@@ -117,16 +123,7 @@ func mustExec(t *testing.T, db *sql.DB, q string) {
 // digest, so that a join with captures gives one row per capture.
 func TestBodiesView(t *testing.T) {
 	demo := t.TempDir()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(goTool, append([]string{"run", "./cmd/robocensus"}, args...)...)
-		cmd.Dir = testutil.RepoRoot()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("robocensus %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	run("demo", "-o", demo)
+	robocensus(t, "demo", "-o", demo)
 	warcs, _ := filepath.Glob(filepath.Join(demo, "sample", "crawl-data", "*", "robotstxt", "*.warc.gz"))
 	if len(warcs) != 1 {
 		t.Fatalf("demo WARCs: %q", warcs)
@@ -140,7 +137,7 @@ func TestBodiesView(t *testing.T) {
 		t.Fatal(err)
 	}
 	dataset := filepath.Join(t.TempDir(), "dataset")
-	run("ingest", "-o", dataset, warcs[0], second)
+	robocensus(t, "ingest", "-o", dataset, warcs[0], second)
 
 	text, err := os.ReadFile("00_load.sql")
 	if err != nil {
