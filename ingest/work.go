@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/robocensus/robocensus/schema"
@@ -37,11 +38,15 @@ import (
 // the work folder; whichever finds the work complete publishes it, the
 // others leave it alone (finalize.lock).
 
-// Shard selects a deterministic share of the inputs: the inputs whose name
-// hashes (the first 8 bytes of its SHA-256) to K modulo N. The hash must mix
-// well: Common Crawl's file names differ in a few digits only, and a weak
-// hash (FNV-1a's low bits are the parity of the bytes) would put them all
-// in one shard. The zero value selects everything.
+// Shard selects a deterministic share of the inputs: the inputs whose base
+// name (the last element of the path or URL path: Common Crawl's file names
+// are unique within a crawl) hashes (the first 8 bytes of its SHA-256) to K
+// modulo N. Hashing the base name, not the full name, makes the share the
+// same wherever the inputs live: machines reading one crawl from different
+// mirrors or folders agree, and so do test runs in different temporary
+// folders. The hash must mix well: Common Crawl's file names differ in a few
+// digits only, and a weak hash (FNV-1a's low bits are the parity of the
+// bytes) would put them all in one shard. The zero value selects everything.
 type Shard struct{ K, N int }
 
 // ParseShard reads "K/N" with 0 <= K < N, as a Kubernetes Indexed Job's
@@ -61,8 +66,19 @@ func (s Shard) Has(input string) bool {
 	if s.N <= 1 {
 		return true
 	}
-	sum := sha256.Sum256([]byte(input))
+	sum := sha256.Sum256([]byte(shardKey(input)))
 	return binary.BigEndian.Uint64(sum[:8])%uint64(s.N) == uint64(s.K)
+}
+
+// shardKey is the part of an input's name that decides its shard: the last
+// element of a URL's path (without query) or of a local path.
+func shardKey(input string) string {
+	if IsRemote(input) {
+		if u, err := url.Parse(input); err == nil {
+			return path.Base(u.Path)
+		}
+	}
+	return filepath.Base(input)
 }
 
 // String returns "K/N", or "all".
@@ -238,7 +254,7 @@ func lockIsStale(path, host string, staleAfter time.Duration) bool {
 		return true
 	}
 	pid, err := strconv.Atoi(fields[1])
-	return fields[0] == host && err == nil && errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+	return fields[0] == host && err == nil && processGone(pid)
 }
 
 // finalize publishes the crawl from the segments covering inputs: merged

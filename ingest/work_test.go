@@ -39,6 +39,28 @@ func TestParseShard(t *testing.T) {
 // low bit is the parity of the bytes, puts them all in one shard of two):
 // each of N shards gets its share of 2,000 names give or take four standard
 // deviations (a fair hash fails this about once in 10,000).
+// An input's shard depends on its base name only: the same file read from
+// another folder or another mirror falls in the same shard.
+func TestShardIgnoresWhereInputsLive(t *testing.T) {
+	for i := range 200 {
+		base := fmt.Sprintf("CC-MAIN-20250113203450-20250113233450-%05d.warc.gz", i)
+		names := []string{
+			"/tmp/a/" + base,
+			"/home/someone/mirror/crawl-data/" + base,
+			"https://data.commoncrawl.org/crawl-data/CC-MAIN-2025-05/segments/1/robotstxt/" + base,
+			"http://127.0.0.1:54321/crawl-data/CC-MAIN-2025-05/segments/1/robotstxt/" + base + "?x=1",
+		}
+		for k := range 4 {
+			s := Shard{K: k, N: 4}
+			for _, n := range names[1:] {
+				if s.Has(n) != s.Has(names[0]) {
+					t.Fatalf("%s: shard %v says %v for %s but %v for %s", base, s, s.Has(names[0]), names[0], s.Has(n), n)
+				}
+			}
+		}
+	}
+}
+
 func TestShardsAreEven(t *testing.T) {
 	families := map[string]func(i int) string{
 		"common crawl": func(i int) string {
