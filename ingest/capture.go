@@ -186,9 +186,11 @@ const (
 	SkipNotHTTP      = "not-http"       // a response whose URL is not http(s) (dns:, ftp:, ...)
 	SkipNotRobotsURL = "not-robots-url" // general mode: neither a /robots.txt URL nor a redirect target of one
 	SkipCorrupt      = "corrupt"        // a record whose header cannot be read or framed; see Counts.Damage
-	SkipNotRegular   = "not-regular"    // a tar entry or folder item that is not a regular file
-	SkipNotBody      = "not-body"       // a file of a folder that is documentation or data, not a body (see NewDirReader)
-	SkipUnreadable   = "unreadable"     // a file of a folder that cannot be opened or is in an unsupported format (see Counts.Damage)
+	SkipNotRegular   = "not-regular"    // a tar entry or a file of a folder that is not a regular file
+	SkipNotBody      = "not-body"       // a file of a folder that is documentation or data, not a body (see folder.go)
+	SkipManifest     = "manifest"       // a manifest met in a folder: only one named as an input expands
+	SkipUnsupported  = "unsupported"    // a file of a folder in a format no reader takes (LZ4, an unknown compression)
+	SkipNotRobotsTxt = "not-robots-txt" // a file of a folder that is neither an archive nor plausibly a robots.txt body (binary data)
 )
 
 // Damage is input-level damage the reader recovered from.
@@ -213,7 +215,7 @@ const (
 	DamageLengthMismatch = "length-mismatch" // a record whose length disagrees with the data; see ProblemLengthMismatch
 	DamageRecordBroken   = "record-broken"   // a record cut by a discontinuity or the end of input
 	DamageTarHeader      = "tar-header"      // a corrupt tar header; the reader scanned for the next valid one
-	DamageUnreadable     = "unreadable"      // a folder item that could not be opened or read
+	DamageUnreadable     = "unreadable"      // a body file that could not be read to its end
 )
 
 // MaxDamageList is the number of [Damage] entries kept in [Counts.Damage];
@@ -227,7 +229,7 @@ const MaxDamageList = 1000
 // reason.
 type Counts struct {
 	Bytes       int64            // input bytes consumed, as stored
-	Records     int64            // records (or tar entries, folder files) seen
+	Records     int64            // records (or tar entries, or 1 for a body file) seen
 	Captures    int64            // captures returned by Next
 	Skipped     map[string]int64 // records not turned into captures, by reason (Skip* constants)
 	Damage      []Damage         // input-level damage, the first MaxDamageList

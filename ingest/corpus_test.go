@@ -72,7 +72,6 @@ var corpusVectors = []struct {
 	{"gowarc-ia-testdata/skip-non-open.warc.gz", ModeRobotstxt, 10, 10, skips{}, nil},
 	{"gowarc-ia-testdata/test.warc.gz", ModeAuto, 3, 0, skips{"not-robots-url": 1, "request": 1, "warcinfo": 1}, nil},
 	{"gowarc-ia-testdata/test.warc.gz", ModeRobotstxt, 3, 1, skips{"request": 1, "warcinfo": 1}, nil},
-	{"gowarc-ia-testdata/zstd-dictionary", ModeAuto, 1, 1, skips{}, nil},
 	{"iipc-warc-specifications/20130729-heritrix-original.warc.gz", ModeAuto, 1, 0, skips{"not-robots-url": 1}, nil},
 	{"iipc-warc-specifications/20130729-heritrix-original.warc.gz", ModeRobotstxt, 1, 1, skips{}, nil},
 	{"iipc-warc-specifications/20130729-heritrix-revisit-with-http-headers.warc.gz", ModeAuto, 1, 0, skips{"revisit": 1}, nil},
@@ -187,6 +186,7 @@ var corpusVectors = []struct {
 // WARC, ARC or tar data.
 var corpusUnsupported = []string{
 	"resiliparse-testdata/block-sized-records.warc.lz4",
+	"gowarc-ia-testdata/zstd-dictionary", // binary: neither an archive nor a robots.txt body
 	"resiliparse-testdata/warcfile.warc.lz4",
 	"webarchive-commons-testdata/abcd.gz",
 	"webarchive-commons-testdata/double-single-inflate-error.gz",

@@ -7,7 +7,7 @@
 //
 // Each input is read by a pull iterator, a [CaptureReader]: [Open] picks the
 // reader for a local path (see [Detect]); [NewWARCReader], [NewARCReader],
-// [NewTarReader] and [NewDirReader] build one directly.
+// and [NewTarReader] build one directly.
 //
 //	r, closer, err := ingest.Open(path)
 //	if err != nil { ... }            // cannot be opened, or unsupported format
@@ -127,9 +127,10 @@
 // "https://HOST/robots.txt", Status 0, FetchTime the file's mtime, RecordID
 // "tar:ARCHIVE:ENTRY" or "file:PATH". Non-regular entries are
 // Skipped["not-regular"]. A corrupt tar header is passed over by scanning for
-// the next block with a valid checksum. A folder is read file by file
-// through [Open], so it may mix WARC files, archives and bodies (see
-// [DirReader]).
+// the next block with a valid checksum. A folder named as an input stands
+// for the files below it, each an input of its own read through [Open], so
+// it may mix WARC files, archives and bodies; a file of a folder that no
+// reader takes is skipped with its reason (see folder.go).
 //
 // # Remote inputs and manifests
 //

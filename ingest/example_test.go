@@ -119,40 +119,42 @@ func ExampleNewTarReader() {
 	// map[not-regular:1]
 }
 
-// Open picks the reader from the file's content: here a folder holding a
-// body and a WARC.
+// Open picks the reader from the file's content: here a WARC and a body.
 func ExampleOpen() {
 	dir, err := os.MkdirTemp("", "ingest-example")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	os.WriteFile(filepath.Join(dir, "example.net-robots.txt"), []byte("User-agent: *\nDisallow: /\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "crawl.warc.gz"), gzipMembers(
 		record("response", "https://example.com/robots.txt", "HTTP/1.1 301 Moved\r\nLocation: https://www.example.com/robots.txt\r\n\r\n"),
 		record("response", "https://www.example.com/robots.txt", "HTTP/1.1 200 OK\r\n\r\nUser-agent: *\n"),
 		record("response", "https://www.example.com/index.html", "HTTP/1.1 200 OK\r\n\r\n<html>"),
 	), 0o644)
+	os.WriteFile(filepath.Join(dir, "example.net-robots.txt"), []byte("User-agent: *\nDisallow: /\n"), 0o644)
 
-	r, closer, err := ingest.Open(dir)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer closer.Close()
-	for c, err := range ingest.All(r) {
+	for _, name := range []string{"crawl.warc.gz", "example.net-robots.txt"} {
+		r, closer, err := ingest.Open(filepath.Join(dir, name))
 		if err != nil {
 			log.Fatal(err)
 		}
-		if c.Location != "" {
-			fmt.Println(c.URL, c.Status, "->", c.Location)
-		} else {
-			fmt.Println(c.URL, c.Status)
+		for c, err := range ingest.All(r) {
+			if err != nil {
+				log.Fatal(err)
+			}
+			if c.Location != "" {
+				fmt.Println(c.URL, c.Status, "->", c.Location)
+			} else {
+				fmt.Println(c.URL, c.Status)
+			}
 		}
+		fmt.Println(name, "skipped:", r.Counts().Skipped)
+		closer.Close()
 	}
-	fmt.Println(r.Counts().Skipped)
 	// Output:
 	// https://example.com/robots.txt 301 -> https://www.example.com/robots.txt
 	// https://www.example.com/robots.txt 200
+	// crawl.warc.gz skipped: map[not-robots-url:1]
 	// https://example.net/robots.txt 0
-	// map[not-robots-url:1]
+	// example.net-robots.txt skipped: map[]
 }

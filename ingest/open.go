@@ -5,6 +5,7 @@ import (
 	"compress/bzip2"
 	"context"
 	"crypto/sha1"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -27,12 +28,11 @@ const (
 	FormatARC
 	FormatTar
 	FormatBody // a single robots.txt body
-	FormatDir
 )
 
 // String returns the name of the format.
 func (f Format) String() string {
-	return [...]string{"unknown", "warc", "arc", "tar", "body", "dir"}[f]
+	return [...]string{"unknown", "warc", "arc", "tar", "body"}[f]
 }
 
 // sniffLen is how many (decompressed) bytes Detect looks at.
@@ -43,8 +43,8 @@ const sniffLen = 1024
 // its name: a WARC starts with "WARC/", an ARC with an ARC header line, a
 // tar with a valid tar header; names containing ".warc", ".arc" or ".tar"
 // (or ending in ".tgz") are taken at their word. An uncompressed file that
-// is none of these is a robots.txt body. A compressed one, and an LZ4 one,
-// is unsupported.
+// is none of these is a robots.txt body if it is text (see plausibleBody);
+// binary data, a compressed file and an LZ4 one are unsupported.
 func Detect(head []byte, name string) (Format, error) {
 	comp := sniffCompression(head)
 	inner, err := decompressHead(head, comp)
@@ -67,11 +67,16 @@ func Detect(head []byte, name string) (Format, error) {
 		return FormatARC, nil
 	case strings.Contains(base, ".tar") || strings.HasSuffix(base, ".tgz"):
 		return FormatTar, nil
-	case comp == compNone:
+	case comp == compNone && plausibleBody(inner):
 		return FormatBody, nil
+	case comp == compNone:
+		return FormatUnknown, errBinary
 	}
 	return FormatUnknown, fmt.Errorf("%w: compressed data of unknown kind", ErrUnsupportedFormat)
 }
+
+// errBinary is the error of Detect for uncompressed binary data.
+var errBinary = fmt.Errorf("%w: binary data, neither a WARC, ARC or tar file nor a robots.txt body", ErrUnsupportedFormat)
 
 func firstLine(b []byte) []byte {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
@@ -116,7 +121,7 @@ func decompressHead(head []byte, comp compression) ([]byte, error) {
 // Open opens an input and returns its reader and a Closer to call when
 // done. An http or https URL is read over HTTP (see [OpenContext] and the
 // package documentation, "Remote inputs and manifests"); any other name is
-// a local path: a folder (NewDirReader), or a file whose format Detect
+// a local path: a file whose format Detect
 // finds (NewWARCReader, NewARCReader, NewTarReader, or a one-capture body
 // reader). The error is an *InputError for an input that cannot be opened
 // or whose format is unsupported, or an invalid-option error.
@@ -137,11 +142,12 @@ func OpenContext(ctx context.Context, name string, opts ...Option) (CaptureReade
 	if IsRemote(name) {
 		return openRemote(ctx, name, cfg, opts)
 	}
-	return openLocal(name, opts)
+	return openLocal(name, cfg, opts)
 }
 
-// openLocal opens a local file or folder.
-func openLocal(name string, opts []Option) (CaptureReader, io.Closer, error) {
+// openLocal opens a local file. A folder is not an input but stands for
+// its files (see folder.go); Run expands it.
+func openLocal(name string, cfg config, opts []Option) (CaptureReader, io.Closer, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
 		if s := otherScheme(name); s != "" {
@@ -151,14 +157,23 @@ func openLocal(name string, opts []Option) (CaptureReader, io.Closer, error) {
 		return nil, nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
 	}
 	if fi.IsDir() {
-		d := NewDirReader(name, opts...)
-		return d, d, nil
+		return nil, nil, &InputError{File: name, Err: fmt.Errorf("%w: a folder (its files are inputs of their own: see ExpandInputs)", ErrUnsupportedFormat)}
+	}
+	if cfg.inFolder {
+		switch {
+		case !isRegular(name): // links too: the files of a folder are its own
+			return skipped(SkipNotRegular, 0)
+		case IsManifest(name):
+			return skipped(SkipManifest, fi.Size())
+		case isNotBody(filepath.Base(name)):
+			return skipped(SkipNotBody, fi.Size())
+		}
 	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
 	}
-	r, err := openFile(f, name, fi, opts)
+	r, err := openFile(f, name, fi, cfg, opts)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -169,15 +184,31 @@ func openLocal(name string, opts []Option) (CaptureReader, io.Closer, error) {
 	return r, f, nil
 }
 
-// openFile detects the format of an open file and returns its reader.
-func openFile(f *os.File, name string, fi fs.FileInfo, opts []Option) (CaptureReader, error) {
+func isRegular(name string) bool {
+	fi, err := os.Lstat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func skipped(reason string, size int64) (CaptureReader, io.Closer, error) {
+	r := newSkipReader(reason, size)
+	return r, r, nil
+}
+
+// openFile detects the format of an open file and returns its reader. A
+// file of a folder that no reader takes gets a skipReader.
+func openFile(f *os.File, name string, fi fs.FileInfo, cfg config, opts []Option) (CaptureReader, error) {
 	head := make([]byte, sniffLen)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
 	}
 	format, err := Detect(head[:n], name)
-	if err != nil {
+	switch {
+	case err != nil && cfg.inFolder && errors.Is(err, errBinary):
+		return newSkipReader(SkipNotRobotsTxt, fi.Size()), nil
+	case err != nil && cfg.inFolder:
+		return newSkipReader(SkipUnsupported, fi.Size()), nil
+	case err != nil:
 		return nil, &InputError{File: name, Err: err}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {

@@ -70,6 +70,7 @@ type config struct {
 	mode           Mode
 	revisit        func(*Revisit)
 	remote         remoteConfig // remote inputs and manifests; see remote.go
+	inFolder       bool         // the input is a file of a folder: see folder.go
 }
 
 func defaultConfig() config {

@@ -83,6 +83,10 @@ type Summary struct {
 	Pending   int            // inputs of other shards not done yet: the crawl is not published
 	Inputs    []schema.Input // the inputs rows known: the whole crawl once published
 	Published bool           // the crawl's partition was (re)published by this run
+	// NothingRead says that no input of the crawl could be read (each
+	// failed, or there were none): nothing was published, and the work
+	// was dropped so that a rerun reads every input again.
+	NothingRead bool
 }
 
 // Sizes of the work units. A batch carries captures from a reader to a
@@ -120,7 +124,8 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err := cfg.setDefaults(); err != nil {
 		return Summary{}, err
 	}
-	all := dedupe(inputs, cfg.Logger)
+	files, fromFolder := expandFolders(inputs)
+	all := dedupe(files, cfg.Logger)
 	work, err := openWork(cfg.Dir, cfg.Crawl, cfg.Shard)
 	if err != nil {
 		return Summary{}, err
@@ -136,7 +141,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 			todo = append(todo, in)
 		}
 	}
-	p := &pipeline{cfg: cfg, total: len(todo), totalBytes: localSize(todo), start: time.Now()}
+	p := &pipeline{cfg: cfg, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder}
 	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
 	if sum.Resumed > 0 {
 		cfg.Logger.Info("resuming", "crawl", cfg.Crawl, "done", sum.Resumed, "to do", len(todo))
@@ -207,6 +212,14 @@ func (p *pipeline) publish(work *workDir, segs []segmentManifest, all []string, 
 	if err != nil || !locked {
 		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
 		return sum, err
+	}
+	if sum.Failed == len(sum.Inputs) {
+		// Nothing to publish: an empty partition would stand for a crawl
+		// that was never read. The work is dropped, so a rerun reads the
+		// inputs again, and a partition published before stays.
+		p.cfg.Logger.Warn("no input could be read; nothing published", "crawl", p.cfg.Crawl, "failed", sum.Failed)
+		sum.NothingRead = true
+		return sum, work.discard()
 	}
 	slices.SortFunc(sum.Inputs, func(a, b schema.Input) int { return strings.Compare(a.Input, b.Input) })
 	if err := work.finalize(used, sum.Inputs, p.cfg.PartBytes); err != nil {
@@ -308,7 +321,8 @@ type pipeline struct {
 	total      int   // inputs this run reads
 	totalBytes int64 // their size, when all are local files (else 0)
 	start      time.Time
-	pool       sync.Pool // of *batch
+	fromFolder map[string]bool // inputs that are files of a folder
+	pool       sync.Pool       // of *batch
 	parts      atomic.Int64
 
 	done, failed       atomic.Int64
@@ -407,7 +421,11 @@ func (e *epoch) read(ctx context.Context, name string) error {
 func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, err error) {
 	var counted int64 // of the input's bytes, those added to the progress
 	defer func() { e.bytes.Add(counts.Bytes - counted) }()
-	r, closer, err := OpenContext(ctx, name, e.cfg.ReadOptions...)
+	opts := e.cfg.ReadOptions
+	if e.fromFolder[name] {
+		opts = append(slices.Clip(opts), inFolder())
+	}
+	r, closer, err := OpenContext(ctx, name, opts...)
 	if err != nil {
 		return Counts{}, err
 	}

@@ -120,11 +120,12 @@ func TestRunWholeWARCCorpus(t *testing.T) {
 	if got := testutil.Query(t, db, "SELECT count(*) FROM inputs WHERE records <> captures + skipped"); got != "0" {
 		t.Errorf("%s inputs do not add up", got)
 	}
-	// LZ4 files and gzip files that hold no WARC are the only inputs not
-	// read: recorded with an error, not fatal.
+	// LZ4 files, gzip files that hold no WARC and binary data (a zstd
+	// dictionary) are the only inputs not read: recorded with an error,
+	// not fatal.
 	failed := testutil.Query(t, db, "SELECT string_agg(regexp_extract(input, '[^/]+$'), ' ' ORDER BY input) FROM inputs WHERE error IS NOT NULL")
 	for _, name := range strings.Fields(failed) {
-		if !strings.HasSuffix(name, ".lz4") && !strings.HasSuffix(name, ".gz") {
+		if !strings.HasSuffix(name, ".lz4") && !strings.HasSuffix(name, ".gz") && name != "zstd-dictionary" {
 			t.Errorf("%s failed: %s", name, testutil.Query(t, db, "SELECT error FROM inputs WHERE input LIKE ?", "%"+name))
 		}
 	}
@@ -206,4 +207,28 @@ func TestCrawlLabel(t *testing.T) {
 	f("2026-11-22", "a.warc.gz")
 	f("2026-11-22", "CC-MAIN-2025-05/a.warc.gz", "CC-MAIN-2025-08/b.warc.gz")
 	f("2026-11-22")
+}
+
+// A run in which no input could be read publishes nothing, leaves no work
+// behind, and leaves a partition published before as it was.
+func TestRunNothingReadPublishesNothing(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(t.TempDir(), "nonexistent.warc.gz")
+	sum := runIngest(t, dir, "typo", missing)
+	if !sum.NothingRead || sum.Published || sum.Failed != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("dataset folder not empty: %v", entries)
+	}
+	warc := testutil.Corpus(t, "warc", "webarchive-commons-testdata", "IAH-urls-wget.warc.gz")
+	runIngest(t, dir, "typo", warc)
+	sum = runIngest(t, dir, "typo", missing)
+	if !sum.NothingRead || sum.Published {
+		t.Fatalf("rerun summary %+v", sum)
+	}
+	db := testutil.DuckDB(t, dir)
+	if got := testutil.Query(t, db, "SELECT count(*) FROM captures"); got != "2" {
+		t.Errorf("the partition published before has %s captures, want 2", got)
+	}
 }

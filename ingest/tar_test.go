@@ -3,8 +3,6 @@ package ingest
 import (
 	"archive/tar"
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -170,41 +168,3 @@ func TestCorpusTar(t *testing.T) {
 	}
 }
 
-// TestDirReader reads a folder mixing bodies, a WARC, a tar archive and
-// documentation.
-func TestDirReader(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, data []byte) {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("a.example/robots.txt", []byte(robotsBody))
-	write("b.example-robots.txt", []byte(robotsBody))
-	write("README.md", []byte("# notes"))
-	write("crawl.warc.gz", perRecord(t, ccFile("c.example")...))
-	write("bodies.tar", makeTar(t))
-	write(".hidden", []byte("x"))
-	write("sub/block.warc.lz4", []byte{0x04, 0x22, 0x4d, 0x18, 0, 0})
-	os.Symlink(filepath.Join(dir, "README.md"), filepath.Join(dir, "link"))
-	r, closer, err := Open(dir, WithMode(ModeRobotstxt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closer.Close()
-	res := drain(t, r)
-	var hosts []string
-	for _, c := range res.caps {
-		hosts = append(hosts, c.Host)
-	}
-	want := []string{"a.example", "b.example", "example.com", "0002.com", "www.usda.gov", "", "c.example"}
-	if !slices.Equal(hosts, want) {
-		t.Errorf("hosts %q, want %q", hosts, want)
-	}
-	sk := res.counts.Skipped
-	if sk[SkipNotBody] != 1 || sk[SkipNotRegular] != 3 || sk[SkipUnreadable] != 1 || sk[SkipRequest] != 1 || sk[SkipWarcinfo] != 1 {
-		t.Errorf("skipped %v", sk)
-	}
-}

@@ -283,10 +283,16 @@ func (w *workDir) finalize(segs []segmentManifest, rows []schema.Input, partByte
 		stage.discard()
 		return err
 	}
+	return w.discard()
+}
+
+// discard removes the work folder of the crawl, and .work itself when no
+// other crawl uses it.
+func (w *workDir) discard() error {
 	if err := os.RemoveAll(w.path); err != nil {
 		return err
 	}
-	os.Remove(filepath.Dir(w.path)) // .work itself, when no other crawl uses it
+	os.Remove(filepath.Dir(w.path))
 	return nil
 }
 

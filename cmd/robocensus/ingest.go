@@ -142,6 +142,8 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	switch {
 	case sum.Published:
 		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%s)\n", cfg.Dir, cfg.Crawl, plural(len(sum.Inputs), "input", "inputs"))
+	case sum.NothingRead:
+		fmt.Fprintf(env.Stdout, "  nothing published: no input could be read\n")
 	case sum.Pending > 0:
 		fmt.Fprintf(env.Stdout, "  shard %s done; %s of other shards to go before the crawl is published\n", cfg.Shard, plural(sum.Pending, "input", "inputs"))
 	default:

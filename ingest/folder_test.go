@@ -1,0 +1,105 @@
+package ingest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/robocensus/robocensus/internal/testutil"
+)
+
+// A folder stands for its files: each is an input of its own, with its own
+// inputs row and warc_filename, and a file no reader takes is skipped with
+// its reason, not read as a body.
+func TestRunFolderFilesAreInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.example/robots.txt", []byte(robotsBody))
+	write("b.example-robots.txt", []byte(robotsBody))
+	write("README.md", []byte("# notes"))
+	write("crawl.warc.gz", perRecord(t, ccFile("c.example")...))
+	write("bodies.tar", makeTar(t))
+	write(".hidden", []byte("x"))
+	write("sub/block.warc.lz4", []byte{0x04, 0x22, 0x4d, 0x18, 0, 0})
+	write("sub/robotstxt.paths.gz", gz(t, "crawl-data/x.warc.gz\n"))
+	// A zstd dictionary: not a compression this package sniffs, binary.
+	write("zstd-dictionary", []byte{0x37, 0xa4, 0x30, 0xec, 0xa4, 0x53, 0x7c, 0x01, 0x2f, 0x10, 0x00, 0x00, 0x00, 0x00, 0xc3, 0xa0})
+	os.Symlink(filepath.Join(dir, "README.md"), filepath.Join(dir, "link"))
+
+	out := t.TempDir()
+	sum, err := Run(context.Background(), Config{Dir: out, Crawl: "folder", Workers: 2}, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 || !sum.Published {
+		t.Fatalf("summary %+v", sum)
+	}
+	db := testutil.DuckDB(t, out)
+	rows := testutil.Query(t, db, `SELECT string_agg(substr(input, length(?) + 2) || '=' || captures || '/' || skipped_by_reason, ' ' ORDER BY input) FROM inputs`, dir)
+	want := []string{
+		"README.md=0/{\"not-body\":1}",
+		"a.example/robots.txt=1/{}",
+		"b.example-robots.txt=1/{}",
+		"bodies.tar=4/{\"not-regular\":2}",
+		"crawl.warc.gz=1/{\"request\":1,\"warcinfo\":1}",
+		"link=0/{\"not-regular\":1}",
+		"sub/block.warc.lz4=0/{\"unsupported\":1}",
+		"sub/robotstxt.paths.gz=0/{\"manifest\":1}",
+		"zstd-dictionary=0/{\"not-robots-txt\":1}",
+	}
+	if got := strings.Split(rows, " "); !slices.Equal(got, want) {
+		t.Errorf("inputs:\n got %q\nwant %q", got, want)
+	}
+	// Each capture names its own file, never the folder: the captures of
+	// each input are those with its warc_filename.
+	if got := testutil.Query(t, db, "SELECT count(*) FROM inputs i WHERE captures <> (SELECT count(*) FROM captures c WHERE c.warc_filename = i.input)"); got != "0" {
+		t.Errorf("%s inputs whose captures do not name them: %s", got, testutil.Query(t, db, "SELECT string_agg(DISTINCT warc_filename, ' ') FROM captures"))
+	}
+	if got := testutil.Query(t, db, "SELECT count(*) - count(DISTINCT capture_id) FROM captures"); got != "0" {
+		t.Errorf("%s duplicate capture IDs", got)
+	}
+	if got := testutil.Query(t, db, "SELECT string_agg(url_host_name, ' ' ORDER BY url_host_name) FROM captures"); got != " 0002.com a.example b.example c.example example.com www.usda.gov" {
+		t.Errorf("hosts %s", got)
+	}
+}
+
+// A binary file named as an input is a failed input with a clear error, not
+// a capture with no host.
+func TestOpenBinaryFileFails(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "zstd-dictionary")
+	os.WriteFile(p, []byte{0x37, 0xa4, 0x30, 0xec, 0, 0, 0, 0, 1, 2, 3}, 0o644)
+	_, _, err := Open(p)
+	if err == nil || !strings.Contains(err.Error(), "binary data") {
+		t.Fatalf("Open: %v", err)
+	}
+}
+
+// Text is plausibly a robots.txt body, whatever its encoding; binary data is
+// not.
+func TestPlausibleBody(t *testing.T) {
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{"", true},
+		{"User-agent: *\r\nDisallow: /\r\n", true},
+		{"<html><body>\xe9t\xe9</body></html>", true},
+		{"\xff\xfeU\x00s\x00e\x00r\x00", true},
+		{"User-agent: *\x00", false},
+		{"\x01\x02\x03\x04 abc", false},
+		{strings.Repeat("a", 40) + "\x01", true},
+	} {
+		if got := plausibleBody([]byte(c.head)); got != c.want {
+			t.Errorf("plausibleBody(%q) = %v, want %v", c.head, got, c.want)
+		}
+	}
+}
