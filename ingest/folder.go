@@ -25,9 +25,9 @@ import (
 // file as Skipped["not-regular"].
 
 // expandFolders replaces each local folder of inputs by the files below it
-// and returns the set of the inputs that came from a folder.
-func expandFolders(inputs []string) (out []string, inFolder map[string]bool) {
-	inFolder = map[string]bool{}
+// and maps each input that came from a folder to that folder.
+func expandFolders(inputs []string) (out []string, folderOf map[string]string) {
+	folderOf = map[string]string{}
 	for _, in := range inputs {
 		if IsRemote(in) || !isDir(in) {
 			out = append(out, in)
@@ -35,10 +35,10 @@ func expandFolders(inputs []string) (out []string, inFolder map[string]bool) {
 		}
 		for _, f := range folderFiles(in) {
 			out = append(out, f)
-			inFolder[f] = true
+			folderOf[f] = in
 		}
 	}
-	return out, inFolder
+	return out, folderOf
 }
 
 func isDir(name string) bool {
@@ -64,6 +64,25 @@ func folderFiles(root string) []string {
 		return nil
 	})
 	return files
+}
+
+// skippedByName returns why a file of a folder is skipped whatever it
+// holds, or "".
+func skippedByName(name string) string {
+	switch {
+	case !isRegular(name): // links too: the files of a folder are its own
+		return SkipNotRegular
+	case IsManifest(name):
+		return SkipManifest
+	case isNotBody(filepath.Base(name)):
+		return SkipNotBody
+	}
+	return ""
+}
+
+func isRegular(name string) bool {
+	fi, err := os.Lstat(name)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // notBodyExt lists extensions of files in a folder that are not bodies.
@@ -109,6 +128,9 @@ type skipReader struct{ counts Counts }
 
 func newSkipReader(reason string, size int64) *skipReader {
 	r := &skipReader{counts: Counts{Records: 1, Bytes: max(size, 0)}}
+	if reason == SkipNotRegular {
+		r.counts.Bytes = 0
+	}
 	r.counts.skip(reason)
 	return r
 }

@@ -159,15 +159,9 @@ func openLocal(name string, cfg config, opts []Option) (CaptureReader, io.Closer
 	if fi.IsDir() {
 		return nil, nil, &InputError{File: name, Err: fmt.Errorf("%w: a folder (its files are inputs of their own: see ExpandInputs)", ErrUnsupportedFormat)}
 	}
-	if cfg.inFolder {
-		switch {
-		case !isRegular(name): // links too: the files of a folder are its own
-			return skipped(SkipNotRegular, 0)
-		case IsManifest(name):
-			return skipped(SkipManifest, fi.Size())
-		case isNotBody(filepath.Base(name)):
-			return skipped(SkipNotBody, fi.Size())
-		}
+	if reason := skippedByName(name); cfg.inFolder && reason != "" {
+		r := newSkipReader(reason, fi.Size())
+		return r, r, nil
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -182,16 +176,6 @@ func openLocal(name string, cfg config, opts []Option) (CaptureReader, io.Closer
 		return r, closers{t, f}, nil
 	}
 	return r, f, nil
-}
-
-func isRegular(name string) bool {
-	fi, err := os.Lstat(name)
-	return err == nil && fi.Mode().IsRegular()
-}
-
-func skipped(reason string, size int64) (CaptureReader, io.Closer, error) {
-	r := newSkipReader(reason, size)
-	return r, r, nil
 }
 
 // openFile detects the format of an open file and returns its reader. A

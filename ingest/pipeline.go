@@ -137,7 +137,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	done := doneInputs(segs)
 	var todo []string
 	for _, in := range all {
-		if _, ok := done[in]; !ok && cfg.Shard.Has(in) {
+		if whyNotRead(in, done, cfg.Shard) == "" {
 			todo = append(todo, in)
 		}
 	}
@@ -321,8 +321,8 @@ type pipeline struct {
 	total      int   // inputs this run reads
 	totalBytes int64 // their size, when all are local files (else 0)
 	start      time.Time
-	fromFolder map[string]bool // inputs that are files of a folder
-	pool       sync.Pool       // of *batch
+	fromFolder map[string]string // inputs that are files of a folder: the folder
+	pool       sync.Pool         // of *batch
 	parts      atomic.Int64
 
 	done, failed       atomic.Int64
@@ -422,7 +422,7 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 	var counted int64 // of the input's bytes, those added to the progress
 	defer func() { e.bytes.Add(counts.Bytes - counted) }()
 	opts := e.cfg.ReadOptions
-	if e.fromFolder[name] {
+	if e.fromFolder[name] != "" {
 		opts = append(slices.Clip(opts), inFolder())
 	}
 	r, closer, err := OpenContext(ctx, name, opts...)

@@ -167,4 +167,3 @@ func TestCorpusTar(t *testing.T) {
 		})
 	}
 }
-

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--dry-run] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -31,14 +32,18 @@ DIR/<table>/crawl=<LABEL>/, which DuckDB reads with
 	SELECT * FROM read_parquet('DIR/captures/**/*.parquet', hive_partitioning = true)
 
 An INPUT is a .warc, .warc.gz, .warc.zst, .arc or .arc.gz file; a .tar,
-.tar.gz, .tgz or .tar.zst archive of robots.txt bodies; a folder of such
-files or bodies; an http(s):// URL of any of these, streamed (retried and
+.tar.gz, .tgz or .tar.zst archive of robots.txt bodies; a robots.txt body;
+a folder, which stands for the files below it, each an input of its own (a
+file of a folder that is none of these is recorded as skipped, with its
+reason); an http(s):// URL of any of these, streamed (retried and
 resumed with Range requests when a transfer fails); a Common Crawl
 manifest (a local or http(s) *.paths.gz, e.g.
 https://data.commoncrawl.org/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz),
 whose relative paths are inputs under --base-url (a URL, or a local
 folder holding a mirror of crawl-data/); or @FILE, a list of inputs one per
-line.
+line. Only a manifest named as an INPUT or in an @FILE expands, not one
+met in a folder. --dry-run lists the inputs a run would read, and where
+they come from, without reading them.
 
 The partition appears only when complete; a rerun with the same LABEL
 replaces it. --crawl defaults to the Common Crawl crawl the inputs name
@@ -60,7 +65,8 @@ completes the last share publishes the crawl.
 
 Exit status: 0 when every input was read to its end, 1 when an input could
 not be opened or read to its end (recorded in inputs; the others are still
-processed) or the dataset could not be written, 2 on a usage error.`,
+processed) or the dataset could not be written, 2 on a usage error. A run
+in which no input could be read publishes nothing.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
 		out := fs.String("o", "./robocensus-data", "dataset `DIR`")
 		crawl := fs.String("crawl", "", "partition `LABEL` (default: from the inputs, else today's date)")
@@ -69,6 +75,7 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 		shard := fs.String("shard", "", "read only share `K/N` of the inputs (0 <= K < N)")
 		segment := fs.Int("segment-inputs", 32, "inputs per committed `segment` (the most work a crash loses)")
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
+		dryRun := fs.Bool("dry-run", false, "list the inputs the run would read, and where from, without reading them")
 		baseURL := fs.String("base-url", ingest.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
@@ -78,7 +85,7 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 			// The environment's proxy settings (HTTPS_PROXY, ...) apply
 			// to remote inputs.
 			client := ingest.WithHTTPClient(ingest.NewHTTPClient(http.ProxyFromEnvironment))
-			inputs, err := ingest.ExpandInputs(args, ingest.WithBaseURL(*baseURL), client)
+			inputs, from, err := expandArgs(env, args, *baseURL, ingest.WithBaseURL(*baseURL), client)
 			if err != nil {
 				env.errorf("%v", err)
 				if errors.Is(err, ingest.ErrInvalidOption) {
@@ -105,6 +112,9 @@ processed) or the dataset could not be written, 2 on a usage error.`,
 			if *segment < 1 || *partMB < 1 {
 				env.errorf("ingest: --segment-inputs and --part-mb must be at least 1")
 				return exitUsage
+			}
+			if *dryRun {
+				return printPlan(env, cfg, inputs, from)
 			}
 			return runIngest(env, cfg, inputs)
 		}
@@ -224,4 +234,61 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// expandArgs expands the command line's @FILE lists and manifests (see
+// ingest.ExpandInputs), says on stderr what each manifest stood for, and
+// maps each input that came from a list or manifest to it.
+func expandArgs(env *Env, args []string, base string, opts ...ingest.Option) ([]string, map[string]string, error) {
+	var inputs []string
+	from := map[string]string{}
+	for _, a := range args {
+		items, err := ingest.ExpandInputs([]string{a}, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(items) != 1 || items[0] != a {
+			for _, in := range items {
+				from[in] = a
+			}
+		}
+		if ingest.IsManifest(a) {
+			fmt.Fprintf(env.Stderr, "manifest %s: %s under %s\n", a, plural(len(items), "input", "inputs"), base)
+		}
+		inputs = append(inputs, items...)
+	}
+	return inputs, from, nil
+}
+
+// printPlan prints what a run would do with each input: a line per input,
+// "read", "done" or "other-shard", the input, and where it comes from.
+func printPlan(env *Env, cfg ingest.Config, inputs []string, from map[string]string) int {
+	plan, err := ingest.Plan(cfg, inputs)
+	if err != nil {
+		env.errorf("ingest: %v", err)
+		return exitFailure
+	}
+	counts := map[string]int{}
+	for _, p := range plan {
+		what := "read"
+		if !p.Read {
+			what = strings.ReplaceAll(p.Why, " ", "-")
+		}
+		counts[what]++
+		origin := p.Folder
+		if origin == "" {
+			origin = from[p.Input]
+		}
+		line := what + "\t" + p.Input
+		if origin != "" {
+			line += "\tfrom " + origin
+		}
+		if p.Skip != "" {
+			line += "\t(to be skipped: " + p.Skip + ")"
+		}
+		fmt.Fprintln(env.Stdout, line)
+	}
+	fmt.Fprintf(env.Stdout, "%s for crawl=%s in %s: %d to read, %d done, %d in other shards\n",
+		plural(len(plan), "input", "inputs"), cfg.Crawl, cfg.Dir, counts["read"], counts["done"], counts["other-shard"])
+	return exitOK
 }

@@ -1,0 +1,57 @@
+package ingest
+
+import (
+	"path/filepath"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// Planned is an input of a run as [Plan] sees it, before anything is read.
+type Planned struct {
+	Input  string // the file or URL read
+	Folder string // the folder named as an input that it is a file of, or ""
+	Read   bool   // the run reads it
+	// Why says why the run does not read it: "done" (committed by an
+	// earlier, interrupted run or by another shard) or "other shard".
+	Why string
+	// Skip is the reason a file of a folder will be recorded as skipped,
+	// when its name or kind tells (a Skip* constant), or "".
+	Skip string
+}
+
+// Plan lists the inputs a run of cfg over inputs would read, and those it
+// would not with the reason, without reading or writing anything: folders
+// are expanded into their files, inputs given twice are listed once.
+func Plan(cfg Config, inputs []string) ([]Planned, error) {
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
+	}
+	files, folderOf := expandFolders(inputs)
+	w := &workDir{root: cfg.Dir, crawl: cfg.Crawl, path: filepath.Join(cfg.Dir, ".work", cfg.Crawl), shard: cfg.Shard}
+	segs, err := w.committed()
+	if err != nil {
+		return nil, err
+	}
+	done := doneInputs(segs)
+	var out []Planned
+	for _, in := range dedupe(files, cfg.Logger) {
+		why := whyNotRead(in, done, cfg.Shard)
+		p := Planned{Input: in, Folder: folderOf[in], Read: why == "", Why: why}
+		if p.Folder != "" {
+			p.Skip = skippedByName(in)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// whyNotRead says why a run does not read an input, or "" when it does.
+func whyNotRead(in string, done map[string]schema.Input, shard Shard) string {
+	if _, ok := done[in]; ok {
+		return "done"
+	}
+	if !shard.Has(in) {
+		return "other shard"
+	}
+	return ""
+}
