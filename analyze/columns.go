@@ -56,7 +56,14 @@ func (c *columnSet) dict(name string) dictColumn {
 		c.err = fmt.Errorf("analyze: column %q is %s with nulls %d, not a dictionary of strings without nulls", name, d.DataType(), d.NullN())
 		return dictColumn{}
 	}
-	return dictColumn{idx: idx.Int32Values(), vals: vals}
+	ix := idx.Int32Values()
+	for _, i := range ix {
+		if i < 0 || int(i) >= vals.Len() {
+			c.err = fmt.Errorf("analyze: column %q: dictionary index %d out of a dictionary of %d values", name, i, vals.Len())
+			return dictColumn{}
+		}
+	}
+	return dictColumn{idx: ix, vals: vals}
 }
 
 func get[A arrow.Array](c *columnSet, name string) A {

@@ -117,7 +117,7 @@ func (d *Dataset) scan(ctx context.Context, s scanSpec, fn func(worker int, rec 
 			for u := range next {
 				su := s
 				su.groups = u.groups
-				if err := d.scanFile(ctx, u.file, su, func(rec arrow.Record) error { return fn(w, rec) }); err != nil {
+				if err := d.scanFile(ctx, u.file, su, func(rec arrow.Record) error { return safeCall(u.file, func() error { return fn(w, rec) }) }); err != nil {
 					cancel(err)
 				}
 			}
@@ -405,4 +405,17 @@ func WithChecks(checks ...*Check) Option {
 		c.checks = checks
 		return nil
 	}
+}
+
+// safeCall calls fn, turning a panic into an error that names the file: a
+// dataset that breaks an assumption of the report (a writer's bug, a file
+// written by another tool) ends the report with an error, never a crash
+// that leaves its temporary output behind.
+func safeCall(file string, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("analyze: %s: unexpected data (%v); please report this with the dataset", file, r)
+		}
+	}()
+	return fn()
 }

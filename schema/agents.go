@@ -40,7 +40,9 @@ type AgentsWriter struct {
 	closed     bool
 
 	// The row group being built.
-	ids        []string
+	ids        []string       // distinct capture IDs of the row group
+	idIdx      map[string]int // capture ID -> index in ids
+	idOf       []uint32       // per capture: index in ids
 	hosts      []string       // distinct hosts of the row group
 	hostIdx    map[string]int // host -> index in hosts
 	hostOf     []uint32       // per capture: index in hosts
@@ -60,7 +62,7 @@ const agentsRowGroupCaptures = 2048
 // follow). Only the [WithMetadata] option applies.
 func NewAgentsWriter(w io.Writer, agents []string, opts ...WriterOption) *AgentsWriter {
 	c, err := newWriterConfig(opts)
-	a := &AgentsWriter{w: countingWriter{w: w}, agents: agents, perGroup: agentsRowGroupCaptures, hostIdx: map[string]int{}, err: err}
+	a := &AgentsWriter{w: countingWriter{w: w}, agents: agents, perGroup: agentsRowGroupCaptures, hostIdx: map[string]int{}, idIdx: map[string]int{}, err: err}
 	if err != nil {
 		return a
 	}
@@ -90,19 +92,15 @@ func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots
 		return fmt.Errorf("schema: AgentsWriter.Add: %d named and %d verdicts for %d agents", len(named), len(access), len(a.agents))
 	}
 	host = validUTF8String(host)
-	h, ok := a.hostIdx[host]
-	if !ok {
-		h = len(a.hosts)
-		a.hosts = append(a.hosts, host)
-		a.hostIdx[host] = h
-	}
-	a.ids = append(a.ids, validUTF8String(captureID))
-	a.hostOf = append(a.hostOf, uint32(h))
+	// A dictionary holds each value once: readers that rebuild it as a
+	// hash table (Arrow's) would shift the indices of a repeated one.
+	a.idOf = append(a.idOf, uint32(dictIndex(&a.ids, a.idIdx, validUTF8String(captureID))))
+	a.hostOf = append(a.hostOf, uint32(dictIndex(&a.hosts, a.hostIdx, host)))
 	a.named = append(a.named, named...)
 	for _, v := range access {
 		a.verdicts = append(a.verdicts, uint8(v))
 	}
-	if len(a.ids) >= a.perGroup {
+	if len(a.idOf) >= a.perGroup {
 		a.err = a.flush()
 	}
 	return a.err
@@ -150,8 +148,8 @@ func (a *AgentsWriter) flush() error {
 	// Within a capture, capture_id and url_host_name repeat n times: one
 	// RLE run each, written directly.
 	add(a.dictColumn("capture_id", a.ids, func(dst []byte, width int) []byte {
-		for k := range a.ids {
-			dst = appendRun(dst, uint32(k), n, width)
+		for _, k := range a.idOf {
+			dst = appendRun(dst, k, n, width)
 		}
 		return dst
 	}))
@@ -163,7 +161,7 @@ func (a *AgentsWriter) flush() error {
 	}))
 	add(a.dictColumn("agent", a.agents, func(dst []byte, width int) []byte {
 		a.scratch = a.scratch[:0]
-		for range a.ids {
+		for range a.idOf {
 			for i := range n {
 				a.scratch = append(a.scratch, uint32(i))
 			}
@@ -183,8 +181,9 @@ func (a *AgentsWriter) flush() error {
 	}
 	a.groups = append(a.groups, rg)
 	a.rows += int64(rows)
-	a.ids, a.hosts, a.hostOf, a.named, a.verdicts = a.ids[:0], a.hosts[:0], a.hostOf[:0], a.named[:0], a.verdicts[:0]
+	a.ids, a.idOf, a.hosts, a.hostOf, a.named, a.verdicts = a.ids[:0], a.idOf[:0], a.hosts[:0], a.hostOf[:0], a.named[:0], a.verdicts[:0]
 	clear(a.hostIdx)
+	clear(a.idIdx)
 	return nil
 }
 
@@ -376,4 +375,16 @@ func (c *countingWriter) write(b []byte) error {
 	n, err := c.w.Write(b)
 	c.n += int64(n)
 	return err
+}
+
+// dictIndex returns the index of v in the dictionary *dict, adding it if
+// it is new.
+func dictIndex(dict *[]string, index map[string]int, v string) int {
+	i, ok := index[v]
+	if !ok {
+		i = len(*dict)
+		*dict = append(*dict, v)
+		index[v] = i
+	}
+	return i
 }

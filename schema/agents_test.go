@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/robocensus/robocensus/internal/testutil"
@@ -188,4 +189,54 @@ func BenchmarkAgentsWriter(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
+}
+
+// A capture ID that repeats in a row group (two captures given the same
+// ID) is stored once in the dictionary: Arrow rebuilds a dictionary as a
+// hash table, so a repeated value shifted every later index past the end
+// (a crawl report panicked on such a file).
+func TestAgentsWriterRepeatedCaptureID(t *testing.T) {
+	agents := []string{"GPTBot", "CCBot"}
+	caps, rows := agentCases(40, agents, 3)
+	for i := range caps {
+		if i%3 == 1 { // every third capture repeats the ID before it
+			caps[i].id = caps[i-1].id
+			rows[2*i].CaptureID, rows[2*i+1].CaptureID = caps[i].id, caps[i].id
+		}
+	}
+	var buf bytes.Buffer
+	writeAgents(t, &buf, agents, caps)
+	r, err := schema.NewArrowReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), schema.WithTable("agents"),
+		schema.WithColumns("capture_id"), schema.WithDictionary("capture_id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var got []string
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := rec.Column(0).(*array.Dictionary)
+		vals := d.Dictionary().(*array.String)
+		for i := range d.Len() {
+			if j := d.GetValueIndex(i); j >= vals.Len() {
+				t.Fatalf("row %d: index %d in a dictionary of %d", len(got), j, vals.Len())
+			} else {
+				got = append(got, vals.Value(j))
+			}
+		}
+	}
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows, want %d", len(got), len(rows))
+	}
+	for i, row := range rows {
+		if got[i] != row.CaptureID {
+			t.Fatalf("row %d: capture_id %q, want %q", i, got[i], row.CaptureID)
+		}
+	}
 }
