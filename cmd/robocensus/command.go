@@ -39,16 +39,18 @@ func (e *Env) errorf(format string, args ...any) {
 func (c *Command) run(env *Env, args []string) int {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.Stderr, "usage: robocensus %s\n", c.Usage)
-		fs.PrintDefaults()
-	}
+	// Parse calls Usage both for -h and for a bad flag; the usage is
+	// printed below, once: the full help on stdout for -h, the synopsis
+	// and flags on stderr otherwise.
+	fs.Usage = func() {}
 	action := c.Flags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			c.help(env.Stdout)
 			return exitOK
 		}
+		fmt.Fprintf(env.Stderr, "usage: robocensus %s\n", c.Usage)
+		fs.PrintDefaults()
 		return exitUsage
 	}
 	return action(env, fs.Args())

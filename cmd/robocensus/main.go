@@ -6,6 +6,7 @@
 //	robocensus report [--site HOST] [--format html|md|json] [-o FILE] DATASET
 //	robocensus lint   [--format text|json] [--codes] FILE...
 //	robocensus match  --agent UA [--agent UA]... ROBOTS_FILE URL...
+//	robocensus version
 //
 // Run "robocensus help COMMAND" for the details of a command.
 package main
@@ -20,7 +21,7 @@ func main() {
 }
 
 // commands are the subcommands, in the order help lists them.
-var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd, reportCmd}
+var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd, reportCmd, versionCmd}
 
 // run executes one command line and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -39,6 +40,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		usage(stdout)
 		return exitOK
+	}
+	if name == "--version" || name == "-version" {
+		name = "version"
 	}
 	c := lookup(name)
 	if c == nil {
