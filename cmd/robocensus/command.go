@@ -30,6 +30,17 @@ type Command struct {
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Terminal reports whether w is a terminal; nil means [isTerminal].
+	// Tests set it to see what a user at a terminal sees.
+	Terminal func(w io.Writer) bool
+}
+
+// terminal reports whether w is a terminal.
+func (e *Env) terminal(w io.Writer) bool {
+	if e.Terminal != nil {
+		return e.Terminal(w)
+	}
+	return isTerminal(w)
 }
 
 func (e *Env) errorf(format string, args ...any) {

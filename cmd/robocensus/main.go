@@ -25,7 +25,12 @@ var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd, reportCmd, vers
 
 // run executes one command line and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	return runEnv(&Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}, args)
+}
+
+// runEnv is run with a given Env.
+func runEnv(env *Env, args []string) int {
+	stdout, stderr := env.Stdout, env.Stderr
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
