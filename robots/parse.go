@@ -33,9 +33,19 @@ func ParsePrefix(r Response, prefix []byte, size int) *File {
 // ParseResponseString is [ParseResponse] for a string, without the copy.
 func ParseResponseString(r Response, body string) *File { return parse(r, body, len(body)) }
 
+// ParseUncut parses all of body, ignoring the [MaxBytes] cut. Its verdicts
+// are not Google's for a longer body; they tell what the rules after the
+// cut would decide. The [Oversize] diagnostic is still reported.
+func ParseUncut(body []byte) *File { return parseText(Response{}, string(body), len(body)) }
+
 // parse parses text, the first MaxBytes (or fewer) of a body of size bytes.
 func parse(r Response, text string, size int) *File {
-	f := &File{Response: r, Size: size, text: text[:min(len(text), MaxBytes)]}
+	return parseText(r, text[:min(len(text), MaxBytes)], size)
+}
+
+// parseText parses all of text, a body of size bytes.
+func parseText(r Response, text string, size int) *File {
+	f := &File{Response: r, Size: size, text: text}
 	p := parser{f: f, cur: -1}
 	p.run()
 	return f
