@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -130,6 +131,37 @@ func TestShardsFor(t *testing.T) {
 	for m := int64(MinMemory); m < 8*GiB; m += 97 * MiB {
 		if shardsFor(60_000_000, 1_000_000, m+97*MiB) > shardsFor(60_000_000, 1_000_000, m) {
 			t.Fatalf("more memory, more shards at %d MiB", m/MiB)
+		}
+	}
+}
+
+// The fetch check says who cut a file: the crawler (WARC-Truncated) or
+// robocensus's own caps, which the crawler had nothing to do with.
+func TestFetchTruncationCause(t *testing.T) {
+	f := func(reason, want string) {
+		t.Helper()
+		var got []string
+		p := &Pass{Latest: &SiteCrawl{Crawl: "c", Capture: SiteCapture{Outcome: "rules", Truncated: reason}},
+			Report: func(f Finding) { got = append(got, f.Message) }}
+		if err := runFetch(p); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || !strings.Contains(got[0], want) {
+			t.Errorf("%s: %q, want it to contain %q", reason, got, want)
+		}
+	}
+	f("length", "the crawler cut the file at its size limit (WARC-Truncated: length)")
+	f("disconnect", "the connection broke before the end of the file (WARC-Truncated: disconnect)")
+	f("body-cap", "robocensus stored only the first part of the file (its own cap on stored bytes, body-cap)")
+	f("record-cap", "robocensus stopped reading the record at its own record-size cap (record-cap)")
+	f("input-end", "the input ended inside this record (input-end)")
+	f("odd", "the crawler cut the file (WARC-Truncated: odd)")
+	for _, r := range []string{"body-cap", "record-cap", "input-end"} {
+		var msg string
+		p := &Pass{Latest: &SiteCrawl{Capture: SiteCapture{Truncated: r}}, Report: func(f Finding) { msg = f.Message }}
+		runFetch(p)
+		if strings.Contains(msg, "crawler cut") {
+			t.Errorf("%s blamed on the crawler: %q", r, msg)
 		}
 	}
 }
