@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"bufio"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -163,5 +165,47 @@ func TestFetchTruncationCause(t *testing.T) {
 		if strings.Contains(msg, "crawler cut") {
 			t.Errorf("%s blamed on the crawler: %q", r, msg)
 		}
+	}
+}
+
+// The Markdown crawl report lists the crawlers the HTML shows by default,
+// in its order (the top AI crawlers, then the search crawlers), not every
+// tracked crawler, and points to the JSON for the rest.
+func TestMarkdownTopCrawlers(t *testing.T) {
+	c := &Crawl{Crawl: "c"}
+	f := &c.Crawlers
+	f.UsableHosts, f.AllHosts = 100, 120
+	for i := range 150 {
+		s := CrawlerShare{Agent: fmt.Sprintf("AIBot%03d", i), Kind: "ai"}
+		s.Usable = HostVerdicts{Hosts: 100, Named: int64(i % 40), Disallowed: int64(i % 7)}
+		s.All = HostVerdicts{Hosts: 120, Named: int64(i % 40)}
+		f.Crawlers = append(f.Crawlers, s)
+	}
+	for i := range 20 {
+		f.Crawlers = append(f.Crawlers, CrawlerShare{Agent: fmt.Sprintf("Search%02d", i), Kind: "search"})
+	}
+	for i := range 5 {
+		f.Crawlers = append(f.Crawlers, CrawlerShare{Agent: fmt.Sprintf("Other%d", i), Kind: "other"})
+	}
+	v := newCrawlView(c, DefaultTop)
+	var want []string
+	for _, s := range append(slices.Clone(v.AIShown), v.SearchRows...) {
+		want = append(want, s.Agent)
+	}
+	var b strings.Builder
+	m := &mdWriter{w: bufio.NewWriter(&b)}
+	mdCrawlers(m, c, DefaultTop)
+	m.flush()
+	var got []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "| `") {
+			got = append(got, strings.Trim(strings.Fields(line)[1], "`"))
+		}
+	}
+	if len(v.AIShown) == 0 || !slices.Equal(got, want) {
+		t.Errorf("markdown rows (%d)\n %v\nwant the HTML's (%d)\n %v", len(got), got, len(want), want)
+	}
+	if !strings.Contains(b.String(), "175 tracked crawlers") || !strings.Contains(b.String(), "--format json") {
+		t.Errorf("no pointer to the full table in the JSON:\n%s", b.String())
 	}
 }
