@@ -65,8 +65,10 @@ const (
 	// Oversize: the file is over 500 KiB (512,000 bytes); Google ignores the
 	// rest, and so do the verdicts of this package.
 	Oversize
-	// CrawlerTruncated: the crawler cut the capture (WARC-Truncated), so the
-	// rules seen may be incomplete.
+	// CrawlerTruncated: the capture is cut (WARC-Truncated), so the rules
+	// seen may be incomplete. Besides the crawler's WARC-Truncated reasons
+	// ("length", "time", ...) the message knows those of robocensus's own
+	// reader: "body-cap", "record-cap", "input-end".
 	CrawlerTruncated
 	// BinaryContent: NUL bytes or mostly control characters: not a text file
 	// (compressed or binary data served as robots.txt).
@@ -377,6 +379,16 @@ func (d Diagnostic) Message() string {
 		}
 		return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading after line %d and ignores the rest", a, d.Ref)
 	case CrawlerTruncated:
+		// The reader that stored the capture gives these reasons itself
+		// when the record has no WARC-Truncated field.
+		switch a {
+		case "body-cap":
+			return "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's); Google reads only the first 500 KiB, which were kept"
+		case "record-cap":
+			return "robocensus stopped reading this record at its own size cap (record-cap): rules after it were not seen"
+		case "input-end":
+			return "the input ended inside this record (input-end): rules after the cut were not seen"
+		}
 		return fmt.Sprintf("the crawler cut this capture (%s): rules after the cut were not seen", a)
 	case BinaryContent:
 		return "the file is binary (NUL bytes or mostly control characters), not text; it may be served compressed"

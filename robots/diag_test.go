@@ -290,3 +290,19 @@ func TestDiagnosticSpan(t *testing.T) {
 		}
 	}
 }
+
+// crawler-truncated blames the crawler only for WARC-Truncated reasons, not
+// for the caps of the reader that stored the capture.
+func TestTruncatedMessage(t *testing.T) {
+	f := func(reason, want string) {
+		t.Helper()
+		msg := Diagnostic{Code: CrawlerTruncated, Arg: reason}.Message()
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want it to contain %q", reason, msg, want)
+		}
+	}
+	f("length", "the crawler cut this capture (length)")
+	f("body-cap", "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's)")
+	f("record-cap", "robocensus stopped reading this record at its own size cap (record-cap)")
+	f("input-end", "the input ended inside this record (input-end)")
+}
