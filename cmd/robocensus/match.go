@@ -10,7 +10,7 @@ import (
 
 var matchCmd = &Command{
 	Name:  "match",
-	Usage: "match --agent UA [--agent UA]... ROBOTS_FILE URL...",
+	Usage: "match --agent UA [--agent UA]... [--why] ROBOTS_FILE URL...",
 	Short: "tell whether URLs may be crawled, with Google's verdict",
 	Long: `
 Match parses ROBOTS_FILE ("-" is standard input) and prints, for each URL,
