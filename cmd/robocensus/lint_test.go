@@ -159,10 +159,10 @@ func TestLintSARIF(t *testing.T) {
 func TestLintTerminalSanitises(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "r.txt")
-	os.WriteFile(name, []byte("User-agent: *\nDisallow: x\x1b[2J\n"), 0o644)
+	os.WriteFile(name, []byte("User-agent: *\nDisallow: x\x1b[2J\nUser-agent: a\x1b[2Jb\n"), 0o644)
 	var out bytes.Buffer
 	env := &Env{Stdout: &out, Stderr: &out, Terminal: func(io.Writer) bool { return true }}
-	runEnv(env, []string{"lint", name})
+	runEnv(env, []string{"lint", "--severity", "info", name})
 	if strings.Contains(out.String(), "\x1b[2J") {
 		t.Errorf("escape sequence printed: %q", out.String())
 	}

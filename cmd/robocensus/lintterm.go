@@ -36,8 +36,8 @@ func writeTerminal(w io.Writer, res *lintResult) error {
 	var shown [robots.Error + 1]int
 	for _, f := range res.shown {
 		shown[f.sev]++
-		fmt.Fprintf(bw, "%s%s:%d:%s %s%s:%s %s %s[%s]%s\n", styleBold, f.File, f.Line, styleReset,
-			severityStyle[f.sev], f.Severity, styleReset, f.Message, styleDim, f.Code, styleReset)
+		fmt.Fprintf(bw, "%s%s:%d:%s %s%s:%s %s %s[%s]%s\n", styleBold, printable(f.File), f.Line, styleReset,
+			severityStyle[f.sev], f.Severity, styleReset, printable(f.Message), styleDim, f.Code, styleReset)
 		if f.Line > 0 {
 			writeSource(bw, f)
 		}
