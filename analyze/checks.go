@@ -43,9 +43,34 @@ func runFetch(p *Pass) error {
 		p.Reportf(robots.Info, 0, "robots.txt has no rules: every crawler may fetch everything")
 	}
 	if c.Truncated != "" {
-		p.Reportf(robots.Warning, 0, "the crawler cut the file (%s): rules past the cut were not seen", c.Truncated)
+		sev, msg := truncation(c.Truncated)
+		p.Reportf(sev, 0, "%s", msg)
 	}
 	return nil
+}
+
+// truncation explains a content_truncated value. The crawler gives the
+// WARC-Truncated reasons ("length", "time", "disconnect", "unspecified");
+// robocensus's reader gives its own (ingest.TruncatedBodyCap,
+// TruncatedRecordCap, TruncatedInput), which say nothing of the crawler.
+func truncation(reason string) (robots.Severity, string) {
+	switch reason {
+	case "body-cap":
+		// The cap is at least 500 KiB (ingest.MinMaxBody): what Google
+		// reads was kept.
+		return robots.Info, "robocensus stored only the first part of the file (its own cap on stored bytes, body-cap); the crawler fetched it whole and the first 500 KiB, all that Google reads, were kept"
+	case "record-cap":
+		return robots.Warning, "robocensus stopped reading the record at its own record-size cap (record-cap): the file's size is a lower bound"
+	case "input-end":
+		return robots.Warning, "the input ended inside this record (input-end): the dataset holds only the part that could be read, so rules past it were not seen"
+	case "length":
+		return robots.Warning, "the crawler cut the file at its size limit (WARC-Truncated: length): rules past the cut were not seen"
+	case "time":
+		return robots.Warning, "the crawler cut the file when the fetch took too long (WARC-Truncated: time): rules past the cut were not seen"
+	case "disconnect":
+		return robots.Warning, "the connection broke before the end of the file (WARC-Truncated: disconnect): rules past the cut were not seen"
+	}
+	return robots.Warning, fmt.Sprintf("the crawler cut the file (WARC-Truncated: %s): rules past the cut were not seen", reason)
 }
 
 // SyntaxCheck sums up the engine's findings of the latest robots.txt.

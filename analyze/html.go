@@ -60,6 +60,7 @@ type crawlView struct {
 	Outcomes    []outcomeRow
 	AIChart     *barChart
 	AIRows      []CrawlerShare // AI crawlers named or blocked anywhere, ranked
+	AIShown     []CrawlerShare // the first of AIRows, drawn in the chart
 	AIQuiet     int            // AI crawlers no host names or blocks
 	SearchRows  []CrawlerShare
 	OtherRows   []CrawlerShare
@@ -181,28 +182,46 @@ const aiChartRows = 16
 
 // aiView ranks the tracked crawlers and draws the AI chart.
 func (v *crawlView) aiView(top int) {
-	for _, s := range v.Crawlers.Crawlers {
+	r := rankCrawlers(v.Crawlers.Crawlers, top)
+	v.AIRows, v.AIShown, v.AIQuiet, v.SearchRows, v.OtherRows = r.ai, r.aiShown, r.aiQuiet, r.search, r.other
+	if len(r.aiShown) > 0 {
+		v.AIChart = aiChart(r.aiShown)
+	}
+}
+
+// crawlerRanking sorts the tracked crawlers of a crawl for display.
+type crawlerRanking struct {
+	ai      []CrawlerShare // AI crawlers named or blocked anywhere, most named first
+	aiShown []CrawlerShare // the first of ai, the ones the reports show
+	aiQuiet int            // AI crawlers no host names or blocks
+	search  []CrawlerShare // search crawlers, in catalogue order
+	other   []CrawlerShare // agents of the dataset not in the catalogue
+}
+
+// rankCrawlers ranks the tracked crawlers; the HTML and Markdown reports
+// show the same ones.
+func rankCrawlers(crawlers []CrawlerShare, top int) crawlerRanking {
+	var r crawlerRanking
+	for _, s := range crawlers {
 		switch {
 		case s.Kind == robots.CrawlerSearch.String():
-			v.SearchRows = append(v.SearchRows, s)
+			r.search = append(r.search, s)
 		case s.Kind != robots.CrawlerAI.String():
-			v.OtherRows = append(v.OtherRows, s)
+			r.other = append(r.other, s)
 		case s.Usable.Named+s.All.Named+s.All.Disallowed+s.All.Partial == 0:
-			v.AIQuiet++
+			r.aiQuiet++
 		default:
-			v.AIRows = append(v.AIRows, s)
+			r.ai = append(r.ai, s)
 		}
 	}
-	slices.SortStableFunc(v.AIRows, func(a, b CrawlerShare) int {
+	slices.SortStableFunc(r.ai, func(a, b CrawlerShare) int {
 		return cmp.Or(cmp.Compare(b.Usable.Named, a.Usable.Named), cmp.Compare(b.Usable.Disallowed, a.Usable.Disallowed))
 	})
-	shown := v.AIRows[:min(len(v.AIRows), max(aiChartRows, top))]
-	if i := slices.IndexFunc(shown, func(s CrawlerShare) bool { return s.Usable.Named == 0 }); i >= 3 {
-		shown = shown[:i] // the crawlers some host names, when there are a few
+	r.aiShown = r.ai[:min(len(r.ai), max(aiChartRows, top))]
+	if i := slices.IndexFunc(r.aiShown, func(s CrawlerShare) bool { return s.Usable.Named == 0 }); i >= 3 {
+		r.aiShown = r.aiShown[:i] // the crawlers some host names, when there are a few
 	}
-	if len(shown) > 0 {
-		v.AIChart = aiChart(shown)
-	}
+	return r
 }
 
 // aiChart draws one stacked bar per crawler over the usable hosts, with a

@@ -1,9 +1,12 @@
 package analyze
 
 import (
+	"bufio"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -131,5 +134,78 @@ func TestShardsFor(t *testing.T) {
 		if shardsFor(60_000_000, 1_000_000, m+97*MiB) > shardsFor(60_000_000, 1_000_000, m) {
 			t.Fatalf("more memory, more shards at %d MiB", m/MiB)
 		}
+	}
+}
+
+// The fetch check says who cut a file: the crawler (WARC-Truncated) or
+// robocensus's own caps, which the crawler had nothing to do with.
+func TestFetchTruncationCause(t *testing.T) {
+	f := func(reason, want string) {
+		t.Helper()
+		var got []string
+		p := &Pass{Latest: &SiteCrawl{Crawl: "c", Capture: SiteCapture{Outcome: "rules", Truncated: reason}},
+			Report: func(f Finding) { got = append(got, f.Message) }}
+		if err := runFetch(p); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || !strings.Contains(got[0], want) {
+			t.Errorf("%s: %q, want it to contain %q", reason, got, want)
+		}
+	}
+	f("length", "the crawler cut the file at its size limit (WARC-Truncated: length)")
+	f("disconnect", "the connection broke before the end of the file (WARC-Truncated: disconnect)")
+	f("body-cap", "robocensus stored only the first part of the file (its own cap on stored bytes, body-cap)")
+	f("record-cap", "robocensus stopped reading the record at its own record-size cap (record-cap)")
+	f("input-end", "the input ended inside this record (input-end)")
+	f("odd", "the crawler cut the file (WARC-Truncated: odd)")
+	for _, r := range []string{"body-cap", "record-cap", "input-end"} {
+		var msg string
+		p := &Pass{Latest: &SiteCrawl{Capture: SiteCapture{Truncated: r}}, Report: func(f Finding) { msg = f.Message }}
+		runFetch(p)
+		if strings.Contains(msg, "crawler cut") {
+			t.Errorf("%s blamed on the crawler: %q", r, msg)
+		}
+	}
+}
+
+// The Markdown crawl report lists the crawlers the HTML shows by default,
+// in its order (the top AI crawlers, then the search crawlers), not every
+// tracked crawler, and points to the JSON for the rest.
+func TestMarkdownTopCrawlers(t *testing.T) {
+	c := &Crawl{Crawl: "c"}
+	f := &c.Crawlers
+	f.UsableHosts, f.AllHosts = 100, 120
+	for i := range 150 {
+		s := CrawlerShare{Agent: fmt.Sprintf("AIBot%03d", i), Kind: "ai"}
+		s.Usable = HostVerdicts{Hosts: 100, Named: int64(i % 40), Disallowed: int64(i % 7)}
+		s.All = HostVerdicts{Hosts: 120, Named: int64(i % 40)}
+		f.Crawlers = append(f.Crawlers, s)
+	}
+	for i := range 20 {
+		f.Crawlers = append(f.Crawlers, CrawlerShare{Agent: fmt.Sprintf("Search%02d", i), Kind: "search"})
+	}
+	for i := range 5 {
+		f.Crawlers = append(f.Crawlers, CrawlerShare{Agent: fmt.Sprintf("Other%d", i), Kind: "other"})
+	}
+	v := newCrawlView(c, DefaultTop)
+	var want []string
+	for _, s := range append(slices.Clone(v.AIShown), v.SearchRows...) {
+		want = append(want, s.Agent)
+	}
+	var b strings.Builder
+	m := &mdWriter{w: bufio.NewWriter(&b)}
+	mdCrawlers(m, c, DefaultTop)
+	m.flush()
+	var got []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "| `") {
+			got = append(got, strings.Trim(strings.Fields(line)[1], "`"))
+		}
+	}
+	if len(v.AIShown) == 0 || !slices.Equal(got, want) {
+		t.Errorf("markdown rows (%d)\n %v\nwant the HTML's (%d)\n %v", len(got), got, len(want), want)
+	}
+	if !strings.Contains(b.String(), "175 tracked crawlers") || !strings.Contains(b.String(), "--format json") {
+		t.Errorf("no pointer to the full table in the JSON:\n%s", b.String())
 	}
 }

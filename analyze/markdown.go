@@ -102,7 +102,7 @@ func writeReportMarkdown(w io.Writer, r *Report, title string) error {
 	m := &mdWriter{w: bufio.NewWriter(w)}
 	m.printf("# robots.txt census: %s\n", code(title))
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
-		mdCrawl(m, r.Crawls[i])
+		mdCrawl(m, r.Crawls[i], r.Top)
 	}
 	if r.Trends != nil {
 		mdTrends(m, r.Trends)
@@ -111,12 +111,12 @@ func writeReportMarkdown(w io.Writer, r *Report, title string) error {
 	return m.flush()
 }
 
-func mdCrawl(m *mdWriter, c *Crawl) {
+func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	m.heading(2, "Crawl "+md(c.Crawl))
 	m.para("%s captures of %s hosts; %s captures read by crawlers (2xx or no status); %s hosts with a usable robots.txt; captures with an error: %s.",
 		fmtInt(c.Captures), fmtInt(c.Hosts), fmtInt(c.ReadCaptures), fmtInt(c.UsableHosts), fmtRatio(c.WithErrors))
 	mdOutcomes(m, c)
-	mdCrawlers(m, c)
+	mdCrawlers(m, c, top)
 	mdDiagnostics(m, c)
 	mdSizes(m, &c.Sizes)
 	mdPatterns(m, c)
@@ -142,13 +142,29 @@ func mdOutcomes(m *mdWriter, c *Crawl) {
 	m.table([]string{"outcome", "meaning", " captures", " share", "HTTP status × captures"}, rows)
 }
 
-func mdCrawlers(m *mdWriter, c *Crawl) {
+// mdCrawlers lists the crawlers the HTML report shows: the top AI crawlers
+// in its order, then the search crawlers. The JSON has them all.
+func mdCrawlers(m *mdWriter, c *Crawl, top int) {
 	f := &c.Crawlers
 	m.heading(3, "Tracked crawlers")
 	m.para("Over the %s hosts with a usable robots.txt (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",
 		fmtInt(f.UsableHosts), fmtInt(f.AllHosts), fmtRatio(f.AnyAINamed), fmtRatio(f.AnyAINamedDisallowed), fmtRatio(f.EveryAIDisallowed))
+	r := rankCrawlers(f.Crawlers, top)
+	if len(r.aiShown) > 0 {
+		m.para("AI crawlers, the %d most named:", len(r.aiShown))
+		mdCrawlerTable(m, r.aiShown)
+	}
+	if len(r.search) > 0 {
+		m.para("Search crawlers:")
+		mdCrawlerTable(m, r.search)
+	}
+	m.para("The full table of all %d tracked crawlers (%d AI crawlers not listed here, %d other agents) is in the JSON report: `robocensus report --format json`, `crawls[].crawlers.crawlers`.",
+		len(f.Crawlers), len(r.ai)-len(r.aiShown)+r.aiQuiet, len(r.other))
+}
+
+func mdCrawlerTable(m *mdWriter, crawlers []CrawlerShare) {
 	var rows [][]string
-	for _, s := range f.Crawlers {
+	for _, s := range crawlers {
 		u, a := s.Usable, s.All
 		rows = append(rows, []string{code(s.Agent), md(s.Kind), fmtShare(share(u.Named, u.Hosts)), fmtShare(share(u.NamedDisallowed, u.Hosts)),
 			fmtShare(share(u.Disallowed, u.Hosts)), fmtShare(share(u.Partial, u.Hosts)), fmtShare(share(u.Allowed, u.Hosts)),

@@ -1,6 +1,9 @@
 package robots
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Severity ranks a diagnostic.
 type Severity uint8
@@ -62,8 +65,10 @@ const (
 	// Oversize: the file is over 500 KiB (512,000 bytes); Google ignores the
 	// rest, and so do the verdicts of this package.
 	Oversize
-	// CrawlerTruncated: the crawler cut the capture (WARC-Truncated), so the
-	// rules seen may be incomplete.
+	// CrawlerTruncated: the capture is cut (WARC-Truncated), so the rules
+	// seen may be incomplete. Besides the crawler's WARC-Truncated reasons
+	// ("length", "time", ...) the message knows those of robocensus's own
+	// reader: "body-cap", "record-cap", "input-end".
 	CrawlerTruncated
 	// BinaryContent: NUL bytes or mostly control characters: not a text file
 	// (compressed or binary data served as robots.txt).
@@ -181,6 +186,15 @@ const (
 	SitemapBadScheme
 	// SitemapEmpty: "Sitemap:" with no value.
 	SitemapEmpty
+	// PatternBadPercentEscape: a '%' in a pattern not followed by two hex
+	// digits ("/a%3Mb", "/a%", "/a%4"). Google matches it literally, but
+	// such a path is not a valid URL, so the rule rarely matches anything.
+	PatternBadPercentEscape
+	// BOMDoubleEncoded: the line starts with "ï»¿" (C3 AF C2 BB C2 BF), a
+	// UTF-8 byte order mark that was read as Latin-1 and saved as UTF-8
+	// again. Google skips only a real BOM at the start of the file, so the
+	// key is not recognised and the line is ignored.
+	BOMDoubleEncoded
 
 	numCodes
 )
@@ -247,6 +261,8 @@ var catalogue = [numCodes]CodeInfo{
 	SitemapRelative:             {SitemapRelative, "sitemap-relative", Error, "a sitemap that is not an absolute URL"},
 	SitemapBadScheme:            {SitemapBadScheme, "sitemap-bad-scheme", Error, "a sitemap scheme other than http, https or ftp"},
 	SitemapEmpty:                {SitemapEmpty, "sitemap-empty", Error, "Sitemap: with no value"},
+	PatternBadPercentEscape:     {PatternBadPercentEscape, "pattern-bad-percent-escape", Warning, "a % in a pattern not followed by two hex digits"},
+	BOMDoubleEncoded:            {BOMDoubleEncoded, "bom-double-encoded", Error, "a line starting with a byte order mark encoded twice (ï»¿): Google ignores the line"},
 }
 
 // Codes returns the whole catalogue in a stable order.
@@ -299,6 +315,28 @@ type Diagnostic struct {
 	Code Code   // what was found
 	Text string // the line as written (without its end of line); "" for line 0
 	Arg  string // the part of the line the finding is about, or a detail
+	// Ref is another line the finding refers to, 0 if none: for
+	// DuplicateGroup the earlier user-agent line naming the same crawler,
+	// for Oversize the last line Google reads.
+	Ref int
+	// RefArg is what Ref is about: for DuplicateGroup the earlier agent as
+	// written, for Oversize the part of line Ref that Google reads when the
+	// cut falls inside it ("" when it falls at the end of the line).
+	RefArg string
+}
+
+// Span returns the byte range of Text the finding is about: where Arg is
+// in the line. It is (0, 0) for a finding about the whole line or file, or
+// whose Arg is a detail (a size) rather than a part of the line.
+func (d Diagnostic) Span() (start, end int) {
+	if d.Line == 0 || d.Arg == "" || d.Code == LineTooLong {
+		return 0, 0
+	}
+	i := strings.Index(d.Text, d.Arg)
+	if i < 0 {
+		return 0, 0
+	}
+	return i, i + len(d.Arg)
 }
 
 // Severity returns the severity of the diagnostic's code.
@@ -333,8 +371,24 @@ func (d Diagnostic) Message() string {
 	case Empty:
 		return "the file is empty: everything may be crawled"
 	case Oversize:
-		return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes) and ignores the rest", a)
+		switch {
+		case d.Ref == 0:
+			return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes) and ignores the rest", a)
+		case d.RefArg != "":
+			return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading inside line %d and ignores the rest", a, d.Ref)
+		}
+		return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading after line %d and ignores the rest", a, d.Ref)
 	case CrawlerTruncated:
+		// The reader that stored the capture gives these reasons itself
+		// when the record has no WARC-Truncated field.
+		switch a {
+		case "body-cap":
+			return "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's); Google reads only the first 500 KiB, which were kept"
+		case "record-cap":
+			return "robocensus stopped reading this record at its own size cap (record-cap): rules after it were not seen"
+		case "input-end":
+			return "the input ended inside this record (input-end): rules after the cut were not seen"
+		}
 		return fmt.Sprintf("the crawler cut this capture (%s): rules after the cut were not seen", a)
 	case BinaryContent:
 		return "the file is binary (NUL bytes or mostly control characters), not text; it may be served compressed"
@@ -393,7 +447,13 @@ func (d Diagnostic) Message() string {
 	case EmptyGroup:
 		return fmt.Sprintf("the last group (%s) has no rules: these crawlers may crawl everything", a)
 	case DuplicateGroup:
-		return fmt.Sprintf("%q already has a group above; Google merges the rules of both groups", a)
+		switch {
+		case d.Ref == 0:
+			return fmt.Sprintf("%q already has a group above; Google merges the rules of both groups", a)
+		case equalFoldASCII(a, d.RefArg) || isGlobalAgent(a):
+			return fmt.Sprintf("%q already has a group on line %d (%q); Google merges the rules of both groups", a, d.Ref, d.RefArg)
+		}
+		return fmt.Sprintf("%q already has a group on line %d (%q): Google reads both names as %q, so it merges the rules of both groups", a, d.Ref, d.RefArg, ExtractAgentToken(a))
 	case CrawlDelayInvalid:
 		return fmt.Sprintf("crawl-delay %q is not a non-negative number", a)
 	case ConflictingRules:
@@ -429,6 +489,10 @@ func (d Diagnostic) Message() string {
 		return fmt.Sprintf("sitemap %q must use http, https or ftp", a)
 	case SitemapEmpty:
 		return "Sitemap has no value"
+	case PatternBadPercentEscape:
+		return fmt.Sprintf("pattern %q has %q, a '%%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%%' is written %%25)", a, badPercentEscape(a))
+	case BOMDoubleEncoded:
+		return "this line starts with \"ï»¿\", a byte order mark encoded twice (the file was converted to UTF-8 twice); Google skips only a real byte order mark, so it does not recognise the directive and ignores the line: delete those characters"
 	}
 	return d.Code.String()
 }

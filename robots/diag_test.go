@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,8 +195,8 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("%s: message %q", ci.Name, msg)
 		}
 	}
-	if len(names) != 53 {
-		t.Errorf("catalogue has %d codes; DESIGN.md lists 53", len(names))
+	if len(names) != 55 {
+		t.Errorf("catalogue has %d codes; DESIGN.md lists 53, and bom-double-encoded and pattern-bad-percent-escape are new", len(names))
 	}
 }
 
@@ -229,4 +230,79 @@ func TestOutcomeOfMarkup(t *testing.T) {
 	if soft404.Outcome() != OutcomeNotRobots {
 		t.Errorf("soft 404: outcome %v", soft404.Outcome())
 	}
+}
+
+// The duplicate-group finding names the earlier group's line and, when
+// the names differ, why Google takes them for one crawler; with few agents
+// (linear scan) and many (map).
+func TestDuplicateGroupMessage(t *testing.T) {
+	f := func(prefix string, line int) {
+		t.Helper()
+		body := prefix + "User-agent: bot1\nDisallow: /a\n\nUser-agent: bot2\nDisallow: /b\n\nUser-agent: BOT1\nDisallow: /c\n"
+		var msgs []string
+		for _, d := range ParseString(body).Diagnostics {
+			if d.Code == DuplicateGroup {
+				msgs = append(msgs, d.Message())
+			}
+		}
+		want := []string{
+			fmt.Sprintf(`"bot2" already has a group on line %d ("bot1"): Google reads both names as "bot", so it merges the rules of both groups`, line),
+			fmt.Sprintf(`"BOT1" already has a group on line %d ("bot1"); Google merges the rules of both groups`, line),
+		}
+		if !slices.Equal(msgs, want) {
+			t.Errorf("messages\n %q\nwant\n %q", msgs, want)
+		}
+	}
+	f("", 1)
+	var many strings.Builder
+	for i := range linearAgents + 10 {
+		fmt.Fprintf(&many, "User-agent: a%c%c\nDisallow: /\n", 'a'+i/26, 'a'+i%26)
+	}
+	f(many.String(), 2*(linearAgents+10)+1)
+}
+
+// The oversize finding says where Google stops reading.
+func TestOversizeMessage(t *testing.T) {
+	line := "#" + strings.Repeat("x", 98) + "\n" // 100 bytes
+	f := func(body, want string) {
+		t.Helper()
+		d := ParseString(body).Diagnostics[0]
+		if d.Code != Oversize || !strings.Contains(d.Message(), want) {
+			t.Errorf("%s: %q, want it to contain %q", d.Code, d.Message(), want)
+		}
+	}
+	f("User-agent: *\n"+strings.Repeat(line, 6000), "Google stops reading inside line 5121")
+	f(strings.Repeat(line, 6000), "Google stops reading after line 5120")
+}
+
+// A finding's span is where its argument is in the line, or nothing.
+func TestDiagnosticSpan(t *testing.T) {
+	f := ParseString("User-agent: *\nDisallow: private/\nSitemap: /s.xml\n" + strings.Repeat("x", MaxLineBytes+1) + "\n")
+	got := map[Code][2]int{}
+	for _, d := range f.Diagnostics {
+		s, e := d.Span()
+		got[d.Code] = [2]int{s, e}
+	}
+	want := map[Code][2]int{PathNotAbsolute: {10, 18}, SitemapRelative: {9, 15}, LineTooLong: {0, 0}, UnparsableLine: {0, 0}}
+	for c, w := range want {
+		if got[c] != w {
+			t.Errorf("%s: span %v, want %v", c, got[c], w)
+		}
+	}
+}
+
+// crawler-truncated blames the crawler only for WARC-Truncated reasons, not
+// for the caps of the reader that stored the capture.
+func TestTruncatedMessage(t *testing.T) {
+	f := func(reason, want string) {
+		t.Helper()
+		msg := Diagnostic{Code: CrawlerTruncated, Arg: reason}.Message()
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want it to contain %q", reason, msg, want)
+		}
+	}
+	f("length", "the crawler cut this capture (length)")
+	f("body-cap", "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's)")
+	f("record-cap", "robocensus stopped reading this record at its own size cap (record-cap)")
+	f("input-end", "the input ended inside this record (input-end)")
 }

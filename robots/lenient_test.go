@@ -248,3 +248,25 @@ func TestLenient_EscapePattern(t *testing.T) {
 	f("/SanJoséSellers", "/SanJos%C3%A9Sellers")
 	f("\xff", "%FF")
 }
+
+// A byte order mark encoded twice (EF BB BF read as Latin-1 and saved as
+// UTF-8: "ï»¿") starts 103 lines of the Alexa corpus. Google skips only a
+// real BOM, so the key is not recognised and the line is ignored; the
+// finding says why instead of calling the key a typo.
+func TestLenient_DoubleEncodedBOM(t *testing.T) {
+	body := "ï»¿User-agent: *\nDisallow: /x/\n\nUser-agent: FooBot\nï»¿Disallow: /b/\nDisallow: /c/\n"
+	expectVerdicts(t, body, "FooBot", "allow http://e.com/b/\ndisallow http://e.com/c/")
+	expectVerdicts(t, body, "OtherBot", "allow http://e.com/x/")
+	f := ParseString(body)
+	for _, d := range f.Diagnostics {
+		if d.Code == TypoIgnored || d.Code == UnknownDirective {
+			t.Errorf("line %d: %s: %s", d.Line, d.Code, d.Message())
+		}
+		if d.Code == BOMDoubleEncoded && !strings.Contains(d.Message(), "byte order mark") {
+			t.Errorf("message %q", d.Message())
+		}
+	}
+	if got := codesOf(ParseString("\xEF\xBB\xBFï»¿User-agent: *\n")); !slices.Contains(got, "1:bom-double-encoded") {
+		t.Errorf("BOM then double BOM: %v", got)
+	}
+}

@@ -33,9 +33,19 @@ func ParsePrefix(r Response, prefix []byte, size int) *File {
 // ParseResponseString is [ParseResponse] for a string, without the copy.
 func ParseResponseString(r Response, body string) *File { return parse(r, body, len(body)) }
 
+// ParseUncut parses all of body, ignoring the [MaxBytes] cut. Its verdicts
+// are not Google's for a longer body; they tell what the rules after the
+// cut would decide. The [Oversize] diagnostic is still reported.
+func ParseUncut(body []byte) *File { return parseText(Response{}, string(body), len(body)) }
+
 // parse parses text, the first MaxBytes (or fewer) of a body of size bytes.
 func parse(r Response, text string, size int) *File {
-	f := &File{Response: r, Size: size, text: text[:min(len(text), MaxBytes)]}
+	return parseText(r, text[:min(len(text), MaxBytes)], size)
+}
+
+// parseText parses all of text, a body of size bytes.
+func parseText(r Response, text string, size int) *File {
+	f := &File{Response: r, Size: size, text: text}
 	p := parser{f: f, cur: -1}
 	p.run()
 	return f
@@ -61,7 +71,7 @@ type parser struct {
 
 	groupRules   map[string]Directive // patterns of a large current group, reused across groups
 	groupRulesOn bool                 // groupRules holds the current group
-	agentIndex   map[string]int       // agent token (lower case) -> group, for large files
+	agentIndex   map[string]int       // agent token (lower case) -> first agent line naming it, for large files
 }
 
 // Thresholds above which the duplicate checks switch from a linear scan to
@@ -84,8 +94,10 @@ func (p *parser) addFile(c Code, arg string) { p.add(0, c, "", arg) }
 func (p *parser) run() {
 	f := p.f
 	f.Response.httpDiagnostics(p.addFile)
+	oversize := -1
 	if f.Size > MaxBytes {
 		f.Stats.Oversize = true
+		oversize = len(f.Diagnostics)
 		p.addFile(Oversize, strconv.Itoa(f.Size))
 	}
 	if f.Response.bodyIgnored() {
@@ -100,17 +112,26 @@ func (p *parser) run() {
 	}
 	f.bom = skipBOM(f.text)
 	sp := newLineSplitter(f.text[f.bom:])
+	var text string // the last line
 	for {
-		text, num, ok := sp.next()
+		t, num, ok := sp.next()
 		if !ok {
 			break
 		}
-		l := classify(num, text, f.hasNUL)
+		text = t
+		l := classify(num, t, f.hasNUL)
 		p.line(&l)
 	}
 	f.Stats.Lines = sp.num
+	last := text
 	if t := f.text[f.bom:]; t == "" || t[len(t)-1] == '\n' || t[len(t)-1] == '\r' {
 		f.Stats.Lines--
+		last = ""
+	}
+	if oversize >= 0 {
+		// Where Google stops reading: after the last line, or inside it.
+		d := &f.Diagnostics[oversize]
+		d.Ref, d.RefArg = f.Stats.Lines, last
 	}
 	p.endOfFile(&sp)
 	p.finish()
@@ -182,6 +203,14 @@ func (p *parser) line(l *Line) {
 	markup := false
 	if !p.quiet {
 		markup = p.checkText(l)
+	}
+	if l.Key == KeyUnknown && strings.HasPrefix(l.Text, doubleBOM) {
+		// Google skips only a real BOM: the key is not recognised and the
+		// line is ignored.
+		if !p.quiet && !markup {
+			p.add(l.Number, BOMDoubleEncoded, l.Text, l.Text[:len(doubleBOM)])
+		}
+		return
 	}
 	if l.Kind == LineInvalid {
 		if !p.quiet && !markup {
@@ -292,15 +321,18 @@ func (p *parser) checkAgent(l *Line, a *Agent) {
 	case a.Token != a.Value:
 		p.add(l.Number, UserAgentTruncated, l.Text, a.Value)
 	}
-	if g := p.earlierGroupOf(a); g >= 0 && g != p.cur {
+	if i := p.earlierAgentOf(a); i >= 0 && p.groupOfAgent(i) != p.cur {
+		b := &p.f.agents[i]
 		p.add(l.Number, DuplicateGroup, l.Text, a.Value)
+		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
+		d.Ref, d.RefArg = b.Line, b.Value
 	}
 }
 
-// earlierGroupOf returns the first group that names the same crawler as a
-// (same token, or both '*'), or -1. Agents with an empty token name no
-// crawler and are never duplicates.
-func (p *parser) earlierGroupOf(a *Agent) int {
+// earlierAgentOf returns the index in f.agents of the first user-agent
+// line that names the same crawler as a (same token, or both '*'), or -1.
+// Agents with an empty token name no crawler and are never duplicates.
+func (p *parser) earlierAgentOf(a *Agent) int {
 	key := a.Token
 	if a.Global {
 		key = "*"
@@ -313,7 +345,7 @@ func (p *parser) earlierGroupOf(a *Agent) int {
 		for i := range agents {
 			b := &agents[i]
 			if b.Global && a.Global || !b.Global && equalFoldASCII(b.Token, key) {
-				return p.groupOfAgent(i)
+				return i
 			}
 		}
 		return -1
@@ -321,24 +353,26 @@ func (p *parser) earlierGroupOf(a *Agent) int {
 	if p.agentIndex == nil {
 		p.agentIndex = make(map[string]int, 2*len(agents))
 		for i := range agents {
-			p.indexAgent(&agents[i], p.groupOfAgent(i))
+			p.indexAgent(&agents[i], i)
 		}
 	}
-	g, ok := p.agentIndex[strings.ToLower(key)]
+	i, ok := p.agentIndex[strings.ToLower(key)]
 	if !ok {
-		g = -1
+		i = -1
 	}
-	p.indexAgent(a, p.cur)
-	return g
+	p.indexAgent(a, len(agents)) // a is appended next
+	return i
 }
 
-func (p *parser) indexAgent(a *Agent, group int) {
+// indexAgent records agent line i as the first to name a's crawler, unless
+// an earlier one did.
+func (p *parser) indexAgent(a *Agent, i int) {
 	key := strings.ToLower(a.Token)
 	if a.Global {
 		key = "*"
 	}
 	if _, ok := p.agentIndex[key]; !ok && key != "" {
-		p.agentIndex[key] = group
+		p.agentIndex[key] = i
 	}
 }
 
@@ -413,6 +447,9 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 	if p.nonASCII && hasNonASCII(v) {
 		p.add(n, NonASCIIPath, t, v)
 	}
+	if strings.IndexByte(v, '%') >= 0 && badPercentEscape(v) != "" {
+		p.add(n, PatternBadPercentEscape, t, v)
+	}
 	if r.Directive == Disallow && p.f.Groups[p.cur].Global && (v == "/" || v == "/*" || v == "*") {
 		p.add(n, DisallowAll, t, v)
 	}
@@ -474,6 +511,30 @@ func (p *parser) hasRule(first int, r *Rule) bool {
 		}
 	}
 	return false
+}
+
+// doubleBOM is the UTF-8 byte order mark read as Latin-1 and encoded as
+// UTF-8 again: "ï»¿" (C3 AF C2 BB C2 BF).
+const doubleBOM = "\u00EF\u00BB\u00BF"
+
+// badPercentEscape returns the first '%' of v that two hex digits do not
+// follow, with what follows it (at most two bytes), or "".
+func badPercentEscape(v string) string {
+	for i := 0; i < len(v); i++ {
+		if v[i] != '%' {
+			continue
+		}
+		if i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
+			i += 2
+			continue
+		}
+		end := i + 1
+		for end < len(v) && end < i+3 && v[end] != '%' && v[end] < utf8.RuneSelf {
+			end++
+		}
+		return v[i:end]
+	}
+	return ""
 }
 
 // isURL reports whether a pattern is a whole URL: a scheme of letters and

@@ -15,7 +15,7 @@ type Response struct {
 	ContentType string // the Content-Type header, if any
 	URL         string // the robots.txt URL, used to tell cross-host redirects
 	Location    string // the Location header of a redirect
-	Truncated   string // why the crawler cut the body (WARC-Truncated), if it did
+	Truncated   string // why the body is cut (WARC-Truncated, or the reader's own cap), if it is
 }
 
 // Outcome is what a crawler following Google's rules makes of a capture.

@@ -30,6 +30,17 @@ type Command struct {
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Terminal reports whether w is a terminal; nil means [isTerminal].
+	// Tests set it to see what a user at a terminal sees.
+	Terminal func(w io.Writer) bool
+}
+
+// terminal reports whether w is a terminal.
+func (e *Env) terminal(w io.Writer) bool {
+	if e.Terminal != nil {
+		return e.Terminal(w)
+	}
+	return isTerminal(w)
 }
 
 func (e *Env) errorf(format string, args ...any) {
@@ -39,16 +50,18 @@ func (e *Env) errorf(format string, args ...any) {
 func (c *Command) run(env *Env, args []string) int {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.Stderr, "usage: robocensus %s\n", c.Usage)
-		fs.PrintDefaults()
-	}
+	// Parse calls Usage both for -h and for a bad flag; the usage is
+	// printed below, once: the full help on stdout for -h, the synopsis
+	// and flags on stderr otherwise.
+	fs.Usage = func() {}
 	action := c.Flags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			c.help(env.Stdout)
 			return exitOK
 		}
+		fmt.Fprintf(env.Stderr, "usage: robocensus %s\n", c.Usage)
+		fs.PrintDefaults()
 		return exitUsage
 	}
 	return action(env, fs.Args())

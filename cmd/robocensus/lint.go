@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/robocensus/robocensus/robots"
@@ -11,7 +12,7 @@ import (
 
 var lintCmd = &Command{
 	Name:  "lint",
-	Usage: "lint [--format text|json] [--codes] FILE...",
+	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--color WHEN] [--codes] FILE...",
 	Short: "check robots.txt files the way Google reads them",
 	Long: `
 Lint reads each robots.txt FILE ("-" is standard input) and reports every
@@ -24,30 +25,102 @@ line or the file), warning (probably not what was meant, or crawler-specific)
 or info (a fact worth knowing). CODE is a stable name from the diagnostic
 catalogue; --codes lists them all.
 
-With --format json the findings are one JSON array of
-{"file","line","code","severity","message"} objects.
+On a terminal each finding is in colour, followed by its line of the file
+with a caret under what is wrong, and a summary ends the output
+("1 error, 2 warnings, 3 notes"); info findings are left out unless
+--severity info asks for them. When the output is not a terminal it is the
+plain format above, info findings included. --color always uses the
+terminal form anyway, --color never the plain one.
 
-Exit status: 1 when any finding is an error, 0 otherwise, 2 on a usage error
-or a file that cannot be read.`,
+--severity error|warning|info shows only findings of that severity or worse.
+--ignore CODE,... drops findings with those codes (repeatable).
+
+With --format json the findings are one JSON array of
+{"file","line","code","severity","message"} objects. With --format sarif they
+are a SARIF 2.1.0 log with one run, for code-scanning tools; a finding on
+standard input has no location, one about the whole file no region.
+
+Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
+2 on a usage error or a file that cannot be read.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
-		format := fs.String("format", "text", "output `format`: text or json")
+		var o lintOptions
+		var ignore stringList
+		fs.StringVar(&o.format, "format", "text", "output `format`: text, json or sarif")
+		fs.StringVar(&o.color, "color", "auto", "terminal form with colours: auto (when standard output is a terminal), always or never")
+		fs.StringVar(&o.severity, "severity", "", "show findings of this `level` or worse: error, warning or info (default: warning on a terminal, info otherwise)")
+		fs.Var(&ignore, "ignore", "drop findings with these `codes` (comma-separated, repeatable)")
 		codes := fs.Bool("codes", false, "list the diagnostic codes and exit")
 		return func(env *Env, args []string) int {
 			if *codes {
 				listCodes(env)
 				return exitOK
 			}
-			if *format != "text" && *format != "json" {
-				env.errorf("lint: unknown format %q (want text or json)", *format)
+			if err := o.setup(env, ignore); err != nil {
+				env.errorf("lint: %v", err)
 				return exitUsage
 			}
 			if len(args) == 0 {
 				env.errorf("lint: no FILE given (use - for standard input)")
 				return exitUsage
 			}
-			return lint(env, args, *format)
+			return lint(env, args, &o)
 		}
 	},
+}
+
+// lintOptions are the parsed flags of lint.
+type lintOptions struct {
+	format, color, severity string
+
+	term   bool            // the terminal form
+	min    robots.Severity // the least severity shown
+	ignore map[string]bool // codes dropped
+}
+
+// setup checks the flags and settles what auto means.
+func (o *lintOptions) setup(env *Env, ignore []string) error {
+	switch o.format {
+	case "text", "json", "sarif":
+	default:
+		return fmt.Errorf("unknown format %q (want text, json or sarif)", o.format)
+	}
+	switch o.color {
+	case "auto":
+		o.term = o.format == "text" && env.terminal(env.Stdout)
+	case "always":
+		o.term = o.format == "text"
+	case "never":
+	default:
+		return fmt.Errorf("unknown --color %q (want auto, always or never)", o.color)
+	}
+	switch o.severity {
+	case "":
+		o.min = robots.Info
+		if o.term {
+			o.min = robots.Warning
+		}
+	case "info":
+		o.min = robots.Info
+	case "warning":
+		o.min = robots.Warning
+	case "error":
+		o.min = robots.Error
+	default:
+		return fmt.Errorf("unknown --severity %q (want error, warning or info)", o.severity)
+	}
+	o.ignore = map[string]bool{}
+	for _, list := range ignore {
+		for _, c := range strings.Split(list, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				continue
+			}
+			if _, ok := robots.LookupCode(c); !ok {
+				return fmt.Errorf("--ignore: unknown code %q (lint --codes lists them)", c)
+			}
+			o.ignore[c] = true
+		}
+	}
+	return nil
 }
 
 // finding is one line of lint output; its JSON form is the contract.
@@ -57,36 +130,66 @@ type finding struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
+
+	sev        robots.Severity
+	text       string // the line as written
+	start, end int    // the bytes of text the finding is about
 }
 
-func lint(env *Env, files []string, format string) int {
-	findings := []finding{}
+// lintResult is what lint found in all files.
+type lintResult struct {
+	shown  []finding
+	hidden [robots.Error + 1]int // findings below --severity, by severity
+}
+
+func lint(env *Env, files []string, o *lintOptions) int {
+	var res lintResult
+	res.shown = []finding{}
 	code := exitOK
-	for _, name := range files {
-		f, err := parseRobotsFile(env, name)
+	for _, file := range files {
+		f, err := parseRobotsFile(env, file)
 		if err != nil {
 			env.errorf("lint: %v", err)
 			code = exitUsage
 			continue
 		}
 		for _, d := range f.Diagnostics {
-			findings = append(findings, finding{name, d.Line, d.Code.String(), d.Severity().String(), d.Message()})
-			if d.Severity() == robots.Error && code == exitOK {
+			name, sev := d.Code.String(), d.Severity()
+			if o.ignore[name] {
+				continue
+			}
+			if sev == robots.Error && code == exitOK {
 				code = exitFailure
+			}
+			if sev < o.min {
+				res.hidden[sev]++
+				continue
+			}
+			start, end := d.Span()
+			res.shown = append(res.shown, finding{File: file, Line: d.Line, Code: name, Severity: sev.String(),
+				Message: d.Message(), sev: sev, text: d.Text, start: start, end: end})
+		}
+	}
+	var err error
+	switch {
+	case o.format == "json":
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(res.shown)
+	case o.format == "sarif":
+		err = writeSARIF(env.Stdout, res.shown)
+	case o.term:
+		err = writeTerminal(env.Stdout, &res)
+	default:
+		for _, f := range res.shown {
+			if _, err = fmt.Fprintf(env.Stdout, "%s:%d: %s: %s [%s]\n", f.File, f.Line, f.Severity, f.Message, f.Code); err != nil {
+				break
 			}
 		}
 	}
-	if format == "json" {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(findings); err != nil {
-			env.errorf("lint: %v", err)
-			return exitUsage
-		}
-		return code
-	}
-	for _, f := range findings {
-		fmt.Fprintf(env.Stdout, "%s:%d: %s: %s [%s]\n", f.File, f.Line, f.Severity, f.Message, f.Code)
+	if err != nil {
+		env.errorf("lint: %v", err)
+		return exitUsage
 	}
 	return code
 }

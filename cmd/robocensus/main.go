@@ -4,8 +4,9 @@
 //	robocensus ingest [-o DIR] [--crawl LABEL] [-j N] [-v] INPUT...
 //	robocensus demo   [-o DIR]
 //	robocensus report [--site HOST] [--format html|md|json] [-o FILE] DATASET
-//	robocensus lint   [--format text|json] [--codes] FILE...
-//	robocensus match  --agent UA [--agent UA]... ROBOTS_FILE URL...
+//	robocensus lint   [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--color WHEN] [--codes] FILE...
+//	robocensus match  --agent UA [--agent UA]... [--why] ROBOTS_FILE URL...
+//	robocensus version
 //
 // Run "robocensus help COMMAND" for the details of a command.
 package main
@@ -20,11 +21,16 @@ func main() {
 }
 
 // commands are the subcommands, in the order help lists them.
-var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd, reportCmd}
+var commands = []*Command{ingestCmd, demoCmd, lintCmd, matchCmd, reportCmd, versionCmd}
 
 // run executes one command line and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	return runEnv(&Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}, args)
+}
+
+// runEnv is run with a given Env.
+func runEnv(env *Env, args []string) int {
+	stdout, stderr := env.Stdout, env.Stderr
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -39,6 +45,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		usage(stdout)
 		return exitOK
+	}
+	if name == "--version" || name == "-version" {
+		name = "version"
 	}
 	c := lookup(name)
 	if c == nil {

@@ -7,10 +7,14 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-// readRobots reads what robots.Parse needs of a local file ("-" is stdin):
-// its first robots.MaxBytes bytes. The rest is counted, not kept, so a
-// file of any size costs bounded memory.
-func readRobots(env *Env, name string) (prefix []byte, size int, err error) {
+// uncutMaxBytes is how much of a file match --why reads to tell what the
+// rules after Google's 500 KiB cut would decide.
+const uncutMaxBytes = 64 << 20
+
+// readRobots reads the first limit bytes of a local file ("-" is stdin),
+// robots.MaxBytes for what robots.Parse needs. The rest is counted, not
+// kept, so a file of any size costs bounded memory.
+func readRobots(env *Env, name string, limit int64) (prefix []byte, size int, err error) {
 	var r io.Reader = env.Stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -20,7 +24,7 @@ func readRobots(env *Env, name string) (prefix []byte, size int, err error) {
 		defer f.Close()
 		r = f
 	}
-	prefix, err = io.ReadAll(io.LimitReader(r, robots.MaxBytes))
+	prefix, err = io.ReadAll(io.LimitReader(r, limit))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -29,7 +33,7 @@ func readRobots(env *Env, name string) (prefix []byte, size int, err error) {
 }
 
 func parseRobotsFile(env *Env, name string) (*robots.File, error) {
-	prefix, size, err := readRobots(env, name)
+	prefix, size, err := readRobots(env, name, robots.MaxBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const lintSample = "User-agent: *\nDisallow: private/\nSitemap: /s.xml\nDisallow: /a*\nDissallow: /b\n"
+
+// lintAt runs lint on lintSample written to robots.txt in a fresh
+// directory, as if standard output were a terminal or not.
+func lintAt(t *testing.T, terminal bool, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("robots.txt", []byte(lintSample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Terminal: func(io.Writer) bool { return terminal }}
+	code = runEnv(env, append(append([]string{"lint"}, args...), "robots.txt"))
+	return code, out.String(), errb.String()
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// Piped, lint prints the plain contract format, info findings included.
+func TestLintPlainWhenPiped(t *testing.T) {
+	code, out, _ := lintAt(t, false)
+	want := `robots.txt:2: error: pattern "private/" does not start with '/' or '*', so it never matches [path-not-absolute]
+robots.txt:3: error: sitemap "/s.xml" is not an absolute URL (it needs https://host/...) [sitemap-relative]
+robots.txt:4: info: pattern "/a*" uses the * wildcard [wildcard]
+robots.txt:4: info: the trailing '*' in "/a*" changes nothing [redundant-wildcard]
+robots.txt:5: warning: "Dissallow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
+`
+	if code != exitFailure || out != want {
+		t.Errorf("exit %d, output\n%s\nwant\n%s", code, out, want)
+	}
+	if _, out2, _ := lintAt(t, true, "--color", "never"); out2 != want {
+		t.Errorf("--color never on a terminal:\n%s", out2)
+	}
+}
+
+// On a terminal: colour, the source line with a caret under the pattern,
+// no info findings, a summary.
+func TestLintTerminal(t *testing.T) {
+	code, out, _ := lintAt(t, true)
+	if code != exitFailure || !strings.Contains(out, "\x1b[1;31merror:") {
+		t.Fatalf("exit %d, no red error in\n%q", code, out)
+	}
+	plain := ansi.ReplaceAllString(out, "")
+	want := `robots.txt:2: error: pattern "private/" does not start with '/' or '*', so it never matches [path-not-absolute]
+    2 | Disallow: private/
+      |           ^~~~~~~~
+robots.txt:3: error: sitemap "/s.xml" is not an absolute URL (it needs https://host/...) [sitemap-relative]
+    3 | Sitemap: /s.xml
+      |          ^~~~~~
+robots.txt:5: warning: "Dissallow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
+    5 | Dissallow: /b
+      | ^~~~~~~~~
+2 errors, 1 warning, 0 notes (2 notes not shown: --severity info shows them)
+`
+	if plain != want {
+		t.Errorf("output\n%s\nwant\n%s", plain, want)
+	}
+	if _, out2, _ := lintAt(t, false, "--color", "always"); out2 != out {
+		t.Errorf("--color always when piped differs from the terminal:\n%s", out2)
+	}
+}
+
+func TestLintSeverityAndIgnore(t *testing.T) {
+	f := func(terminal bool, args []string, wantCode int, wantCodes ...string) {
+		t.Helper()
+		code, out, errs := lintAt(t, terminal, args...)
+		got := regexp.MustCompile(`\[([a-z0-9-]+)\]`).FindAllStringSubmatch(ansi.ReplaceAllString(out, ""), -1)
+		var codes []string
+		for _, m := range got {
+			codes = append(codes, m[1])
+		}
+		if code != wantCode || strings.Join(codes, " ") != strings.Join(wantCodes, " ") {
+			t.Errorf("%v: exit %d, codes %v, want %d %v (stderr %q)", args, code, codes, wantCode, wantCodes, errs)
+		}
+	}
+	f(false, []string{"--severity", "warning"}, 1, "path-not-absolute", "sitemap-relative", "typo-accepted")
+	f(false, []string{"--severity", "error"}, 1, "path-not-absolute", "sitemap-relative")
+	f(true, []string{"--severity", "info"}, 1, "path-not-absolute", "sitemap-relative", "wildcard", "redundant-wildcard", "typo-accepted")
+	f(false, []string{"--ignore", "path-not-absolute,sitemap-relative"}, 0, "wildcard", "redundant-wildcard", "typo-accepted")
+	f(false, []string{"--ignore", "path-not-absolute", "--ignore", "wildcard", "--severity", "warning"}, 1, "sitemap-relative", "typo-accepted")
+	f(false, []string{"--ignore", "no-such-code"}, 2)
+	f(false, []string{"--severity", "fatal"}, 2)
+	f(false, []string{"--color", "sometimes"}, 2)
+}
+
+// --format sarif is a SARIF 2.1.0 log: one run, the catalogue as rules,
+// one result per finding with its level and location.
+func TestLintSARIF(t *testing.T) {
+	code, out, _ := lintAt(t, true, "--format", "sarif")
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name, Version string
+					Rules         []struct {
+						ID                   string `json:"id"`
+						DefaultConfiguration struct{ Level string }
+					}
+				}
+			}
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn, EndColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if code != exitFailure || log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("exit %d, version %q, %d runs", code, log.Version, len(log.Runs))
+	}
+	run := log.Runs[0]
+	if run.Tool.Driver.Name != "robocensus" || run.Tool.Driver.Version == "" || len(run.Tool.Driver.Rules) != 55 {
+		t.Errorf("driver %+v", run.Tool.Driver)
+	}
+	if len(run.Results) != 5 {
+		t.Fatalf("%d results, want 5 (info included)", len(run.Results))
+	}
+	r := run.Results[0]
+	loc := r.Locations[0].PhysicalLocation
+	if r.RuleID != "path-not-absolute" || r.Level != "error" || !strings.Contains(r.Message.Text, "private/") ||
+		run.Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID || loc.ArtifactLocation.URI != "robots.txt" ||
+		loc.Region.StartLine != 2 || loc.Region.StartColumn != 11 || loc.Region.EndColumn != 19 {
+		t.Errorf("result %+v", r)
+	}
+	levels := map[string]bool{}
+	for _, r := range run.Results {
+		levels[r.Level] = true
+	}
+	if !levels["note"] || !levels["warning"] {
+		t.Errorf("levels %v", levels)
+	}
+}
+
+// Control characters in a line do not reach the terminal.
+func TestLintTerminalSanitises(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "r.txt")
+	os.WriteFile(name, []byte("User-agent: *\nDisallow: x\x1b[2J\nUser-agent: a\x1b[2Jb\n"), 0o644)
+	var out bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &out, Terminal: func(io.Writer) bool { return true }}
+	runEnv(env, []string{"lint", "--severity", "info", name})
+	if strings.Contains(out.String(), "\x1b[2J") {
+		t.Errorf("escape sequence printed: %q", out.String())
+	}
+}
