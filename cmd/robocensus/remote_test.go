@@ -48,8 +48,8 @@ func TestIngestManifest(t *testing.T) {
 			t.Errorf("%q:\nstdout: %s\nstderr: %s\nwant %q and %q", args, &out, &errb, stdoutRE, stderrRE)
 		}
 	}
-	f(0, `crawl=CC-MAIN-2025-05\): 1/1 inputs, 3 captures`, `^[^\n]*level=INFO msg="run finished"[^\n]*\n$`, "--base-url", mirror, filepath.Join(mirror, crawl, "robotstxt.paths.gz"))
-	f(0, `crawl=CC-MAIN-2025-05\): 1/1 inputs, 3 captures`, `^[^\n]*level=INFO msg="run finished"[^\n]*\n$`, "--base-url", srv.URL, srv.URL+"/"+crawl+"robotstxt.paths.gz")
+	f(0, `crawl=CC-MAIN-2025-05\): 1/1 inputs, 3 captures`, `^manifest [^\n]*robotstxt.paths.gz: 1 input under [^\n]*\n[^\n]*level=INFO msg="run finished"[^\n]*\n$`, "--base-url", mirror, filepath.Join(mirror, crawl, "robotstxt.paths.gz"))
+	f(0, `crawl=CC-MAIN-2025-05\): 1/1 inputs, 3 captures`, `^manifest [^\n]*robotstxt.paths.gz: 1 input under [^\n]*\n[^\n]*level=INFO msg="run finished"[^\n]*\n$`, "--base-url", srv.URL, srv.URL+"/"+crawl+"robotstxt.paths.gz")
 	f(1, `2/2 inputs, 3 captures(.|\n)*not read to its end: http://.*/missing.warc.gz: .*404 Not Found`, `404`,
 		"--base-url", srv.URL+"/", srv.URL+"/"+crawl+"broken.paths.gz")
 	f(2, `^$`, `base URL "s3://commoncrawl/"`, "--base-url", "s3://commoncrawl/", srv.URL+"/"+crawl+"robotstxt.paths.gz")
