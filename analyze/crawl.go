@@ -462,9 +462,10 @@ func topNames(counts map[string]int64, of int64, n int) []NameCount {
 	return out[:min(n, len(out))]
 }
 
-// codeTable numbers the diagnostic codes of a crawl: the catalogue's first,
-// then the others (the reader's "ingest-" codes) as they are found. It is
-// safe for concurrent use.
+// codeTable numbers the diagnostic codes of a crawl: the catalogue's first
+// (the engine's and the readers'), then any other a dataset holds (one
+// written by a later version) as they are found. It is safe for concurrent
+// use.
 type codeTable struct {
 	mu       sync.Mutex
 	index    map[string]int
@@ -533,9 +534,6 @@ func severityRank(s string) int {
 func codeSummary(name string) string {
 	if c, ok := robots.LookupCode(name); ok {
 		return c.Info().Summary
-	}
-	if p, ok := strings.CutPrefix(name, "ingest-"); ok {
-		return "the reader met a problem with the record: " + p
 	}
 	return ""
 }

@@ -106,8 +106,10 @@ type Problem struct {
 	Detail string
 }
 
-// Problem codes, stable names for [Problem.Code]. Each says what the
-// reader did about it.
+// Problem codes, stable names for [Problem.Code]. Each is recorded in the
+// dataset's diagnostics as the catalogue's code "ingest-" + its name, whose
+// entry (robots.Codes, robocensus lint --explain) documents it; the
+// comments here say what the reader did about it.
 const (
 	// ProblemHTTPStatusInvalid: the HTTP status line is missing or has no
 	// three-digit status code; Status is 0 and the headers are still read.

@@ -166,32 +166,28 @@ func mediaType(ct string) string {
 }
 
 // addDiagnostics appends the engine's findings and the reader's problems
-// with the capture (code "ingest-" + problem, severity warning).
+// with the capture: each problem is the catalogue's code "ingest-" + its
+// Problem code (see robots.Codes), with the problem's detail as argument.
 func (m *rowMaker) addDiagnostics(rs *rowSet, id, host string, c *Capture, f *robots.File) {
 	for _, d := range f.Diagnostics {
-		rs.diagnostics = append(rs.diagnostics, schema.Diagnostic{
-			CaptureID: id, URLHostName: host, Line: int32(d.Line), Code: d.Code.String(),
-			Severity: d.Severity().String(), Text: schema.ClipText(d.Text), Message: d.Message(),
-		})
+		rs.diagnostics = append(rs.diagnostics, diagnosticRow(id, host, d))
 	}
 	for _, p := range c.Problems {
-		rs.diagnostics = append(rs.diagnostics, schema.Diagnostic{
-			CaptureID: id, URLHostName: host, Code: ProblemDiagnosticPrefix + p.Code,
-			Severity: "warning", Message: problemMessage(p),
-		})
+		rs.diagnostics = append(rs.diagnostics, diagnosticRow(id, host, robots.Diagnostic{Code: problemCode(p.Code), Arg: p.Detail}))
 	}
 }
 
-// ProblemDiagnosticPrefix starts the code of a diagnostics row that reports
-// a reader's [Problem] with the capture rather than a finding of the
-// robots.txt engine, e.g. "ingest-chunked-invalid".
-const ProblemDiagnosticPrefix = "ingest-"
-
-func problemMessage(p Problem) string {
-	if p.Detail == "" {
-		return "the record has a problem: " + p.Code
+func diagnosticRow(id, host string, d robots.Diagnostic) schema.Diagnostic {
+	return schema.Diagnostic{
+		CaptureID: id, URLHostName: host, Line: int32(d.Line), Code: d.Code.String(),
+		Severity: d.Severity().String(), Text: schema.ClipText(d.Text), Message: d.Message(),
 	}
-	return "the record has a problem: " + p.Code + ": " + p.Detail
+}
+
+// problemCode returns the catalogue code of a reader's problem.
+func problemCode(problem string) robots.Code {
+	c, _ := robots.LookupCode("ingest-" + problem) // every Problem code has one: TestProblemCodesInCatalogue
+	return c
 }
 
 func (m *rowMaker) addRules(rs *rowSet, id, host string, f *robots.File) {

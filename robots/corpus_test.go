@@ -121,7 +121,9 @@ func TestCorpusSummary(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "all: %d files, %d bytes\n", files, bytes)
 	for _, ci := range Codes() {
-		fmt.Fprintf(&b, "  %-32s %d\n", ci.Name, total[ci.Code])
+		if !ci.Reader { // the engine never reports the readers' codes
+			fmt.Fprintf(&b, "  %-32s %d\n", ci.Name, total[ci.Code])
+		}
 	}
 	golden(t, filepath.Join("testdata", "corpus-summary.golden"), b.String())
 }

@@ -12,7 +12,7 @@ import (
 
 var lintCmd = &Command{
 	Name:  "lint",
-	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--color WHEN] [--codes] FILE...",
+	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--color WHEN] [--codes] [--explain CODE] FILE...",
 	Short: "check robots.txt files the way Google reads them",
 	Long: `
 Lint reads each robots.txt FILE ("-" is standard input) and reports every
@@ -23,7 +23,7 @@ problem Google's parser would meet, one finding a line:
 LINE 0 is the whole file. SEVERITY is error (Google ignores or misreads the
 line or the file), warning (probably not what was meant, or crawler-specific)
 or info (a fact worth knowing). CODE is a stable name from the diagnostic
-catalogue; --codes lists them all.
+catalogue; --codes lists them all, --explain CODE documents one.
 
 On a terminal each finding is in colour, followed by its line of the file
 with a caret under what is wrong, and a summary ends the output
@@ -50,10 +50,14 @@ Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 		fs.StringVar(&o.severity, "severity", "", "show findings of this `level` or worse: error, warning or info (default: warning on a terminal, info otherwise)")
 		fs.Var(&ignore, "ignore", "drop findings with these `codes` (comma-separated, repeatable)")
 		codes := fs.Bool("codes", false, "list the diagnostic codes and exit")
+		explain := fs.String("explain", "", "print the documentation of the diagnostic `CODE` and exit")
 		return func(env *Env, args []string) int {
 			if *codes {
 				listCodes(env)
 				return exitOK
+			}
+			if *explain != "" {
+				return explainCode(env, *explain)
 			}
 			if err := o.setup(env, ignore); err != nil {
 				env.errorf("lint: %v", err)
@@ -194,11 +198,48 @@ func lint(env *Env, files []string, o *lintOptions) int {
 	return code
 }
 
+// explainCode prints a code's catalogue entry: name, severity, summary
+// and documentation.
+func explainCode(env *Env, name string) int {
+	c, ok := robots.LookupCode(name)
+	if !ok {
+		env.errorf("lint: unknown code %q (lint --codes lists them)", name)
+		return exitUsage
+	}
+	ci := c.Info()
+	fmt.Fprintf(env.Stdout, "%s (%s): %s\n\n%s\n", ci.Name, ci.Severity, ci.Summary, wrapText(ci.Doc, 76))
+	return exitOK
+}
+
+// wrapText breaks text into lines of at most width bytes at spaces.
+func wrapText(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case n+1+len(w) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
+
 func listCodes(env *Env) {
 	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "CODE\tSEVERITY\tWHEN")
 	for _, c := range robots.Codes() {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", c.Name, c.Severity, c.Summary)
+		summary := c.Summary
+		if c.Reader {
+			summary = "(ingest, in the record) " + summary
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", c.Name, c.Severity, summary)
 	}
 	w.Flush()
 }

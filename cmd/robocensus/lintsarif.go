@@ -86,8 +86,11 @@ func writeSARIF(w io.Writer, findings []finding) error {
 	info, ok := debug.ReadBuildInfo()
 	driver := sarifDriver{Name: "robocensus", Version: version(info, ok), InformationURI: "https://github.com/robocensus/robocensus"}
 	index := map[string]int{}
-	for i, c := range robots.Codes() {
-		index[c.Name] = i
+	for _, c := range robots.Codes() {
+		if c.Reader {
+			continue // found by ingest in records, never by lint
+		}
+		index[c.Name] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRule{ID: c.Name, ShortDescription: sarifText{c.Summary},
 			DefaultConfiguration: sarifRuleConf{sarifLevel(c.Severity)}})
 	}

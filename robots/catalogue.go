@@ -1,0 +1,751 @@
+package robots
+
+import "fmt"
+
+// The codes of the diagnostic catalogue, in the order they were added (a
+// code's number never changes meaning). Each is documented by its entry in
+// catalogue: name, severity, summary, documentation and message together.
+const (
+	codeNone Code = iota
+
+	HTTP5xx
+	HTTP429
+	HTTP4xx
+	HTTP404
+	HTTPRedirect
+	RedirectCrossHost
+	HTMLContent
+	NonTextContentType
+	Empty
+	Oversize
+	CrawlerTruncated
+	BinaryContent
+	BOMUTF8
+	BOMUTF16
+	InvalidUTF8
+	MixedLineEndings
+	NoUserAgent
+	NoRules
+	LineTooLong
+	MissingColon
+	UnparsableLine
+	TypoAccepted
+	TypoIgnored
+	KeyPrefixMatch
+	WhitespaceBeforeColon
+	UnknownDirective
+	UnsupportedDirective
+	HTMLMarkup
+	EndOfLineComment
+	LeadingWhitespace
+	RuleOutsideGroup
+	EmptyUserAgent
+	UserAgentTruncated
+	UserAgentWildcard
+	AgentsMergedAcrossBlankLine
+	EmptyGroup
+	DuplicateGroup
+	CrawlDelayInvalid
+	ConflictingRules
+	DuplicateRule
+	PathNotAbsolute
+	PathIsURL
+	MultiplePaths
+	DollarNotAtEnd
+	Wildcard
+	EndAnchor
+	RedundantWildcard
+	EmptyDisallow
+	DisallowAll
+	NonASCIIPath
+	SitemapRelative
+	SitemapBadScheme
+	SitemapEmpty
+	PatternBadPercentEscape
+	BOMDoubleEncoded
+
+	// Problems the archive readers (ingest) find with a record, not the
+	// engine with a file: their Reader field is set, lint never reports
+	// them, and the dataset's diagnostics table does.
+	IngestHTTPStatusInvalid
+	IngestHTTPHeaderInvalid
+	IngestHTTPHeaderTooLarge
+	IngestHTTPHeaderTooMany
+	IngestHTTPHeaderUnterminated
+	IngestChunkedInvalid
+	IngestContentEncodingInvalid
+	IngestContentEncodingUnsupported
+	IngestBodyCapped
+	IngestRecordCapped
+	IngestLengthMismatch
+	IngestRecordIncomplete
+	IngestInputDamaged
+	IngestDateInvalid
+	IngestTargetURIInvalid
+	IngestWARCHeaderInvalid
+	IngestHostUnknown
+
+	numCodes
+)
+
+// catalogue holds one entry per code: everything about a code is said
+// here, once. A test checks that every code has a complete entry.
+var catalogue = [numCodes]CodeInfo{
+	HTTP5xx: {
+		Name: "http-5xx", Severity: Error,
+		Summary: "status 500-599: full disallow while it lasts",
+		Doc: "The server answered 500-599. Google treats the whole site as " +
+			"disallowed while this lasts (RFC 9309 §2.3.1.4).",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("the server answered %s: Google treats the whole site as disallowed until robots.txt can be fetched", a)
+		},
+	},
+	HTTP429: {
+		Name: "http-429", Severity: Error,
+		Summary: "status 429: treated as a server error (full disallow)",
+		Doc: "The server answered 429 Too Many Requests, which Google treats as a " +
+			"server error: full disallow.",
+		message: func(d Diagnostic, a string) string {
+			return "the server answered 429 Too Many Requests: Google treats it as a server error and crawls nothing"
+		},
+	},
+	HTTP4xx: {
+		Name: "http-4xx", Severity: Warning,
+		Summary: "4xx other than 404/410/429, e.g. 401/403: full allow, rarely meant",
+		Doc: "A 4xx other than 404, 410 and 429 (401, 403, ...). Crawlers treat it " +
+			"as \"no robots.txt\": everything is allowed, rarely what was meant.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("the server answered %s: crawlers treat this as 'no robots.txt' and may crawl everything", a)
+		},
+	},
+	HTTP404: {
+		Name: "http-404", Severity: Info,
+		Summary: "404 or 410: no robots.txt",
+		Doc:     "404 or 410, there is no robots.txt: everything is allowed.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("the server answered %s: there is no robots.txt, so everything may be crawled", a)
+		},
+	},
+	HTTPRedirect: {
+		Name: "http-redirect", Severity: Info,
+		Summary: "3xx: the crawler follows the redirect",
+		Doc: "A 3xx answer; the crawler follows it (Google: up to five hops) and " +
+			"obeys the target.",
+		message: func(d Diagnostic, a string) string {
+			if a == "" {
+				return "robots.txt redirects; crawlers follow the redirect and obey the target"
+			}
+			return fmt.Sprintf("robots.txt redirects to %q; crawlers follow it and obey the target", a)
+		},
+	},
+	RedirectCrossHost: {
+		Name: "redirect-cross-host", Severity: Info,
+		Summary: "the redirect target is another host",
+		Doc:     "The redirect leads to another host.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("robots.txt redirects to another host (%s); the target's rules apply to this host", a)
+		},
+	},
+	HTMLContent: {
+		Name: "html-content", Severity: Error,
+		Summary: "an HTML page served as robots.txt",
+		Doc: "An HTML page was served as robots.txt (a soft 404, a landing page, a " +
+			"bot wall). Google finds no rules in it.",
+		message: func(d Diagnostic, a string) string {
+			if a == "xml" {
+				return "this is an XML document (a sitemap or an error page?), not a robots.txt: crawlers find no usable rules in it"
+			}
+			return "this is an HTML page, not a robots.txt: crawlers find no usable rules in it"
+		},
+	},
+	NonTextContentType: {
+		Name: "non-text-content-type", Severity: Warning,
+		Summary: "Content-Type other than text/plain",
+		Doc:     "The Content-Type is not text/plain.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("served as %q; robots.txt should be text/plain", a)
+		},
+	},
+	Empty: {
+		Name: "empty", Severity: Info,
+		Summary: "no bytes, or only whitespace and comments",
+		Doc:     "The file has no bytes, or only whitespace and comments.",
+		message: func(d Diagnostic, a string) string {
+			return "the file is empty: everything may be crawled"
+		},
+	},
+	Oversize: {
+		Name: "oversize", Severity: Error,
+		Summary: "over 500 KiB (512,000 bytes): Google ignores the rest",
+		Doc: "The file is over 500 KiB (512,000 bytes); Google ignores the rest, and " +
+			"so do the verdicts of this package.",
+		message: func(d Diagnostic, a string) string {
+			switch {
+			case d.Ref == 0:
+				return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes) and ignores the rest", a)
+			case d.RefArg != "":
+				return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading inside line %d and ignores the rest", a, d.Ref)
+			}
+			return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading after line %d and ignores the rest", a, d.Ref)
+		},
+	},
+	CrawlerTruncated: {
+		Name: "crawler-truncated", Severity: Warning,
+		Summary: "the capture was cut by the crawler (WARC-Truncated)",
+		Doc: "The capture is cut (WARC-Truncated), so the rules seen may be " +
+			"incomplete. Besides the crawler's WARC-Truncated reasons (\"length\", " +
+			"\"time\", ...) the message knows those of robocensus's own reader: " +
+			"\"body-cap\", \"record-cap\", \"input-end\".",
+		message: func(d Diagnostic, a string) string {
+			// The reader that stored the capture gives these reasons itself
+			// when the record has no WARC-Truncated field.
+			switch a {
+			case "body-cap":
+				return "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's); Google reads only the first 500 KiB, which were kept"
+			case "record-cap":
+				return "robocensus stopped reading this record at its own size cap (record-cap): rules after it were not seen"
+			case "input-end":
+				return "the input ended inside this record (input-end): rules after the cut were not seen"
+			}
+			return fmt.Sprintf("the crawler cut this capture (%s): rules after the cut were not seen", a)
+		},
+	},
+	BinaryContent: {
+		Name: "binary-content", Severity: Error,
+		Summary: "NUL bytes or mostly non-text",
+		Doc: "NUL bytes or mostly control characters: not a text file (compressed or " +
+			"binary data served as robots.txt).",
+		message: func(d Diagnostic, a string) string {
+			return "the file is binary (NUL bytes or mostly control characters), not text; it may be served compressed"
+		},
+	},
+	BOMUTF8: {
+		Name: "bom-utf8", Severity: Info,
+		Summary: "UTF-8 byte order mark (skipped)",
+		Doc:     "The file starts with a UTF-8 byte order mark, which Google skips.",
+		message: func(d Diagnostic, a string) string {
+			return "the file starts with a UTF-8 byte order mark; Google skips it, some crawlers read it as part of the first line"
+		},
+	},
+	BOMUTF16: {
+		Name: "bom-utf16", Severity: Error,
+		Summary: "UTF-16 text: unreadable for Google's parser",
+		Doc: "The file is UTF-16 text, which Google's parser cannot read: every line " +
+			"is cut at its first NUL byte, so no rule is seen.",
+		message: func(d Diagnostic, a string) string {
+			return "the file is UTF-16 text; Google's parser reads UTF-8 only and finds no rules: save it as UTF-8"
+		},
+	},
+	InvalidUTF8: {
+		Name: "invalid-utf8", Severity: Warning,
+		Summary: "a line with bytes that are not UTF-8 (legacy encodings)",
+		Doc: "A line has bytes that are not UTF-8 (a legacy encoding); non-ASCII " +
+			"bytes in patterns are percent-encoded byte for byte.",
+		message: func(d Diagnostic, a string) string {
+			return "this line is not valid UTF-8 (a legacy encoding?); save the file as UTF-8"
+		},
+	},
+	MixedLineEndings: {
+		Name: "mixed-line-endings", Severity: Info,
+		Summary: "CR, LF and CRLF mixed, or bare CR",
+		Doc: "CR, LF and CRLF line endings are mixed, or bare CR is used. Google " +
+			"accepts all three, older parsers may not.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("line endings are mixed (%s); use one style, LF or CRLF", a)
+		},
+	},
+	NoUserAgent: {
+		Name: "no-user-agent", Severity: Error,
+		Summary: "rules but no user-agent line at all",
+		Doc: "The file has allow or disallow lines but no user-agent line at all, so " +
+			"every rule is ignored.",
+		message: func(d Diagnostic, a string) string {
+			return "the file has rules but no User-agent line, so crawlers ignore every rule"
+		},
+	},
+	NoRules: {
+		Name: "no-rules", Severity: Info,
+		Summary: "no allow or disallow line at all",
+		Doc:     "The file has no allow or disallow line at all.",
+		message: func(d Diagnostic, a string) string {
+			return "the file has no Allow or Disallow line: everything may be crawled"
+		},
+	},
+	LineTooLong: {
+		Name: "line-too-long", Severity: Warning,
+		Summary: "over 16,663 bytes: Google cuts the line",
+		Doc: "The line is over 16,663 bytes; Google keeps only the first 16,663 " +
+			"bytes.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("this line is %s bytes; Google keeps only the first 16,663 bytes", a)
+		},
+	},
+	MissingColon: {
+		Name: "missing-colon", Severity: Warning,
+		Summary: "key value without a colon (Google accepts exactly two words)",
+		Doc: "\"key value\" without a colon. Google accepts it when the line has " +
+			"exactly two words; other parsers do not.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("missing ':' after %q; Google accepts it, other crawlers may not", a)
+		},
+	},
+	UnparsableLine: {
+		Name: "unparsable-line", Severity: Error,
+		Summary: "a line Google cannot use (e.g. three words, no colon)",
+		Doc: "A line Google cannot use: no colon and not exactly two words, or " +
+			"nothing before the colon. It is ignored.",
+		message: func(d Diagnostic, a string) string {
+			if a != "" {
+				return fmt.Sprintf("a bare URL %q is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)", a)
+			}
+			return "this line is neither a directive nor a comment; crawlers ignore it"
+		},
+	},
+	TypoAccepted: {
+		Name: "typo-accepted", Severity: Warning,
+		Summary: "a misspelled key Google accepts (useragent, dissallow, site-map, ...)",
+		Doc: "A misspelled key that Google accepts: useragent, user agent, " +
+			"dissallow, dissalow, disalow, diasllow, disallaw, site-map. Other " +
+			"crawlers may drop the line.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("%q is misspelled; Google accepts it, other crawlers may ignore the line", a)
+		},
+	},
+	TypoIgnored: {
+		Name: "typo-ignored", Severity: Error,
+		Summary: "a near miss of a known key that Google drops (desallow, user-agnet, sitmap, ...)",
+		Doc: "A near miss of user-agent, allow, disallow or sitemap that Google does " +
+			"not recognise (desallow, useg-agent, user-agnet, disalllow, sitmap, " +
+			"user_agent, ...): the line is dropped.",
+		message: func(d Diagnostic, a string) string {
+			if hasNonASCII(a) || !isKeyLike(a) {
+				return fmt.Sprintf("%q is %s with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line", a, nearMissTarget(a))
+			}
+			return fmt.Sprintf("%q looks like a misspelled %s; crawlers do not recognise it and ignore the line", a, nearMissTarget(a))
+		},
+	},
+	KeyPrefixMatch: {
+		Name: "key-prefix-match", Severity: Warning,
+		Summary: "a key that only starts with a directive (disallowed:), which Google accepts",
+		Doc: "A key that only starts with a directive name (\"disallowed:\", " +
+			"\"user-agents:\"); Google accepts it by its prefix.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("%q is not a directive name; Google reads it by its prefix, other crawlers ignore it", a)
+		},
+	},
+	WhitespaceBeforeColon: {
+		Name: "whitespace-before-colon", Severity: Info,
+		Summary: "whitespace between key and colon (disallow : /x)",
+		Doc:     "\"disallow : /x\". Google accepts it.",
+		message: func(d Diagnostic, a string) string {
+			return "whitespace before ':'; accepted, but unusual"
+		},
+	},
+	UnknownDirective: {
+		Name: "unknown-directive", Severity: Warning,
+		Summary: "a key nobody defines",
+		Doc:     "A key no crawler defines; ignored.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("unknown directive %q; crawlers ignore it", a)
+		},
+	},
+	UnsupportedDirective: {
+		Name: "unsupported-directive", Severity: Info,
+		Summary: "a known extension Google ignores (crawl-delay, host, noindex, ...)",
+		Doc: "A known extension Google ignores: crawl-delay, host, clean-param, " +
+			"noindex, nofollow, noarchive, request-rate, visit-time, revisit-after, " +
+			"content-signal, content-usage, domain.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("%q is an extension that Google ignores (some other crawlers obey it)", a)
+		},
+	},
+	HTMLMarkup: {
+		Name: "html-markup", Severity: Error,
+		Summary: "HTML tags in a line",
+		Doc:     "HTML tags in a line: usually a page template leaking into the file.",
+		message: func(d Diagnostic, a string) string {
+			return "HTML markup in robots.txt: a page template leaked into the file"
+		},
+	},
+	EndOfLineComment: {
+		Name: "end-of-line-comment", Severity: Info,
+		Summary: "a comment after a directive (older crawlers misread it)",
+		Doc: "A comment after a directive; older crawlers read the comment as part " +
+			"of the value.",
+		message: func(d Diagnostic, a string) string {
+			return "comment after a directive; old crawlers may read it as part of the value"
+		},
+	},
+	LeadingWhitespace: {
+		Name: "leading-whitespace", Severity: Info,
+		Summary: "a directive line starting with whitespace",
+		Doc: "A directive line starting with whitespace; older crawlers may not " +
+			"recognise it.",
+		message: func(d Diagnostic, a string) string {
+			return "the line starts with whitespace; old crawlers may not recognise it"
+		},
+	},
+	RuleOutsideGroup: {
+		Name: "rule-outside-group", Severity: Error,
+		Summary: "allow/disallow before any user-agent line: ignored",
+		Doc: "An allow or disallow line before any user-agent line: it belongs to no " +
+			"group and is ignored.",
+		message: func(d Diagnostic, a string) string {
+			return "this rule comes before any User-agent line, so it applies to no crawler and is ignored"
+		},
+	},
+	EmptyUserAgent: {
+		Name: "empty-user-agent", Severity: Error,
+		Summary: "User-agent: with no value",
+		Doc:     "\"User-agent:\" with no value.",
+		message: func(d Diagnostic, a string) string {
+			return "User-agent has no value; the rules of this group apply to no crawler"
+		},
+	},
+	UserAgentTruncated: {
+		Name: "user-agent-truncated", Severity: Warning,
+		Summary: "the name has characters outside [A-Za-z_-]: Google matches only the part before them",
+		Doc: "The name has characters outside [A-Za-z_-] (\"Googlebot/2.1\", " +
+			"\"MJ12bot\"); Google matches only the part before them.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("user-agent %q has characters outside [A-Za-z_-]; Google matches only %q", a, ExtractAgentToken(a))
+		},
+	},
+	UserAgentWildcard: {
+		Name: "user-agent-wildcard", Severity: Warning,
+		Summary: "'*' inside a name (*bot): not a wildcard",
+		Doc: "A '*' inside a name (\"*bot\", \"Google*\"): it is not a wildcard; Google " +
+			"matches only the letters before it.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("'*' in user-agent %q is not a wildcard; Google matches only %q", a, ExtractAgentToken(a))
+		},
+	},
+	AgentsMergedAcrossBlankLine: {
+		Name: "agents-merged-across-blank-line", Severity: Warning,
+		Summary: "user-agent lines separated only by a blank line form one group",
+		Doc: "A user-agent line after a blank line that follows other user-agent " +
+			"lines with no rule between: Google puts them in one group, the blank " +
+			"line does not end a group.",
+		message: func(d Diagnostic, a string) string {
+			return "a blank line does not end a group: this user-agent joins the group of the user-agent lines above"
+		},
+	},
+	EmptyGroup: {
+		Name: "empty-group", Severity: Info,
+		Summary: "the last group has no rules",
+		Doc:     "The last group has no rules; its agents may crawl everything.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("the last group (%s) has no rules: these crawlers may crawl everything", a)
+		},
+	},
+	DuplicateGroup: {
+		Name: "duplicate-group", Severity: Warning,
+		Summary: "a later group for an agent already seen: Google merges them",
+		Doc: "A later group names an agent already named by an earlier group; Google " +
+			"merges their rules.",
+		message: func(d Diagnostic, a string) string {
+			switch {
+			case d.Ref == 0:
+				return fmt.Sprintf("%q already has a group above; Google merges the rules of both groups", a)
+			case equalFoldASCII(a, d.RefArg) || isGlobalAgent(a):
+				return fmt.Sprintf("%q already has a group on line %d (%q); Google merges the rules of both groups", a, d.Ref, d.RefArg)
+			}
+			return fmt.Sprintf("%q already has a group on line %d (%q): Google reads both names as %q, so it merges the rules of both groups", a, d.Ref, d.RefArg, ExtractAgentToken(a))
+		},
+	},
+	CrawlDelayInvalid: {
+		Name: "crawl-delay-invalid", Severity: Warning,
+		Summary: "crawl-delay that is not a non-negative number",
+		Doc:     "A crawl-delay that is not a non-negative number.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("crawl-delay %q is not a non-negative number", a)
+		},
+	},
+	ConflictingRules: {
+		Name: "conflicting-rules", Severity: Warning,
+		Summary: "an allow and a disallow with the same pattern in one group",
+		Doc: "An allow and a disallow with the same pattern in one group; the allow " +
+			"wins.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("allow and disallow of the same pattern %q in one group: the allow wins", a)
+		},
+	},
+	DuplicateRule: {
+		Name: "duplicate-rule", Severity: Info,
+		Summary: "the same rule twice in one group",
+		Doc:     "The same rule twice in one group.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("the rule for %q already appears in this group", a)
+		},
+	},
+	PathNotAbsolute: {
+		Name: "path-not-absolute", Severity: Error,
+		Summary: "a pattern not starting with / or *: never matches",
+		Doc: "A pattern that starts with neither '/' nor '*': it never matches a URL " +
+			"path.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("pattern %q does not start with '/' or '*', so it never matches", a)
+		},
+	},
+	PathIsURL: {
+		Name: "path-is-url", Severity: Error,
+		Summary: "a pattern that is a whole URL: never matches",
+		Doc:     "A pattern that is a whole URL: it never matches a URL path.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("pattern %q is a full URL; rules take a path such as /private/, so it never matches", a)
+		},
+	},
+	MultiplePaths: {
+		Name: "multiple-paths", Severity: Error,
+		Summary: "several whitespace-separated paths in one value",
+		Doc: "Several whitespace-separated paths in one value; the value is matched " +
+			"as one pattern, spaces included.",
+		message: func(d Diagnostic, a string) string {
+			if looksLikeSeveralPaths(a) {
+				return fmt.Sprintf("%q holds several paths; write one rule per path (it is matched as one pattern, spaces included)", a)
+			}
+			return fmt.Sprintf("%q contains whitespace, which URLs never do (a space is %%20): it never matches as written", a)
+		},
+	},
+	DollarNotAtEnd: {
+		Name: "dollar-not-at-end", Severity: Warning,
+		Summary: "$ inside a pattern is literal",
+		Doc: "A '$' inside a pattern is a literal character; only a final '$' " +
+			"anchors the end.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("'$' inside %q is matched literally; only a final '$' marks the end of the URL", a)
+		},
+	},
+	Wildcard: {
+		Name: "wildcard", Severity: Info,
+		Summary: "a pattern with *",
+		Doc:     "The pattern uses '*'.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("pattern %q uses the * wildcard", a)
+		},
+	},
+	EndAnchor: {
+		Name: "end-anchor", Severity: Info,
+		Summary: "a pattern ending in $",
+		Doc:     "The pattern ends in '$'.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("pattern %q is anchored at the end with $", a)
+		},
+	},
+	RedundantWildcard: {
+		Name: "redundant-wildcard", Severity: Info,
+		Summary: "a trailing *, or /* (same as /)",
+		Doc: "A trailing '*' (and \"/*\", which equals \"/\") changes nothing but the " +
+			"rule's length.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("the trailing '*' in %q changes nothing", a)
+		},
+	},
+	EmptyDisallow: {
+		Name: "empty-disallow", Severity: Info,
+		Summary: "Disallow: with no value (allows everything)",
+		Doc:     "\"Disallow:\" with no value: allows everything.",
+		message: func(d Diagnostic, a string) string {
+			return "Disallow with no value allows everything"
+		},
+	},
+	DisallowAll: {
+		Name: "disallow-all", Severity: Warning,
+		Summary: "Disallow: / in the * group: the site shuts out every crawler",
+		Doc: "\"Disallow: /\" in the '*' group: the site shuts out every crawler " +
+			"without a group of its own.",
+		message: func(d Diagnostic, a string) string {
+			return "Disallow: / for User-agent: * shuts out every crawler without a group of its own"
+		},
+	},
+	NonASCIIPath: {
+		Name: "non-ascii-path", Severity: Info,
+		Summary: "raw non-ASCII bytes in a pattern (Google percent-encodes them)",
+		Doc: "Raw non-ASCII bytes in a pattern; Google percent-encodes them (UTF-8 " +
+			"bytes) before matching, so URLs must be percent-encoded too.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("pattern %q has non-ASCII characters; Google matches their percent-encoded UTF-8 form", a)
+		},
+	},
+	SitemapRelative: {
+		Name: "sitemap-relative", Severity: Error,
+		Summary: "a sitemap that is not an absolute URL",
+		Doc:     "A sitemap that is not an absolute URL.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("sitemap %q is not an absolute URL (it needs https://host/...)", a)
+		},
+	},
+	SitemapBadScheme: {
+		Name: "sitemap-bad-scheme", Severity: Error,
+		Summary: "a sitemap scheme other than http, https or ftp",
+		Doc:     "A sitemap URL whose scheme is not http, https or ftp.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("sitemap %q must use http, https or ftp", a)
+		},
+	},
+	SitemapEmpty: {
+		Name: "sitemap-empty", Severity: Error,
+		Summary: "Sitemap: with no value",
+		Doc:     "\"Sitemap:\" with no value.",
+		message: func(d Diagnostic, a string) string {
+			return "Sitemap has no value"
+		},
+	},
+	PatternBadPercentEscape: {
+		Name: "pattern-bad-percent-escape", Severity: Warning,
+		Summary: "a % in a pattern not followed by two hex digits",
+		Doc: "A '%' in a pattern not followed by two hex digits (\"/a%3Mb\", \"/a%\", " +
+			"\"/a%4\"). Google matches it literally, but such a path is not a valid " +
+			"URL, so the rule rarely matches anything.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("pattern %q has %q, a '%%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%%' is written %%25)", a, badPercentEscape(a))
+		},
+	},
+	BOMDoubleEncoded: {
+		Name: "bom-double-encoded", Severity: Error,
+		Summary: "a line starting with a byte order mark encoded twice (ï»¿): Google ignores the line",
+		Doc: "The line starts with \"ï»¿\" (C3 AF C2 BB C2 BF), a UTF-8 byte order " +
+			"mark that was read as Latin-1 and saved as UTF-8 again. Google skips " +
+			"only a real BOM at the start of the file, so the key is not recognised " +
+			"and the line is ignored.",
+		message: func(d Diagnostic, a string) string {
+			return "this line starts with \"ï»¿\", a byte order mark encoded twice (the file was converted to UTF-8 twice); Google skips only a real byte order mark, so it does not recognise the directive and ignores the line: delete those characters"
+		},
+	},
+	IngestHTTPStatusInvalid: {
+		Name: "ingest-http-status-invalid", Severity: Warning, Reader: true,
+		Summary: "the HTTP status line is missing or has no three-digit status code",
+		Doc: "The HTTP status line is missing or has no three-digit status code; " +
+			"Status is 0 and the headers are still read.",
+		message: readerMessage("http-status-invalid"),
+	},
+	IngestHTTPHeaderInvalid: {
+		Name: "ingest-http-header-invalid", Severity: Warning, Reader: true,
+		Summary: "an HTTP header line without a colon",
+		Doc: "An HTTP header line without a colon; the line is ignored (reported " +
+			"once per capture).",
+		message: readerMessage("http-header-invalid"),
+	},
+	IngestHTTPHeaderTooLarge: {
+		Name: "ingest-http-header-too-large", Severity: Warning, Reader: true,
+		Summary: "the HTTP header block is larger than MaxHeaderBytes",
+		Doc: "The HTTP header block is larger than MaxHeaderBytes; headers are read " +
+			"from its first MaxHeaderBytes and the payload is taken to be empty.",
+		message: readerMessage("http-header-too-large"),
+	},
+	IngestHTTPHeaderTooMany: {
+		Name: "ingest-http-header-too-many", Severity: Warning, Reader: true,
+		Summary: "more than MaxHeaders HTTP header fields",
+		Doc:     "More than MaxHeaders HTTP header fields; the extra ones are ignored.",
+		message: readerMessage("http-header-too-many"),
+	},
+	IngestHTTPHeaderUnterminated: {
+		Name: "ingest-http-header-unterminated", Severity: Warning, Reader: true,
+		Summary: "the record ends inside the HTTP headers (no empty line)",
+		Doc: "The record ends inside the HTTP headers (no empty line); the payload " +
+			"is empty.",
+		message: readerMessage("http-header-unterminated"),
+	},
+	IngestChunkedInvalid: {
+		Name: "ingest-chunked-invalid", Severity: Warning, Reader: true,
+		Summary: "transfer-Encoding",
+		Doc: "Transfer-Encoding: chunked but the chunk framing is broken. When the " +
+			"first chunk size is unreadable the payload is used as stored; " +
+			"otherwise Body holds the chunks read before the error.",
+		message: readerMessage("chunked-invalid"),
+	},
+	IngestContentEncodingInvalid: {
+		Name: "ingest-content-encoding-invalid", Severity: Warning, Reader: true,
+		Summary: "the payload cannot be decoded with its Content-Encoding",
+		Doc: "The payload cannot be decoded with its Content-Encoding. When decoding " +
+			"fails at once Body holds the payload as stored; otherwise the bytes " +
+			"decoded before the error.",
+		message: readerMessage("content-encoding-invalid"),
+	},
+	IngestContentEncodingUnsupported: {
+		Name: "ingest-content-encoding-unsupported", Severity: Warning, Reader: true,
+		Summary: "a Content-Encoding other than gzip, x-gzip, deflate, br, zstd and identity, or more than one coding",
+		Doc: "A Content-Encoding other than gzip, x-gzip, deflate, br, zstd and " +
+			"identity, or more than one coding; Body holds the payload as stored.",
+		message: readerMessage("content-encoding-unsupported"),
+	},
+	IngestBodyCapped: {
+		Name: "ingest-body-capped", Severity: Warning, Reader: true,
+		Summary: "the decoded payload is larger than MaxBody",
+		Doc: "The decoded payload is larger than MaxBody; Body holds its first " +
+			"MaxBody bytes (Truncated is TruncatedBodyCap unless the record has " +
+			"WARC-Truncated).",
+		message: readerMessage("body-capped"),
+	},
+	IngestRecordCapped: {
+		Name: "ingest-record-capped", Severity: Warning, Reader: true,
+		Summary: "the payload (as stored or decoded) is larger than MaxRecordBytes",
+		Doc: "The payload (as stored or decoded) is larger than MaxRecordBytes; the " +
+			"rest was passed over unread and BodySize is a lower bound. A " +
+			"decompression bomb ends here.",
+		message: readerMessage("record-capped"),
+	},
+	IngestLengthMismatch: {
+		Name: "ingest-length-mismatch", Severity: Warning, Reader: true,
+		Summary: "content-Length (or the ARC length) disagrees with the data",
+		Doc: "Content-Length (or the ARC length) disagrees with the data: the bytes " +
+			"after the block are not the end of a record. The block was " +
+			"re-delimited at the next record found, when that was possible (Detail " +
+			"says which).",
+		message: readerMessage("length-mismatch"),
+	},
+	IngestRecordIncomplete: {
+		Name: "ingest-record-incomplete", Severity: Warning, Reader: true,
+		Summary: "the input ended, or its compressed stream broke, inside this record",
+		Doc: "The input ended, or its compressed stream broke, inside this record; " +
+			"the capture holds what could be read and Truncated is TruncatedInput.",
+		message: readerMessage("record-incomplete"),
+	},
+	IngestInputDamaged: {
+		Name: "ingest-input-damaged", Severity: Warning, Reader: true,
+		Summary: "the compressed data holding this record is damaged (e.g",
+		Doc: "The compressed data holding this record is damaged (e.g. a gzip " +
+			"checksum mismatch found at the end of its member); the bytes were used " +
+			"as decoded.",
+		message: readerMessage("input-damaged"),
+	},
+	IngestDateInvalid: {
+		Name: "ingest-date-invalid", Severity: Warning, Reader: true,
+		Summary: "WARC-Date, the ARC date or the archive date cannot be parsed",
+		Doc: "WARC-Date, the ARC date or the archive date cannot be parsed; " +
+			"FetchTime is zero.",
+		message: readerMessage("date-invalid"),
+	},
+	IngestTargetURIInvalid: {
+		Name: "ingest-target-uri-invalid", Severity: Warning, Reader: true,
+		Summary: "WARC-Target-URI is missing, wrapped in angle brackets or contains white space",
+		Doc: "WARC-Target-URI is missing, wrapped in angle brackets or contains " +
+			"white space; URL holds the cleaned value.",
+		message: readerMessage("target-uri-invalid"),
+	},
+	IngestWARCHeaderInvalid: {
+		Name: "ingest-warc-header-invalid", Severity: Warning, Reader: true,
+		Summary: "a WARC header line without a colon, or a repeated Content-Length with another value",
+		Doc: "A WARC header line without a colon, or a repeated Content-Length with " +
+			"another value; the line is ignored.",
+		message: readerMessage("warc-header-invalid"),
+	},
+	IngestHostUnknown: {
+		Name: "ingest-host-unknown", Severity: Warning, Reader: true,
+		Summary: "no host can be derived from a tar entry or file name",
+		Doc: "No host can be derived from a tar entry or file name; URL and Host are " +
+			"\"\".",
+		message: readerMessage("host-unknown"),
+	},
+}
+
+// readerMessage returns the message of a reader's problem: what it is,
+// and the reader's detail when it gives one.
+func readerMessage(problem string) func(Diagnostic, string) string {
+	return func(_ Diagnostic, detail string) string {
+		if detail == "" {
+			return "the record has a problem: " + problem
+		}
+		return "the record has a problem: " + problem + ": " + detail
+	}
+}
