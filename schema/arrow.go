@@ -12,11 +12,14 @@ import (
 	pq "github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
-// The Arrow view of each table: what an [ArrowReader] returns when it reads
-// every column, as arrow/go/v15's pqarrow derives it from the files.
-// Parquet STRING is utf8, INT32 int32, INT64 int64, BOOLEAN bool. A field is
+// arrowSchema derives the Arrow view of a table from its Parquet schema
+// (the struct tags): what an [ArrowReader] returns when it reads every
+// column, as arrow/go/v15's pqarrow derives it from the files. Parquet
+// STRING is utf8, INT32 int32, INT64 int64, BOOLEAN bool. A field is
 // nullable exactly when its Parquet column is optional, with two quirks of
 // pqarrow v15:
 //
@@ -28,77 +31,43 @@ import (
 //     "element") and is always nullable, though no item is ever NULL.
 //
 // Dictionary-encoded columns are read as plain utf8, unless asked for with
-// [WithDictionary].
-var (
-	capturesArrow = arrow.NewSchema([]arrow.Field{
-		str("capture_id"), str("url"), str("url_host_name"),
-		timestamp("fetch_time", true), i32("fetch_status", true),
-		nullStr("content_mime_type"), nullStr("content_mime_detected"),
-		i64("payload_length"), nullStr("payload_digest"), nullStr("truncated"),
-		boolean("oversize"), str("warc_filename"),
-		i64("warc_record_offset"), i64("warc_record_length"), nullStr("warc_record_id"),
-		nullStr("redirect_location"), str("outcome"),
-		i32("line_count", false), i32("group_count", false), i32("rule_count", false),
-		i32("allow_count", false), i32("disallow_count", false), i32("sitemap_count", false),
-		i32("wildcard_rule_count", false), i32("error_count", false),
-		i32("warning_count", false), i32("info_count", false),
-		strList("user_agents"), boolean("star_disallows_all"), str("input"),
-	}, nil)
-
-	diagnosticsArrow = arrow.NewSchema([]arrow.Field{
-		str("capture_id"), str("url_host_name"), i32("line", false),
-		str("code"), str("severity"), nullStr("text"), str("message"),
-	}, nil)
-
-	rulesArrow = arrow.NewSchema([]arrow.Field{
-		str("capture_id"), str("url_host_name"), i32("group_index", false),
-		strList("user_agents"), str("directive"), str("pattern"), i32("line", false),
-		boolean("has_wildcard"), boolean("has_end_anchor"),
-	}, nil)
-
-	sitemapsArrow = arrow.NewSchema([]arrow.Field{
-		str("capture_id"), str("url_host_name"), str("url"), i32("line", false), boolean("valid"),
-	}, nil)
-
-	agentsArrow = arrow.NewSchema([]arrow.Field{
-		str("capture_id"), str("url_host_name"), str("agent"), boolean("named"), str("verdict"),
-	}, nil)
-
-	bodiesArrow = arrow.NewSchema([]arrow.Field{str("payload_digest"), str("body")}, nil)
-
-	inputsArrow = arrow.NewSchema([]arrow.Field{
-		str("input"), i64("bytes"), i64("records"), i64("captures"), i64("skipped"),
-		str("skipped_by_reason"), i64("damage_events"), nullStr("damage"), nullStr("error"), timestamp("started", false), timestamp("finished", false),
-	}, nil)
-)
-
-func str(name string) arrow.Field {
-	return arrow.Field{Name: name, Type: arrow.BinaryTypes.String}
+// [WithDictionary]. TestTablesReadAsDeclared checks the result against
+// pqarrow's reading of real files.
+func arrowSchema(s *parquet.Schema) *arrow.Schema {
+	fields := make([]arrow.Field, 0, len(s.Fields()))
+	for _, f := range s.Fields() {
+		fields = append(fields, arrow.Field{Name: f.Name(), Type: arrowType(f), Nullable: f.Optional()})
+	}
+	return arrow.NewSchema(fields, nil)
 }
 
-func nullStr(name string) arrow.Field {
-	return arrow.Field{Name: name, Type: arrow.BinaryTypes.String, Nullable: true}
+// arrowType is the Arrow type pqarrow gives a column of the dataset; it
+// panics on a Parquet type no table uses, which the tests would show.
+func arrowType(f parquet.Field) arrow.DataType {
+	if lt := f.Type().LogicalType(); lt != nil && isLogical[*format.ListType](lt) {
+		elem := f.Fields()[0].Fields()[0] // LIST > repeated group list > element
+		return arrow.ListOfField(arrow.Field{Name: "list", Type: arrowType(elem), Nullable: true})
+	}
+	switch t := f.Type(); t.Kind() {
+	case parquet.ByteArray:
+		return arrow.BinaryTypes.String
+	case parquet.Int32:
+		return arrow.PrimitiveTypes.Int32
+	case parquet.Int64:
+		if lt := t.LogicalType(); lt != nil && isLogical[*format.TimestampType](lt) {
+			return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+		}
+		return arrow.PrimitiveTypes.Int64
+	case parquet.Boolean:
+		return arrow.FixedWidthTypes.Boolean
+	}
+	panic(fmt.Sprintf("schema: no Arrow type for column %s (%s)", f.Name(), f.Type()))
 }
 
-func i32(name string, nullable bool) arrow.Field {
-	return arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int32, Nullable: nullable}
-}
-
-func i64(name string) arrow.Field {
-	return arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int64}
-}
-
-func boolean(name string) arrow.Field {
-	return arrow.Field{Name: name, Type: arrow.FixedWidthTypes.Boolean}
-}
-
-func timestamp(name string, nullable bool) arrow.Field {
-	return arrow.Field{Name: name, Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, Nullable: nullable}
-}
-
-func strList(name string) arrow.Field {
-	elem := arrow.Field{Name: "list", Type: arrow.BinaryTypes.String, Nullable: true}
-	return arrow.Field{Name: name, Type: arrow.ListOfField(elem)}
+// isLogical reports whether a logical type annotation is a T.
+func isLogical[T format.LogicalTypeValue](lt *format.LogicalType) bool {
+	_, ok := lt.Value.(T)
+	return ok
 }
 
 // DefaultBatchSize is the default number of rows in a record returned by

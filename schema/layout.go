@@ -28,18 +28,19 @@ type Table struct {
 
 // tables lists every table in the order DESIGN.md gives them.
 var tables = []Table{
-	newTable[Capture]("captures", "one row per capture", capturesArrow),
-	newTable[Diagnostic]("diagnostics", "one row per finding in a capture", diagnosticsArrow),
-	newTable[Rule]("rules", "one row per allow or disallow rule", rulesArrow),
-	newTable[Sitemap]("sitemaps", "one row per sitemap line", sitemapsArrow),
-	newTable[Agent]("agents", "one row per capture and tracked crawler", agentsArrow),
-	newTable[Input]("inputs", "one row per input given to ingest", inputsArrow),
-	newTable[Body]("bodies", "one row per distinct robots.txt text read by crawlers", bodiesArrow),
+	newTable[Capture]("captures", "one row per capture"),
+	newTable[Diagnostic]("diagnostics", "one row per finding in a capture"),
+	newTable[Rule]("rules", "one row per allow or disallow rule"),
+	newTable[Sitemap]("sitemaps", "one row per sitemap line"),
+	newTable[Agent]("agents", "one row per capture and tracked crawler"),
+	newTable[Input]("inputs", "one row per input given to ingest"),
+	newTable[Body]("bodies", "one row per distinct robots.txt text read by crawlers"),
 }
 
-func newTable[T Row](name, doc string, a *arrow.Schema) Table {
+func newTable[T Row](name, doc string) Table {
 	var zero T
-	return Table{Name: name, Doc: doc, Parquet: parquet.SchemaOf(zero), Arrow: a, rowType: reflect.TypeFor[T]()}
+	s := parquet.SchemaOf(zero)
+	return Table{Name: name, Doc: doc, Parquet: s, Arrow: arrowSchema(s), rowType: reflect.TypeFor[T]()}
 }
 
 // Tables returns every table of the dataset, in DESIGN.md order. The
