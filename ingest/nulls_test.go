@@ -16,7 +16,7 @@ import (
 // NULL where the value is absent in Go, never the zero value ("", 0, the
 // zero time), and holds both NULLs and values in this fixture. A failed
 // input sits between inputs read to their end, whose error must be NULL
-// (issue 16: the next one read '').
+// (issue 16: the next one read ”).
 func TestIssue16PublishedNulls(t *testing.T) {
 	src := t.TempDir()
 	write := func(name string, data []byte) string {
