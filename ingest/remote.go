@@ -56,9 +56,10 @@ var (
 	ErrRetriesExhausted = errors.New("ingest: retries exhausted")
 
 	// ErrRangeIgnored means an interrupted transfer cannot be resumed: the
-	// server answered a Range request from byte N with the whole resource
-	// (200) while its validators say it is unchanged, or with a 206 whose
-	// Content-Range does not start at N. Bytes are never spliced on a guess.
+	// server answered a Range request from byte N with a 206 whose
+	// Content-Range does not start at N. Bytes are never spliced on a
+	// guess. (A 200 with the whole, unchanged resource is read again from
+	// its start, its first N bytes dropped.)
 	ErrRangeIgnored = errors.New("ingest: Range request not honoured; transfer cannot resume")
 
 	// ErrRemoteChanged means the resource changed while it was being read:
