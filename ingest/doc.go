@@ -148,8 +148,11 @@
 //     not count): a stalled server fails rather than hangs.
 //   - Transient failures are retried: 5xx, 429 and 408 answers, time-outs,
 //     connection resets, bodies cut short, HTTP/2 stream errors and other
-//     network errors. Other 4xx answers (404, 403, ...), an unknown host
-//     and a certificate that does not verify are not. Before the k-th retry
+//     network errors. Permanent failures are not, and fail at once: other
+//     4xx answers (404, 403, ...), a redirect loop, more than
+//     [MaxRedirects] redirects, a Location that is not a URL or is not
+//     http(s) ([ErrRedirect]), a malformed URL, an unknown host and a
+//     certificate that does not verify. Before the k-th retry
 //     in a row the wait is random between d/2 and d, d = base*2^(k-1)
 //     capped at max ([WithBackoff], 1 s and 1 min), or the Retry-After the
 //     server asked for when longer, up to max. More than [WithRetries] (8)

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // Remote faults of issue 16, each against a loopback server that injects
@@ -78,4 +81,84 @@ func TestIssue16RangeIgnored(t *testing.T) {
 		t.Errorf("shorter file: error %v, want ErrRemoteChanged", remote.err)
 	}
 	checkPrefix(t, local, remote)
+}
+
+// TestIssue16PermanentFailures: failures that another attempt cannot mend
+// fail at once, with one request: redirect loops, too many redirects, a
+// Location without a scheme or of another scheme, 4xx other than 408 and
+// 429. Transient ones (5xx, 429, 408) are retried.
+func TestIssue16PermanentFailures(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	var srvURL string
+	url := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		p := r.URL.Path
+		switch {
+		case p == "/loop":
+			http.Redirect(w, r, "/loop", http.StatusFound)
+		case p == "/ping":
+			http.Redirect(w, r, "/pong", http.StatusMovedPermanently)
+		case p == "/pong":
+			http.Redirect(w, r, "/ping", http.StatusMovedPermanently)
+		case strings.HasPrefix(p, "/chain/"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(p, "/chain/"))
+			http.Redirect(w, r, "/chain/"+strconv.Itoa(n+1), http.StatusFound)
+		case p == "/noscheme":
+			w.Header().Set("Location", strings.TrimPrefix(srvURL, "http://")+"/x.warc.gz")
+			w.WriteHeader(http.StatusFound)
+		case p == "/ftp":
+			http.Redirect(w, r, "ftp://example.com/x.warc.gz", http.StatusFound)
+		default:
+			code, _ := strconv.Atoi(strings.TrimPrefix(p, "/"))
+			http.Error(w, "no", code)
+		}
+	}))
+	srvURL = url
+	f := func(path string, requests int, want ...error) {
+		t.Helper()
+		start := time.Now()
+		opts := []Option{WithRetries(3), WithBackoff(50*time.Millisecond, 50*time.Millisecond)}
+		_, _, err := Open(url+path, opts...)
+		for _, target := range append(want, ErrRead) {
+			if !errors.Is(err, target) {
+				t.Errorf("%s: error %v, want %v", path, err, target)
+			}
+		}
+		if transient(err) != (requests > 1) {
+			t.Errorf("%s: transient(%v) = %v", path, err, transient(err))
+		}
+		mu.Lock()
+		n := hits[path]
+		mu.Unlock()
+		if n != requests {
+			t.Errorf("%s: %d requests, want %d (%v)", path, n, requests, err)
+		}
+		if d := time.Since(start); requests == 1 && d > time.Second {
+			t.Errorf("%s: failed after %v", path, d)
+		}
+	}
+	f("/loop", 1, ErrRedirect)
+	f("/ping", 1, ErrRedirect)
+	f("/chain/0", 1, ErrRedirect)
+	f("/noscheme", 1)
+	f("/ftp", 1, ErrRedirect)
+	f("/404", 1, ErrHTTPStatus)
+	f("/400", 1, ErrHTTPStatus)
+	f("/401", 1, ErrHTTPStatus)
+	f("/410", 1, ErrHTTPStatus)
+	f("/408", 4, ErrRetriesExhausted, ErrHTTPStatus)
+	f("/429", 4, ErrRetriesExhausted, ErrHTTPStatus)
+	f("/500", 4, ErrRetriesExhausted, ErrHTTPStatus)
+	f("/503", 4, ErrRetriesExhausted, ErrHTTPStatus)
+
+	// Names that are not URLs to fetch fail before any request.
+	for _, bad := range []string{"http://", "http://[::1", "http://host:port/x.warc.gz", "ftp://example.com/x.warc.gz"} {
+		start := time.Now()
+		if _, _, err := Open(bad); err == nil || time.Since(start) > time.Second {
+			t.Errorf("Open(%q): %v after %v, want an error at once", bad, err, time.Since(start))
+		}
+	}
 }

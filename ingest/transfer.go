@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -429,11 +430,20 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
+// badLocation reports the error of net/http's client for a Location it
+// cannot parse (a URL without a scheme such as "host:8080/x"): it has no
+// type of its own, only its text, which has been stable since Go 1.8.
+func badLocation(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header")
+}
+
 // transient reports whether a failed attempt is worth another: retryable
-// statuses, time-outs, resets, connections closed early, HTTP/2 stream
-// errors and other network trouble are; statuses like 404, a resource
-// that cannot be resumed, a host that does not exist and a certificate
-// that does not verify are not.
+// statuses (5xx, 429, 408), time-outs, resets, connections closed early,
+// HTTP/2 stream errors and other network trouble are; other 4xx statuses,
+// a resource that cannot be resumed, redirects not followed (ErrRedirect,
+// a Location that is not a URL), a host that does not exist and a
+// certificate that does not verify are permanent.
 func transient(err error) bool {
 	var status *HTTPStatusError
 	var dns *net.DNSError
@@ -442,7 +452,8 @@ func transient(err error) bool {
 	switch {
 	case errors.As(err, &status):
 		return status.Retryable()
-	case errors.Is(err, ErrRangeIgnored), errors.Is(err, ErrRemoteChanged), errors.Is(err, context.Canceled):
+	case errors.Is(err, ErrRangeIgnored), errors.Is(err, ErrRemoteChanged), errors.Is(err, context.Canceled),
+		errors.Is(err, ErrRedirect), badLocation(err):
 		return false
 	case errors.As(err, &dns):
 		return !dns.IsNotFound
