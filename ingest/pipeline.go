@@ -400,6 +400,7 @@ func (e *epoch) read(ctx context.Context, name string) error {
 	row.Finished = time.Now().UTC()
 	row.Bytes, row.Records, row.Captures, row.Skipped = counts.Bytes, counts.Records, counts.Captures, counts.SkippedTotal()
 	row.SkippedByReason, row.DamageEvents, row.Damage = skippedJSON(counts.Skipped), counts.DamageCount, damageJSON(counts.Damage)
+	row.LengthUnknown = counts.lengthUnknown
 	log := p.cfg.Logger.With("input", name, "records", counts.Records, "captures", counts.Captures, "skipped", row.Skipped, "damage", counts.DamageCount)
 	if err != nil {
 		row.Error = err.Error()
@@ -440,11 +441,11 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		}
 		if err != nil {
 			e.send(ctx, b)
-			return r.Counts(), err
+			return inputCounts(r), err
 		}
 		if !b.fits(c) {
 			if !e.send(ctx, b) {
-				return r.Counts(), ctx.Err()
+				return inputCounts(r), ctx.Err()
 			}
 			b = e.newBatch()
 			pos := r.Counts().Bytes
@@ -459,9 +460,9 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		e.captures.Add(1)
 	}
 	if !e.send(ctx, b) {
-		return r.Counts(), ctx.Err()
+		return inputCounts(r), ctx.Err()
 	}
-	return r.Counts(), nil
+	return inputCounts(r), nil
 }
 
 // send hands a batch to the workers; false when ctx is done.

@@ -393,6 +393,16 @@ func (r *remoteReader) Next() (*Capture, error) {
 // Counts returns a snapshot of the running totals of the format's reader.
 func (r *remoteReader) Counts() Counts { return r.r.Counts() }
 
+// inputCounts returns the counts of an input's reader for its inputs row,
+// noting a remote input whose length was never announced.
+func inputCounts(r CaptureReader) Counts {
+	c := r.Counts()
+	if rr, ok := r.(*remoteReader); ok {
+		c.lengthUnknown = rr.t.size < 0
+	}
+	return c
+}
+
 // remoteInfo is the fs.FileInfo of a remote body: its length (-1 while
 // unknown) and Last-Modified time.
 type remoteInfo struct {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -8,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/robocensus/robocensus/internal/testutil"
 )
 
 // Remote faults of issue 16, each against a loopback server that injects
@@ -160,5 +163,33 @@ func TestIssue16PermanentFailures(t *testing.T) {
 		if _, _, err := Open(bad); err == nil || time.Since(start) > time.Second {
 			t.Errorf("Open(%q): %v after %v, want an error at once", bad, err, time.Since(start))
 		}
+	}
+}
+
+// TestIssue16LengthUnknown: an input whose server announces no length is
+// marked in the inputs table (it may be short without any error); one
+// with a Content-Length, and a local file, are not.
+func TestIssue16LengthUnknown(t *testing.T) {
+	data := testWARC(t, 30)
+	url := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "chunked") {
+			w.WriteHeader(http.StatusOK)
+			w.Write(data[:len(data)/2])
+			http.NewResponseController(w).Flush()
+			w.Write(data[len(data)/2:])
+			return
+		}
+		serveBytes(w, r, data, `"v1"`)
+	}))
+	dir := t.TempDir()
+	inputs := []string{url + "/a/chunked.warc.gz", url + "/b/sized.warc.gz", writeTemp(t, "c/local.warc.gz", data)}
+	sum, err := Run(context.Background(), Config{Dir: dir, Crawl: "length", Workers: 2}, inputs)
+	if err != nil || sum.Failed != 0 {
+		t.Fatalf("Run: %+v, %v", sum, err)
+	}
+	db := testutil.DuckDB(t, dir)
+	got := testutil.Query(t, db, "SELECT string_agg(regexp_extract(input, '([a-z]+)\\.warc', 1) || '=' || length_unknown || '/' || captures, ' ' ORDER BY input) FROM inputs")
+	if want := "local=false/30 chunked=true/30 sized=false/30"; got != want {
+		t.Errorf("inputs: %s, want %s", got, want)
 	}
 }

@@ -69,6 +69,7 @@ var (
 	inputsArrow = arrow.NewSchema([]arrow.Field{
 		str("input"), i64("bytes"), i64("records"), i64("captures"), i64("skipped"),
 		str("skipped_by_reason"), i64("damage_events"), nullStr("damage"), nullStr("error"), timestamp("started", false), timestamp("finished", false),
+		boolean("length_unknown"),
 	}, nil)
 )
 
