@@ -38,10 +38,13 @@ func optionalFields[T Row]() []int {
 	return out
 }
 
-// isNull reports whether parquet-go writes the field value v as NULL.
+var timeType = reflect.TypeFor[time.Time]()
+
+// isNull reports whether parquet-go writes the addressable field value v as
+// NULL (a pointer in an interface does not allocate).
 func isNull(v reflect.Value) bool {
-	if t, ok := v.Interface().(time.Time); ok {
-		return t.IsZero()
+	if v.Type() == timeType {
+		return v.Addr().Interface().(*time.Time).IsZero()
 	}
 	return v.IsZero()
 }
@@ -54,11 +57,12 @@ func safeBatch[T Row](rows []T, fields []int) int {
 		return n
 	}
 	values := make([]bool, n)
+	all := reflect.ValueOf(rows)
 	for {
 		first := n
 		for _, f := range fields {
 			for i := range rows[:n] {
-				values[i] = !isNull(reflect.ValueOf(&rows[i]).Elem().Field(f))
+				values[i] = !isNull(all.Index(i).Field(f))
 			}
 			first = min(first, firstMisread(values[:n]))
 		}
