@@ -149,3 +149,69 @@ func samePartitions(t *testing.T, a, b string) {
 		}
 	}
 }
+
+// TestIssue16RerunInterrupted: a rerun interrupted after it kept the
+// published rows, while it reads a failed input again, resumes from its
+// kept segment when run again: no request for the inputs kept, and the
+// partition of a clean run.
+func TestIssue16RerunInterrupted(t *testing.T) {
+	files := map[string][]byte{}
+	var urls []string
+	for i := range 4 {
+		files[fmt.Sprintf("/CC-MAIN-2025-%05d.warc.gz", i)] = sampleWARC(t, 30+i)
+	}
+	var phase atomic.Int32 // 0: input 2 fails; 1: input 2 cancels the run; 2: healed
+	var cancel atomic.Pointer[context.CancelFunc]
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		if r.URL.Path == "/CC-MAIN-2025-00002.warc.gz" {
+			switch phase.Load() {
+			case 0:
+				http.NotFound(w, r)
+				return
+			case 1:
+				(*cancel.Load())()
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(files[r.URL.Path]))
+	}))
+	defer srv.Close()
+	for i := range 4 {
+		urls = append(urls, fmt.Sprintf("%s/CC-MAIN-2025-%05d.warc.gz", srv.URL, i))
+	}
+	opts := []ingest.Option{ingest.WithRetries(1), ingest.WithBackoff(time.Millisecond, time.Millisecond)}
+	run := func(dir string, fresh bool) (ingest.Summary, error) {
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		cancel.Store(&stop)
+		return ingest.Run(ctx, ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, ReadOptions: opts, Fresh: fresh}, urls)
+	}
+	dir := t.TempDir()
+	if sum, err := run(dir, false); err != nil || sum.Failed != 1 {
+		t.Fatalf("first run: %+v, %v", sum, err)
+	}
+	phase.Store(1)
+	if _, err := run(dir, false); err == nil {
+		t.Fatal("interrupted rerun: no error")
+	}
+	phase.Store(2)
+	clear(hits)
+	sum, err := run(dir, false)
+	if err != nil || !sum.Published || sum.Failed != 0 || sum.Kept != 3 {
+		t.Errorf("resumed rerun: %+v, %v; want published, none failed, 3 kept", sum, err)
+	}
+	if len(hits) != 1 || hits["/CC-MAIN-2025-00002.warc.gz"] != 1 {
+		t.Errorf("resumed rerun: requests %v, want one, for input 2", hits)
+	}
+	clean := t.TempDir()
+	if _, err := run(clean, true); err != nil {
+		t.Fatal(err)
+	}
+	samePartitions(t, dir, clean)
+}
