@@ -236,6 +236,8 @@ type Counts struct {
 	Skipped     map[string]int64 // records not turned into captures, by reason (Skip* constants)
 	Damage      []Damage         // input-level damage, the first MaxDamageList
 	DamageCount int64            // number of damage events, including those not listed
+
+	lengthUnknown bool // a remote input whose length was never announced (set by Run)
 }
 
 // SkippedTotal returns the sum of Skipped.

@@ -149,8 +149,11 @@
 //     not count): a stalled server fails rather than hangs.
 //   - Transient failures are retried: 5xx, 429 and 408 answers, time-outs,
 //     connection resets, bodies cut short, HTTP/2 stream errors and other
-//     network errors. Other 4xx answers (404, 403, ...), an unknown host
-//     and a certificate that does not verify are not. Before the k-th retry
+//     network errors. Permanent failures are not, and fail at once: other
+//     4xx answers (404, 403, ...), a redirect loop, more than
+//     [MaxRedirects] redirects, a Location that is not a URL or is not
+//     http(s) ([ErrRedirect]), a malformed URL, an unknown host and a
+//     certificate that does not verify. Before the k-th retry
 //     in a row the wait is random between d/2 and d, d = base*2^(k-1)
 //     capped at max ([WithBackoff], 1 s and 1 min), or the Retry-After the
 //     server asked for when longer, up to max. More than [WithRetries] (8)
@@ -158,11 +161,18 @@
 //     received reset the count.
 //   - An interrupted body is resumed with "Range: bytes=N-", N being the
 //     bytes already delivered, and If-Range (the strong ETag, else
-//     Last-Modified). Only a 206 whose Content-Range starts at N, with the
+//     Last-Modified). A 206 whose Content-Range starts at N, with the
 //     total length, ETag and Last-Modified of the first answer, continues
-//     the stream. A server that ignores the range ([ErrRangeIgnored]) or a
-//     file that changed in between ([ErrRemoteChanged]) ends the transfer:
-//     bytes of two versions are never spliced.
+//     the stream. A server that ignores the range and answers 200 with the
+//     whole file is read from the start again, as wget and curl do: its
+//     first N bytes are read and dropped (they must all arrive), and the
+//     stream goes on after them, so each capture is read once. A 200 or
+//     206 whose length, ETag or Last-Modified differ from those of the
+//     first answer, or a 200 shorter than N, is another version of the
+//     file ([ErrRemoteChanged]); a 206 from another offset cannot be used
+//     ([ErrRangeIgnored]). Both end the transfer, recorded as the input's
+//     error: bytes of two versions are never spliced, and restarting the
+//     input from its start is not possible once its captures went on.
 //
 // A failure before the first byte makes Open fail: an [*InputError]
 // wrapping [ErrRead] and the cause (an [*HTTPStatusError] for a 404). A

@@ -53,6 +53,10 @@ type Config struct {
 	// Shard, when set, makes the run read only its share of the inputs; the
 	// crawl is published by the run that completes the last share.
 	Shard Shard
+	// Fresh makes a run over a published crawl read every input again.
+	// Without it, the rows of the inputs the published partition read to
+	// their end are kept and only the others are read (see rerun.go).
+	Fresh bool
 	// LockStaleAfter is the age after which a finalize lock left by another
 	// host is taken over. Defaults to 6 hours.
 	LockStaleAfter time.Duration
@@ -80,6 +84,7 @@ type Progress struct {
 type Summary struct {
 	Progress                 // of this run's own reading
 	Resumed   int            // inputs already done by an earlier, interrupted run or another shard
+	Kept      int            // of which inputs kept from the published partition (Config.Fresh unset)
 	Pending   int            // inputs of other shards not done yet: the crawl is not published
 	Inputs    []schema.Input // the inputs rows known: the whole crawl once published
 	Published bool           // the crawl's partition was (re)published by this run
@@ -130,6 +135,17 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	var kept int
+	if !cfg.Fresh {
+		var current []schema.Input
+		if kept, current, err = work.rerun(cfg, all); err != nil {
+			return Summary{}, err
+		}
+		if current != nil {
+			cfg.Logger.Info("crawl already published with every input read to its end", "crawl", cfg.Crawl, "inputs", len(current))
+			return Summary{Kept: len(current), Resumed: len(current), Inputs: current}, nil
+		}
+	}
 	segs, err := work.committed()
 	if err != nil {
 		return Summary{}, err
@@ -142,8 +158,10 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 		}
 	}
 	p := &pipeline{cfg: cfg, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder}
-	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
-	if sum.Resumed > 0 {
+	sum := Summary{Resumed: countDone(all, done, cfg.Shard), Kept: kept}
+	if kept > 0 {
+		cfg.Logger.Info("rerun of a published crawl: inputs read to their end kept", "crawl", cfg.Crawl, "kept", kept, "to do", len(todo))
+	} else if sum.Resumed > 0 {
 		cfg.Logger.Info("resuming", "crawl", cfg.Crawl, "done", sum.Resumed, "to do", len(todo))
 	}
 	stop := p.reportProgress()
@@ -396,6 +414,7 @@ func (e *epoch) read(ctx context.Context, name string) error {
 	row.Finished = time.Now().UTC()
 	row.Bytes, row.Records, row.Captures, row.Skipped = counts.Bytes, counts.Records, counts.Captures, counts.SkippedTotal()
 	row.SkippedByReason, row.DamageEvents, row.Damage = skippedJSON(counts.Skipped), counts.DamageCount, damageJSON(counts.Damage)
+	row.LengthUnknown = counts.lengthUnknown
 	log := p.cfg.Logger.With("input", name, "records", counts.Records, "captures", counts.Captures, "skipped", row.Skipped, "damage", counts.DamageCount)
 	if err != nil {
 		row.Error = err.Error()
@@ -440,11 +459,11 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		}
 		if err != nil {
 			e.send(ctx, b)
-			return r.Counts(), err
+			return inputCounts(r), err
 		}
 		if !b.fits(c) {
 			if !e.send(ctx, b) {
-				return r.Counts(), ctx.Err()
+				return inputCounts(r), ctx.Err()
 			}
 			b = e.newBatch()
 			pos := r.Counts().Bytes
@@ -459,9 +478,9 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		e.captures.Add(1)
 	}
 	if !e.send(ctx, b) {
-		return r.Counts(), ctx.Err()
+		return inputCounts(r), ctx.Err()
 	}
-	return r.Counts(), nil
+	return inputCounts(r), nil
 }
 
 // send hands a batch to the workers; false when ctx is done.

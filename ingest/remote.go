@@ -56,9 +56,10 @@ var (
 	ErrRetriesExhausted = errors.New("ingest: retries exhausted")
 
 	// ErrRangeIgnored means an interrupted transfer cannot be resumed: the
-	// server answered a Range request from byte N with the whole resource
-	// (200) while its validators say it is unchanged, or with a 206 whose
-	// Content-Range does not start at N. Bytes are never spliced on a guess.
+	// server answered a Range request from byte N with a 206 whose
+	// Content-Range does not start at N. Bytes are never spliced on a
+	// guess. (A 200 with the whole, unchanged resource is read again from
+	// its start, its first N bytes dropped.)
 	ErrRangeIgnored = errors.New("ingest: Range request not honoured; transfer cannot resume")
 
 	// ErrRemoteChanged means the resource changed while it was being read:
@@ -73,7 +74,17 @@ var (
 	// ErrIdleTimeout means a body read received nothing within the idle
 	// timeout ([WithIdleTimeout]).
 	ErrIdleTimeout = errors.New("ingest: no data within the idle timeout")
+
+	// ErrRedirect means a redirect was not followed: a loop (a URL
+	// already visited), more than [MaxRedirects] redirects, a Location
+	// that is not a URL (one without a scheme, say "host:8080/x"), or a
+	// scheme other than http and https. It is permanent: not retried.
+	ErrRedirect = errors.New("ingest: redirect not followed")
 )
+
+// MaxRedirects is the most redirects followed for one request, as
+// net/http's default.
+const MaxRedirects = 10
 
 // An HTTPStatusError is a response status that gives no body to read. It
 // wraps [ErrHTTPStatus].
@@ -203,12 +214,44 @@ func WithUserAgent(ua string) Option {
 	}
 }
 
-// httpClient returns the client of the requests.
+// httpClient returns the client of the requests: a copy of the one set
+// (sharing its transport and so its connections) that refuses the
+// redirects of ErrRedirect before the client's own policy, if any, is
+// asked.
 func (rc *remoteConfig) httpClient() *http.Client {
-	if rc.client != nil {
-		return rc.client
+	base := rc.client
+	if base == nil {
+		base = defaultClient()
 	}
-	return defaultClient()
+	c := *base
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := checkRedirect(req, via); err != nil {
+			return err
+		}
+		if base.CheckRedirect != nil {
+			return base.CheckRedirect(req, via)
+		}
+		return nil
+	}
+	return &c
+}
+
+// checkRedirect refuses a redirect to a URL already visited, beyond
+// MaxRedirects, or to a scheme other than http(s).
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	to := req.URL.String()
+	for _, v := range via {
+		if v.URL.String() == to {
+			return fmt.Errorf("%w: redirect loop back to %s after %d redirects", ErrRedirect, to, len(via))
+		}
+	}
+	switch {
+	case len(via) > MaxRedirects:
+		return fmt.Errorf("%w: more than %d redirects", ErrRedirect, MaxRedirects)
+	case !strings.EqualFold(req.URL.Scheme, "http") && !strings.EqualFold(req.URL.Scheme, "https"):
+		return fmt.Errorf("%w: redirect to the unsupported scheme of %s", ErrRedirect, to)
+	}
+	return nil
 }
 
 // defaultClient is shared by all readers, so that connections to one host
@@ -349,6 +392,16 @@ func (r *remoteReader) Next() (*Capture, error) {
 
 // Counts returns a snapshot of the running totals of the format's reader.
 func (r *remoteReader) Counts() Counts { return r.r.Counts() }
+
+// inputCounts returns the counts of an input's reader for its inputs row,
+// noting a remote input whose length was never announced.
+func inputCounts(r CaptureReader) Counts {
+	c := r.Counts()
+	if rr, ok := r.(*remoteReader); ok {
+		c.lengthUnknown = rr.t.size < 0
+	}
+	return c
+}
 
 // remoteInfo is the fs.FileInfo of a remote body: its length (-1 while
 // unknown) and Last-Modified time.

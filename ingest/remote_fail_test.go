@@ -126,10 +126,6 @@ func TestRemoteEndsEarly(t *testing.T) {
 			t.Errorf("%s: %d captures, counts %+v: want captures up to byte %d and truncation damage", name, len(remote.caps), c, k)
 		}
 	}
-	f("range ignored", func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del("Range")
-		serveBytes(w, r, data, `"v1"`)
-	}, ErrRangeIgnored)
 	f("changed: If-Range answered with the new file", func(w http.ResponseWriter, r *http.Request) {
 		serveBytes(w, r, changed, `"v2"`)
 	}, ErrRemoteChanged)
@@ -143,6 +139,15 @@ func TestRemoteEndsEarly(t *testing.T) {
 	}, ErrRemoteChanged)
 	f("changed: another Content-Length in a 200", func(w http.ResponseWriter, r *http.Request) {
 		serveBytes(w, r, changed, "")
+	}, ErrRemoteChanged)
+	f("changed: range ignored, a 200 with another ETag", func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del("Range")
+		serveBytes(w, r, data, `"v2"`)
+	}, ErrRemoteChanged)
+	f("changed: range ignored, a 200 with another Last-Modified", func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del("Range")
+		r.Header.Del("If-Range")
+		serveFile(w, r, data, `"v1"`, modTime.Add(time.Hour))
 	}, ErrRemoteChanged)
 	f("changed: shorter than the bytes read (416)", func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del("If-Range")

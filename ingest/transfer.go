@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -24,9 +25,11 @@ import (
 //     timeout, ...) the transfer resumes with "Range: bytes=N-", N being
 //     the bytes delivered so far, and "If-Range" with the strong ETag (or
 //     Last-Modified). Only a 206 whose Content-Range starts at N, with the
-//     same total length and validators, continues the stream; a 200 means
-//     the server ignored the range (ErrRangeIgnored) or the resource
-//     changed (ErrRemoteChanged, when the validators differ), and ends it.
+//     same total length and validators, continues the stream. A 200 with
+//     the same length and validators means the server ignored the range:
+//     its first N bytes are read and dropped (as wget and curl do), and the
+//     stream continues after them; a 200 whose length or validators differ
+//     means the resource changed (ErrRemoteChanged) and ends the transfer.
 //   - Transient failures (see transient) are retried after a backoff; the
 //     count of failures in a row is reset when bytes arrive.
 //
@@ -45,11 +48,13 @@ type transfer struct {
 	cancel context.CancelFunc // ends the current request
 	idle   *time.Timer        // cancels the current request when a read stalls
 
-	off     int64 // bytes delivered
-	size    int64 // total length; -1 while unknown
-	etag    string
-	lastMod string
-	modTime time.Time
+	off      int64 // bytes delivered
+	skip     int64 // bytes of the current body to drop: a 200 to a Range request
+	restarts int   // 200s to Range requests, read from the start
+	size     int64 // total length; -1 while unknown
+	etag     string
+	lastMod  string
+	modTime  time.Time
 
 	attempts   int           // requests sent
 	failures   int           // failed attempts since bytes last arrived
@@ -76,6 +81,9 @@ func (t *transfer) Read(p []byte) (int, error) {
 				t.end(err)
 				break
 			}
+		}
+		if t.skip > 0 && !t.discard() {
+			continue
 		}
 		n, err := t.readBody(p)
 		t.off += int64(n)
@@ -140,6 +148,33 @@ func (t *transfer) readBody(p []byte) (int, error) {
 		return n, fmt.Errorf("%w (%v)", ErrIdleTimeout, t.cfg.idleTimeout)
 	}
 	return n, err
+}
+
+// discard reads and drops the first bytes of a 200 that answered a Range
+// request with the whole resource: the t.off bytes already delivered. It
+// reports whether the body can now be read from t.off; if not, the body
+// ended or failed before (a retry, or the end of the transfer: a body of
+// unknown length shorter than the bytes delivered is another file).
+func (t *transfer) discard() bool {
+	buf := make([]byte, min(t.skip, 32<<10))
+	for t.skip > 0 {
+		n, err := t.readBody(buf[:min(t.skip, int64(len(buf)))])
+		t.skip -= int64(n)
+		switch {
+		case err == nil:
+		case err == io.EOF && t.skip > 0 && t.size < 0:
+			t.end(fmt.Errorf("%w: a 200 of %d bytes to Range bytes=%d-", ErrRemoteChanged, t.off-t.skip, t.off))
+			return false
+		case err == io.EOF && t.skip > 0:
+			t.closeBody()
+			t.failed(fmt.Errorf("body ended at byte %d of the %d already read: %w", t.off-t.skip, t.off, io.ErrUnexpectedEOF))
+			return false
+		default:
+			t.bodyEnded(err, false)
+			return false
+		}
+	}
+	return true
 }
 
 // bodyEnded handles the end of a response body: the end of the resource,
@@ -290,10 +325,7 @@ func (t *transfer) accept(resp *http.Response) error {
 	case code == http.StatusPartialContent && t.off > 0:
 		return t.resumed(resp)
 	case code == http.StatusOK:
-		if err := t.sameResource(resp, resp.ContentLength); err != nil {
-			return err
-		}
-		return fmt.Errorf("%w: %s to Range bytes=%d-", ErrRangeIgnored, resp.Status, t.off)
+		return t.restarted(resp)
 	case code == http.StatusRequestedRangeNotSatisfiable && t.off > 0:
 		return fmt.Errorf("%w: %s to Range bytes=%d- (the resource is shorter now)", ErrRemoteChanged, resp.Status, t.off)
 	}
@@ -302,6 +334,26 @@ func (t *transfer) accept(resp *http.Response) error {
 		t.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
 	return se
+}
+
+// restarted checks a 200 answer to a Range request from t.off: the server
+// sends the whole resource again, as wget and curl accept, and the first
+// t.off bytes are discarded (see discard). The resource must be the one
+// being read: the same Content-Length, ETag and Last-Modified when both
+// answers have them, else ErrRemoteChanged.
+func (t *transfer) restarted(resp *http.Response) error {
+	if err := t.sameResource(resp, resp.ContentLength); err != nil {
+		return err
+	}
+	if n := resp.ContentLength; n >= 0 && n < t.off {
+		return fmt.Errorf("%w: a 200 of %d bytes to Range bytes=%d-", ErrRemoteChanged, n, t.off)
+	}
+	if t.size < 0 {
+		t.size = resp.ContentLength
+	}
+	t.skip = t.off
+	t.restarts++
+	return nil
 }
 
 // resumed checks a 206 answer to a Range request from t.off.
@@ -378,11 +430,20 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
+// badLocation reports the error of net/http's client for a Location it
+// cannot parse (a URL without a scheme such as "host:8080/x"): it has no
+// type of its own, only its text, which has been stable since Go 1.8.
+func badLocation(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header")
+}
+
 // transient reports whether a failed attempt is worth another: retryable
-// statuses, time-outs, resets, connections closed early, HTTP/2 stream
-// errors and other network trouble are; statuses like 404, a resource
-// that cannot be resumed, a host that does not exist and a certificate
-// that does not verify are not.
+// statuses (5xx, 429, 408), time-outs, resets, connections closed early,
+// HTTP/2 stream errors and other network trouble are; other 4xx statuses,
+// a resource that cannot be resumed, redirects not followed (ErrRedirect,
+// a Location that is not a URL), a host that does not exist and a
+// certificate that does not verify are permanent.
 func transient(err error) bool {
 	var status *HTTPStatusError
 	var dns *net.DNSError
@@ -391,7 +452,8 @@ func transient(err error) bool {
 	switch {
 	case errors.As(err, &status):
 		return status.Retryable()
-	case errors.Is(err, ErrRangeIgnored), errors.Is(err, ErrRemoteChanged), errors.Is(err, context.Canceled):
+	case errors.Is(err, ErrRangeIgnored), errors.Is(err, ErrRemoteChanged), errors.Is(err, context.Canceled),
+		errors.Is(err, ErrRedirect), badLocation(err):
 		return false
 	case errors.As(err, &dns):
 		return !dns.IsNotFound

@@ -103,6 +103,7 @@ type segmentManifest struct {
 	Segment string         `json:"segment"`
 	Shard   string         `json:"shard"`
 	Inputs  []schema.Input `json:"inputs"`
+	From    string         `json:"from,omitempty"` // "kept": copied from the published partition (rerun.go)
 }
 
 func openWork(root, crawl string, shard Shard) (*workDir, error) {
@@ -181,12 +182,15 @@ func (w *workDir) newSegment(seq int) (*segment, error) {
 
 // commit makes the segment count: its folder is renamed into segments/,
 // then its manifest written aside and renamed into place.
-func (s *segment) commit(rows []schema.Input) error {
+func (s *segment) commit(rows []schema.Input) error { return s.commitAs(rows, "") }
+
+// commitAs is commit with the manifest's From.
+func (s *segment) commitAs(rows []schema.Input, from string) error {
 	dir := filepath.Join(s.w.path, "segments")
 	if err := os.Rename(s.stage.path, filepath.Join(dir, s.name)); err != nil {
 		return fmt.Errorf("ingest: committing segment: %w", err)
 	}
-	data, err := json.Marshal(segmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows})
+	data, err := json.Marshal(segmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows, From: from})
 	if err != nil {
 		return err
 	}

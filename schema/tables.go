@@ -245,6 +245,12 @@ type Input struct {
 	Started time.Time `parquet:"started,timestamp(microsecond:local)"`
 	// Finished is when reading ended, in UTC.
 	Finished time.Time `parquet:"finished,timestamp(microsecond:local)"`
+	// LengthUnknown reports a remote input whose server announced no
+	// length (no Content-Length: a chunked body, or one ended by closing
+	// the connection), nor did a later answer: such an input may be short
+	// although it was read to its end without error. False for local
+	// inputs and announced lengths. Added in schema version 1.1.
+	LengthUnknown bool `parquet:"length_unknown"`
 }
 
 // Body is one row of the bodies table: the text of a robots.txt file, kept

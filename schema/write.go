@@ -131,11 +131,12 @@ var textColumns = map[string][]string{
 // visible only when complete. Errors are sticky: after one, every method
 // returns it. A Writer is not safe for concurrent use.
 type Writer[T Row] struct {
-	pw      *parquet.GenericWriter[T]
-	rows    int64
-	err     error
-	closed  bool
-	scratch []T // rows copied to repair invalid UTF-8
+	pw       *parquet.GenericWriter[T]
+	rows     int64
+	err      error
+	closed   bool
+	scratch  []T   // rows copied to repair invalid UTF-8
+	optional []int // indexes of T's optional fields
 }
 
 // NewWriter returns a Writer of T rows to w, which must not be nil.
@@ -177,7 +178,7 @@ func (w *Writer[T]) Write(rows []T) (int, error) {
 		return 0, w.err
 	}
 	rows = w.validUTF8(rows)
-	n, err := w.pw.Write(rows)
+	n, err := w.write(rows)
 	clear(w.scratch) // drop references to the caller's strings
 	w.scratch = w.scratch[:0]
 	w.rows += int64(n)
@@ -185,6 +186,24 @@ func (w *Writer[T]) Write(rows []T) (int, error) {
 		w.err = fmt.Errorf("schema: writing %s rows: %w", TableName[T](), err)
 	}
 	return n, w.err
+}
+
+// write writes rows in pieces that keep every NULL (see safeBatch).
+func (w *Writer[T]) write(rows []T) (int, error) {
+	if w.optional == nil {
+		w.optional = optionalFields[T]()
+	}
+	written := 0
+	for len(rows) > 0 {
+		k := safeBatch(rows, w.optional)
+		n, err := w.pw.Write(rows[:k])
+		written += n
+		if err != nil {
+			return written, err
+		}
+		rows = rows[k:]
+	}
+	return written, nil
 }
 
 // Flush ends the current row group, writing it to the output. Calling it is

@@ -25,16 +25,20 @@
 #             minutes on 2 cores; each shard is a pass over the crawl)
 #   REPORT_SHARDS  force the report's number of host shards (default 0:
 #             as few as fit REPORT_MEMLIMIT)
-#   FORCE     1: ingest again a crawl already published
+#   FORCE     1: ingest every input of a crawl already published again
+#             (ingest --fresh)
 #   ROBOCENSUS the binary (default: robocensus on PATH)
 #
 # Safe to run again at any time: an interrupted ingest resumes where it
-# stopped, and a crawl already published is not ingested again (FORCE=1 to
-# redo it, e.g. to retry inputs that failed: the inputs table lists them).
-# Runs never overlap (flock on DATA/.nightly-<crawl>-<shard>.lock). Exit
-# status: 0 done (or nothing to do), 1 done but some inputs could not be
-# read (they are rows of the inputs table with their error), 2 ingest
-# failed, 3 the upload failed, 4 the report failed (the rest was done). Cron:
+# stopped, and ingest over a crawl already published reads again only the
+# inputs that failed (the inputs table lists them with their error), keeps
+# the rest and republishes; when none failed there is nothing to do (FORCE=1
+# reads everything again). Runs never overlap (flock on
+# DATA/.nightly-<crawl>-<shard>.lock). Exit status: 0 done (or nothing to
+# do), 1 done but some inputs of the crawl are still not read to their end
+# (rows of the inputs table with their error; the next run tries them
+# again), 2 ingest failed, 3 the upload failed, 4 the report failed (the
+# rest was done). Cron:
 #   15 2 * * *  CRAWL=latest /opt/robocensus/scripts/nightly.sh >>/var/log/robocensus.log 2>&1
 # or the systemd timer in scripts/systemd/, or the Indexed Job in scripts/k8s/.
 set -euo pipefail
@@ -73,20 +77,28 @@ fi
 # uploads it (in a sharded run, only the run that published it).
 publisher=0
 status=0
-if [ -d "$DATA/captures/crawl=$CRAWL" ] && [ ! -d "$DATA/.work/$CRAWL" ] && [ "${FORCE:-0}" != 1 ]; then
-  log "$CRAWL is already published in $DATA (FORCE=1 ingests it again)"
-  case "$SHARD" in "" | 0/*) publisher=1 ;; esac
+fresh=
+if [ "${FORCE:-0}" = 1 ]; then
+  fresh=--fresh
+  log "ingesting every input of $CRAWL again (FORCE=1) ${SHARD:+(shard $SHARD) }from $MANIFEST into $DATA"
+elif [ -d "$DATA/inputs/crawl=$CRAWL" ]; then
+  log "$CRAWL is published in $DATA: ingest reads again the inputs that failed ${SHARD:+(shard $SHARD) }and keeps the others"
 else
   log "ingesting $CRAWL ${SHARD:+(shard $SHARD) }from $MANIFEST into $DATA"
-  out="$("$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL" ${SHARD:+--shard "$SHARD"} "$MANIFEST")" || status=$?
-  printf '%s\n' "$out"
-  if [ "$status" -gt 1 ]; then
-    log "ingest failed (exit $status)"
-    exit "$status"
-  fi
-  [ "$status" -eq 1 ] && log "some inputs could not be read; they are listed with their error in the inputs table"
-  case "$out" in *"  published "*) publisher=1 ;; esac
 fi
+out="$("$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL" ${SHARD:+--shard "$SHARD"} $fresh "$MANIFEST")" || status=$?
+printf '%s\n' "$out"
+if [ "$status" -gt 1 ]; then
+  log "ingest failed (exit $status)"
+  exit "$status"
+fi
+[ "$status" -eq 1 ] && log "some inputs of $CRAWL are still not read to their end; they are listed with their error in the inputs table, and the next run reads them again"
+case "$out" in
+  *"  published "*) publisher=1 ;;
+  *"  already published: "*)
+    log "$CRAWL was already published with every input read to its end: nothing ingested"
+    case "$SHARD" in "" | 0/*) publisher=1 ;; esac ;;
+esac
 if [ "$publisher" = 0 ]; then
   log "done: the crawl is published by the run that completes its last share (ingest exit $status)"
   exit "$status"

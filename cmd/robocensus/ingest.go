@@ -21,7 +21,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--dry-run] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--fresh] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -48,6 +48,20 @@ they come from, without reading them.
 The partition appears only when complete; a rerun with the same LABEL
 replaces it. --crawl defaults to the Common Crawl crawl the inputs name
 (CC-MAIN-2025-05), else today's date.
+
+A rerun over a published partition reads only the inputs that failed there
+(their error is in the inputs table) or that it does not have; the rows of
+the inputs read to their end are kept, and the partition republished is
+the one a single clean run would write. When every input was read to its
+end there is nothing to do. --fresh reads every input again.
+
+Remote inputs: a transfer that fails on the way (connection reset, time-out,
+5xx, 429 or 408) is retried up to --retries times in a row, waiting from
+--retry-wait, doubling, up to a minute, and resumed where it stopped.
+Permanent failures (other 4xx, a redirect loop or more than 10 redirects, a
+Location that is not an http(s) URL, a malformed URL) are not retried.
+--header-timeout bounds the wait for a response header, --idle-timeout a
+stall in the middle of a body.
 
 A damaged record never stops the run: it is recorded in the inputs table
 (and in diagnostics when it concerns one capture) and reading goes on.
@@ -77,6 +91,11 @@ in which no input could be read publishes nothing.`,
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
 		dryRun := fs.Bool("dry-run", false, "list the inputs the run would read, and where from, without reading them")
 		baseURL := fs.String("base-url", ingest.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
+		fresh := fs.Bool("fresh", false, "read every input again, also those a published partition read to their end")
+		retries := fs.Int("retries", ingest.DefaultRetries, "failed attempts in a row a remote transfer survives (`N`)")
+		retryWait := fs.Duration("retry-wait", ingest.DefaultBackoffBase, "wait before the first retry, doubled at each retry in a row up to a minute (`D`)")
+		idle := fs.Duration("idle-timeout", ingest.DefaultIdleTimeout, "longest stall in a remote body (`D`)")
+		header := fs.Duration("header-timeout", ingest.DefaultHeaderTimeout, "longest wait for a response header, connecting included (`D`)")
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
 				env.errorf("ingest: no INPUT given")
@@ -84,8 +103,10 @@ in which no input could be read publishes nothing.`,
 			}
 			// The environment's proxy settings (HTTPS_PROXY, ...) apply
 			// to remote inputs.
-			client := ingest.WithHTTPClient(ingest.NewHTTPClient(http.ProxyFromEnvironment))
-			inputs, from, err := expandArgs(env, args, *baseURL, ingest.WithBaseURL(*baseURL), client)
+			remote := []ingest.Option{ingest.WithHTTPClient(ingest.NewHTTPClient(http.ProxyFromEnvironment)),
+				ingest.WithRetries(*retries), ingest.WithBackoff(*retryWait, max(*retryWait, ingest.DefaultBackoffMax)),
+				ingest.WithIdleTimeout(*idle), ingest.WithHeaderTimeout(*header)}
+			inputs, from, err := expandArgs(env, args, *baseURL, append([]ingest.Option{ingest.WithBaseURL(*baseURL)}, remote...)...)
 			if err != nil {
 				env.errorf("%v", err)
 				if errors.Is(err, ingest.ErrInvalidOption) {
@@ -102,7 +123,7 @@ in which no input could be read publishes nothing.`,
 				return exitUsage
 			}
 			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose, isTerminal(env.Stderr)),
-				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, ReadOptions: []ingest.Option{client}}
+				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, ReadOptions: remote, Fresh: *fresh}
 			if *shard != "" {
 				if cfg.Shard, err = ingest.ParseShard(*shard); err != nil {
 					env.errorf("%v", err)
@@ -139,17 +160,24 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	cfg.Progress = progress.update
 	sum, err := ingest.Run(ctx, cfg, inputs)
 	progress.done()
-	cfg.Logger.Info("run finished", "progress", sum.Progress, "resumed", sum.Resumed, "pending", sum.Pending, "published", sum.Published)
+	cfg.Logger.Info("run finished", "progress", sum.Progress, "resumed", sum.Resumed, "kept", sum.Kept, "pending", sum.Pending, "published", sum.Published)
 	if err != nil {
 		env.errorf("ingest: %v", err)
 		return exitFailure
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (crawl=%s): %s\n", cfg.Dir, cfg.Crawl, sum.Progress)
+	upToDate := !sum.Published && sum.Pending == 0 && sum.InputsDone == 0 && sum.Kept == len(sum.Inputs) && sum.Kept > 0
 	switch {
+	case upToDate:
+	case sum.Kept > 0:
+		fmt.Fprintf(env.Stdout, "  rerun: %s read to its end kept from the published partition, %s read\n",
+			plural(sum.Kept, "input", "inputs"), plural(sum.InputsDone, "input", "inputs"))
 	case sum.Resumed > 0:
 		fmt.Fprintf(env.Stdout, "  resumed: %s already done\n", plural(sum.Resumed, "input", "inputs"))
 	}
 	switch {
+	case upToDate:
+		fmt.Fprintf(env.Stdout, "  already published: every input read to its end, nothing to do (--fresh reads them again)\n")
 	case sum.Published:
 		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%s)\n", cfg.Dir, cfg.Crawl, plural(len(sum.Inputs), "input", "inputs"))
 	case sum.NothingRead:
@@ -165,6 +193,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 		}
 	}
 	if sum.Failed > 0 {
+		fmt.Fprintf(env.Stdout, "  still failed: %s; run again to read them again\n", plural(sum.Failed, "input", "inputs"))
 		return exitFailure
 	}
 	return exitOK

@@ -22,7 +22,14 @@ import (
 // there.
 func nightlyMirror(t *testing.T) (url string) {
 	t.Helper()
-	mirror := t.TempDir()
+	url, _ = nightlyMirrorDir(t)
+	return url
+}
+
+// nightlyMirrorDir is nightlyMirror that also returns the mirror's folder.
+func nightlyMirrorDir(t *testing.T) (url, mirror string) {
+	t.Helper()
+	mirror = t.TempDir()
 	srv := httptest.NewServer(http.FileServer(http.Dir(mirror)))
 	t.Cleanup(srv.Close)
 	const crawl = "crawl-data/CC-MAIN-2025-05/"
@@ -61,7 +68,7 @@ func nightlyMirror(t *testing.T) (url string) {
 			t.Fatal(err)
 		}
 	}
-	return srv.URL
+	return srv.URL, mirror
 }
 
 // runNightly runs scripts/nightly.sh with the environment given (on top of
@@ -185,4 +192,56 @@ func TestNightlyScript(t *testing.T) {
 			t.Errorf("exit %d, want 2\n%s", code, log)
 		}
 	})
+}
+
+// TestIssue16NightlyRepairs: a night on which an input fails publishes the
+// crawl and exits 1; the next night ingest runs again (it used to exit 0,
+// "already published", without ingesting), reads only the failed input,
+// and exits 1 while it is still missing, saying so; the night it is back
+// the crawl is republished complete, equal to a clean ingest, and the job
+// exits 0; the night after there is nothing to do.
+func TestIssue16NightlyRepairs(t *testing.T) {
+	for _, tool := range []string{"bash", "flock", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("scripts/nightly.sh needs %s: %v", tool, err)
+		}
+	}
+	url, mirror := nightlyMirrorDir(t)
+	manifest := url + "/crawl-data/CC-MAIN-2025-05/broken.paths.gz"
+	data := t.TempDir()
+	env := []string{"CRAWL=CC-MAIN-2025-05", "BASE_URL=" + url, "DATA=" + data, "MANIFEST=" + manifest, "REPORT_MEMLIMIT=300MiB"}
+
+	code, log := runNightly(t, env...)
+	if code != 1 || !strings.Contains(log, "missing.warc.gz") {
+		t.Fatalf("night 1: exit %d, want 1\n%s", code, log)
+	}
+	code, log = runNightly(t, env...)
+	if code != 1 || !strings.Contains(log, "reads again the inputs that failed") ||
+		!strings.Contains(log, "kept from the published partition, 1 input read") ||
+		!strings.Contains(log, "still failed: 1 input") || !strings.Contains(log, "missing.warc.gz") {
+		t.Errorf("night 2, input still missing: exit %d, want 1\n%s", code, log)
+	}
+
+	// The missing file appears on the mirror.
+	missing := filepath.Join(mirror, "crawl-data", "CC-MAIN-2025-05", "segments", "99", "robotstxt", "missing.warc.gz")
+	src := makeInputs(t, t.TempDir(), 1, 30)[0]
+	if err := os.MkdirAll(filepath.Dir(missing), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(src, missing); err != nil {
+		t.Fatal(err)
+	}
+	code, log = runNightly(t, env...)
+	if code != 0 || !strings.Contains(log, "1 input read") || !strings.Contains(log, "  published ") || strings.Contains(log, "still failed") {
+		t.Errorf("night 3, input back: exit %d, want 0\n%s", code, log)
+	}
+	want := t.TempDir()
+	runBinary(t, "ingest", "-o", want, "--base-url", url, manifest)
+	if got, wantPrint := fingerprint(t, data), fingerprint(t, want); got != wantPrint {
+		t.Errorf("repaired crawl holds\n %s\nwant the dataset of a clean ingest:\n %s", got, wantPrint)
+	}
+	code, log = runNightly(t, env...)
+	if code != 0 || !strings.Contains(log, "nothing ingested") {
+		t.Errorf("night 4: exit %d, want 0 and nothing to do\n%s", code, log)
+	}
 }

@@ -1,0 +1,115 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robocensus/robocensus/internal/testutil"
+)
+
+// TestIssue16PublishedNulls: in a published partition merged from several
+// segments and parts, every optional (nullable) column of every table is
+// NULL where the value is absent in Go, never the zero value ("", 0, the
+// zero time), and holds both NULLs and values in this fixture. A failed
+// input sits between inputs read to their end, whose error must be NULL
+// (issue 16: the next one read ”).
+func TestIssue16PublishedNulls(t *testing.T) {
+	src := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(src, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mixed := func(host string) []byte {
+		badDate := strings.Replace(robots200("nodate."+host, "User-agent: *\nDisallow: /d\n"),
+			"WARC-Date: 2024-05-18T01:58:10Z", "WARC-Date: yesterday", 1)
+		return perRecord(t,
+			robots200("a."+host, "User-agent: *\nDisallow: /a\n\nUser-agent: b\nDisallow:\n"),
+			response("https://redir."+host+"/robots.txt", "HTTP/1.1 301 Moved", "Location: https://a."+host+"/robots.txt\r\n", ""),
+			response("https://none."+host+"/robots.txt", "HTTP/1.1 404 Not Found", "", "nope"),
+			badDate,
+			response("https://cut."+host+"/robots.txt", "HTTP/1.1 200 OK", "Content-Type: text/plain\r\n", "User-agent: *\nDisal", "WARC-Truncated: length"),
+			robots200("b."+host, "User-agent: *\nDisallow: /b\n"),
+			response("https://c."+host+"/robots.txt", "HTTP/1.1 200 OK",
+				"Content-Type: text/plain\r\n", "User-agent: *\nDisallow: /c\n", "WARC-Identified-Payload-Type: text/plain"),
+		)
+	}
+	damaged := append(append(mixed("damaged.example"), "garbage between records\n"...), mixed("damaged2.example")...)
+	inputs := []string{
+		write("a.warc.gz", mixed("one.example")),
+		filepath.Join(src, "b-missing.warc.gz"),
+		write("c.warc.gz", mixed("three.example")),
+		write("d.tar.gz", testTar(t)),
+		write("e.warc.gz", damaged),
+		write("g.warc.gz", mixed("seven.example")),
+	}
+	dir := t.TempDir()
+	cfg := Config{Dir: dir, Crawl: "nulls", Workers: 2, SegmentInputs: 1, PartCaptures: 3, PartBytes: 1}
+	sum, err := Run(context.Background(), cfg, inputs)
+	if err != nil || !sum.Published || sum.Failed != 1 {
+		t.Fatalf("Run: %+v, %v", sum, err)
+	}
+	if n, _ := filepath.Glob(filepath.Join(dir, "captures", "crawl=nulls", "*.parquet")); len(n) < 2 {
+		t.Fatalf("%d captures parts, want several", len(n))
+	}
+	db := testutil.DuckDB(t, dir)
+	// Columns that this fixture cannot make NULL, and why.
+	neverNull := map[string]bool{
+		"captures.payload_digest": true, // computed when the record has none
+	}
+	tables, _ := os.ReadDir(dir)
+	checked := 0
+	for _, e := range tables {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		table := e.Name()
+		glob := filepath.Join(dir, table, "**", "*.parquet")
+		rows, err := db.Query(fmt.Sprintf("SELECT DISTINCT name FROM parquet_schema('%s') WHERE repetition_type = 'OPTIONAL' AND num_children IS NULL AND name <> 'element'", glob))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cols []string
+		for rows.Next() {
+			var c string
+			rows.Scan(&c)
+			cols = append(cols, c)
+		}
+		rows.Close()
+		for _, col := range cols {
+			checked++
+			q := fmt.Sprintf("SELECT count(*) FILTER (%[1]s IS NULL) || ' ' || (count(%[1]s) > 0) || ' ' || "+
+				"count(*) FILTER (CAST(%[1]s AS VARCHAR) IN ('', '0', '0001-01-01 00:00:00')) FROM %[2]s", col, table)
+			var nulls, values, zeros string
+			fmt.Sscan(testutil.Query(t, db, q), &nulls, &values, &zeros)
+			name := table + "." + col
+			if zeros != "0" {
+				t.Errorf("%s: %s zero values stored instead of NULL", name, zeros)
+			}
+			if values != "true" {
+				t.Errorf("%s: no value in the fixture", name)
+			}
+			if nulls == "0" && !neverNull[name] {
+				t.Errorf("%s: no NULL in the fixture", name)
+			}
+		}
+	}
+	if checked < 11 {
+		t.Errorf("%d optional columns checked, want every one (at least 11)", checked)
+	}
+	f := func(query, want string) {
+		t.Helper()
+		if got := testutil.Query(t, db, query); got != want {
+			t.Errorf("%s\n got %s, want %s", query, got, want)
+		}
+	}
+	f("SELECT string_agg(replace(input, '"+src+"', '') || '=' || (error IS NULL), ' ' ORDER BY input) FROM inputs",
+		"/a.warc.gz=true /b-missing.warc.gz=false /c.warc.gz=true /d.tar.gz=true /e.warc.gz=true /g.warc.gz=true")
+	f("SELECT count(*) FROM inputs WHERE error IS NULL", "5")
+}

@@ -1,0 +1,217 @@
+package ingest_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// TestIssue16Rerun: a run whose inputs partly fail publishes the crawl; the
+// same command again reads only the inputs that failed or are new (no
+// request for the others), and publishes the partition a single clean run
+// publishes: the same rows in every table, the same capture IDs. An input
+// that still fails is still recorded as failed. With one segment per
+// input, and with two shards.
+func TestIssue16Rerun(t *testing.T) {
+	for _, shards := range []int{1, 2} {
+		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerun(t, shards) })
+	}
+}
+
+func testRerun(t *testing.T, shards int) {
+	files := map[string][]byte{}
+	var names []string
+	for i := range 6 {
+		name := fmt.Sprintf("crawl-data/CC-MAIN-2025-05/segments/1/robotstxt/CC-MAIN-2025-%05d.warc.gz", i)
+		files[name] = sampleWARC(t, 20+i)
+		names = append(names, name)
+	}
+	const cut, gone, added = 2, 4, 5 // cut mid-way in the first run; always 404; new in the rerun
+	delete(files, names[gone])
+	var broken atomic.Bool
+	broken.Store(true)
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		mu.Lock()
+		hits[name]++
+		mu.Unlock()
+		data, ok := files[name]
+		switch {
+		case !ok:
+			http.NotFound(w, r)
+		case name == names[cut] && broken.Load():
+			serveTruncated(w, r, data, len(data)/2)
+		default:
+			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+		}
+	}))
+	defer srv.Close()
+	urls := make([]string, len(names))
+	for i, n := range names {
+		urls[i] = srv.URL + "/" + n
+	}
+	opts := []ingest.Option{ingest.WithRetries(1), ingest.WithBackoff(time.Millisecond, time.Millisecond)}
+	run := func(dir string, inputs []string, fresh bool) ingest.Summary {
+		t.Helper()
+		var last ingest.Summary
+		for k := range shards {
+			cfg := ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, ReadOptions: opts, Fresh: fresh}
+			if shards > 1 {
+				cfg.Shard = ingest.Shard{K: k, N: shards}
+			}
+			sum, err := ingest.Run(context.Background(), cfg, inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = sum
+		}
+		return last
+	}
+	dir := t.TempDir()
+	first := run(dir, urls[:added], false)
+	if !first.Published || first.Failed != 2 {
+		t.Fatalf("first run: %+v", first)
+	}
+	broken.Store(false)
+	clear(hits)
+	second := run(dir, urls, false)
+	if !second.Published || second.Failed != 1 || second.Kept != 3 {
+		t.Errorf("rerun: published %v, failed %d, kept %d; want true, 1 (the 404), 3", second.Published, second.Failed, second.Kept)
+	}
+	for i, n := range names {
+		want := 0
+		if i == cut || i == gone || i == added {
+			want = 1
+		}
+		if hits[n] != want {
+			t.Errorf("rerun: %d requests for input %d, want %d", hits[n], i, want)
+		}
+	}
+	clean := t.TempDir()
+	run(clean, urls, true)
+	samePartitions(t, dir, clean)
+
+	// Once more: only the input that is still missing is asked for, and
+	// the partition stays the same.
+	clear(hits)
+	third := run(dir, urls, false)
+	if third.Failed != 1 || hits[names[gone]] != 1 || len(hits) != 1 {
+		t.Errorf("third run: failed %d, requests %v", third.Failed, hits)
+	}
+	samePartitions(t, dir, clean)
+
+	// --fresh reads everything.
+	clear(hits)
+	run(dir, urls, true)
+	if len(hits) != len(names) {
+		t.Errorf("fresh run: requests %v, want one per input", hits)
+	}
+	samePartitions(t, dir, clean)
+}
+
+// samePartitions checks that two datasets have the same rows in every
+// table (inputs without their reading times).
+func samePartitions(t *testing.T, a, b string) {
+	t.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, table := range schema.Tables() {
+		cols := "*"
+		if table.Name == "inputs" {
+			cols = "* EXCLUDE (started, finished)"
+		}
+		read := func(dir string) string {
+			return fmt.Sprintf("SELECT %s FROM read_parquet('%s')", cols, filepath.Join(dir, table.Name, "**", "*.parquet"))
+		}
+		q := fmt.Sprintf("SELECT (SELECT count(*) FROM (%[1]s EXCEPT ALL %[2]s)) || ' ' || (SELECT count(*) FROM (%[2]s EXCEPT ALL %[1]s)) || ' ' || (SELECT count(*) FROM (%[1]s))",
+			read(a), read(b))
+		got := testutil.Query(t, db, q)
+		if !strings.HasPrefix(got, "0 0 ") {
+			t.Errorf("%s: rows only in the rerun, only in the clean run, all: %s", table.Name, got)
+		}
+	}
+}
+
+// TestIssue16RerunInterrupted: a rerun interrupted after it kept the
+// published rows, while it reads a failed input again, resumes from its
+// kept segment when run again: no request for the inputs kept, and the
+// partition of a clean run.
+func TestIssue16RerunInterrupted(t *testing.T) {
+	files := map[string][]byte{}
+	var urls []string
+	for i := range 4 {
+		files[fmt.Sprintf("/CC-MAIN-2025-%05d.warc.gz", i)] = sampleWARC(t, 30+i)
+	}
+	var phase atomic.Int32 // 0: input 2 fails; 1: input 2 cancels the run; 2: healed
+	var cancel atomic.Pointer[context.CancelFunc]
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		if r.URL.Path == "/CC-MAIN-2025-00002.warc.gz" {
+			switch phase.Load() {
+			case 0:
+				http.NotFound(w, r)
+				return
+			case 1:
+				(*cancel.Load())()
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(files[r.URL.Path]))
+	}))
+	defer srv.Close()
+	for i := range 4 {
+		urls = append(urls, fmt.Sprintf("%s/CC-MAIN-2025-%05d.warc.gz", srv.URL, i))
+	}
+	opts := []ingest.Option{ingest.WithRetries(1), ingest.WithBackoff(time.Millisecond, time.Millisecond)}
+	run := func(dir string, fresh bool) (ingest.Summary, error) {
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		cancel.Store(&stop)
+		return ingest.Run(ctx, ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, ReadOptions: opts, Fresh: fresh}, urls)
+	}
+	dir := t.TempDir()
+	if sum, err := run(dir, false); err != nil || sum.Failed != 1 {
+		t.Fatalf("first run: %+v, %v", sum, err)
+	}
+	phase.Store(1)
+	if _, err := run(dir, false); err == nil {
+		t.Fatal("interrupted rerun: no error")
+	}
+	phase.Store(2)
+	clear(hits)
+	sum, err := run(dir, false)
+	if err != nil || !sum.Published || sum.Failed != 0 || sum.Kept != 3 {
+		t.Errorf("resumed rerun: %+v, %v; want published, none failed, 3 kept", sum, err)
+	}
+	if len(hits) != 1 || hits["/CC-MAIN-2025-00002.warc.gz"] != 1 {
+		t.Errorf("resumed rerun: requests %v, want one, for input 2", hits)
+	}
+	clean := t.TempDir()
+	if _, err := run(clean, true); err != nil {
+		t.Fatal(err)
+	}
+	samePartitions(t, dir, clean)
+}
