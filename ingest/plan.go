@@ -12,7 +12,8 @@ type Planned struct {
 	Folder string // the folder named as an input that it is a file of, or ""
 	Read   bool   // the run reads it
 	// Why says why the run does not read it: "done" (committed by an
-	// earlier, interrupted run or by another shard) or "other shard".
+	// earlier, interrupted run or by another shard, or read to its end in
+	// the published partition, which a rerun keeps) or "other shard".
 	Why string
 	// Skip is the reason a file of a folder will be recorded as skipped,
 	// when its name or kind tells (a Skip* constant), or "".
@@ -33,6 +34,19 @@ func Plan(cfg Config, inputs []string) ([]Planned, error) {
 		return nil, err
 	}
 	done := doneInputs(segs)
+	if !cfg.Fresh && len(segs) == 0 {
+		// A rerun of a published crawl keeps what it read to its end (see
+		// rerun.go).
+		published, err := publishedInputs(cfg.Dir, cfg.Crawl)
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range published {
+			if in.Error == "" {
+				done[in.Input] = in
+			}
+		}
+	}
 	var out []Planned
 	for _, in := range dedupe(files, cfg.Logger) {
 		why := whyNotRead(in, done, cfg.Shard)

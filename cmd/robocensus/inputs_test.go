@@ -60,3 +60,16 @@ func TestIngestNothingReadExits1(t *testing.T) {
 		t.Errorf("published %v", matches)
 	}
 }
+
+// After a run, --dry-run of the same command says every input is done.
+func TestIngestDryRunAfterRun(t *testing.T) {
+	inputs := makeInputs(t, t.TempDir(), 2, 5)
+	ds := filepath.Join(t.TempDir(), "ds")
+	if code, out, errs := runCLI(append([]string{"ingest", "-o", ds, "--crawl", "dry"}, inputs...)...); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(append([]string{"ingest", "--dry-run", "-o", ds, "--crawl", "dry"}, inputs...)...)
+	if code != 0 || !strings.HasSuffix(out, ": 0 to read, 2 done, 0 in other shards\n") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}
