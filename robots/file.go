@@ -10,9 +10,9 @@ type File struct {
 	Response Response // how the file was served (zero when unknown)
 	Size     int      // bytes given to Parse, before any cut
 
-	Groups      []Group      // in file order, as Google groups lines
-	Rules       []Rule       // every rule of every group, in file order
-	Sitemaps    []Sitemap    // every sitemap line, in file order
+	Groups   []Group   // in file order, as Google groups lines
+	Rules    []Rule    // every rule of every group, in file order
+	Sitemaps []Sitemap // every sitemap line, in file order
 	// Extensions are the lines of directives Google ignores but some
 	// crawler or standard defines (crawl-delay, content-signal, license,
 	// ...), in file order; nil when there are none.

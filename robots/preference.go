@@ -258,8 +258,10 @@ func (p *parser) preferences(l *Line, src PreferenceSource, report bool) bool {
 		}
 		return false
 	}
-	first := len(p.f.Preferences)
-	broken := false // a Content-Usage dictionary that does not parse
+	// A Content-Usage key that is not a Structured Fields key (upper case,
+	// say) makes RFC 9651 parsing fail, so every preference of the line is
+	// unknown (draft-ietf-aipref-vocab §6.5.1).
+	broken := src == ContentUsage && hasBadKey(dict)
 	for rest := dict; rest != ""; {
 		var item string
 		item, rest = nextMember(rest)
@@ -268,25 +270,30 @@ func (p *parser) preferences(l *Line, src PreferenceSource, report bool) bool {
 			continue // an empty member: tolerated
 		}
 		it := cutItem(src, item)
-		if src == ContentUsage && !isSFKey(it.key) {
-			broken = true
-		}
-		ok := p.preference(l, src, path, &it, report)
+		ok := p.preference(l, src, path, &it, broken, report)
 		valid = valid && ok
-	}
-	if broken {
-		// RFC 9651 parsing fails, so every preference of the line is
-		// unknown (draft-ietf-aipref-vocab §6.5.1).
-		for i := first; i < len(p.f.Preferences); i++ {
-			p.f.Preferences[i].Allowed = UsageUnknown
-		}
 	}
 	return valid && !broken
 }
 
+// hasBadKey reports whether a Content-Usage dictionary has a member whose
+// key is not a Structured Fields key.
+func hasBadKey(dict string) bool {
+	for rest := dict; rest != ""; {
+		var item string
+		item, rest = nextMember(rest)
+		if item = trimOWS(item); item != "" && !isSFKey(cutItem(ContentUsage, item).key) {
+			return true
+		}
+	}
+	return false
+}
+
 // preference records one member and reports what is wrong with it, or
 // explains it.
-func (p *parser) preference(l *Line, src PreferenceSource, path string, it *prefItem, report bool) bool {
+// On a broken line (see hasBadKey) every preference is unknown, and only
+// the bad keys are reported.
+func (p *parser) preference(l *Line, src PreferenceSource, path string, it *prefItem, broken, report bool) bool {
 	pr := Preference{
 		Line: l.Number, Source: src, Group: p.cur, Path: path,
 		Category: it.key, Value: it.val, Allowed: usageOf(src, it.val),
@@ -294,8 +301,14 @@ func (p *parser) preference(l *Line, src PreferenceSource, path string, it *pref
 	}
 	known := knownCategory(src, it.key)
 	good := known && it.hasValue && validValue(src, it.key, it.val)
-	if !it.hasValue {
+	if !it.hasValue || broken {
 		pr.Allowed = UsageUnknown // a bare key is a Boolean, not y or n
+	}
+	if broken {
+		if report && !isSFKey(it.key) {
+			p.add(l.Number, UsagePreferenceUnknownKey, l.Text, it.key)
+		}
+		report = false
 	}
 	if report {
 		n, t := l.Number, l.Text
