@@ -17,18 +17,14 @@ type Extension struct {
 	// or -1 for a line before any user-agent line (it concerns the whole
 	// file).
 	Group int
-	// Agents are the user-agent lines of the group that come before this
-	// line: the crawlers it is addressed to; nil when Group is -1. The
-	// standards that define these directives count them as rules, so a
-	// user-agent line after one starts a new group for them, while Google
-	// (which ignores them) adds it to the same group; Agents follows the
-	// standards.
+	// Agents are the user-agent lines of that group, the crawlers the line
+	// addresses; nil when Group is -1. Groups are Google's: an extension
+	// line does not end a group's user-agent lines, so a user-agent line
+	// right after one joins its group (as crawler-commons reads it too).
 	Agents []Agent
 	Key    string // canonical, lower case: "crawl-delay", "content-signal", ...
 	Value  string // as written, trimmed, without its comment
 	Valid  bool   // the value follows the syntax of the directive's definition
-
-	agentsStart, agentsEnd int // Agents is File.agents[agentsStart:agentsEnd]
 }
 
 // An extensionDef is what this package knows of one extension directive.
@@ -120,6 +116,9 @@ func nonEmpty(v string) bool { return v != "" }
 // validHost: Yandex's "Host: [http://|https://]name[:port]", a host name
 // and no path (Yandex Webmaster, the Host directive).
 func validHost(v string) bool {
+	// Leniency: a final '/' (the root, "Host: example.com/") is written
+	// often and names no path.
+	v = strings.TrimSuffix(v, "/")
 	if s, ok := strings.CutPrefix(strings.ToLower(v), "https://"); ok {
 		v = s
 	} else if s, ok := strings.CutPrefix(strings.ToLower(v), "http://"); ok {
@@ -154,6 +153,9 @@ func validCleanParam(v string) bool {
 	if params[0] == '/' || params[0] == '*' {
 		return false // a path without parameters
 	}
+	// Leniency: a leading '&' ("Clean-param: &ref") is a common way of
+	// writing one parameter in long lists; it adds no empty name.
+	params = strings.TrimPrefix(params, "&")
 	for rest := params; ; {
 		p, more, found := strings.Cut(rest, "&")
 		if p == "" {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -140,8 +141,8 @@ func checkExtensions(t *testing.T, f *File, lines map[int]string) {
 	}
 }
 
-// checkScope asserts that a line of group g is addressed to agents of that
-// group that precede it, or to everyone before the first group.
+// checkScope asserts that a line of group g is addressed to the agents of
+// that group, which start before it, or to everyone before the first group.
 func checkScope(t *testing.T, f *File, line, g int, agents []Agent) {
 	t.Helper()
 	if g < 0 {
@@ -150,13 +151,8 @@ func checkScope(t *testing.T, f *File, line, g int, agents []Agent) {
 		}
 		return
 	}
-	if g >= len(f.Groups) || len(agents) == 0 || len(agents) > len(f.Groups[g].Agents) {
-		t.Fatalf("line %d: group %d, %d agents", line, g, len(agents))
-	}
-	for i, a := range agents {
-		if a != f.Groups[g].Agents[i] || a.Line > line {
-			t.Fatalf("line %d: agent %+v", line, a)
-		}
+	if g >= len(f.Groups) || f.Groups[g].Line > line || !slices.Equal(agents, f.Groups[g].Agents) {
+		t.Fatalf("line %d: group %d, agents %v", line, g, agents)
 	}
 }
 

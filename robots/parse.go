@@ -63,7 +63,6 @@ type parser struct {
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
 	curFirstRule  int    // index in File.Rules of the current group's first rule
-	curFirstAgent int    // index in File.agents of the current group's first agent
 	curFirstPref  int    // index in File.Preferences of the current group's first preference
 	curHasRules   bool   // the current group has a rule: a user-agent line opens a new group
 	blankInAgents bool   // a blank line came after the current group's user-agent lines
@@ -296,7 +295,7 @@ func (p *parser) agent(l *Line) {
 		f.Groups = append(f.Groups, Group{Line: l.Number})
 		p.cur, p.curHasRules, p.blankInAgents = len(f.Groups)-1, false, false
 		p.curText, p.curFirstRule = l.Text, len(f.Rules)
-		p.curFirstAgent, p.curFirstPref = len(f.agents), len(f.Preferences)
+		p.curFirstPref = len(f.Preferences)
 		clear(p.groupRules)
 		p.groupRulesOn = false
 	} else if p.blankInAgents && !p.quiet {
@@ -618,9 +617,6 @@ func (p *parser) unknown(l *Line, report bool) {
 		p.add(n, UnsupportedDirective, t, k)
 	}
 	e := Extension{Line: n, Group: p.cur, Key: extensionKey(def, k), Value: l.Value}
-	if p.cur >= 0 {
-		e.agentsStart, e.agentsEnd = p.curFirstAgent, len(p.f.agents)
-	}
 	switch e.Key {
 	case "content-signal":
 		e.Valid = p.preferences(l, ContentSignal, report)
@@ -718,12 +714,12 @@ func (p *parser) finish() {
 	}
 	for i := range f.Extensions {
 		if e := &f.Extensions[i]; e.Group >= 0 {
-			e.Agents = f.agents[e.agentsStart:e.agentsEnd:e.agentsEnd]
+			e.Agents = f.Groups[e.Group].Agents
 		}
 	}
 	for i := range f.Preferences {
 		if q := &f.Preferences[i]; q.Group >= 0 {
-			q.Agents = f.agents[q.agentsStart:q.agentsEnd:q.agentsEnd]
+			q.Agents = f.Groups[q.Group].Agents
 		}
 	}
 	if p.unsorted {

@@ -83,8 +83,6 @@ type Preference struct {
 	Category string
 	Value    string // as written: "no", "n", "reference"; "" when missing
 	Allowed  Usage
-
-	agentsStart, agentsEnd int // Agents is File.agents[agentsStart:agentsEnd]
 }
 
 // Content Signals keys (contentsignals.org). "use" is Cloudflare's later
@@ -297,7 +295,6 @@ func (p *parser) preference(l *Line, src PreferenceSource, path string, it *pref
 	pr := Preference{
 		Line: l.Number, Source: src, Group: p.cur, Path: path,
 		Category: it.key, Value: it.val, Allowed: usageOf(src, it.val),
-		agentsStart: p.curFirstAgent, agentsEnd: len(p.f.agents),
 	}
 	known := knownCategory(src, it.key)
 	good := known && it.hasValue && validValue(src, it.key, it.val)
@@ -341,7 +338,7 @@ func (p *parser) conflicting(pr *Preference) *Preference {
 	ps := p.f.Preferences
 	for i := len(ps) - 1; i >= p.curFirstPref; i-- {
 		q := &ps[i]
-		if q.Group != pr.Group || q.agentsEnd != pr.agentsEnd || q.Source != pr.Source || q.Path != pr.Path {
+		if q.Group != pr.Group || q.Source != pr.Source || q.Path != pr.Path {
 			continue
 		}
 		same := q.Category == pr.Category || pr.Source == ContentSignal && strings.EqualFold(q.Category, pr.Category)
