@@ -830,7 +830,7 @@ var catalogue = [numCodes]CodeInfo{
 		},
 	},
 	UsagePathNotAbsolute: {
-		Name: "usage-preference-path-not-absolute", Severity: Warning,
+		Name: "usage-path-not-absolute", Severity: Warning,
 		Summary: "a Content-Usage path not starting with /",
 		Doc: "The path of a Content-Usage line must start with '/' " +
 			"(draft-ietf-aipref-attach §3.2); one that does not never matches a URL " +
