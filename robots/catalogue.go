@@ -1,6 +1,9 @@
 package robots
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The codes of the diagnostic catalogue, in the order they were added (a
 // code's number never changes meaning). Each is documented by its entry in
@@ -84,6 +87,15 @@ const (
 	IngestTargetURIInvalid
 	IngestWARCHeaderInvalid
 	IngestHostUnknown
+
+	// Extension directives and usage preferences (issue 10).
+	UsagePreference
+	UsagePreferenceUnknownKey
+	UsagePreferenceBadValue
+	UsagePreferenceConflict
+	UsagePathNotAbsolute
+	LicenseNotAbsolute
+	ExtensionValueInvalid
 
 	numCodes
 )
@@ -351,12 +363,16 @@ var catalogue = [numCodes]CodeInfo{
 	},
 	UnsupportedDirective: {
 		Name: "unsupported-directive", Severity: Info,
-		Summary: "a known extension Google ignores (crawl-delay, host, noindex, ...)",
-		Doc: "A known extension Google ignores: crawl-delay, host, clean-param, " +
-			"noindex, nofollow, noarchive, request-rate, visit-time, revisit-after, " +
-			"content-signal, content-usage, domain.",
+		Summary: "a known extension Google ignores (crawl-delay, host, content-signal, license, ...); the message says who honours it",
+		Doc: "A known extension Google ignores: crawl-delay (Bing), host and " +
+			"clean-param (Yandex), request-rate and visit-time (the 1996 Extended " +
+			"Standard for Robot Exclusion), noindex, nofollow, noarchive and " +
+			"revisit-after (meta-robots values), content-signal (Content Signals, " +
+			"contentsignals.org), content-usage (IETF draft-ietf-aipref-attach), " +
+			"license (RSL 1.0, rslstandard.org), domain and acap-* (ACAP). Each " +
+			"such line is also recorded in File.Extensions.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("%q is an extension that Google ignores (some other crawlers obey it)", a)
+			return fmt.Sprintf("%q is %s; Google ignores it", a, explainExtension(a))
 		},
 	},
 	HTMLMarkup: {
@@ -736,6 +752,122 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "No host can be derived from a tar entry or file name; URL and Host are " +
 			"\"\".",
 		message: readerMessage("host-unknown"),
+	},
+	UsagePreference: {
+		Name: "usage-preference", Severity: Info,
+		Summary: "a usage preference (Content-Signal or Content-Usage), explained",
+		Doc: "One key=value pair of a Content-Signal line (Content Signals Policy, " +
+			"contentsignals.org: search, ai-input, ai-train = yes|no, use = " +
+			"immediate|reference|full) or of a Content-Usage line (IETF " +
+			"draft-ietf-aipref-attach §3 with the draft-ietf-aipref-vocab labels " +
+			"train-ai, ai-use, search = y|n). The message says what it asks. A " +
+			"preference concerns the use of content, not crawling: it changes no " +
+			"verdict, and Google ignores it.",
+		message: func(d Diagnostic, a string) string {
+			src, path := preferenceLine(d.Text)
+			it := cutItem(src, a)
+			return explainPreference(src, it.key, it.val, path)
+		},
+	},
+	UsagePreferenceUnknownKey: {
+		Name: "usage-preference-unknown-key", Severity: Warning,
+		Summary: "a Content-Signal key or Content-Usage label its standard does not define",
+		Doc: "A key that is not search, ai-input, ai-train or use on a " +
+			"Content-Signal line, or a label that is not in the AI-preferences " +
+			"vocabulary (train-ai, ai-use, search; earlier revisions: train-genai, " +
+			"all, bots) on a Content-Usage line: readers ignore it " +
+			"(draft-ietf-aipref-vocab §6.4). Content-Usage labels are " +
+			"case-sensitive, and a key that is not lower case makes the whole line " +
+			"unreadable (RFC 9651 dictionary parsing fails).",
+		message: func(d Diagnostic, a string) string {
+			src, _ := preferenceLine(d.Text)
+			if src == ContentSignal {
+				return fmt.Sprintf("%q is not a Content-Signal key (search, ai-input, ai-train, use); crawlers ignore it", a)
+			}
+			if !isSFKey(a) {
+				return fmt.Sprintf("%q is not a valid Content-Usage label (labels are lower case, like train-ai); the whole line is unreadable, so none of its preferences counts", a)
+			}
+			return fmt.Sprintf("%q is not a label of the AI-preferences vocabulary (train-ai, ai-use, search); crawlers ignore it", a)
+		},
+	},
+	UsagePreferenceBadValue: {
+		Name: "usage-preference-bad-value", Severity: Warning,
+		Summary: "a usage preference whose value is not the standard's (yes/no, y/n), or none at all",
+		Doc: "A Content-Signal value other than yes or no (immediate, reference or " +
+			"full for use), a Content-Usage value other than y or n, a key with no " +
+			"value, or a line with no preference at all. The preference is " +
+			"unknown: it neither allows nor forbids (draft-ietf-aipref-vocab §6.5).",
+		message: func(d Diagnostic, a string) string {
+			src, _ := preferenceLine(d.Text)
+			if a == "" {
+				return fmt.Sprintf("this %s line states no preference; write key=value pairs", preferenceName(src))
+			}
+			it := cutItem(src, a)
+			switch {
+			case !it.hasValue:
+				return fmt.Sprintf("%q has no value, so the preference is unknown; write %s=%s", a, it.key, exampleValue(src, it.key))
+			case src == ContentSignal && strings.EqualFold(it.key, "use"):
+				return fmt.Sprintf("%q: use takes immediate, reference or full; crawlers read the preference as unknown", a)
+			case src == ContentSignal:
+				return fmt.Sprintf("%q: Content-Signal values are yes or no; crawlers read the preference as unknown", a)
+			}
+			return fmt.Sprintf("%q: Content-Usage values are y or n (not yes/no); crawlers read the preference as unknown", a)
+		},
+	},
+	UsagePreferenceConflict: {
+		Name: "usage-preference-conflict", Severity: Warning,
+		Summary: "the same usage preference stated twice for the same crawlers and path, with opposite values",
+		Doc: "A category is both allowed and disallowed for the same crawlers and " +
+			"path, on one line or two. Readers disagree on which counts: a " +
+			"Structured Fields dictionary keeps the last value on a line, while " +
+			"draft-ietf-aipref-vocab §5.1 lets the most restrictive win across " +
+			"statements. Ref is the earlier line.",
+		message: func(d Diagnostic, a string) string {
+			if d.Ref == 0 {
+				return fmt.Sprintf("%q contradicts an earlier preference for the same crawlers; crawlers may follow either", a)
+			}
+			return fmt.Sprintf("%q contradicts %q on line %d for the same crawlers; crawlers may follow either (the AI-preferences rules let the more restrictive win)", a, d.RefArg, d.Ref)
+		},
+	},
+	UsagePathNotAbsolute: {
+		Name: "usage-path-not-absolute", Severity: Warning,
+		Summary: "a Content-Usage path not starting with /",
+		Doc: "The path of a Content-Usage line must start with '/' " +
+			"(draft-ietf-aipref-attach §3.2); one that does not never matches a URL " +
+			"path, so the preference applies nowhere.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("Content-Usage path %q does not start with '/', so the preference applies to no URL", a)
+		},
+	},
+	LicenseNotAbsolute: {
+		Name: "license-not-absolute-url", Severity: Warning,
+		Summary: "an RSL License that is not an absolute URL",
+		Doc: "RSL 1.0 requires the License value to be a fully qualified URL, " +
+			"scheme and host included, of an RSL license or feed file " +
+			"(rslstandard.org, \"Adding RSL to robots.txt\").",
+		message: func(d Diagnostic, a string) string {
+			if a == "" {
+				return "License has no value; RSL needs the absolute URL of a license file (https://host/license.xml)"
+			}
+			return fmt.Sprintf("License %q is not an absolute URL; RSL needs https://host/... so crawlers can find the license", a)
+		},
+	},
+	ExtensionValueInvalid: {
+		Name: "extension-value-invalid", Severity: Warning,
+		Summary: "an extension directive whose value does not follow its definition (host, clean-param, request-rate, visit-time, ...)",
+		Doc: "The value does not follow the definition of its directive: host " +
+			"(Yandex: a host name, optional scheme and port), clean-param (Yandex: " +
+			"p0[&p1...] [path]), request-rate (Extended Standard for Robot " +
+			"Exclusion: n/t[s|m|h] [HHMM-HHMM]), visit-time (HHMM-HHMM), noindex, " +
+			"nofollow and noarchive (a path), or an empty value. Crawlers that " +
+			"honour the directive skip the line.",
+		message: func(d Diagnostic, a string) string {
+			key := strings.ToLower(classify(d.Line, d.Text, false).KeyText)
+			if a == "" {
+				return fmt.Sprintf("%s has no value; crawlers that honour it skip the line", key)
+			}
+			return fmt.Sprintf("%s %q does not follow its definition (%s); crawlers that honour it skip the line", key, a, extensionSyntax(key))
+		},
 	},
 }
 

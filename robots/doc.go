@@ -51,6 +51,21 @@
 // the HTTP response (status, Content-Type, redirects, crawler truncation)
 // come from [ParseResponse].
 //
+// # Extensions and usage preferences
+//
+// Lines Google ignores but some crawler or standard defines (crawl-delay,
+// host, clean-param, request-rate, visit-time, noindex, content-signal,
+// content-usage, license, ...) are kept in [File.Extensions], each with its
+// group, the agents it addresses, its canonical key, its value and whether
+// the value follows the directive's definition. The pairs of Content-Signal
+// (contentsignals.org) and Content-Usage (IETF draft-ietf-aipref-attach
+// and draft-ietf-aipref-vocab) lines are usage preferences,
+// [File.Preferences]: whom and which paths they address, the category as
+// written and whether its use is allowed, disallowed or unknown;
+// [Preference.Explain] says what one asks. They concern the use of
+// content, not crawling: no verdict depends on them. The usage-preference
+// diagnostic explains each one, and malformed ones have codes of their own.
+//
 // # HTTP status
 //
 // [ParseResponse] also applies Google's HTTP rules: a 4xx answer (other than

@@ -94,3 +94,33 @@ func ExamplePathOf() {
 	// /a/b?c=d
 	// /
 }
+
+// Extensions and Preferences hold what Google ignores: each extension
+// line with its value and validity, and each usage preference with whom
+// and what it addresses; Explain puts a preference in words.
+func ExamplePreference_Explain() {
+	f := robots.ParseString(`License: https://example.com/license.xml
+User-agent: *
+Content-Signal: search=yes, ai-train=no
+Content-Usage: /blog/ train-ai=y
+Crawl-delay: soon
+Disallow: /admin/
+`)
+	for _, e := range f.Extensions {
+		fmt.Printf("%d %s %q group=%d agents=%d valid=%v\n", e.Line, e.Key, e.Value, e.Group, len(e.Agents), e.Valid)
+	}
+	for _, p := range f.Preferences {
+		fmt.Printf("%d %s %s %s=%s %s\n  %s\n", p.Line, p.Source, p.Path, p.Category, p.Value, p.Allowed, p.Explain())
+	}
+	// Output:
+	// 1 license "https://example.com/license.xml" group=-1 agents=0 valid=true
+	// 3 content-signal "search=yes, ai-train=no" group=0 agents=1 valid=true
+	// 4 content-usage "/blog/ train-ai=y" group=0 agents=1 valid=true
+	// 5 crawl-delay "soon" group=0 agents=1 valid=false
+	// 3 content-signal / search=yes allowed
+	//   allows content to be used to build a search index and show search results (links and short excerpts, not AI-generated summaries); this is a preference, not an access rule
+	// 3 content-signal / ai-train=no disallowed
+	//   asks that content not be used to train or fine-tune AI models; this is a preference, not an access rule
+	// 4 content-usage /blog/ train-ai=y allowed
+	//   allows content under /blog/ to be used to train generative AI models; this is a preference, not an access rule
+}

@@ -10,9 +10,17 @@ type File struct {
 	Response Response // how the file was served (zero when unknown)
 	Size     int      // bytes given to Parse, before any cut
 
-	Groups      []Group      // in file order, as Google groups lines
-	Rules       []Rule       // every rule of every group, in file order
-	Sitemaps    []Sitemap    // every sitemap line, in file order
+	Groups   []Group   // in file order, as Google groups lines
+	Rules    []Rule    // every rule of every group, in file order
+	Sitemaps []Sitemap // every sitemap line, in file order
+	// Extensions are the lines of directives Google ignores but some
+	// crawler or standard defines (crawl-delay, content-signal, license,
+	// ...), in file order; nil when there are none.
+	Extensions []Extension
+	// Preferences are the usage preferences of the Content-Signal and
+	// Content-Usage lines, one per "key=value" pair, in file order; nil
+	// when there are none.
+	Preferences []Preference
 	Diagnostics []Diagnostic // sorted by line; line 0 (the whole file) first
 	Stats       Stats
 

@@ -4,13 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // Fuzz targets. Properties:
 //   - FuzzParse: Parse never panics and its result is internally
-//     consistent (see checkInvariants), the same from bytes and string.
+//     consistent (see checkInvariants and checkExtensions: extension lines
+//     and usage preferences agree with the lines they come from), the same
+//     from bytes and string.
 //   - FuzzMatch, FuzzMatchStructured: File.Allowed agrees with refAllowed,
 //     the slow reference matcher of reference_test.go.
 
@@ -95,10 +98,62 @@ func checkInvariants(t *testing.T, f *File, body string) {
 			t.Fatalf("empty message for %v", d.Code)
 		}
 	}
+	checkExtensions(t, f, lines)
 	if len(body) > MaxBytes != s.Oversize {
 		t.Fatalf("oversize %v for %d bytes", s.Oversize, len(body))
 	}
 	checkAccess(t, f)
+}
+
+// checkExtensions holds File.Extensions and File.Preferences to the lines
+// they come from: a known key, the line's value, a group that exists and
+// agents that precede the line in it; each preference belongs to a
+// Content-Signal or Content-Usage line, its category and value are in the
+// line, and its Usage agrees with its value.
+func checkExtensions(t *testing.T, f *File, lines map[int]string) {
+	t.Helper()
+	byLine := map[int]*Extension{}
+	prev := 0
+	for i := range f.Extensions {
+		e := &f.Extensions[i]
+		l := classify(e.Line, lines[e.Line], f.hasNUL)
+		if e.Line <= prev || lookupExtension(l.KeyText) == nil || e.Key != strings.ToLower(l.KeyText) && !strings.HasPrefix(e.Key, "acap-") || e.Value != l.Value {
+			t.Fatalf("extension %+v for line %q", *e, lines[e.Line])
+		}
+		prev = e.Line
+		checkScope(t, f, e.Line, e.Group, e.Agents)
+		byLine[e.Line] = e
+	}
+	for _, p := range f.Preferences {
+		e := byLine[p.Line]
+		if e == nil || e.Key != p.Source.String() || p.Group != e.Group || len(p.Agents) != len(e.Agents) || p.Path == "" {
+			t.Fatalf("preference %+v without its line (%+v)", p, e)
+		}
+		if !strings.Contains(e.Value, p.Category) || !strings.Contains(e.Value, p.Value) {
+			t.Fatalf("preference %s=%s not in %q", p.Category, p.Value, e.Value)
+		}
+		if p.Allowed != UsageUnknown && p.Allowed != usageOf(p.Source, p.Value) {
+			t.Fatalf("preference %s=%s is %v", p.Category, p.Value, p.Allowed)
+		}
+		if p.Explain() == "" {
+			t.Fatal("empty explanation")
+		}
+	}
+}
+
+// checkScope asserts that a line of group g is addressed to the agents of
+// that group, which start before it, or to everyone before the first group.
+func checkScope(t *testing.T, f *File, line, g int, agents []Agent) {
+	t.Helper()
+	if g < 0 {
+		if len(agents) != 0 || len(f.Groups) > 0 && f.Groups[0].Line < line {
+			t.Fatalf("line %d outside a group with agents %v", line, agents)
+		}
+		return
+	}
+	if g >= len(f.Groups) || f.Groups[g].Line > line || !slices.Equal(agents, f.Groups[g].Agents) {
+		t.Fatalf("line %d: group %d, agents %v", line, g, agents)
+	}
 }
 
 // checkAccess holds File.Access to what Match says on URLs that probe it:

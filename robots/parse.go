@@ -63,6 +63,7 @@ type parser struct {
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
 	curFirstRule  int    // index in File.Rules of the current group's first rule
+	curFirstPref  int    // index in File.Preferences of the current group's first preference
 	curHasRules   bool   // the current group has a rule: a user-agent line opens a new group
 	blankInAgents bool   // a blank line came after the current group's user-agent lines
 	ruleLines     int    // allow and disallow lines, inside groups or not
@@ -236,9 +237,7 @@ func (p *parser) line(l *Line) {
 	case KeySitemap:
 		p.sitemap(l)
 	default:
-		if !p.quiet && !markup {
-			p.unknown(l)
-		}
+		p.unknown(l, !p.quiet && !markup)
 	}
 }
 
@@ -296,6 +295,7 @@ func (p *parser) agent(l *Line) {
 		f.Groups = append(f.Groups, Group{Line: l.Number})
 		p.cur, p.curHasRules, p.blankInAgents = len(f.Groups)-1, false, false
 		p.curText, p.curFirstRule = l.Text, len(f.Rules)
+		p.curFirstPref = len(f.Preferences)
 		clear(p.groupRules)
 		p.groupRulesOn = false
 	} else if p.blankInAgents && !p.quiet {
@@ -597,42 +597,54 @@ func sitemapProblem(v string) Code {
 	return codeNone
 }
 
-// unknown handles a line whose key Google's parser does not act on.
-func (p *parser) unknown(l *Line) {
+// unknown handles a line whose key Google's parser does not act on: an
+// extension directive is recorded (even when report is false, like rules
+// and sitemaps), anything else only reported.
+func (p *parser) unknown(l *Line, report bool) {
 	n, t, k := l.Number, l.Text, l.KeyText
-	switch {
-	case strings.EqualFold(k, "crawl-delay"):
-		p.add(n, UnsupportedDirective, t, k)
-		if !validDelay(l.Value) {
-			p.add(n, CrawlDelayInvalid, t, l.Value)
+	def := lookupExtension(k)
+	if def == nil {
+		switch {
+		case !report:
+		case nearMissTarget(k) != "":
+			p.add(n, TypoIgnored, t, k)
+		default:
+			p.add(n, UnknownDirective, t, k)
 		}
-	case isUnsupported(k) || hasPrefixFold(k, "acap-"):
-		p.add(n, UnsupportedDirective, t, k)
-	case nearMissTarget(k) != "":
-		p.add(n, TypoIgnored, t, k)
-	default:
-		p.add(n, UnknownDirective, t, k)
+		return
 	}
+	if report {
+		p.add(n, UnsupportedDirective, t, k)
+	}
+	e := Extension{Line: n, Group: p.cur, Key: extensionKey(def, k), Value: l.Value}
+	switch e.Key {
+	case "content-signal":
+		e.Valid = p.preferences(l, ContentSignal, report)
+	case "content-usage":
+		e.Valid = p.preferences(l, ContentUsage, report)
+	default:
+		e.Valid = def.valid(l.Value)
+		if !e.Valid && report {
+			p.add(n, invalidCode(e.Key), t, l.Value)
+		}
+	}
+	p.f.Extensions = append(p.f.Extensions, e)
+}
+
+// invalidCode is the code for an extension value its definition rejects.
+func invalidCode(key string) Code {
+	switch key {
+	case "crawl-delay":
+		return CrawlDelayInvalid
+	case "license":
+		return LicenseNotAbsolute
+	}
+	return ExtensionValueInvalid
 }
 
 func validDelay(v string) bool {
 	d, err := strconv.ParseFloat(v, 64)
 	return err == nil && d >= 0 && d <= 1e9
-}
-
-// unsupported lists known extensions that Google ignores.
-var unsupported = [...]string{
-	"host", "clean-param", "noindex", "nofollow", "noarchive", "request-rate",
-	"visit-time", "revisit-after", "content-signal", "content-usage", "domain",
-}
-
-func isUnsupported(k string) bool {
-	for _, u := range unsupported {
-		if strings.EqualFold(k, u) {
-			return true
-		}
-	}
-	return false
 }
 
 // endOfFile adds the findings that need the whole file.
@@ -699,6 +711,16 @@ func (p *parser) finish() {
 			ri++
 		}
 		g.Agents, g.Rules = f.agents[a0:ai:ai], f.Rules[r0:ri:ri]
+	}
+	for i := range f.Extensions {
+		if e := &f.Extensions[i]; e.Group >= 0 {
+			e.Agents = f.Groups[e.Group].Agents
+		}
+	}
+	for i := range f.Preferences {
+		if q := &f.Preferences[i]; q.Group >= 0 {
+			q.Agents = f.Groups[q.Group].Agents
+		}
 	}
 	if p.unsorted {
 		slices.SortStableFunc(f.Diagnostics, func(a, b Diagnostic) int { return a.Line - b.Line })
