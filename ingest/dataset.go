@@ -144,6 +144,8 @@ type partWriter struct {
 	sitemaps    *tableWriter[schema.Sitemap]
 	agents      *agentsWriter
 	bodies      *tableWriter[schema.Body]
+	directives  *tableWriter[schema.Directive]
+	preferences *tableWriter[schema.Preference]
 	closers     []func() error // of the files opened
 	rows        int64          // captures written
 	bodyBytes   int            // body bytes buffered in the current row group
@@ -171,6 +173,8 @@ func newPartWriter(s *stagingDir, name string, crawlers []string) (*partWriter, 
 		}
 	}
 	p.bodies, err = openPart[schema.Body](p, s, name, err)
+	p.directives, err = openPart[schema.Directive](p, s, name, err)
+	p.preferences, err = openPart[schema.Preference](p, s, name, err)
 	if err != nil {
 		p.close()
 		return nil, fmt.Errorf("ingest: opening part %s: %w", name, err)
@@ -196,6 +200,7 @@ func (p *partWriter) write(rs *rowSet) error {
 	err := errors.Join(
 		p.captures.write(rs.captures), p.diagnostics.write(rs.diagnostics), p.rules.write(rs.rules),
 		p.sitemaps.write(rs.sitemaps), p.agents.write(&rs.agents), p.bodies.write(rs.bodies),
+		p.directives.write(rs.directives), p.preferences.write(rs.preferences),
 	)
 	p.rows += int64(len(rs.captures))
 	if p.bodyBytes += rs.bodyBytes; p.bodyBytes >= bodyRowGroupBytes && err == nil {
@@ -269,6 +274,8 @@ func writeEmpty(s *stagingDir, table string) error {
 		"agents":      func() error { return schema.NewWriter[schema.Agent](f).Close() },
 		"bodies":      func() error { return schema.NewWriter[schema.Body](f).Close() },
 		"inputs":      func() error { return schema.NewWriter[schema.Input](f).Close() },
+		"directives":  func() error { return schema.NewWriter[schema.Directive](f).Close() },
+		"preferences": func() error { return schema.NewWriter[schema.Preference](f).Close() },
 	}[table]
 	if write == nil {
 		f.Close()

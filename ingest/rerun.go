@@ -159,6 +159,12 @@ func copyKept(root, crawl string, stage *stagingDir, keep map[string]bool, crawl
 		err = copyTable(root, crawl, stage, part, func(r *schema.Sitemap) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
+		err = copyTable(root, crawl, stage, part, func(r *schema.Directive) bool { return !d.ids[r.CaptureID] })
+	}
+	if err == nil {
+		err = copyTable(root, crawl, stage, part, func(r *schema.Preference) bool { return !d.ids[r.CaptureID] })
+	}
+	if err == nil {
 		err = copyTable(root, crawl, stage, part, func(r *schema.Body) bool {
 			if d.bodies[r.PayloadDigest] > 0 {
 				d.bodies[r.PayloadDigest]--

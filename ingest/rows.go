@@ -20,6 +20,8 @@ type rowSet struct {
 	sitemaps    []schema.Sitemap
 	agents      agentRows
 	bodies      []schema.Body
+	directives  []schema.Directive
+	preferences []schema.Preference
 	bodyBytes   int
 }
 
@@ -43,12 +45,15 @@ func (rs *rowSet) reset() {
 	rs.sitemaps = rs.sitemaps[:0]
 	rs.agents.reset()
 	rs.bodies = rs.bodies[:0]
+	rs.directives = rs.directives[:0]
+	rs.preferences = rs.preferences[:0]
 	rs.bodyBytes = 0
 }
 
 // len is the number of rows held, all tables together.
 func (rs *rowSet) len() int {
-	return len(rs.captures) + len(rs.diagnostics) + len(rs.rules) + len(rs.sitemaps) + len(rs.agents.named) + len(rs.bodies)
+	return len(rs.captures) + len(rs.diagnostics) + len(rs.rules) + len(rs.sitemaps) + len(rs.agents.named) + len(rs.bodies) +
+		len(rs.directives) + len(rs.preferences)
 }
 
 // job is one capture handed from a reader to a worker, with what the
@@ -91,6 +96,7 @@ func (m *rowMaker) add(rs *rowSet, j *job) {
 	for _, s := range f.Sitemaps {
 		rs.sitemaps = append(rs.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
 	}
+	addExtensions(rs, id, host, f)
 	m.addAgents(rs, id, host, f)
 	if j.keepBody && readByCrawlers(f) {
 		text := f.Text()
@@ -193,10 +199,7 @@ func problemCode(problem string) robots.Code {
 func (m *rowMaker) addRules(rs *rowSet, id, host string, f *robots.File) {
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
-		var agents []string
-		for _, a := range g.Agents {
-			agents = append(agents, a.Value)
-		}
+		agents := agentValues(g.Agents)
 		for ri := range g.Rules {
 			r := &g.Rules[ri]
 			rs.rules = append(rs.rules, schema.Rule{
@@ -206,6 +209,38 @@ func (m *rowMaker) addRules(rs *rowSet, id, host string, f *robots.File) {
 			})
 		}
 	}
+}
+
+// addExtensions appends the extension directives and the usage
+// preferences of the file; most files have none.
+func addExtensions(rs *rowSet, id, host string, f *robots.File) {
+	for i := range f.Extensions {
+		e := &f.Extensions[i]
+		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: agentValues(e.Agents), Key: e.Key, Value: e.Value, Valid: e.Valid}
+		if e.Group >= 0 {
+			g := int32(e.Group)
+			d.GroupIndex = &g
+		}
+		rs.directives = append(rs.directives, d)
+	}
+	for i := range f.Preferences {
+		p := &f.Preferences[i]
+		row := schema.Preference{CaptureID: id, URLHostName: host, Line: int32(p.Line), Source: p.Source.String(),
+			UserAgents: agentValues(p.Agents), Path: p.Path, Category: p.Category, Value: p.Value}
+		if allowed, known := p.Allowed.Bool(); known {
+			row.Allowed = &allowed
+		}
+		rs.preferences = append(rs.preferences, row)
+	}
+}
+
+// agentValues returns the user-agent values as written.
+func agentValues(agents []robots.Agent) []string {
+	var out []string
+	for _, a := range agents {
+		out = append(out, a.Value)
+	}
+	return out
 }
 
 // addAgents appends one row per tracked crawler. A crawler that no group

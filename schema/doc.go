@@ -31,6 +31,9 @@
 //	sitemaps     Sitemap       sitemap line
 //	agents       Agent         capture and tracked crawler
 //	inputs       Input         input given to ingest
+//	bodies       Body          distinct robots.txt text read by crawlers
+//	directives   Directive     line of an extension directive (crawl-delay, license, ...)
+//	preferences  Preference    usage preference (Content-Signal, Content-Usage pair)
 //
 // capture_id joins every table to captures, and captures.input joins
 // inputs.input. Column names follow Common Crawl's columnar index where they

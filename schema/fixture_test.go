@@ -30,6 +30,8 @@ type crawlRows struct {
 	agents      []schema.Agent
 	inputs      []schema.Input
 	bodies      []schema.Body
+	directives  []schema.Directive
+	preferences []schema.Preference
 }
 
 var (
@@ -99,8 +101,20 @@ func fixtureA() crawlRows {
 			{PayloadDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", Body: "User-agent: *\nDisallow: /ünïcødé/\n"},
 			{PayloadDigest: "sha1:EMPTY", Body: ""},
 		},
+		directives: []schema.Directive{
+			{CaptureID: "a-1", URLHostName: "example.com", Line: 1, Key: "content-signal", Value: "search=yes, ai-train=no", Valid: true}, // file-wide: NULL group
+			{CaptureID: "a-1", URLHostName: "example.com", Line: 5, GroupIndex: ptr[int32](0), UserAgents: []string{"*"}, Key: "crawl-delay", Value: "ten"},
+			{CaptureID: "a-3", URLHostName: "bücher.example", Line: 2, GroupIndex: ptr[int32](1), UserAgents: []string{"GPTBot", "😀bot"}, Key: "license", Value: "https://bücher.example/license.xml", Valid: true},
+		},
+		preferences: []schema.Preference{
+			{CaptureID: "a-1", URLHostName: "example.com", Line: 1, Source: "content-signal", Path: "/", Category: "search", Value: "yes", Allowed: ptr(true)},
+			{CaptureID: "a-1", URLHostName: "example.com", Line: 1, Source: "content-signal", Path: "/", Category: "ai-train", Value: "no", Allowed: ptr(false)},
+			{CaptureID: "a-3", URLHostName: "bücher.example", Line: 3, Source: "content-usage", UserAgents: []string{"GPTBot"}, Path: "/größe/", Category: "train-ai", Value: "maybe"}, // not understood: NULL
+		},
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func fixtureB() crawlRows {
 	return crawlRows{
@@ -129,6 +143,8 @@ func writeDataset(t testing.TB, dir string) map[string]crawlRows {
 		writePart(t, dir, crawl, rows.agents)
 		writePart(t, dir, crawl, rows.inputs)
 		writePart(t, dir, crawl, rows.bodies)
+		writePart(t, dir, crawl, rows.directives)
+		writePart(t, dir, crawl, rows.preferences)
 	}
 	return data
 }

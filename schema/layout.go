@@ -35,6 +35,8 @@ var tables = []Table{
 	newTable[Agent]("agents", "one row per capture and tracked crawler"),
 	newTable[Input]("inputs", "one row per input given to ingest"),
 	newTable[Body]("bodies", "one row per distinct robots.txt text read by crawlers"),
+	newTable[Directive]("directives", "one row per line of an extension directive (crawl-delay, content-signal, license, ...)"),
+	newTable[Preference]("preferences", "one row per usage preference stated (Content-Signal, Content-Usage)"),
 }
 
 func newTable[T Row](name, doc string) Table {

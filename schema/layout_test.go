@@ -22,6 +22,8 @@ func TestTables(t *testing.T) {
 		{"agents", schema.TableName[schema.Agent]()},
 		{"inputs", schema.TableName[schema.Input]()},
 		{"bodies", schema.TableName[schema.Body]()},
+		{"directives", schema.TableName[schema.Directive]()},
+		{"preferences", schema.TableName[schema.Preference]()},
 	}
 	tables := schema.Tables()
 	if len(tables) != len(tests) {

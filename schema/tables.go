@@ -50,7 +50,7 @@ import "time"
 //   - The crawl label is not a column: DuckDB adds crawl from the Hive
 //     partition directory (crawl=<label>), see [PartitionDir].
 type Row interface {
-	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body
+	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body | Directive | Preference
 }
 
 // Capture is one row of the captures table: one robots.txt capture (a WARC
@@ -286,3 +286,59 @@ func ClipText(line string) string {
 
 // isContinuation reports a UTF-8 continuation byte (10xxxxxx).
 func isContinuation(b byte) bool { return b&0xC0 == 0x80 }
+
+// Directive is one row of the directives table: one line of a directive
+// that some crawler or standard defines besides user-agent, allow,
+// disallow and sitemap (crawl-delay, host, clean-param, request-rate,
+// visit-time, noindex, content-signal, content-usage, license, ...).
+type Directive struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict"`
+	// Line is the 1-based line number.
+	Line int32 `parquet:"line"`
+	// GroupIndex is the 0-based index of the group the line stands in, as
+	// in rules.group_index; NULL for a line before any user-agent line,
+	// which concerns the whole file.
+	GroupIndex *int32 `parquet:"group_index,optional"`
+	// UserAgents lists the user-agent values of that group, as written;
+	// empty outside any group.
+	UserAgents []string `parquet:"user_agents,list" parquet-element:",dict"`
+	// Key is the directive's canonical name, lower case: "crawl-delay".
+	Key string `parquet:"key,dict"`
+	// Value is the value as written, trimmed, without its comment.
+	Value string `parquet:"value"`
+	// Valid reports a value that follows the syntax of the directive's
+	// definition (a non-negative number for crawl-delay, an absolute URL
+	// for license, ...).
+	Valid bool `parquet:"valid"`
+}
+
+// Preference is one row of the preferences table: one usage preference a
+// file states, a key=value pair of a Content-Signal (contentsignals.org)
+// or Content-Usage (IETF AI preferences) line.
+type Preference struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict"`
+	// Line is the 1-based line number.
+	Line int32 `parquet:"line"`
+	// Source is "content-signal" or "content-usage".
+	Source string `parquet:"source,dict"`
+	// UserAgents lists the user-agent values of the group the line stands
+	// in; empty when the preference is file-wide.
+	UserAgents []string `parquet:"user_agents,list" parquet-element:",dict"`
+	// Path is the scope: the Content-Usage path, "/" when none.
+	Path string `parquet:"path,dict"`
+	// Category is the key as written by its vocabulary: search, ai-input,
+	// ai-train for Content-Signal; train-ai, ai-use, search, ... for
+	// Content-Usage.
+	Category string `parquet:"category,dict"`
+	// Value is the value as written ("no", "n"; "" when missing).
+	Value string `parquet:"value,dict"`
+	// Allowed is what the value says: true (yes, y), false (no, n), or
+	// NULL when it is not understood.
+	Allowed *bool `parquet:"allowed,optional"`
+}

@@ -119,6 +119,7 @@ var textColumns = map[string][]string{
 	"rules":       {"pattern"},
 	"sitemaps":    {"url"},
 	"bodies":      {"body"},
+	"directives":  {"value"},
 }
 
 // Writer writes rows of one table to one Parquet file. It is a thin typed
@@ -334,4 +335,14 @@ func validList(fix bool, list *[]string) bool {
 
 func (r *Body) validUTF8(fix bool) bool {
 	return validStrings(fix, &r.PayloadDigest, &r.Body)
+}
+
+func (r *Directive) validUTF8(fix bool) bool {
+	ok := validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Key, &r.Value)
+	return validList(fix, &r.UserAgents) && ok
+}
+
+func (r *Preference) validUTF8(fix bool) bool {
+	ok := validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Source, &r.Path, &r.Category, &r.Value)
+	return validList(fix, &r.UserAgents) && ok
 }
