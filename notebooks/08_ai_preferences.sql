@@ -1,0 +1,85 @@
+-- 08_ai_preferences.sql: AI usage preferences (Content-Signal, Content-Usage, License) next to blocking.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/08_ai_preferences.sql
+--
+-- Since 2024 robots.txt files also state how their content may be used:
+-- Cloudflare's Content-Signal (contentsignals.org: search, ai-input,
+-- ai-train = yes|no), the IETF AI-preferences Content-Usage
+-- (draft-ietf-aipref-attach and -vocab: [path] train-ai=y|n, ...), and the
+-- RSL License: line. The preferences table holds one row per stated
+-- key=value (allowed NULL when the value is not understood), the
+-- directives table one row per line of these and the older extensions
+-- (crawl-delay, host, clean-param, ...). Shows, per crawl over hosts with a
+-- usable robots.txt: how many state each mechanism, the values stated per
+-- category, how preferences sit with the verdict for GPTBot, and the older
+-- extensions in a compact table.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+-- A body is stored once per input that served it: the view keeps one row per crawl and digest,
+-- so that captures JOIN bodies USING (crawl, payload_digest) gives one row per capture.
+CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, payload_digest) * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW directives AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/directives/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW preferences AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/preferences/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- One row per host and crawl: its deciding capture (not a redirect if it has one,
+-- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
+CREATE OR REPLACE VIEW hosts AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
+        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM captures c)
+WHERE rn = 1;
+
+
+-- Hosts with a usable robots.txt (as robocensus report counts them).
+CREATE OR REPLACE VIEW usable AS
+SELECT * FROM hosts
+WHERE outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0 AND capture_id IN (
+    SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16'))));
+
+-- Adoption: the share of usable hosts whose robots.txt states each mechanism.
+SELECT h.crawl, m.mechanism, count(DISTINCT d.capture_id) AS hosts, any_value(n.usable) AS usable_hosts,
+       round(100 * count(DISTINCT d.capture_id) / any_value(n.usable), 2) AS pct
+FROM usable h
+CROSS JOIN (VALUES ('content-signal'), ('content-usage'), ('license')) m(mechanism)
+LEFT JOIN directives d ON d.crawl = h.crawl AND d.capture_id = h.capture_id AND d.key = m.mechanism
+JOIN (SELECT crawl, count(*) AS usable FROM usable GROUP BY crawl) n ON n.crawl = h.crawl
+GROUP BY ALL ORDER BY h.crawl, m.mechanism;
+
+-- The values stated, per mechanism and category: hosts saying yes, no, or
+-- something not understood; file-wide or for some crawlers only.
+SELECT p.crawl, p.source, p.category,
+       count(DISTINCT p.capture_id) FILTER (p.allowed) AS hosts_yes,
+       count(DISTINCT p.capture_id) FILTER (NOT p.allowed) AS hosts_no,
+       count(DISTINCT p.capture_id) FILTER (p.allowed IS NULL) AS hosts_not_understood,
+       count(DISTINCT p.capture_id) FILTER (len(p.user_agents) = 0) AS hosts_file_wide
+FROM preferences p JOIN usable h USING (crawl, capture_id)
+GROUP BY ALL ORDER BY p.crawl, p.source, p.category;
+
+-- Preferences and blocking: hosts that ask not to train AI models
+-- (Content-Signal ai-train=no or Content-Usage train-ai=n, for the whole
+-- site: file-wide or in the '*' group, path '/'), by what their rules say to
+-- GPTBot. "allowed" here is a host that asks not to be trained on yet lets
+-- OpenAI's training crawler fetch everything.
+WITH no_training AS (
+    SELECT DISTINCT crawl, capture_id FROM preferences
+    WHERE NOT allowed AND path = '/' AND (len(user_agents) = 0 OR list_contains(user_agents, '*'))
+      AND ((source = 'content-signal' AND category = 'ai-train') OR (source = 'content-usage' AND category = 'train-ai')))
+SELECT h.crawl, (n.capture_id IS NOT NULL) AS asks_no_training, a.verdict AS gptbot_verdict, count(*) AS hosts
+FROM usable h
+JOIN agents a ON a.crawl = h.crawl AND a.capture_id = h.capture_id AND a.agent = 'GPTBot'
+LEFT JOIN no_training n ON n.crawl = h.crawl AND n.capture_id = h.capture_id
+GROUP BY ALL ORDER BY h.crawl, asks_no_training DESC, gptbot_verdict;
+
+-- The older extensions and the rest, compactly: hosts using each key, and
+-- the share of its lines whose value follows the key's definition.
+SELECT d.crawl, d.key, count(DISTINCT d.capture_id) AS hosts, count(*) AS lines,
+       round(100 * avg(d.valid::INT), 1) AS pct_valid
+FROM directives d JOIN usable h USING (crawl, capture_id)
+GROUP BY ALL ORDER BY d.crawl, hosts DESC, d.key;
