@@ -11,7 +11,7 @@ import (
 
 // Checks returns the built-in site checks, in the order they run.
 func Checks() []*Check {
-	return []*Check{FetchCheck, SyntaxCheck, SearchCheck, AICheck, SitemapCheck, SizeCheck, SharedCheck, ChangeCheck}
+	return []*Check{FetchCheck, SyntaxCheck, SearchCheck, AICheck, PreferencesCheck, SitemapCheck, SizeCheck, SharedCheck, ChangeCheck}
 }
 
 // FetchCheck looks at how robots.txt was served in the latest crawl.
@@ -194,6 +194,88 @@ func runAI(p *Pass) error {
 	}
 	p.Reportf(robots.Info, 0, "AI crawlers tracked: %d; named: %d; fully disallowed: %d (%d by name); partly disallowed: %d", total, named, blocked, blockedByName, partial)
 	return nil
+}
+
+// PreferencesCheck says what the file asks of AI systems and how it sits
+// with the rules.
+var PreferencesCheck = &Check{
+	Name: "ai-preferences",
+	Doc: `AI usage preferences (Content-Signal, Content-Usage) next to the rules
+Says in words what each preference line asks, and warns when the file asks
+that content not be used to train AI models while its rules let AI crawlers
+fetch everything: a preference is not an access rule, and a crawler that does
+not read it is bound by the rules only.`,
+	Run: runPreferences,
+}
+
+func runPreferences(p *Pass) error {
+	prefs := p.Latest.Preferences
+	noTraining := 0 // the line of a site-wide "do not train", or 0
+	for i := 0; i < len(prefs); {
+		j := i
+		var asks []string
+		for ; j < len(prefs) && prefs[j].Line == prefs[i].Line; j++ {
+			asks = append(asks, strings.TrimSuffix(explainPreference(&prefs[j]), notAccessRule))
+			if noTraining == 0 && asksNoTraining(&prefs[j]) {
+				noTraining = int(prefs[j].Line)
+			}
+		}
+		p.Reportf(robots.Info, int(prefs[i].Line), "%s%s", strings.Join(asks, "; "), notAccessRule)
+		i = j
+	}
+	if noTraining == 0 {
+		return nil
+	}
+	var open []string
+	for _, c := range p.Latest.Crawlers {
+		if c.Kind == robots.CrawlerAI.String() && c.Verdict == robots.AccessAllowed.String() {
+			open = append(open, c.Agent)
+		}
+	}
+	// The crawlers their operators say collect training data first.
+	slices.SortStableFunc(open, func(a, b string) int {
+		return cmp.Compare(trainingRank(a), trainingRank(b))
+	})
+	if len(open) > 0 {
+		p.Reportf(robots.Warning, noTraining, "the file asks that its content not be used to train AI models, yet its rules let %d AI crawlers fetch everything (%s): a preference is not an access rule, and crawlers that do not read it are not bound by it",
+			len(open), strings.Join(firstN(open, 6), ", "))
+	}
+	return nil
+}
+
+// notAccessRule ends what a preference line asks, once.
+const notAccessRule = "; this is a preference, not an access rule"
+
+// trainingCrawlers are AI crawlers whose operators document that they
+// collect training data, or tokens that control training (Google-Extended,
+// Applebot-Extended), named first when the rules leave them open.
+var trainingCrawlers = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "Applebot-Extended", "Meta-ExternalAgent", "Bytespider"}
+
+func trainingRank(agent string) int {
+	if i := slices.Index(trainingCrawlers, agent); i >= 0 {
+		return i
+	}
+	return len(trainingCrawlers)
+}
+
+// explainPreference says in words what a preference asks, as lint does.
+func explainPreference(sp *SitePreference) string {
+	src := robots.ContentUsage
+	if sp.Source == robots.ContentSignal.String() {
+		src = robots.ContentSignal
+	}
+	rp := robots.Preference{Source: src, Category: sp.Category, Value: sp.Value, Path: sp.Path}
+	return rp.Explain()
+}
+
+// asksNoTraining reports a preference against AI training for the whole
+// site and every crawler: Content-Signal ai-train=no or Content-Usage
+// train-ai=n, file-wide or in the '*' group, for the path "/".
+func asksNoTraining(sp *SitePreference) bool {
+	training := sp.Source == robots.ContentSignal.String() && sp.Category == "ai-train" ||
+		sp.Source == robots.ContentUsage.String() && sp.Category == "train-ai"
+	return training && sp.Allowed != nil && !*sp.Allowed && sp.Path == "/" &&
+		(len(sp.Agents) == 0 || slices.Contains(sp.Agents, "*"))
 }
 
 // SitemapCheck looks at the sitemaps declared.

@@ -151,3 +151,31 @@ func TestSyntaxCheck(t *testing.T) {
 	}
 	expect(t, "findings", runCheck(t, SyntaxCheck, c), "error 0:|line 5|rule-outside-group", "warning 0:|line 3|typo-accepted")
 }
+
+func TestPreferencesCheck(t *testing.T) {
+	c := rulesCrawl("c1")
+	expect(t, "none", runCheck(t, PreferencesCheck, c))
+	no, yes := false, true
+	ai := robots.CrawlerAI.String()
+	c.Crawlers = []SiteCrawler{
+		{Agent: "Bytespider", Kind: ai, Verdict: robots.AccessAllowed.String()},
+		{Agent: "GPTBot", Kind: ai, Verdict: robots.AccessAllowed.String()},
+		{Agent: "ClaudeBot", Kind: ai, Named: true, Verdict: robots.AccessDisallowed.String()},
+		{Agent: "Googlebot", Kind: robots.CrawlerSearch.String(), Verdict: robots.AccessAllowed.String()},
+	}
+	c.Preferences = []SitePreference{
+		{Line: 2, Source: "content-signal", Path: "/", Category: "search", Value: "yes", Allowed: &yes, Agents: []string{}},
+		{Line: 2, Source: "content-signal", Path: "/", Category: "ai-train", Value: "no", Allowed: &no, Agents: []string{}},
+		{Line: 5, Source: "content-usage", Path: "/drafts/", Category: "train-ai", Value: "n", Allowed: &no, Agents: []string{"*"}},
+	}
+	expect(t, "no training, crawlers open", runCheck(t, PreferencesCheck, c),
+		"warning 2:|train AI models|2 AI crawlers|GPTBot, Bytespider",
+		"info 2:|search|train|not an access rule",
+		"info 5:|/drafts/")
+	// A preference for one crawler or one path is not the site's.
+	c.Preferences = c.Preferences[2:]
+	expect(t, "path only", runCheck(t, PreferencesCheck, c), "info 5:")
+	c.Preferences = []SitePreference{{Line: 3, Source: "content-usage", Path: "/", Category: "train-ai", Value: "n", Allowed: &no, Agents: []string{"*"}}}
+	c.Crawlers = c.Crawlers[2:] // every AI crawler left is shut out
+	expect(t, "crawlers shut out", runCheck(t, PreferencesCheck, c), "info 3:")
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/robocensus/robocensus/robots"
 )
@@ -70,6 +71,9 @@ type SiteCrawl struct {
 	Crawlers []SiteCrawler `json:"crawlers"`
 	// Sitemaps are the sitemap lines.
 	Sitemaps []SiteSitemap `json:"sitemaps"`
+	// Preferences are the usage preferences the file states (Content-Signal,
+	// Content-Usage), by line.
+	Preferences []SitePreference `json:"preferences"`
 	// SharedWith counts the other hosts of the crawl with a capture of the
 	// same non-empty body.
 	SharedWith int64 `json:"shared_with"`
@@ -105,6 +109,19 @@ type SiteDiagnostic struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
+}
+
+// SitePreference is one usage preference: a key=value of a Content-Signal
+// or Content-Usage line.
+type SitePreference struct {
+	Line   int32    `json:"line"`
+	Source string   `json:"source"`      // "content-signal" or "content-usage"
+	Agents []string `json:"user_agents"` // the group's; empty when file-wide
+	Path   string   `json:"path"`
+	// Category and Value are as written: "ai-train", "no".
+	Category string `json:"category"`
+	Value    string `json:"value"`
+	Allowed  *bool  `json:"allowed"` // nil when the value is not understood
 }
 
 // SiteCrawler is what a robots.txt says of one tracked crawler.
@@ -160,8 +177,8 @@ func (d *Dataset) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteC
 		}
 	}
 	caps[best].Deciding = true
-	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, FileFindings: []SiteDiagnostic{}}
-	steps := []func(context.Context, *SiteCrawl, string) error{d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.siteListing, d.siteShared}
+	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, Preferences: []SitePreference{}, FileFindings: []SiteDiagnostic{}}
+	steps := []func(context.Context, *SiteCrawl, string) error{d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteShared}
 	for _, step := range steps {
 		if err := step(ctx, sc, hostName); err != nil {
 			return nil, nil, err
@@ -333,6 +350,38 @@ func (d *Dataset) siteSitemaps(ctx context.Context, sc *SiteCrawl, _ string) err
 	})
 	slices.SortFunc(sc.Sitemaps, func(a, b SiteSitemap) int { return cmp.Compare(a.Line, b.Line) })
 	return err
+}
+
+// sitePreferences reads the usage preferences of the deciding capture (none
+// in a dataset written before the preferences table, schema 1.2).
+func (d *Dataset) sitePreferences(ctx context.Context, sc *SiteCrawl, _ string) error {
+	cols := []string{"line", "source", "user_agents", "path", "category", "value", "allowed"}
+	err := d.hostRows(ctx, "preferences", sc, cols, nil, func(cs *columnSet, i int) {
+		p := SitePreference{Line: cs.i32("line").Value(i), Source: strings.Clone(cs.str("source").Value(i)),
+			Agents: listValues(cs.list("user_agents"), i), Path: strings.Clone(cs.str("path").Value(i)),
+			Category: strings.Clone(cs.str("category").Value(i)), Value: strings.Clone(cs.str("value").Value(i))}
+		if allowed := cs.boolean("allowed"); allowed != nil && allowed.IsValid(i) {
+			v := allowed.Value(i)
+			p.Allowed = &v
+		}
+		sc.Preferences = append(sc.Preferences, p)
+	})
+	slices.SortStableFunc(sc.Preferences, func(a, b SitePreference) int { return cmp.Compare(a.Line, b.Line) })
+	return err
+}
+
+// listValues copies the strings of row i of a list column.
+func listValues(l *array.List, i int) []string {
+	out := []string{}
+	if l == nil || l.IsNull(i) {
+		return out
+	}
+	start, end := l.ValueOffsets(i)
+	vals, ok := l.ListValues().(*array.String)
+	for j := start; ok && j < end; j++ {
+		out = append(out, strings.Clone(vals.Value(int(j))))
+	}
+	return out
 }
 
 // siteListing cuts the deciding capture's body into lines and puts each

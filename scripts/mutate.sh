@@ -15,6 +15,7 @@ mutants=(
   "analyze/checks.go runSyntax ./analyze"
   "analyze/checks.go runSearch ./analyze"
   "analyze/checks.go runAI ./analyze"
+  "analyze/checks.go runPreferences ./analyze"
   "analyze/checks.go runSitemaps ./analyze"
   "analyze/checks.go runSize ./analyze"
   "analyze/checks.go runShared ./analyze"
