@@ -31,7 +31,8 @@ all hosts), and trends when the dataset holds several crawls.
 
 With --site HOST it writes the report on one host instead: its captures in
 every crawl, its robots.txt with each finding at its line, what it says to
-each tracked crawler, its sitemaps, and the findings of the site checks.
+each tracked crawler, its sitemaps, its AI usage preferences, and the
+findings of the site checks.
 
 --format html (the default) writes one self-contained page: inline styles and
 SVG charts, no script, nothing fetched, every text of the dataset escaped.
