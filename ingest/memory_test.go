@@ -91,3 +91,30 @@ func TestIssue13DamageListCapped(t *testing.T) {
 		t.Errorf("%d damage events, %d listed; want %d, %d", res.counts.DamageCount, len(res.counts.Damage), n, MaxDamageList)
 	}
 }
+
+// An input remembers a bounded window of payload digests, not every one:
+// after 100,000 distinct digests it holds maxBodyDigests of them, a recent
+// digest is still known and the oldest ones are forgotten (their bodies
+// would be stored again).
+func TestIssue13DigestWindowBounded(t *testing.T) {
+	const n = 100000
+	w := newDigestWindow(maxBodyDigests)
+	digest := func(i int) string { return "sha1:" + itoa(int64(i)) }
+	for i := range n {
+		if !w.add(digest(i)) {
+			t.Fatalf("digest %d not new", i)
+		}
+		if w.len() > maxBodyDigests || len(w.order) > maxBodyDigests {
+			t.Fatalf("after %d digests the window holds %d (%d keys), bound %d", i+1, w.len(), len(w.order), maxBodyDigests)
+		}
+	}
+	if w.len() != maxBodyDigests {
+		t.Errorf("window holds %d, want %d", w.len(), maxBodyDigests)
+	}
+	if w.add(digest(n - 1)) || w.add(digest(n-maxBodyDigests)) {
+		t.Error("a digest of the window is taken as new")
+	}
+	if !w.add(digest(0)) || !w.add(digest(n - maxBodyDigests - 1)) {
+		t.Error("a digest that left the window is still known")
+	}
+}

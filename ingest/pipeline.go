@@ -400,10 +400,11 @@ func (e *epoch) read(ctx context.Context, name string) error {
 
 // readCaptures sends the captures of one input to the workers in batches.
 // A body is kept in the bodies table for the first capture of the input
-// that crawlers read (2xx or unknown status) with its payload digest: the
-// same for any run over the same input, however its captures are spread
-// over workers and segments. The bytes read count in the run's progress
-// batch by batch.
+// that crawlers read (2xx or unknown status) with its payload digest, and
+// again when the digest has left the input's bounded window (see
+// digestWindow): the same for any run over the same input, however its
+// captures are spread over workers and segments. The bytes read count in
+// the run's progress batch by batch.
 func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, err error) {
 	var counted int64 // of the input's bytes, those added to the progress
 	defer func() { e.bytes.Add(counts.Bytes - counted) }()
@@ -413,7 +414,7 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 	}
 	defer closer.Close()
 	file := WARCFilename(name)
-	seen := map[string]bool{}
+	bodies := newDigestWindow(maxBodyDigests)
 	b := e.newBatch()
 	for {
 		c, err := r.Next()
@@ -433,10 +434,7 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 			e.bytes.Add(pos - counted)
 			counted = pos
 		}
-		keep := c.PayloadDigest != "" && (c.Status == 0 || c.Status >= 200 && c.Status < 300) && !seen[c.PayloadDigest]
-		if keep {
-			seen[c.PayloadDigest] = true
-		}
+		keep := c.PayloadDigest != "" && (c.Status == 0 || c.Status >= 200 && c.Status < 300) && bodies.add(c.PayloadDigest)
 		b.add(c, name, file, keep)
 		e.captures.Add(1)
 	}
