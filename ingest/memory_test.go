@@ -111,10 +111,10 @@ func TestIssue13DigestWindowBounded(t *testing.T) {
 	if w.len() != maxBodyDigests {
 		t.Errorf("window holds %d, want %d", w.len(), maxBodyDigests)
 	}
-	if w.add(digest(n - 1)) || w.add(digest(n-maxBodyDigests)) {
+	if w.add(digest(n-1)) || w.add(digest(n-maxBodyDigests)) {
 		t.Error("a digest of the window is taken as new")
 	}
-	if !w.add(digest(0)) || !w.add(digest(n - maxBodyDigests - 1)) {
+	if !w.add(digest(0)) || !w.add(digest(n-maxBodyDigests-1)) {
 		t.Error("a digest that left the window is still known")
 	}
 }
