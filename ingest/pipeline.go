@@ -29,11 +29,12 @@ type Config struct {
 	// "CC-MAIN-2025-05"; see [CrawlLabel].
 	Crawl string
 	// Workers is the number of goroutines that parse captures and write
-	// rows. Defaults to runtime.GOMAXPROCS(0).
+	// rows. Defaults to runtime.GOMAXPROCS(0). Under a Go soft memory
+	// limit it is lowered to what the limit holds (see sizing.go).
 	Workers int
 	// Readers is the number of inputs read at once. Defaults to Workers, or
 	// to at least 8 when an input is an http(s) URL: remote reads wait on
-	// the network more than on the CPU.
+	// the network more than on the CPU. Lowered as Workers is.
 	Readers int
 	// ReadOptions configure the readers (limits, mode).
 	ReadOptions []Option
@@ -120,6 +121,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err := cfg.setDefaults(); err != nil {
 		return Summary{}, err
 	}
+	size := cfg.fitMemory(memoryLimit())
 	all := dedupe(inputs, cfg.Logger)
 	work, err := openWork(cfg.Dir, cfg.Crawl, cfg.Shard)
 	if err != nil {
@@ -136,7 +138,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 			todo = append(todo, in)
 		}
 	}
-	p := &pipeline{cfg: cfg, total: len(todo), totalBytes: localSize(todo), start: time.Now()}
+	p := &pipeline{cfg: cfg, queue: size.queue, total: len(todo), totalBytes: localSize(todo), start: time.Now()}
 	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
 	if sum.Resumed > 0 {
 		cfg.Logger.Info("resuming", "crawl", cfg.Crawl, "done", sum.Resumed, "to do", len(todo))
@@ -305,6 +307,7 @@ func dedupe(inputs []string, log *slog.Logger) []string {
 // segment.
 type pipeline struct {
 	cfg        Config
+	queue      int   // batches in flight between readers and workers
 	total      int   // inputs this run reads
 	totalBytes int64 // their size, when all are local files (else 0)
 	start      time.Time
@@ -330,7 +333,7 @@ type epoch struct {
 // epoch reads inputs into part files of stage and returns their inputs
 // rows, sorted by input.
 func (p *pipeline) epoch(ctx context.Context, stage *stagingDir, inputs []string) ([]schema.Input, error) {
-	e := &epoch{pipeline: p, stage: stage, inputs: inputs, batches: make(chan *batch, 2*p.cfg.Workers)}
+	e := &epoch{pipeline: p, stage: stage, inputs: inputs, batches: make(chan *batch, p.queue)}
 	g, ctx := errgroup.WithContext(ctx)
 	next := make(chan string)
 	g.Go(func() error {
