@@ -110,6 +110,10 @@ const (
 // of an uninterrupted run. With a Shard, the run reads its share and
 // publishes the crawl if its share completes it.
 //
+// Two runs of the same crawl and shard into one Dir do not run at once: the
+// second returns a [*RunningError] (ErrRunning) at once and leaves the
+// dataset as it was.
+//
 // An input that cannot be opened or read to its end is recorded in the
 // inputs table with its error, and the run goes on; Summary.Failed counts
 // them. Run returns an error only when the dataset cannot be written, or
@@ -123,6 +127,11 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	}
 	size := cfg.fitMemory(memoryLimit())
 	all := dedupe(inputs, cfg.Logger)
+	release, err := lockRun(cfg.Dir, cfg.Crawl, cfg.Shard, cfg.LockStaleAfter)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer release()
 	work, err := openWork(cfg.Dir, cfg.Crawl, cfg.Shard)
 	if err != nil {
 		return Summary{}, err
