@@ -102,7 +102,9 @@ const (
 // Inputs are read by Readers goroutines at once, each input by one reader;
 // the captures go in batches to Workers goroutines, each writing its own
 // part files. Memory is bounded by the batches in flight and the row groups
-// being written, whatever the size or number of inputs.
+// being written, whatever the size or number of inputs; under a Go soft
+// memory limit, Workers, Readers and the batches in flight are sized from
+// it (see sizing.go), whatever the workers asked for.
 //
 // Work is committed in segments of SegmentInputs inputs (see work.go): a
 // run that is interrupted, at any moment, is resumed by running it again

@@ -17,7 +17,7 @@
 # and prints the peak resident set size (GNU time's maximum RSS) of each,
 # and the ratio of this tree's to the baseline's. A run longer than
 # TIMEOUT seconds (default 900; STREAM_TIMEOUT, 7200, for stream) is
-# killed and reported with ">" and its peak so far.
+# killed and reported as "> N", N its peak so far.
 #
 # Usage: scripts/bench-memory.sh [BASELINE_BINARY]
 #   e.g. git clone -q . /tmp/base && (cd /tmp/base && git checkout -q main &&
@@ -25,7 +25,8 @@
 # Environment: EMPTY, JUNK, CAPTURES, SMALL (hosts per small WARC, 100),
 # LARGE (hosts per large WARC, 20000), TIMEOUT, ROBOCENSUS_CORPUS
 # (default ../shared/corpus), WORK (a folder for the inputs, default a
-# temporary one; about 1 GB).
+# temporary one; about 1 GB), PORT (the generators listen on PORT+1 and
+# PORT+2 of localhost, default 18700).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,21 +66,30 @@ for i in $(seq 1 200); do
 done
 
 # measure NAME BIN ARGS...: prints the peak RSS in MiB of one ingest run
-# into a fresh dataset ("> N" when killed at the timeout, with the peak so
-# far), and "wall_seconds" in $work/NAME.time.
+# into a fresh dataset, or "> N" when it was killed at the timeout (N: its
+# peak so far, VmHWM, as GNU time does not see a killed grandchild), and
+# leaves "wall_seconds max_rss_kb" in $work/NAME.time.
 measure() {
   local name=$1 b=$2
   shift 2
   rm -rf "$work/data-$name"
-  local status=0
-  /usr/bin/time -f "%e %M" -o "$work/$name.time" timeout -s KILL "$timeout" \
-    "$b" ingest -o "$work/data-$name" --crawl bench "$@" >"$work/$name.out" 2>"$work/$name.err" || status=$?
-  local kb
-  kb=$(tail -1 "$work/$name.time" | awk '{print $2}')
-  if [ "$status" = 137 ] || grep -q "Command terminated by signal 9" "$work/$name.time"; then
-    echo "> $((kb / 1024))"
+  /usr/bin/time -f "%e %M" -o "$work/$name.time" \
+    "$b" ingest -o "$work/data-$name" --crawl bench "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  local tp=$! s=0
+  while kill -0 "$tp" 2>/dev/null && [ "$s" -lt "$timeout" ]; do
+    sleep 1
+    s=$((s + 1))
+  done
+  if kill -0 "$tp" 2>/dev/null; then
+    local cp hwm
+    cp=$(pgrep -P "$tp" || true)
+    hwm=$(awk '/VmHWM/ {print $2}' "/proc/$cp/status" 2>/dev/null || echo 0)
+    kill -9 "$cp" 2>/dev/null || true
+    wait "$tp" || true
+    echo "> $((hwm / 1024))"
   else
-    echo "$((kb / 1024))"
+    wait "$tp" || true
+    echo "$(($(tail -1 "$work/$name.time" | awk '{print $2}') / 1024))"
   fi
   rm -rf "$work/data-$name"
 }
@@ -96,7 +106,7 @@ run() {
 # stream: one generator per binary, all at once, started first as it is the
 # longest; the other cases run meanwhile (peak RSS is little affected by
 # the CPU they share, time is).
-port=18700
+port="${PORT:-18700}"
 runs=()
 for b in "${bins[@]}"; do
   port=$((port + 1))
