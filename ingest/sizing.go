@@ -60,11 +60,11 @@ func memoryLimit() int64 {
 }
 
 // fitMemory lowers Workers and Readers to what the memory limit holds and
-// returns the sizing of the run.
+// returns the sizing of the run; it says so at debug level (ingest -v).
 func (c *Config) fitMemory(limit int64) sizing {
 	s := sizeFor(c.Workers, c.Readers, limit)
 	if s.workers < c.Workers || s.readers < c.Readers {
-		c.Logger.Info("workers and readers lowered to fit the memory limit", "limit_mib", limit>>20,
+		c.Logger.Debug("workers and readers lowered to fit the memory limit", "limit_mib", limit>>20,
 			"workers", s.workers, "asked_workers", c.Workers, "readers", s.readers, "asked_readers", c.Readers)
 	}
 	c.Workers, c.Readers = s.workers, s.readers
