@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 )
 
 // member is one gzip member or zstd frame (or the whole of a plain input)
@@ -26,6 +28,11 @@ type member struct {
 // the reader must call passGap to read on. The position keep, when set, is
 // retained on compaction (up to maxBuf bytes), so that a record's block can
 // be read again when its length turns out to be wrong.
+//
+// The members kept are bounded whatever the input: those from the one
+// holding the current record's start (set by prune) and those that reach
+// into the buffer; empty members at one offset are kept as one (the last),
+// so a run of empty or failed members costs nothing (see forget).
 type framer struct {
 	src     source
 	counts  *Counts
@@ -35,6 +42,7 @@ type framer struct {
 	keep    int64 // offset to retain on compaction; -1 when none
 	maxBuf  int
 	members []member
+	anchor  int64 // start of the current record (see prune)
 	open    bool  // a member of src is being read
 	gapped  bool  // the data ends at a discontinuity at end()
 	broken  int64 // decompressed offset where the data last broke (a damaged member); -1 when never
@@ -81,6 +89,7 @@ func (f *framer) fill() error {
 				f.err = err
 				return err
 			}
+			f.forget()
 			f.members = append(f.members, member{dStart: f.end(), dEnd: -1, cStart: f.src.memberStart()})
 			f.open = true
 			if skipped {
@@ -112,9 +121,18 @@ func (f *framer) fill() error {
 }
 
 func (f *framer) closeMember() {
-	m := &f.members[len(f.members)-1]
+	n := len(f.members)
+	m := &f.members[n-1]
 	m.dEnd, m.cEnd = f.end(), f.src.pos()
 	f.open = false
+	// An empty member after an empty member at the same offset replaces
+	// it: every lookup answers the same with the last one alone.
+	if n >= 2 && m.dStart == m.dEnd {
+		if prev := &f.members[n-2]; prev.dStart == m.dStart && prev.dEnd == m.dEnd {
+			*prev = *m
+			f.members = f.members[:n-1]
+		}
+	}
 }
 
 // passGap lets fill read on after a discontinuity, once the bytes before it
@@ -178,44 +196,59 @@ func (f *framer) ensure(n int) error {
 	return nil
 }
 
+// The members are in stream order, so dStart and (of the closed ones) dEnd
+// never decrease: lookups are binary searches, as a window may hold many
+// tiny members.
+
 // memberAt returns the index of the last member starting at or before p.
 func (f *framer) memberAt(p int64) int {
-	for i := len(f.members) - 1; i >= 0; i-- {
-		if f.members[i].dStart <= p {
-			return i
-		}
-	}
-	return -1
+	return sort.Search(len(f.members), func(i int) bool { return f.members[i].dStart > p }) - 1
 }
 
 // memberStartAfter returns the first member start after p, or -1.
 func (f *framer) memberStartAfter(p int64) int64 {
-	for _, m := range f.members {
-		if m.dStart > p {
-			return m.dStart
-		}
+	if i := f.memberAt(p) + 1; i < len(f.members) {
+		return f.members[i].dStart
 	}
 	return -1
 }
 
 // memberBoundary reports whether a member ends (and so the next starts) at p.
 func (f *framer) memberBoundary(p int64) bool {
-	for _, m := range f.members {
-		if m.dEnd == p {
-			return true
-		}
+	closed := len(f.members)
+	if f.open {
+		closed--
 	}
-	return false
+	i := sort.Search(closed, func(i int) bool { return f.members[i].dEnd >= p })
+	return i < closed && f.members[i].dEnd == p
 }
 
-// prune forgets members that end before p.
+// prune forgets members that end before p, the start of a record.
 func (f *framer) prune(p int64) {
+	f.anchor = p
 	i := 0
 	for i < len(f.members)-1 && f.members[i].dEnd >= 0 && f.members[i].dEnd < p {
 		i++
 	}
 	if i > 0 {
 		f.members = append(f.members[:0], f.members[i:]...)
+	}
+}
+
+// forget drops the members that end before the buffer starts, which no
+// read position can return to, but those up to the one holding the current
+// record's start (its Provenance and damage offsets). Without it a record
+// or a stretch of garbage spanning millions of members would keep them all.
+// A damage offset inside a record, in a member already forgotten, is then
+// that of the record's member.
+func (f *framer) forget() {
+	lo := f.memberAt(f.anchor) + 1
+	hi := lo
+	for hi < len(f.members) && f.members[hi].dEnd >= 0 && f.members[hi].dEnd < f.base {
+		hi++
+	}
+	if hi > lo {
+		f.members = slices.Delete(f.members, lo, hi)
 	}
 }
 
@@ -258,6 +291,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // boundary. It returns nil when a byte is buffered at the read position.
 func (f *framer) skipSpace(stopAtMember bool) error {
 	for {
+		if !stopAtMember {
+			f.prune(f.pos()) // between records: a run of blank members is passed over, not kept
+		}
 		for f.r < f.w && isSpace(f.buf[f.r]) {
 			if stopAtMember && f.memberBoundary(f.pos()) {
 				return nil
@@ -305,8 +341,13 @@ func (f *framer) peekLine() []byte {
 // position at that line, or io.EOF or a fatal error.
 func (f *framer) resync(isStart func([]byte) bool, atLineStart bool) error {
 	start := f.pos()
+	from := f.storedOffset(start)
 	var err error
 	for {
+		// The members passed over are no longer needed: without this, a
+		// stretch of junk members would keep them all and make each line
+		// cost a scan of them.
+		f.prune(f.pos())
 		if atLineStart {
 			if line := f.peekLine(); len(line) > 0 && isStart(line) {
 				err = nil
@@ -335,7 +376,7 @@ func (f *framer) resync(isStart func([]byte) bool, atLineStart bool) error {
 		atLineStart = i >= 0 || f.memberBoundary(f.pos())
 	}
 	if n := f.pos() - start; n > 0 {
-		f.counts.damage(Damage{Kind: DamageGarbage, Offset: f.storedOffset(start), Skipped: n,
+		f.counts.damage(Damage{Kind: DamageGarbage, Offset: from, Skipped: n,
 			Detail: fmt.Sprintf("%d bytes that are not a record", n)})
 	}
 	return err
@@ -468,8 +509,12 @@ func (b *blockReader) drain() {
 // findLine looks for the first line after from (a line following '\n' or
 // starting a member) for which isStart is true, without passing a
 // discontinuity and only as far as the bytes from from on stay buffered. It
-// moves the read position; the caller rewinds to from.
+// moves the read position; the caller rewinds to from. When from is no
+// longer buffered it finds nothing and leaves the position alone.
 func (f *framer) findLine(from int64, isStart func([]byte) bool) (int64, bool) {
+	if !f.kept(from) {
+		return 0, false
+	}
 	f.rewind(from)
 	for f.kept(from) {
 		b := f.buffered()

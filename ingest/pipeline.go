@@ -29,11 +29,12 @@ type Config struct {
 	// "CC-MAIN-2025-05"; see [CrawlLabel].
 	Crawl string
 	// Workers is the number of goroutines that parse captures and write
-	// rows. Defaults to runtime.GOMAXPROCS(0).
+	// rows. Defaults to runtime.GOMAXPROCS(0). Under a Go soft memory
+	// limit it is lowered to what the limit holds (see sizing.go).
 	Workers int
 	// Readers is the number of inputs read at once. Defaults to Workers, or
 	// to at least 8 when an input is an http(s) URL: remote reads wait on
-	// the network more than on the CPU.
+	// the network more than on the CPU. Lowered as Workers is.
 	Readers int
 	// ReadOptions configure the readers (limits, mode).
 	ReadOptions []Option
@@ -110,13 +111,19 @@ const (
 // Inputs are read by Readers goroutines at once, each input by one reader;
 // the captures go in batches to Workers goroutines, each writing its own
 // part files. Memory is bounded by the batches in flight and the row groups
-// being written, whatever the size or number of inputs.
+// being written, whatever the size or number of inputs; under a Go soft
+// memory limit, Workers, Readers and the batches in flight are sized from
+// it (see sizing.go), whatever the workers asked for.
 //
 // Work is committed in segments of SegmentInputs inputs (see work.go): a
 // run that is interrupted, at any moment, is resumed by running it again
 // with the same arguments, and the published partition is the same as that
 // of an uninterrupted run. With a Shard, the run reads its share and
 // publishes the crawl if its share completes it.
+//
+// Two runs of the same crawl and shard into one Dir do not run at once: the
+// second returns a [*RunningError] (ErrRunning) at once and leaves the
+// dataset as it was.
 //
 // An input that cannot be opened or read to its end is recorded in the
 // inputs table with its error, and the run goes on; Summary.Failed counts
@@ -129,8 +136,14 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err := cfg.setDefaults(); err != nil {
 		return Summary{}, err
 	}
+	size := cfg.fitMemory(memoryLimit())
 	files, fromFolder := expandFolders(inputs)
 	all := dedupe(files, cfg.Logger)
+	release, err := lockRun(cfg.Dir, cfg.Crawl, cfg.Shard, cfg.LockStaleAfter)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer release()
 	work, err := openWork(cfg.Dir, cfg.Crawl, cfg.Shard)
 	if err != nil {
 		return Summary{}, err
@@ -157,7 +170,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 			todo = append(todo, in)
 		}
 	}
-	p := &pipeline{cfg: cfg, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder}
+	p := &pipeline{cfg: cfg, queue: size.queue, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder}
 	sum := Summary{Resumed: countDone(all, done, cfg.Shard), Kept: kept}
 	if kept > 0 {
 		cfg.Logger.Info("rerun of a published crawl: inputs read to their end kept", "crawl", cfg.Crawl, "kept", kept, "to do", len(todo))
@@ -336,6 +349,7 @@ func dedupe(inputs []string, log *slog.Logger) []string {
 // segment.
 type pipeline struct {
 	cfg        Config
+	queue      int   // batches in flight between readers and workers
 	total      int   // inputs this run reads
 	totalBytes int64 // their size, when all are local files (else 0)
 	start      time.Time
@@ -362,7 +376,7 @@ type epoch struct {
 // epoch reads inputs into part files of stage and returns their inputs
 // rows, sorted by input.
 func (p *pipeline) epoch(ctx context.Context, stage *stagingDir, inputs []string) ([]schema.Input, error) {
-	e := &epoch{pipeline: p, stage: stage, inputs: inputs, batches: make(chan *batch, 2*p.cfg.Workers)}
+	e := &epoch{pipeline: p, stage: stage, inputs: inputs, batches: make(chan *batch, p.queue)}
 	g, ctx := errgroup.WithContext(ctx)
 	next := make(chan string)
 	g.Go(func() error {
@@ -433,10 +447,11 @@ func (e *epoch) read(ctx context.Context, name string) error {
 
 // readCaptures sends the captures of one input to the workers in batches.
 // A body is kept in the bodies table for the first capture of the input
-// that crawlers read (2xx or unknown status) with its payload digest: the
-// same for any run over the same input, however its captures are spread
-// over workers and segments. The bytes read count in the run's progress
-// batch by batch.
+// that crawlers read (2xx or unknown status) with its payload digest, and
+// again when the digest has left the input's bounded window (see
+// digestWindow): the same for any run over the same input, however its
+// captures are spread over workers and segments. The bytes read count in
+// the run's progress batch by batch.
 func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, err error) {
 	var counted int64 // of the input's bytes, those added to the progress
 	defer func() { e.bytes.Add(counts.Bytes - counted) }()
@@ -450,7 +465,7 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 	}
 	defer closer.Close()
 	file := WARCFilename(name)
-	seen := map[string]bool{}
+	bodies := newDigestWindow(maxBodyDigests)
 	b := e.newBatch()
 	for {
 		c, err := r.Next()
@@ -470,10 +485,7 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 			e.bytes.Add(pos - counted)
 			counted = pos
 		}
-		keep := c.PayloadDigest != "" && (c.Status == 0 || c.Status >= 200 && c.Status < 300) && !seen[c.PayloadDigest]
-		if keep {
-			seen[c.PayloadDigest] = true
-		}
+		keep := c.PayloadDigest != "" && (c.Status == 0 || c.Status >= 200 && c.Status < 300) && bodies.add(c.PayloadDigest)
 		b.add(c, name, file, keep)
 		e.captures.Add(1)
 	}
