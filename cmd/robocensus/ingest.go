@@ -162,7 +162,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	progress.done()
 	cfg.Logger.Info("run finished", "progress", sum.Progress, "resumed", sum.Resumed, "kept", sum.Kept, "pending", sum.Pending, "published", sum.Published)
 	if err != nil {
-		env.errorf("ingest: %v", err)
+		env.errorf("%s", withPrefix("ingest: ", err))
 		return exitFailure
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (crawl=%s): %s\n", cfg.Dir, cfg.Crawl, sum.Progress)
@@ -294,7 +294,7 @@ func expandArgs(env *Env, args []string, base string, opts ...ingest.Option) ([]
 func printPlan(env *Env, cfg ingest.Config, inputs []string, from map[string]string) int {
 	plan, err := ingest.Plan(cfg, inputs)
 	if err != nil {
-		env.errorf("ingest: %v", err)
+		env.errorf("%s", withPrefix("ingest: ", err))
 		return exitFailure
 	}
 	counts := map[string]int{}
@@ -320,4 +320,13 @@ func printPlan(env *Env, cfg ingest.Config, inputs []string, from map[string]str
 	fmt.Fprintf(env.Stdout, "%s for crawl=%s in %s: %d to read, %d done, %d in other shards\n",
 		plural(len(plan), "input", "inputs"), cfg.Crawl, cfg.Dir, counts["read"], counts["done"], counts["other-shard"])
 	return exitOK
+}
+
+// withPrefix returns the error's text with prefix, unless it already starts
+// with it (the library's errors say "ingest: ...").
+func withPrefix(prefix string, err error) string {
+	if msg := err.Error(); !strings.HasPrefix(msg, prefix) {
+		return prefix + msg
+	}
+	return err.Error()
 }
