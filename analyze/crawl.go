@@ -49,16 +49,22 @@ func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 			return nil, err
 		}
 	}
-	for _, step := range []func(context.Context) error{s.farmSamples, s.sitemapsPass, s.inputsPass} {
+	for _, step := range []func(context.Context) error{s.farmSamples, s.sectionsPass, s.inputsPass} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
 	}
 	s.finish()
+	s.secs.finish(s.out)
 	if err := s.bodiesPass(ctx); err != nil {
 		return nil, err
 	}
 	return s.out, nil
+}
+
+// sectionsPass reads the tables the sections need, other than captures.
+func (s *crawlState) sectionsPass(ctx context.Context) error {
+	return s.secs.scanTables(ctx, s.d, s.label)
 }
 
 // shardPasses makes the passes of one shard. After the last shard's marks,
@@ -146,6 +152,7 @@ type crawlState struct {
 	farms    *farmState
 	worst    topN[worstHost]
 	crawlers crawlerTotals
+	secs     *sectionRun
 }
 
 // knownOutcomes are the values of captures.outcome (DESIGN.md), in the
@@ -166,7 +173,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{}, sizes: map[int64]int64{},
 		agents: map[string]int64{}, codes: newCodeTable(), diag: newDiagTotals(),
 		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
-		crawlers: newCrawlerTotals(),
+		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, d.workers()),
 	}, nil
 }
 
@@ -179,7 +186,7 @@ type captureCols struct {
 	fetch                      *array.Timestamp
 	status, rules, errs, warns *array.Int32
 	length                     *array.Int64
-	sitemaps, wild             *array.Int32 // counting only
+	wild                       *array.Int32 // counting only
 	oversize                   *array.Boolean
 	agents                     *array.List
 }
@@ -195,7 +202,7 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 		length: cs.i64("payload_length"),
 	}
 	if counting {
-		c.sitemaps, c.wild = cs.i32("sitemap_count"), cs.i32("wildcard_rule_count")
+		c.wild = cs.i32("wildcard_rule_count")
 		c.oversize, c.agents = cs.boolean("oversize"), cs.list("user_agents")
 	}
 	if cs.err != nil {
@@ -210,12 +217,12 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 // captureRow is one row of captures as the captures pass reads it; its
 // strings alias the record.
 type captureRow struct {
-	id, host, digest              string
-	fetch, length                 int64
-	status, rules, sitemaps, wild int32
-	errors, warnings              int32
-	outcome                       uint8 // index in crawlState.outcomes
-	oversize                      bool
+	id, host, digest    string
+	fetch, length       int64
+	status, rules, wild int32
+	errors, warnings    int32
+	outcome             uint8 // index in crawlState.outcomes
+	oversize            bool
 }
 
 func (c *captureCols) row(i int) captureRow {
@@ -228,7 +235,7 @@ func (c *captureCols) row(i int) captureRow {
 		r.status = c.status.Value(i)
 	}
 	if c.wild != nil {
-		r.sitemaps, r.wild, r.oversize = c.sitemaps.Value(i), c.wild.Value(i), c.oversize.Value(i)
+		r.wild, r.oversize = c.wild.Value(i), c.oversize.Value(i)
 	}
 	return r
 }
@@ -249,14 +256,14 @@ func (s *crawlState) countRow(r *captureRow, flags uint32) {
 		}
 	}
 	if flags&capRead != 0 {
-		s.countRead(r.length, r.oversize, r.sitemaps > 0)
+		s.countRead(r.length, r.oversize)
 	}
 }
 
 // captureFlags returns the flags a capture row gives by itself.
 func captureFlags(status int32, length int64, rules int32, outcome string) uint32 {
 	var f uint32
-	if status == 0 || status >= 200 && status < 300 {
+	if readStatus(status) {
 		f |= capRead
 	}
 	if rules == 0 {
@@ -270,6 +277,13 @@ func captureFlags(status int32, length int64, rules int32, outcome string) uint3
 	}
 	return f
 }
+
+// readStatus reports whether crawlers read the body of a capture with a
+// fetch_status (0 for NULL): 2xx or none.
+func readStatus(status int32) bool { return status == 0 || status >= 200 && status < 300 }
+
+// isRead is readStatus for row i of a fetch_status column.
+func isRead(status *array.Int32, i int) bool { return status.IsNull(i) || readStatus(status.Value(i)) }
 
 // outcomeIndex interns an outcome value.
 func (s *crawlState) outcomeIndex(o string) uint8 {
@@ -298,15 +312,12 @@ func (s *crawlState) countFetchTime(t int64) {
 }
 
 // countRead counts a capture whose body crawlers read.
-func (s *crawlState) countRead(length int64, oversize, sitemap bool) {
+func (s *crawlState) countRead(length int64, oversize bool) {
 	out := s.out
 	out.ReadCaptures++
 	s.sizes[length]++
 	if oversize {
 		out.Sizes.Oversize.N++
-	}
-	if sitemap {
-		out.Sitemaps.Captures.N++
 	}
 }
 
@@ -338,7 +349,6 @@ func (s *crawlState) finishCaptureCounts() {
 	out.Outcomes = s.outcomeShares()
 	out.Sizes = sizeFigures(s.sizes, out.Sizes.Oversize.N)
 	s.sizes = nil
-	out.Sitemaps.Captures.Of = out.ReadCaptures
 	out.Patterns.WildcardCaptures.Of = out.Patterns.WithRules
 	out.UserAgents.Distinct = int64(len(s.agents))
 	out.UserAgents.Top = topNames(s.agents, out.UserAgents.Captures, s.d.cfg.top)

@@ -11,7 +11,7 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-//go:embed html/*.tmpl html/style.css
+//go:embed html/*.tmpl html/sections/*.tmpl html/style.css
 var htmlFiles embed.FS
 
 // style is the stylesheet every page inlines.
@@ -39,7 +39,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"plural":    plural,
 	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
 	"lineClass": lineClass,
-}).ParseFS(htmlFiles, "html/*.tmpl"))
+}).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
 // reportView is what the crawl report template draws.
 type reportView struct {
@@ -67,6 +67,7 @@ type crawlView struct {
 	DiagGroups  []diagGroup
 	SizeChart   *columnChart
 	AgentsChart *barChart
+	Sections    []template.HTML // each section's fragment, in report order
 }
 
 type card struct {
@@ -103,6 +104,9 @@ func writeReportHTML(w io.Writer, r *Report, title string) error {
 	v := &reportView{Title: title, Style: style, Top: r.Top}
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
 		cv := newCrawlView(r.Crawls[i], r.Top)
+		if err := cv.renderSections(); err != nil {
+			return err
+		}
 		if v.Latest == nil {
 			v.Latest = cv
 		} else {
@@ -124,6 +128,19 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 	v.SizeChart = sizeChart(&c.Sizes)
 	v.AgentsChart = agentsChart(&c.UserAgents)
 	return v
+}
+
+// renderSections renders the fragment of each section of the crawl
+// report ("section-NAME") for the crawl.
+func (v *crawlView) renderSections() error {
+	for _, s := range crawlSections {
+		var b strings.Builder
+		if err := pages.ExecuteTemplate(&b, "section-"+s.Name, v); err != nil {
+			return err
+		}
+		v.Sections = append(v.Sections, template.HTML(b.String())) // escaped by its template
+	}
+	return nil
 }
 
 func crawlCards(c *Crawl) []card {

@@ -115,14 +115,12 @@ func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	m.heading(2, "Crawl "+md(c.Crawl))
 	m.para("%s captures of %s hosts; %s captures read by crawlers (2xx or no status); %s hosts with a usable robots.txt; captures with an error: %s.",
 		fmtInt(c.Captures), fmtInt(c.Hosts), fmtInt(c.ReadCaptures), fmtInt(c.UsableHosts), fmtRatio(c.WithErrors))
-	mdOutcomes(m, c)
-	mdCrawlers(m, c, top)
-	mdDiagnostics(m, c)
-	mdSizes(m, &c.Sizes)
-	mdPatterns(m, c)
-	mdAgents(m, &c.UserAgents)
-	mdFarms(m, &c.Farms)
-	mdWorst(m, c.WorstHosts)
+	for _, s := range crawlSections {
+		s.Markdown(m, c, top)
+	}
+}
+
+func mdInputs(m *mdWriter, c *Crawl, _ int) {
 	m.heading(3, "Inputs")
 	in := c.Inputs
 	m.para("%s inputs (%s not read to their end), %s read; %s records: %s captures, %s skipped; %s damaged spots recovered from.",
@@ -194,12 +192,15 @@ func mdSizes(m *mdWriter, s *Sizes) {
 	m.table([]string{"size", " captures", " share"}, rows)
 }
 
-func mdPatterns(m *mdWriter, c *Crawl) {
+func mdRules(m *mdWriter, c *Crawl, _ int) {
 	p := &c.Patterns
 	m.heading(3, "Rules, wildcards and end anchors")
 	m.para("%s rules (%s allow, %s disallow) in %s captures. Files with a `*` rule: %s; with a `$` rule: %s. Rules with a wildcard: %s; end-anchored: %s.",
 		fmtInt(p.Rules), fmtInt(p.Allow), fmtInt(p.Disallow), fmtInt(p.WithRules), fmtRatio(p.WildcardCaptures), fmtRatio(p.EndAnchorCaptures),
 		fmtRatio(p.WildcardRules), fmtRatio(p.EndAnchorRules))
+}
+
+func mdTypos(m *mdWriter, c *Crawl, _ int) {
 	t := &c.Typos
 	m.heading(3, "Typos")
 	m.para("Captures with a typo Google accepts: %s (%s lines); with a typo Google ignores: %s (%s lines).",
@@ -211,9 +212,6 @@ func mdPatterns(m *mdWriter, c *Crawl) {
 	if len(rows) > 0 {
 		m.table([]string{"key (lower case)", "code", " lines"}, rows)
 	}
-	s := &c.Sitemaps
-	m.heading(3, "Sitemaps")
-	m.para("Read captures declaring a sitemap: %s; %s sitemap lines, valid: %s.", fmtRatio(s.Captures), fmtInt(s.Lines), fmtRatio(s.Valid))
 }
 
 func mdAgents(m *mdWriter, u *UserAgents) {

@@ -306,31 +306,6 @@ func (s *crawlState) finishPatterns() {
 	p.EndAnchorCaptures.Of = p.WithRules
 }
 
-// sitemapsPass counts the sitemap lines and the valid ones.
-func (s *crawlState) sitemapsPass(ctx context.Context) error {
-	var mu sync.Mutex
-	spec := scanSpec{table: "sitemaps", crawl: s.label, columns: []string{"valid"}}
-	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
-		valid, err := column[*array.Boolean](rec, "valid")
-		if err != nil {
-			return err
-		}
-		var lines, ok int64
-		for i := range int(rec.NumRows()) {
-			lines++
-			if valid.Value(i) {
-				ok++
-			}
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		s.out.Sitemaps.Lines += lines
-		s.out.Sitemaps.Valid.N += ok
-		s.out.Sitemaps.Valid.Of += lines
-		return nil
-	})
-}
-
 // contentErrors are the codes that make a capture without rules "not a
 // robots.txt" (outcome not-robots when it has a 2xx status).
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}

@@ -113,7 +113,7 @@ var indexColumns = []string{
 }
 
 // capturesColumns are the columns of captures the counting shard reads.
-var capturesColumns = append([]string{"oversize", "sitemap_count", "wildcard_rule_count", "user_agents"}, indexColumns...)
+var capturesColumns = append([]string{"oversize", "wildcard_rule_count", "user_agents"}, indexColumns...)
 
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
@@ -122,10 +122,15 @@ var capturesColumns = append([]string{"oversize", "sitemap_count", "wildcard_rul
 func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	columns := indexColumns
 	if sh.counting {
-		columns = capturesColumns
+		columns = union(capturesColumns, s.secs.columns("captures"))
 	}
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: []string{"outcome"}}
-	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
+		if sh.counting {
+			if err := s.secs.add("captures", w, rec); err != nil {
+				return err
+			}
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.addCaptures(sh, rec)

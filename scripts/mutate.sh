@@ -19,6 +19,8 @@ mutants=(
   "analyze/checks.go runSize ./analyze"
   "analyze/checks.go runShared ./analyze"
   "analyze/checks.go runChanges ./analyze"
+  "analyze/section_sitemaps.go addCaptures ./analyze"
+  "analyze/section_sitemaps.go addLines ./analyze"
 )
 
 tmp=$(mktemp -d)

@@ -101,9 +101,6 @@ func checkPatterns(q *querier, c *analyze.Crawl, top int) {
 		[][]string{row(p.Rules, p.Allow, p.Disallow, p.WildcardRules.N, p.EndAnchorRules.N, p.EndAnchorCaptures.N)})
 	q.same("captures with rules", `SELECT count(*) FILTER (rule_count > 0), count(*) FILTER (rule_count > 0 AND wildcard_rule_count > 0)
 		FROM captures WHERE crawl = ?`, [][]string{row(p.WithRules, p.WildcardCaptures.N)})
-	s := c.Sitemaps
-	q.same("sitemaps", `SELECT (SELECT count(*) FILTER (sitemap_count > 0) FROM captures WHERE crawl = ? AND `+readSQL+`),
-		count(*), count(*) FILTER (valid) FROM sitemaps WHERE crawl = ?`, [][]string{row(s.Captures.N, s.Lines, s.Valid.N)})
 }
 
 func checkAgentsNamed(q *querier, c *analyze.Crawl, top int) {

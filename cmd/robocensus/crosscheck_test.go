@@ -118,6 +118,12 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 	}
 }
 
+// sectionChecks are the DuckDB checks of the crawl report's sections
+// (analyze/section_*.go), one file each: crosscheck_NAME_test.go.
+var sectionChecks = []func(q *querier, c *analyze.Crawl, top int){
+	checkSitemaps,
+}
+
 // crossCheck compares every figure of every crawl with DuckDB.
 func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 	db := testutil.DuckDB(t, dir)
@@ -134,6 +140,9 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 			checkFarms(q, c, r.Top)
 			checkWorst(q, c, r.Top)
 			checkCrawlers(q, c)
+			for _, check := range sectionChecks {
+				check(q, c, r.Top)
+			}
 		})
 	}
 }

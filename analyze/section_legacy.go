@@ -1,0 +1,32 @@
+package analyze
+
+// The sections still computed by the crawl passes (crawl.go, passes.go,
+// rank.go, agents.go): listed for their rendering, their figures not yet
+// their own. Each moves to a file of its own, as sitemaps did.
+
+var outcomesSection = &Section{Name: "outcomes", Doc: "the outcome of each capture and its HTTP statuses",
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdOutcomes(m, c) }}
+
+var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tracked AI and search crawler",
+	Markdown: mdCrawlers}
+
+var diagnosticsSection = &Section{Name: "diagnostics", Doc: "the prevalence of every diagnostic code",
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdDiagnostics(m, c) }}
+
+var sizesSection = &Section{Name: "sizes", Doc: "the sizes of the read captures",
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdSizes(m, &c.Sizes) }}
+
+var rulesSection = &Section{Name: "rules", Doc: "rules, wildcards and end anchors", Markdown: mdRules}
+
+var typosSection = &Section{Name: "typos", Doc: "misspelled keys", Markdown: mdTypos}
+
+var agentsSection = &Section{Name: "agents", Doc: "the user agents most often named",
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdAgents(m, &c.UserAgents) }}
+
+var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdFarms(m, &c.Farms) }}
+
+var worstSection = &Section{Name: "worst", Doc: "the hosts with the most errors",
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) }}
+
+var inputsSection = &Section{Name: "inputs", Doc: "the inputs read", Markdown: mdInputs}
