@@ -49,7 +49,7 @@ func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 			return nil, err
 		}
 	}
-	for _, step := range []func(context.Context) error{s.farmSamples, s.sectionsPass, s.inputsPass} {
+	for _, step := range []func(context.Context) error{s.farmSamples, s.sectionsPass} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}

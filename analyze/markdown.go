@@ -120,13 +120,6 @@ func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	}
 }
 
-func mdInputs(m *mdWriter, c *Crawl, _ int) {
-	m.heading(3, "Inputs")
-	in := c.Inputs
-	m.para("%s inputs (%s not read to their end), %s read; %s records: %s captures, %s skipped; %s damaged spots recovered from.",
-		fmtInt(in.Inputs), fmtInt(in.Failed), fmtBytes(in.Bytes), fmtInt(in.Records), fmtInt(in.Captures), fmtInt(in.Skipped), fmtInt(in.Damage))
-}
-
 func mdOutcomes(m *mdWriter, c *Crawl) {
 	m.heading(3, "Outcomes")
 	var rows [][]string

@@ -28,5 +28,3 @@ var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
 
 var worstSection = &Section{Name: "worst", Doc: "the hosts with the most errors",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) }}
-
-var inputsSection = &Section{Name: "inputs", Doc: "the inputs read", Markdown: mdInputs}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // The tests of the crawl report's sections, one per section, each on a
@@ -36,6 +37,21 @@ func TestSitemapsSection(t *testing.T) {
 		want := analyze.Sitemaps{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3, Valid: analyze.Ratio{N: 2, Of: 3}}
 		if c.Sitemaps != want {
 			t.Errorf("%d shards: sitemaps %+v, want %+v", shards, c.Sitemaps, want)
+		}
+	}
+}
+
+func TestInputsSection(t *testing.T) {
+	var p partition
+	p.site("i1", "one.example", 200, "User-agent: *\nDisallow:\n", fetched)
+	p.inputs = []schema.Input{
+		{Input: "a.warc.gz", Bytes: 1000, Records: 7, Captures: 3, Skipped: 4, SkippedByReason: `{"request":4}`, DamageEvents: 1},
+		{Input: "b.warc.gz", Bytes: 20, Records: 1, Captures: 1, SkippedByReason: "{}", Error: "unexpected EOF"},
+	}
+	for shards, c := range sectionCrawl(t, &p) {
+		want := analyze.Inputs{Inputs: 2, Failed: 1, Bytes: 1020, Records: 8, Captures: 4, Skipped: 4, Damage: 1}
+		if c.Inputs != want {
+			t.Errorf("%d shards: inputs %+v, want %+v", shards, c.Inputs, want)
 		}
 	}
 }

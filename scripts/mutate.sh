@@ -21,6 +21,7 @@ mutants=(
   "analyze/checks.go runChanges ./analyze"
   "analyze/section_sitemaps.go addCaptures ./analyze"
   "analyze/section_sitemaps.go addLines ./analyze"
+  "analyze/section_inputs.go Add ./analyze"
 )
 
 tmp=$(mktemp -d)

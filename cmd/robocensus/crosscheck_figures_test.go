@@ -18,10 +18,6 @@ func checkOverview(q *querier, c *analyze.Crawl) {
 		FROM captures WHERE crawl = ?`,
 		[][]string{row(c.Captures, c.Hosts, c.ReadCaptures, c.WithErrors.N, timeOrNull(c.FirstFetch), timeOrNull(c.LastFetch))})
 	q.same("usable hosts", `SELECT count(*) FILTER (usable) FROM deciding WHERE crawl = ?`, [][]string{row(c.UsableHosts)})
-	in := c.Inputs
-	q.same("inputs", `SELECT count(*), count(error), coalesce(sum(bytes), 0), coalesce(sum(records), 0), coalesce(sum(captures), 0),
-		coalesce(sum(skipped), 0), coalesce(sum(damage_events), 0) FROM inputs WHERE crawl = ?`,
-		[][]string{row(in.Inputs, in.Failed, in.Bytes, in.Records, in.Captures, in.Skipped, in.Damage)})
 }
 
 func timeOrNull(t interface{ Format(string) string }) string {
