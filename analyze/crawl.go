@@ -3,8 +3,6 @@ package analyze
 import (
 	"cmp"
 	"context"
-	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -143,7 +141,6 @@ type crawlState struct {
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
 	statuses map[statusKey]int64
-	sizes    map[int64]int64  // payload_length -> read captures
 	agents   map[string]int64 // user-agent value -> captures
 	names    []string         // reused by countAgents
 	codes    *codeTable
@@ -170,7 +167,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	}
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
-		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{}, sizes: map[int64]int64{},
+		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{},
 		agents: map[string]int64{}, codes: newCodeTable(), diag: newDiagTotals(),
 		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
 		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, d.workers()),
@@ -187,7 +184,6 @@ type captureCols struct {
 	status, rules, errs, warns *array.Int32
 	length                     *array.Int64
 	wild                       *array.Int32 // counting only
-	oversize                   *array.Boolean
 	agents                     *array.List
 }
 
@@ -203,7 +199,7 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 	}
 	if counting {
 		c.wild = cs.i32("wildcard_rule_count")
-		c.oversize, c.agents = cs.boolean("oversize"), cs.list("user_agents")
+		c.agents = cs.list("user_agents")
 	}
 	if cs.err != nil {
 		return nil, cs.err
@@ -222,7 +218,6 @@ type captureRow struct {
 	status, rules, wild int32
 	errors, warnings    int32
 	outcome             uint8 // index in crawlState.outcomes
-	oversize            bool
 }
 
 func (c *captureCols) row(i int) captureRow {
@@ -235,7 +230,7 @@ func (c *captureCols) row(i int) captureRow {
 		r.status = c.status.Value(i)
 	}
 	if c.wild != nil {
-		r.wild, r.oversize = c.wild.Value(i), c.oversize.Value(i)
+		r.wild = c.wild.Value(i)
 	}
 	return r
 }
@@ -256,7 +251,7 @@ func (s *crawlState) countRow(r *captureRow, flags uint32) {
 		}
 	}
 	if flags&capRead != 0 {
-		s.countRead(r.length, r.oversize)
+		s.out.ReadCaptures++
 	}
 }
 
@@ -311,16 +306,6 @@ func (s *crawlState) countFetchTime(t int64) {
 	}
 }
 
-// countRead counts a capture whose body crawlers read.
-func (s *crawlState) countRead(length int64, oversize bool) {
-	out := s.out
-	out.ReadCaptures++
-	s.sizes[length]++
-	if oversize {
-		out.Sizes.Oversize.N++
-	}
-}
-
 // countAgents counts the user-agent values of capture i, lower-cased, each
 // once.
 func (s *crawlState) countAgents(agents *array.List, i int) {
@@ -347,8 +332,6 @@ func (s *crawlState) finishCaptureCounts() {
 	out := s.out
 	out.WithErrors.Of = out.Captures
 	out.Outcomes = s.outcomeShares()
-	out.Sizes = sizeFigures(s.sizes, out.Sizes.Oversize.N)
-	s.sizes = nil
 	out.Patterns.WildcardCaptures.Of = out.Patterns.WithRules
 	out.UserAgents.Distinct = int64(len(s.agents))
 	out.UserAgents.Top = topNames(s.agents, out.UserAgents.Captures, s.d.cfg.top)
@@ -387,77 +370,6 @@ func (s *crawlState) outcomeShares() []OutcomeShare {
 		})
 	}
 	return out
-}
-
-// sizeBounds are the upper bounds of the size buckets; the last bucket,
-// over robots.MaxBytes, has none.
-var sizeBounds = []struct {
-	label string
-	max   int64
-}{
-	{"0 B", 0}, {"1 B – 1 KiB", 1<<10 - 1}, {"1 – 4 KiB", 4<<10 - 1}, {"4 – 16 KiB", 16<<10 - 1},
-	{"16 – 64 KiB", 64<<10 - 1}, {"64 – 256 KiB", 256<<10 - 1}, {"256 – 500 KiB", robots.MaxBytes},
-	{"over 500 KiB", -1},
-}
-
-// sizeFigures returns the distribution of the sizes counted: captures by
-// payload_length.
-func sizeFigures(counts map[int64]int64, oversize int64) Sizes {
-	sizes := slices.Sorted(maps.Keys(counts))
-	cum := make([]int64, len(sizes)) // captures of a size up to sizes[i]
-	var n, bytes int64
-	for i, v := range sizes {
-		n += counts[v]
-		cum[i] = n
-		bytes += v * counts[v]
-	}
-	out := Sizes{Captures: n, Oversize: Ratio{oversize, n}, Empty: Ratio{Of: n}, Bytes: bytes, Buckets: sizeBuckets(sizes, cum)}
-	out.Empty.N = out.Buckets[0].Captures.N
-	if n > 0 {
-		out.Median, out.P90, out.P99 = quantile(sizes, cum, 0.5), quantile(sizes, cum, 0.9), quantile(sizes, cum, 0.99)
-		out.Max = sizes[len(sizes)-1]
-	}
-	return out
-}
-
-// sizeBuckets counts the captures in each size bucket; sorted and cum are
-// as quantile takes them.
-func sizeBuckets(sorted, cum []int64) []SizeBucket {
-	var n int64
-	if len(cum) > 0 {
-		n = cum[len(cum)-1]
-	}
-	below := func(x int64) int64 { // captures of a size under x
-		i, _ := slices.BinarySearch(sorted, x)
-		if i == 0 {
-			return 0
-		}
-		return cum[i-1]
-	}
-	var out []SizeBucket
-	lo := int64(0)
-	for _, b := range sizeBounds {
-		bucket := SizeBucket{Label: b.label, Min: lo, Max: b.max, Captures: Ratio{Of: n}}
-		end := n
-		if b.max >= 0 {
-			end = below(b.max + 1)
-		}
-		bucket.Captures.N = end - below(lo)
-		out = append(out, bucket)
-		lo = b.max + 1
-	}
-	return out
-}
-
-// quantile returns the q-quantile of counted values as DuckDB's
-// quantile_disc does: the value at index ceil(n·q) - 1 of the n values
-// sorted. sorted holds the distinct values, cum[i] the number of values up
-// to sorted[i].
-func quantile(sorted, cum []int64, q float64) int64 {
-	n := cum[len(cum)-1]
-	i := max(0, min(int64(math.Ceil(float64(n)*q))-1, n-1))
-	j, _ := slices.BinarySearch(cum, i+1) // the first value with more than i values up to it
-	return sorted[j]
 }
 
 // topNames returns the n names counted most often, then by name.

@@ -39,6 +39,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"plural":    plural,
 	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
 	"lineClass": lineClass,
+	"sizeChart": sizeChart,
 }).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
 // reportView is what the crawl report template draws.
@@ -65,7 +66,6 @@ type crawlView struct {
 	SearchRows  []CrawlerShare
 	OtherRows   []CrawlerShare
 	DiagGroups  []diagGroup
-	SizeChart   *columnChart
 	AgentsChart *barChart
 	Sections    []template.HTML // each section's fragment, in report order
 }
@@ -125,7 +125,6 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 	v.OutcomeBar, v.Outcomes = outcomeView(c)
 	v.aiView(top)
 	v.DiagGroups = diagGroups(c.Diagnostics)
-	v.SizeChart = sizeChart(&c.Sizes)
 	v.AgentsChart = agentsChart(&c.UserAgents)
 	return v
 }
@@ -284,25 +283,6 @@ func diagGroups(codes []CodeShare) []diagGroup {
 		out = append(out, g)
 	}
 	return out
-}
-
-func sizeChart(s *Sizes) *columnChart {
-	var labels, notes, classes []string
-	var values []float64
-	markAt := -1
-	for i, b := range s.Buckets {
-		labels = append(labels, b.Label)
-		notes = append(notes, fmtShare(b.Captures.Share()))
-		values = append(values, float64(b.Captures.N))
-		cls := "col"
-		if b.Max < 0 {
-			cls, markAt = "col over", i
-		} else if b.Min == 0 && b.Max == 0 {
-			cls = "col zero"
-		}
-		classes = append(classes, cls)
-	}
-	return newColumnChart(1100, 230, labels, notes, values, classes, markAt, "500 KiB: Google stops reading")
 }
 
 func agentsChart(u *UserAgents) *barChart {

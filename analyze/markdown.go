@@ -174,17 +174,6 @@ func mdDiagnostics(m *mdWriter, c *Crawl) {
 	m.table([]string{"code", "severity", " captures", " share", " findings", "when"}, rows)
 }
 
-func mdSizes(m *mdWriter, s *Sizes) {
-	m.heading(3, "Sizes")
-	m.para("Bytes stored of the %s read captures: median %s, 90th percentile %s, 99th %s, largest %s. Over 500 KiB (Google ignores the rest): %s. Empty: %s.",
-		fmtInt(s.Captures), fmtBytes(s.Median), fmtBytes(s.P90), fmtBytes(s.P99), fmtBytes(s.Max), fmtRatio(s.Oversize), fmtRatio(s.Empty))
-	var rows [][]string
-	for _, b := range s.Buckets {
-		rows = append(rows, []string{b.Label, fmtInt(b.Captures.N), fmtShare(b.Captures.Share())})
-	}
-	m.table([]string{"size", " captures", " share"}, rows)
-}
-
 func mdRules(m *mdWriter, c *Crawl, _ int) {
 	p := &c.Patterns
 	m.heading(3, "Rules, wildcards and end anchors")

@@ -307,8 +307,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 		share("outcome "+o, func(c *Crawl) Ratio { return outcomeRatio(c, o) })
 	}
 	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
-	share("oversize (of read captures)", func(c *Crawl) Ratio { return c.Sizes.Oversize })
-	share("empty (of read captures)", func(c *Crawl) Ratio { return c.Sizes.Empty })
+	t.addSection(crawls, sizesSection)
 	share("wildcard rules (of captures with rules)", func(c *Crawl) Ratio { return c.Patterns.WildcardCaptures })
 	share("typo accepted", func(c *Crawl) Ratio { return c.Typos.Accepted.Captures })
 	share("typo ignored", func(c *Crawl) Ratio { return c.Typos.Ignored.Captures })
@@ -332,7 +331,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 // placedTrends are the sections whose trends the list above places among
 // the older series (the order of the JSON report); the trends of any other
 // section follow.
-var placedTrends = []*Section{sitemapsSection}
+var placedTrends = []*Section{sizesSection, sitemapsSection}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section) {

@@ -13,9 +13,6 @@ var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tr
 var diagnosticsSection = &Section{Name: "diagnostics", Doc: "the prevalence of every diagnostic code",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdDiagnostics(m, c) }}
 
-var sizesSection = &Section{Name: "sizes", Doc: "the sizes of the read captures",
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdSizes(m, &c.Sizes) }}
-
 var rulesSection = &Section{Name: "rules", Doc: "rules, wildcards and end anchors", Markdown: mdRules}
 
 var typosSection = &Section{Name: "typos", Doc: "misspelled keys", Markdown: mdTypos}

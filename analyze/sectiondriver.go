@@ -64,7 +64,7 @@ func (r *sectionRun) tables() []string {
 // add feeds a record of a table to the sections that need it.
 func (r *sectionRun) add(table string, w int, rec arrow.Record) error {
 	for i, s := range r.secs {
-		if !s.needs(table) {
+		if r.accs[i] == nil || !s.needs(table) {
 			continue
 		}
 		if err := r.accs[i][w].Add(table, rec); err != nil {
@@ -86,13 +86,20 @@ func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) e
 	return nil
 }
 
-// finish merges the workers' accumulators and writes the figures.
-func (r *sectionRun) finish(out *Crawl) {
-	for _, accs := range r.accs {
+// finish merges the workers' accumulators and writes the figures of the
+// sections that need only the tables given (all when none is given), and
+// lets their state go.
+func (r *sectionRun) finish(out *Crawl, tables ...string) {
+	for i, s := range r.secs {
+		accs := r.accs[i]
+		if accs == nil || len(tables) > 0 && !s.needsOnly(tables) {
+			continue
+		}
 		for _, a := range accs[1:] {
 			accs[0].Merge(a)
 		}
 		accs[0].Finish(out)
+		r.accs[i] = nil
 	}
 }
 
@@ -105,6 +112,11 @@ func union(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// needsOnly reports whether the section reads only the tables given.
+func (s *Section) needsOnly(tables []string) bool {
+	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return !slices.Contains(tables, n.Table) })
 }
 
 func (s *Section) needs(table string) bool {

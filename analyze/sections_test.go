@@ -1,6 +1,8 @@
 package analyze_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/robocensus/robocensus/analyze"
@@ -52,6 +54,31 @@ func TestInputsSection(t *testing.T) {
 		want := analyze.Inputs{Inputs: 2, Failed: 1, Bytes: 1020, Records: 8, Captures: 4, Skipped: 4, Damage: 1}
 		if c.Inputs != want {
 			t.Errorf("%d shards: inputs %+v, want %+v", shards, c.Inputs, want)
+		}
+	}
+}
+
+func TestSizesSection(t *testing.T) {
+	var p partition
+	p.site("z1", "empty.example", 200, "", fetched)
+	p.site("z2", "small.example", 200, "Disallow: /\n", fetched)                                      // 12 bytes
+	p.site("z3", "file.example", 0, "User-agent: *\n"+strings.Repeat("Disallow: /x\n", 150), fetched) // 1,964 bytes
+	p.site("z4", "huge.example", 200, "User-agent: *\n"+strings.Repeat("#", 600<<10), fetched)
+	p.site("z5", "gone.example", 404, "not found", fetched) // not read
+	huge := int64(14 + 600<<10)
+	for shards, c := range sectionCrawl(t, &p) {
+		s := c.Sizes
+		got := fmt.Sprint(s.Captures, s.Empty, s.Oversize, s.Median, s.P90, s.P99, s.Max, s.Bytes)
+		want := fmt.Sprint(4, analyze.Ratio{N: 1, Of: 4}, analyze.Ratio{N: 1, Of: 4}, 12, huge, huge, huge, 12+1964+huge)
+		if got != want {
+			t.Errorf("%d shards: sizes %s, want %s", shards, got, want)
+		}
+		var buckets []int64
+		for _, b := range s.Buckets {
+			buckets = append(buckets, b.Captures.N)
+		}
+		if fmt.Sprint(buckets) != "[1 1 1 0 0 0 0 1]" {
+			t.Errorf("%d shards: buckets %v", shards, buckets)
 		}
 	}
 }

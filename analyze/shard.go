@@ -113,7 +113,7 @@ var indexColumns = []string{
 }
 
 // capturesColumns are the columns of captures the counting shard reads.
-var capturesColumns = append([]string{"oversize", "wildcard_rule_count", "user_agents"}, indexColumns...)
+var capturesColumns = append([]string{"wildcard_rule_count", "user_agents"}, indexColumns...)
 
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
@@ -144,6 +144,7 @@ func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	sh.finishIndex()
 	if sh.counting {
 		s.finishCaptureCounts()
+		s.secs.finish(s.out, "captures") // what the captures table gives by itself
 	}
 	return nil
 }

@@ -22,6 +22,8 @@ mutants=(
   "analyze/section_sitemaps.go addCaptures ./analyze"
   "analyze/section_sitemaps.go addLines ./analyze"
   "analyze/section_inputs.go Add ./analyze"
+  "analyze/section_sizes.go Add ./analyze"
+  "analyze/section_sizes.go sizeFigures ./analyze"
 )
 
 tmp=$(mktemp -d)
