@@ -141,8 +141,6 @@ type crawlState struct {
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
 	statuses map[statusKey]int64
-	agents   map[string]int64 // user-agent value -> captures
-	names    []string         // reused by countAgents
 	codes    *codeTable
 	diag     diagTotals
 	rules    ruleCounts
@@ -167,10 +165,9 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	}
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
-		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{},
-		agents: map[string]int64{}, codes: newCodeTable(), diag: newDiagTotals(),
+		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{}, codes: newCodeTable(), diag: newDiagTotals(),
 		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
-		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, d.workers()),
+		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
 	}, nil
 }
 
@@ -184,7 +181,6 @@ type captureCols struct {
 	status, rules, errs, warns *array.Int32
 	length                     *array.Int64
 	wild                       *array.Int32 // counting only
-	agents                     *array.List
 }
 
 // newCaptureCols returns the columns of a record of captures, with the
@@ -199,7 +195,6 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 	}
 	if counting {
 		c.wild = cs.i32("wildcard_rule_count")
-		c.agents = cs.list("user_agents")
 	}
 	if cs.err != nil {
 		return nil, cs.err
@@ -306,26 +301,6 @@ func (s *crawlState) countFetchTime(t int64) {
 	}
 }
 
-// countAgents counts the user-agent values of capture i, lower-cased, each
-// once.
-func (s *crawlState) countAgents(agents *array.List, i int) {
-	s.names = lowerValues(s.names[:0], agents, i)
-	names := s.names
-	if len(names) == 0 {
-		return
-	}
-	s.out.UserAgents.Captures++
-	for j, n := range names {
-		if slices.Contains(names[:j], n) {
-			continue
-		}
-		if _, ok := s.agents[n]; !ok {
-			n = strings.Clone(n)
-		}
-		s.agents[n]++
-	}
-}
-
 // finishCaptureCounts fills the figures the captures table gives by
 // itself, once the counting shard has read it.
 func (s *crawlState) finishCaptureCounts() {
@@ -333,9 +308,6 @@ func (s *crawlState) finishCaptureCounts() {
 	out.WithErrors.Of = out.Captures
 	out.Outcomes = s.outcomeShares()
 	out.Patterns.WildcardCaptures.Of = out.Patterns.WithRules
-	out.UserAgents.Distinct = int64(len(s.agents))
-	out.UserAgents.Top = topNames(s.agents, out.UserAgents.Captures, s.d.cfg.top)
-	s.agents = nil
 }
 
 // finish fills the figures that add up over the shards.
@@ -370,18 +342,6 @@ func (s *crawlState) outcomeShares() []OutcomeShare {
 		})
 	}
 	return out
-}
-
-// topNames returns the n names counted most often, then by name.
-func topNames(counts map[string]int64, of int64, n int) []NameCount {
-	out := make([]NameCount, 0, len(counts))
-	for name, c := range counts {
-		out = append(out, NameCount{Name: name, Captures: Ratio{c, of}})
-	}
-	slices.SortFunc(out, func(a, b NameCount) int {
-		return cmp.Or(cmp.Compare(b.Captures.N, a.Captures.N), strings.Compare(a.Name, b.Name))
-	})
-	return out[:min(n, len(out))]
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first

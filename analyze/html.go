@@ -28,18 +28,19 @@ var style = func() template.CSS {
 // cannot become markup; the pages hold no script at all, and their
 // Content-Security-Policy forbids scripts and every fetch.
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"int":       fmtInt,
-	"share":     fmtShare,
-	"ratio":     fmtRatio,
-	"pct":       func(r Ratio) string { return fmtShare(r.Share()) },
-	"bytes":     fmtBytes,
-	"value":     fmtValue,
-	"delta":     fmtDelta,
-	"status":    status,
-	"plural":    plural,
-	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
-	"lineClass": lineClass,
-	"sizeChart": sizeChart,
+	"int":         fmtInt,
+	"share":       fmtShare,
+	"ratio":       fmtRatio,
+	"pct":         func(r Ratio) string { return fmtShare(r.Share()) },
+	"bytes":       fmtBytes,
+	"value":       fmtValue,
+	"delta":       fmtDelta,
+	"status":      status,
+	"plural":      plural,
+	"frac":        func(n, of int64) float64 { return Ratio{n, of}.Share() },
+	"lineClass":   lineClass,
+	"sizeChart":   sizeChart,
+	"agentsChart": agentsChart,
 }).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
 // reportView is what the crawl report template draws.
@@ -55,19 +56,18 @@ type reportView struct {
 // crawlView is one crawl's figures with their charts.
 type crawlView struct {
 	*Crawl
-	Label       string // the crawl label (Crawl names the embedded figures)
-	Cards       []card
-	OutcomeBar  *barChart
-	Outcomes    []outcomeRow
-	AIChart     *barChart
-	AIRows      []CrawlerShare // AI crawlers named or blocked anywhere, ranked
-	AIShown     []CrawlerShare // the first of AIRows, drawn in the chart
-	AIQuiet     int            // AI crawlers no host names or blocks
-	SearchRows  []CrawlerShare
-	OtherRows   []CrawlerShare
-	DiagGroups  []diagGroup
-	AgentsChart *barChart
-	Sections    []template.HTML // each section's fragment, in report order
+	Label      string // the crawl label (Crawl names the embedded figures)
+	Cards      []card
+	OutcomeBar *barChart
+	Outcomes   []outcomeRow
+	AIChart    *barChart
+	AIRows     []CrawlerShare // AI crawlers named or blocked anywhere, ranked
+	AIShown    []CrawlerShare // the first of AIRows, drawn in the chart
+	AIQuiet    int            // AI crawlers no host names or blocks
+	SearchRows []CrawlerShare
+	OtherRows  []CrawlerShare
+	DiagGroups []diagGroup
+	Sections   []template.HTML // each section's fragment, in report order
 }
 
 type card struct {
@@ -125,7 +125,6 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 	v.OutcomeBar, v.Outcomes = outcomeView(c)
 	v.aiView(top)
 	v.DiagGroups = diagGroups(c.Diagnostics)
-	v.AgentsChart = agentsChart(&c.UserAgents)
 	return v
 }
 
@@ -283,17 +282,6 @@ func diagGroups(codes []CodeShare) []diagGroup {
 		out = append(out, g)
 	}
 	return out
-}
-
-func agentsChart(u *UserAgents) *barChart {
-	var rows []barInput
-	for _, n := range u.Top {
-		rows = append(rows, barInput{label: clip(n.Name, 28), note: fmtShare(n.Captures.Share()), values: []float64{n.Captures.Share()}, class: []string{"c-bar"}, title: []string{n.Name}})
-	}
-	if len(rows) == 0 {
-		return nil
-	}
-	return newBarChart(540, 200, 0, rows, nil, fmtShare)
 }
 
 func newTrendsView(t *Trends) *trendsView {

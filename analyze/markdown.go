@@ -196,18 +196,6 @@ func mdTypos(m *mdWriter, c *Crawl, _ int) {
 	}
 }
 
-func mdAgents(m *mdWriter, u *UserAgents) {
-	m.heading(3, "User agents most often named")
-	m.para("Of the %s captures with a user-agent line; %s distinct values (lower-cased).", fmtInt(u.Captures), fmtInt(u.Distinct))
-	var rows [][]string
-	for _, n := range u.Top {
-		rows = append(rows, []string{code(n.Name), fmtInt(n.Captures.N), fmtShare(n.Captures.Share())})
-	}
-	if len(rows) > 0 {
-		m.table([]string{"user agent", " captures", " share"}, rows)
-	}
-}
-
 func mdFarms(m *mdWriter, f *Farms) {
 	m.heading(3, "Bodies shared by many hosts")
 	m.para("%s of the hosts with a usable non-empty robots.txt serve one of %s bodies that other hosts serve too.", fmtRatio(f.SharedHosts), fmtInt(f.SharedBodies))

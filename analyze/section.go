@@ -19,9 +19,14 @@ type Section struct {
 	Name     string // its HTML id and template suffix; lower case
 	Doc      string // what it shows, one sentence
 	Needs    []Need
-	New      func() Accumulator
+	New      func(p Params) Accumulator
 	Trends   []Trend
 	Markdown func(m *mdWriter, c *Crawl, top int)
+}
+
+// Params are the report's settings a section may use.
+type Params struct {
+	Top int // the length of the ranked lists
 }
 
 // A Need is a table a section reads, and its columns.
@@ -59,5 +64,5 @@ type Trend struct {
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
 	outcomesSection, crawlersSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	agentsSection, sitemapsSection, farmsSection, worstSection, inputsSection,
+	userAgentsSection, sitemapsSection, farmsSection, worstSection, inputsSection,
 }

@@ -11,7 +11,7 @@ var inputsSection = &Section{
 	Needs: []Need{
 		{Table: "inputs", Columns: []string{"bytes", "records", "captures", "skipped", "damage_events", "error"}},
 	},
-	New:      func() Accumulator { return &inputsAcc{} },
+	New:      func(Params) Accumulator { return &inputsAcc{} },
 	Markdown: mdInputs,
 }
 

@@ -17,9 +17,6 @@ var rulesSection = &Section{Name: "rules", Doc: "rules, wildcards and end anchor
 
 var typosSection = &Section{Name: "typos", Doc: "misspelled keys", Markdown: mdTypos}
 
-var agentsSection = &Section{Name: "agents", Doc: "the user agents most often named",
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdAgents(m, &c.UserAgents) }}
-
 var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdFarms(m, &c.Farms) }}
 

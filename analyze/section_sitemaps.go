@@ -13,7 +13,7 @@ var sitemapsSection = &Section{
 		{Table: "captures", Columns: []string{"fetch_status", "sitemap_count"}},
 		{Table: "sitemaps", Columns: []string{"valid"}},
 	},
-	New:      func() Accumulator { return &sitemapsAcc{} },
+	New:      func(Params) Accumulator { return &sitemapsAcc{} },
 	Trends:   []Trend{{Name: "sitemap declared (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Sitemaps.Captures }}},
 	Markdown: mdSitemaps,
 }

@@ -17,7 +17,7 @@ var sizesSection = &Section{
 	Name:  "sizes",
 	Doc:   "the sizes of the read captures and the 500 KiB limit",
 	Needs: []Need{{Table: "captures", Columns: []string{"fetch_status", "payload_length", "oversize"}}},
-	New:   func() Accumulator { return &sizesAcc{counts: map[int64]int64{}} },
+	New:   func(Params) Accumulator { return &sizesAcc{counts: map[int64]int64{}} },
 	Trends: []Trend{
 		{Name: "oversize (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Sizes.Oversize }},
 		{Name: "empty (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Sizes.Empty }},

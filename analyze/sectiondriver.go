@@ -14,7 +14,7 @@ type sectionRun struct {
 	accs [][]Accumulator // by section, then worker
 }
 
-func newSectionRun(secs []*Section, workers int) *sectionRun {
+func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
 	for _, s := range secs {
 		if s.New == nil {
@@ -22,7 +22,7 @@ func newSectionRun(secs []*Section, workers int) *sectionRun {
 		}
 		accs := make([]Accumulator, workers)
 		for w := range accs {
-			accs[w] = s.New()
+			accs[w] = s.New(p)
 		}
 		r.secs, r.accs = append(r.secs, s), append(r.accs, accs)
 	}

@@ -82,3 +82,18 @@ func TestSizesSection(t *testing.T) {
 		}
 	}
 }
+
+func TestUserAgentsSection(t *testing.T) {
+	var p partition
+	p.site("u1", "one.example", 200, "User-agent: GPTBot\nUser-agent: gptbot\nDisallow: /\n\nUser-agent: *\nDisallow:\n", fetched)
+	p.site("u2", "two.example", 200, "User-agent: GPTBot\nDisallow: /x\n", fetched)
+	p.site("u3", "three.example", 200, "Sitemap: https://three.example/s.xml\n", fetched) // names none
+	for shards, c := range sectionCrawl(t, &p) {
+		u := c.UserAgents
+		got := fmt.Sprint(u.Captures, u.Distinct, u.Top)
+		want := fmt.Sprint(2, 2, []analyze.NameCount{{Name: "gptbot", Captures: analyze.Ratio{N: 2, Of: 2}}, {Name: "*", Captures: analyze.Ratio{N: 1, Of: 2}}})
+		if got != want {
+			t.Errorf("%d shards: user agents %s, want %s", shards, got, want)
+		}
+	}
+}

@@ -113,7 +113,7 @@ var indexColumns = []string{
 }
 
 // capturesColumns are the columns of captures the counting shard reads.
-var capturesColumns = append([]string{"wildcard_rule_count", "user_agents"}, indexColumns...)
+var capturesColumns = append([]string{"wildcard_rule_count"}, indexColumns...)
 
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
@@ -160,7 +160,6 @@ func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
 		flags := captureFlags(r.status, r.length, r.rules, s.outcomes[r.outcome])
 		if sh.counting {
 			s.countRow(&r, flags)
-			s.countAgents(cols.agents, i)
 		}
 		if hh := s.hash.sum(r.host); sh.owns(hh) {
 			c := capture{id: s.hash.sum(r.id), digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings}

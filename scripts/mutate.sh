@@ -23,7 +23,9 @@ mutants=(
   "analyze/section_sitemaps.go addLines ./analyze"
   "analyze/section_inputs.go Add ./analyze"
   "analyze/section_sizes.go Add ./analyze"
-  "analyze/section_sizes.go sizeFigures ./analyze"
+  "analyze/section_sizes.go sizeBuckets ./analyze"
+  "analyze/section_useragents.go count ./analyze"
+  "analyze/section_useragents.go topNames ./analyze"
 )
 
 tmp=$(mktemp -d)

@@ -121,7 +121,7 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 // sectionChecks are the DuckDB checks of the crawl report's sections
 // (analyze/section_*.go), one file each: crosscheck_NAME_test.go.
 var sectionChecks = []func(q *querier, c *analyze.Crawl, top int){
-	checkSitemaps, checkInputs, checkSizes,
+	checkSitemaps, checkInputs, checkSizes, checkAgentsNamed,
 }
 
 // crossCheck compares every figure of every crawl with DuckDB.
@@ -135,7 +135,6 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 			checkOutcomes(q, c)
 			checkDiagnostics(q, c)
 			checkPatterns(q, c, r.Top)
-			checkAgentsNamed(q, c, r.Top)
 			checkFarms(q, c, r.Top)
 			checkWorst(q, c, r.Top)
 			checkCrawlers(q, c)
