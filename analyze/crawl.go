@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -121,12 +120,6 @@ type host struct {
 	id       captureKey
 }
 
-// statusKey counts captures by outcome and status.
-type statusKey struct {
-	outcome uint8
-	status  int32
-}
-
 // crawlState is what the passes over one crawl keep from shard to shard:
 // counts, and maps whose size grows with distinct values (of sizes, user
 // agents, typos, payload digests, agents), not with captures.
@@ -140,7 +133,6 @@ type crawlState struct {
 
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
-	statuses map[statusKey]int64
 	codes    *codeTable
 	diag     diagTotals
 	rules    ruleCounts
@@ -165,7 +157,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	}
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
-		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{}, codes: newCodeTable(), diag: newDiagTotals(),
+		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(), diag: newDiagTotals(),
 		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
 		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
 	}, nil
@@ -233,7 +225,6 @@ func (c *captureCols) row(i int) captureRow {
 // countRow counts what one row of captures says by itself.
 func (s *crawlState) countRow(r *captureRow, flags uint32) {
 	out := s.out
-	s.statuses[statusKey{r.outcome, r.status}]++
 	out.Captures++
 	if r.errors > 0 {
 		out.WithErrors.N++
@@ -306,7 +297,6 @@ func (s *crawlState) countFetchTime(t int64) {
 func (s *crawlState) finishCaptureCounts() {
 	out := s.out
 	out.WithErrors.Of = out.Captures
-	out.Outcomes = s.outcomeShares()
 	out.Patterns.WildcardCaptures.Of = out.Patterns.WithRules
 }
 
@@ -322,26 +312,6 @@ func (s *crawlState) finish() {
 		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.host, CaptureID: w.id, Errors: w.errors, Warnings: w.warnings, Codes: w.codes})
 	}
 	s.finishCrawlers()
-}
-
-// outcomeShares returns the outcome distribution: every known outcome in
-// DESIGN.md order (zero counts included), then any other value found.
-func (s *crawlState) outcomeShares() []OutcomeShare {
-	out := make([]OutcomeShare, len(s.outcomes))
-	for i, o := range s.outcomes {
-		out[i] = OutcomeShare{Outcome: o, Captures: Ratio{Of: s.out.Captures}, Statuses: []StatusCount{}}
-	}
-	for k, n := range s.statuses {
-		o := &out[k.outcome]
-		o.Captures.N += n
-		o.Statuses = append(o.Statuses, StatusCount{Status: k.status, Captures: n})
-	}
-	for i := range out {
-		slices.SortFunc(out[i].Statuses, func(a, b StatusCount) int {
-			return cmp.Or(cmp.Compare(b.Captures, a.Captures), cmp.Compare(a.Status, b.Status))
-		})
-	}
-	return out
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first

@@ -120,19 +120,6 @@ func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	}
 }
 
-func mdOutcomes(m *mdWriter, c *Crawl) {
-	m.heading(3, "Outcomes")
-	var rows [][]string
-	for _, o := range c.Outcomes {
-		var st []string
-		for _, s := range o.Statuses {
-			st = append(st, status(s.Status)+" × "+fmtInt(s.Captures))
-		}
-		rows = append(rows, []string{md(o.Outcome), md(outcomeMeaning[o.Outcome]), fmtInt(o.Captures.N), fmtShare(o.Captures.Share()), strings.Join(st, ", ")})
-	}
-	m.table([]string{"outcome", "meaning", " captures", " share", "HTTP status × captures"}, rows)
-}
-
 // mdCrawlers lists the crawlers the HTML report shows: the top AI crawlers
 // in its order, then the search crawlers. The JSON has them all.
 func mdCrawlers(m *mdWriter, c *Crawl, top int) {

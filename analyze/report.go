@@ -303,9 +303,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 	count("captures", func(c *Crawl) int64 { return c.Captures })
 	count("hosts", func(c *Crawl) int64 { return c.Hosts })
 	share("hosts with a usable robots.txt", func(c *Crawl) Ratio { return Ratio{c.UsableHosts, c.Hosts} })
-	for _, o := range knownOutcomes {
-		share("outcome "+o, func(c *Crawl) Ratio { return outcomeRatio(c, o) })
-	}
+	t.addSection(crawls, outcomesSection)
 	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
 	t.addSection(crawls, sizesSection)
 	share("wildcard rules (of captures with rules)", func(c *Crawl) Ratio { return c.Patterns.WildcardCaptures })
@@ -331,7 +329,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 // placedTrends are the sections whose trends the list above places among
 // the older series (the order of the JSON report); the trends of any other
 // section follow.
-var placedTrends = []*Section{sizesSection, sitemapsSection}
+var placedTrends = []*Section{outcomesSection, sizesSection, sitemapsSection}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section) {
@@ -350,15 +348,6 @@ func (t *Trends) add(crawls []*Crawl, name string, share bool, f func(*Crawl) fl
 		s.Values = append(s.Values, f(c))
 	}
 	t.Series = append(t.Series, s)
-}
-
-func outcomeRatio(c *Crawl, outcome string) Ratio {
-	for _, o := range c.Outcomes {
-		if o.Outcome == outcome {
-			return o.Captures
-		}
-	}
-	return Ratio{Of: c.Captures}
 }
 
 // crawlerUsable returns a crawler's figures over usable hosts.

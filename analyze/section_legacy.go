@@ -4,9 +4,6 @@ package analyze
 // rank.go, agents.go): listed for their rendering, their figures not yet
 // their own. Each moves to a file of its own, as sitemaps did.
 
-var outcomesSection = &Section{Name: "outcomes", Doc: "the outcome of each capture and its HTTP statuses",
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdOutcomes(m, c) }}
-
 var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tracked AI and search crawler",
 	Markdown: mdCrawlers}
 

@@ -97,3 +97,27 @@ func TestUserAgentsSection(t *testing.T) {
 		}
 	}
 }
+
+func TestOutcomesSection(t *testing.T) {
+	var p partition
+	p.site("o1", "one.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	p.site("o2", "two.example", 200, "User-agent: *\nDisallow: /y\n", fetched)
+	p.site("o3", "gone.example", 404, "", fetched)
+	p.site("o4", "down.example", 503, "", fetched)
+	p.site("o5", "busy.example", 429, "", fetched)
+	p.site("o6", "file.example", 0, "User-agent: *\nDisallow:\n", fetched)
+	p.captures[5].Outcome = "from-the-future" // a value a later version may write
+	for shards, c := range sectionCrawl(t, &p) {
+		var got []string
+		for _, o := range c.Outcomes {
+			got = append(got, fmt.Sprint(o.Outcome, " ", o.Captures, " ", o.Statuses))
+		}
+		want := []string{
+			"rules {2 6} [{200 2}]", "no-rules {0 6} []", "not-robots {0 6} []", "redirect {0 6} []", "allow-all {1 6} [{404 1}]",
+			"disallow-all {2 6} [{429 1} {503 1}]", "unknown {0 6} []", "from-the-future {1 6} [{0 1}]",
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d shards: outcomes\n%v, want\n%v", shards, got, want)
+		}
+	}
+}

@@ -19,13 +19,15 @@ mutants=(
   "analyze/checks.go runSize ./analyze"
   "analyze/checks.go runShared ./analyze"
   "analyze/checks.go runChanges ./analyze"
+  "analyze/section_outcomes.go Add ./analyze"
+  "analyze/section_outcomes.go Finish ./analyze"
   "analyze/section_sitemaps.go addCaptures ./analyze"
   "analyze/section_sitemaps.go addLines ./analyze"
   "analyze/section_inputs.go Add ./analyze"
   "analyze/section_sizes.go Add ./analyze"
   "analyze/section_sizes.go sizeBuckets ./analyze"
   "analyze/section_useragents.go count ./analyze"
-  "analyze/section_useragents.go topNames ./analyze"
+  "analyze/section_useragents.go Finish ./analyze"
 )
 
 tmp=$(mktemp -d)

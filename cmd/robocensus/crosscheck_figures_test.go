@@ -27,21 +27,6 @@ func timeOrNull(t interface{ Format(string) string }) string {
 	return t.Format("2006-01-02T15:04:05")
 }
 
-func checkOutcomes(q *querier, c *analyze.Crawl) {
-	var want [][]string
-	for _, o := range c.Outcomes {
-		for _, s := range o.Statuses {
-			want = append(want, row(o.Outcome, s.Status, s.Captures))
-		}
-		if o.Captures.Of != c.Captures {
-			q.t.Errorf("outcome %s: denominator %d", o.Outcome, o.Captures.Of)
-		}
-	}
-	sortRows(want)
-	q.same("outcomes by status", `SELECT outcome, coalesce(fetch_status, 0), count(*) FROM captures WHERE crawl = ?
-		GROUP BY ALL ORDER BY 1, 2`, want)
-}
-
 func checkDiagnostics(q *querier, c *analyze.Crawl) {
 	var want [][]string
 	for _, d := range c.Diagnostics {
