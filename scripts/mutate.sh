@@ -20,7 +20,6 @@ mutants=(
   "analyze/checks.go runShared ./analyze"
   "analyze/checks.go runChanges ./analyze"
   "analyze/section_outcomes.go Add ./analyze"
-  "analyze/section_outcomes.go Finish ./analyze"
   "analyze/section_sitemaps.go addCaptures ./analyze"
   "analyze/section_sitemaps.go addLines ./analyze"
   "analyze/section_inputs.go Add ./analyze"
