@@ -11,19 +11,20 @@ import (
 
 // The tests of the crawl report's sections, one per section, each on a
 // small fixture whose figures are counted by hand; each runs with one
-// and with three host shards.
+// and with three host shards, and one and four workers.
 
-// sectionCrawl writes one crawl partition and returns its figures with
-// each number of host shards.
+// sectionCrawl writes one crawl partition, a row group per row, and
+// returns its figures with one host shard read by one worker, and with
+// three read by four (whose counts the driver merges).
 func sectionCrawl(t *testing.T, p *partition) map[int]*analyze.Crawl {
 	t.Helper()
 	dir := t.TempDir()
-	if err := p.write(dir, "CC-MAIN-2025-05"); err != nil {
+	if err := p.write(dir, "CC-MAIN-2025-05", schema.WithRowGroupRows(1)); err != nil {
 		t.Fatal(err)
 	}
 	out := map[int]*analyze.Crawl{}
-	for _, shards := range []int{1, 3} {
-		_, r := openReport(t, dir, analyze.WithHostShards(shards))
+	for shards, workers := range map[int]int{1: 1, 3: 4} {
+		_, r := openReport(t, dir, analyze.WithHostShards(shards), analyze.WithWorkers(workers))
 		out[shards] = r.Crawls[0]
 	}
 	return out

@@ -27,6 +27,11 @@ mutants=(
   "analyze/section_sizes.go sizeBuckets ./analyze"
   "analyze/section_useragents.go count ./analyze"
   "analyze/section_useragents.go Finish ./analyze"
+  "analyze/section_outcomes.go Merge ./analyze"
+  "analyze/section_sizes.go Merge ./analyze"
+  "analyze/section_useragents.go Merge ./analyze"
+  "analyze/section_sitemaps.go Merge ./analyze"
+  "analyze/section_inputs.go Merge ./analyze"
 )
 
 tmp=$(mktemp -d)
