@@ -1,10 +1,7 @@
 package analyze
 
 import (
-	"cmp"
 	"context"
-	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -49,16 +46,22 @@ func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 			return nil, err
 		}
 	}
-	for _, step := range []func(context.Context) error{s.farmSamples, s.sitemapsPass, s.inputsPass} {
+	for _, step := range []func(context.Context) error{s.farmSamples, s.sectionsPass} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
 	}
 	s.finish()
+	s.secs.finish(s.out)
 	if err := s.bodiesPass(ctx); err != nil {
 		return nil, err
 	}
 	return s.out, nil
+}
+
+// sectionsPass reads the tables the sections need, other than captures.
+func (s *crawlState) sectionsPass(ctx context.Context) error {
+	return s.secs.scanTables(ctx, s.d, s.label)
 }
 
 // shardPasses makes the passes of one shard. After the last shard's marks,
@@ -117,12 +120,6 @@ type host struct {
 	id       captureKey
 }
 
-// statusKey counts captures by outcome and status.
-type statusKey struct {
-	outcome uint8
-	status  int32
-}
-
 // crawlState is what the passes over one crawl keep from shard to shard:
 // counts, and maps whose size grows with distinct values (of sizes, user
 // agents, typos, payload digests, agents), not with captures.
@@ -136,16 +133,13 @@ type crawlState struct {
 
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
-	statuses map[statusKey]int64
-	sizes    map[int64]int64  // payload_length -> read captures
-	agents   map[string]int64 // user-agent value -> captures
-	names    []string         // reused by countAgents
 	codes    *codeTable
 	diag     diagTotals
 	rules    ruleCounts
 	farms    *farmState
 	worst    topN[worstHost]
 	crawlers crawlerTotals
+	secs     *sectionRun
 }
 
 // knownOutcomes are the values of captures.outcome (DESIGN.md), in the
@@ -163,10 +157,9 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	}
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
-		outcomes: slices.Clone(knownOutcomes), statuses: map[statusKey]int64{}, sizes: map[int64]int64{},
-		agents: map[string]int64{}, codes: newCodeTable(), diag: newDiagTotals(),
+		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(), diag: newDiagTotals(),
 		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
-		crawlers: newCrawlerTotals(),
+		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
 	}, nil
 }
 
@@ -179,9 +172,7 @@ type captureCols struct {
 	fetch                      *array.Timestamp
 	status, rules, errs, warns *array.Int32
 	length                     *array.Int64
-	sitemaps, wild             *array.Int32 // counting only
-	oversize                   *array.Boolean
-	agents                     *array.List
+	wild                       *array.Int32 // counting only
 }
 
 // newCaptureCols returns the columns of a record of captures, with the
@@ -195,8 +186,7 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 		length: cs.i64("payload_length"),
 	}
 	if counting {
-		c.sitemaps, c.wild = cs.i32("sitemap_count"), cs.i32("wildcard_rule_count")
-		c.oversize, c.agents = cs.boolean("oversize"), cs.list("user_agents")
+		c.wild = cs.i32("wildcard_rule_count")
 	}
 	if cs.err != nil {
 		return nil, cs.err
@@ -210,12 +200,11 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 // captureRow is one row of captures as the captures pass reads it; its
 // strings alias the record.
 type captureRow struct {
-	id, host, digest              string
-	fetch, length                 int64
-	status, rules, sitemaps, wild int32
-	errors, warnings              int32
-	outcome                       uint8 // index in crawlState.outcomes
-	oversize                      bool
+	id, host, digest    string
+	fetch, length       int64
+	status, rules, wild int32
+	errors, warnings    int32
+	outcome             uint8 // index in crawlState.outcomes
 }
 
 func (c *captureCols) row(i int) captureRow {
@@ -228,7 +217,7 @@ func (c *captureCols) row(i int) captureRow {
 		r.status = c.status.Value(i)
 	}
 	if c.wild != nil {
-		r.sitemaps, r.wild, r.oversize = c.sitemaps.Value(i), c.wild.Value(i), c.oversize.Value(i)
+		r.wild = c.wild.Value(i)
 	}
 	return r
 }
@@ -236,7 +225,6 @@ func (c *captureCols) row(i int) captureRow {
 // countRow counts what one row of captures says by itself.
 func (s *crawlState) countRow(r *captureRow, flags uint32) {
 	out := s.out
-	s.statuses[statusKey{r.outcome, r.status}]++
 	out.Captures++
 	if r.errors > 0 {
 		out.WithErrors.N++
@@ -249,14 +237,14 @@ func (s *crawlState) countRow(r *captureRow, flags uint32) {
 		}
 	}
 	if flags&capRead != 0 {
-		s.countRead(r.length, r.oversize, r.sitemaps > 0)
+		s.out.ReadCaptures++
 	}
 }
 
 // captureFlags returns the flags a capture row gives by itself.
 func captureFlags(status int32, length int64, rules int32, outcome string) uint32 {
 	var f uint32
-	if status == 0 || status >= 200 && status < 300 {
+	if readStatus(status) {
 		f |= capRead
 	}
 	if rules == 0 {
@@ -270,6 +258,13 @@ func captureFlags(status int32, length int64, rules int32, outcome string) uint3
 	}
 	return f
 }
+
+// readStatus reports whether crawlers read the body of a capture with a
+// fetch_status (0 for NULL): 2xx or none.
+func readStatus(status int32) bool { return status == 0 || status >= 200 && status < 300 }
+
+// isRead is readStatus for row i of a fetch_status column.
+func isRead(status *array.Int32, i int) bool { return status.IsNull(i) || readStatus(status.Value(i)) }
 
 // outcomeIndex interns an outcome value.
 func (s *crawlState) outcomeIndex(o string) uint8 {
@@ -297,52 +292,12 @@ func (s *crawlState) countFetchTime(t int64) {
 	}
 }
 
-// countRead counts a capture whose body crawlers read.
-func (s *crawlState) countRead(length int64, oversize, sitemap bool) {
-	out := s.out
-	out.ReadCaptures++
-	s.sizes[length]++
-	if oversize {
-		out.Sizes.Oversize.N++
-	}
-	if sitemap {
-		out.Sitemaps.Captures.N++
-	}
-}
-
-// countAgents counts the user-agent values of capture i, lower-cased, each
-// once.
-func (s *crawlState) countAgents(agents *array.List, i int) {
-	s.names = lowerValues(s.names[:0], agents, i)
-	names := s.names
-	if len(names) == 0 {
-		return
-	}
-	s.out.UserAgents.Captures++
-	for j, n := range names {
-		if slices.Contains(names[:j], n) {
-			continue
-		}
-		if _, ok := s.agents[n]; !ok {
-			n = strings.Clone(n)
-		}
-		s.agents[n]++
-	}
-}
-
 // finishCaptureCounts fills the figures the captures table gives by
 // itself, once the counting shard has read it.
 func (s *crawlState) finishCaptureCounts() {
 	out := s.out
 	out.WithErrors.Of = out.Captures
-	out.Outcomes = s.outcomeShares()
-	out.Sizes = sizeFigures(s.sizes, out.Sizes.Oversize.N)
-	s.sizes = nil
-	out.Sitemaps.Captures.Of = out.ReadCaptures
 	out.Patterns.WildcardCaptures.Of = out.Patterns.WithRules
-	out.UserAgents.Distinct = int64(len(s.agents))
-	out.UserAgents.Top = topNames(s.agents, out.UserAgents.Captures, s.d.cfg.top)
-	s.agents = nil
 }
 
 // finish fills the figures that add up over the shards.
@@ -357,109 +312,6 @@ func (s *crawlState) finish() {
 		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.host, CaptureID: w.id, Errors: w.errors, Warnings: w.warnings, Codes: w.codes})
 	}
 	s.finishCrawlers()
-}
-
-// outcomeShares returns the outcome distribution: every known outcome in
-// DESIGN.md order (zero counts included), then any other value found.
-func (s *crawlState) outcomeShares() []OutcomeShare {
-	out := make([]OutcomeShare, len(s.outcomes))
-	for i, o := range s.outcomes {
-		out[i] = OutcomeShare{Outcome: o, Captures: Ratio{Of: s.out.Captures}, Statuses: []StatusCount{}}
-	}
-	for k, n := range s.statuses {
-		o := &out[k.outcome]
-		o.Captures.N += n
-		o.Statuses = append(o.Statuses, StatusCount{Status: k.status, Captures: n})
-	}
-	for i := range out {
-		slices.SortFunc(out[i].Statuses, func(a, b StatusCount) int {
-			return cmp.Or(cmp.Compare(b.Captures, a.Captures), cmp.Compare(a.Status, b.Status))
-		})
-	}
-	return out
-}
-
-// sizeBounds are the upper bounds of the size buckets; the last bucket,
-// over robots.MaxBytes, has none.
-var sizeBounds = []struct {
-	label string
-	max   int64
-}{
-	{"0 B", 0}, {"1 B – 1 KiB", 1<<10 - 1}, {"1 – 4 KiB", 4<<10 - 1}, {"4 – 16 KiB", 16<<10 - 1},
-	{"16 – 64 KiB", 64<<10 - 1}, {"64 – 256 KiB", 256<<10 - 1}, {"256 – 500 KiB", robots.MaxBytes},
-	{"over 500 KiB", -1},
-}
-
-// sizeFigures returns the distribution of the sizes counted: captures by
-// payload_length.
-func sizeFigures(counts map[int64]int64, oversize int64) Sizes {
-	sizes := slices.Sorted(maps.Keys(counts))
-	cum := make([]int64, len(sizes)) // captures of a size up to sizes[i]
-	var n, bytes int64
-	for i, v := range sizes {
-		n += counts[v]
-		cum[i] = n
-		bytes += v * counts[v]
-	}
-	out := Sizes{Captures: n, Oversize: Ratio{oversize, n}, Empty: Ratio{Of: n}, Bytes: bytes, Buckets: sizeBuckets(sizes, cum)}
-	out.Empty.N = out.Buckets[0].Captures.N
-	if n > 0 {
-		out.Median, out.P90, out.P99 = quantile(sizes, cum, 0.5), quantile(sizes, cum, 0.9), quantile(sizes, cum, 0.99)
-		out.Max = sizes[len(sizes)-1]
-	}
-	return out
-}
-
-// sizeBuckets counts the captures in each size bucket; sorted and cum are
-// as quantile takes them.
-func sizeBuckets(sorted, cum []int64) []SizeBucket {
-	var n int64
-	if len(cum) > 0 {
-		n = cum[len(cum)-1]
-	}
-	below := func(x int64) int64 { // captures of a size under x
-		i, _ := slices.BinarySearch(sorted, x)
-		if i == 0 {
-			return 0
-		}
-		return cum[i-1]
-	}
-	var out []SizeBucket
-	lo := int64(0)
-	for _, b := range sizeBounds {
-		bucket := SizeBucket{Label: b.label, Min: lo, Max: b.max, Captures: Ratio{Of: n}}
-		end := n
-		if b.max >= 0 {
-			end = below(b.max + 1)
-		}
-		bucket.Captures.N = end - below(lo)
-		out = append(out, bucket)
-		lo = b.max + 1
-	}
-	return out
-}
-
-// quantile returns the q-quantile of counted values as DuckDB's
-// quantile_disc does: the value at index ceil(n·q) - 1 of the n values
-// sorted. sorted holds the distinct values, cum[i] the number of values up
-// to sorted[i].
-func quantile(sorted, cum []int64, q float64) int64 {
-	n := cum[len(cum)-1]
-	i := max(0, min(int64(math.Ceil(float64(n)*q))-1, n-1))
-	j, _ := slices.BinarySearch(cum, i+1) // the first value with more than i values up to it
-	return sorted[j]
-}
-
-// topNames returns the n names counted most often, then by name.
-func topNames(counts map[string]int64, of int64, n int) []NameCount {
-	out := make([]NameCount, 0, len(counts))
-	for name, c := range counts {
-		out = append(out, NameCount{Name: name, Captures: Ratio{c, of}})
-	}
-	slices.SortFunc(out, func(a, b NameCount) int {
-		return cmp.Or(cmp.Compare(b.Captures.N, a.Captures.N), strings.Compare(a.Name, b.Name))
-	})
-	return out[:min(n, len(out))]
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first

@@ -46,6 +46,39 @@
 // robots.txt parsed again by the engine) and reports [Finding] values.
 // [Checks] lists the built-in ones; [WithChecks] replaces them.
 //
+// # Sections
+//
+// The crawl report is made of sections, plug-ins in the same shape: a
+// [Section] value names what it reads (Needs: tables and columns), returns
+// a new accumulator for each worker of the driver (Add a record, Merge
+// another worker's counts, Finish into the [Crawl]), lists its Trends and
+// renders itself in Markdown and, with its template fragment, in HTML. The
+// driver (sectiondriver.go) owns every pass: it feeds the captures table
+// from the first shard's captures pass and finishes the sections that need
+// nothing else as soon as that pass ends; it reads any other table once per
+// crawl. A section opens no file and knows nothing of shards or row
+// groups. A "hosts" table (one row per crawl and host with its deciding
+// capture) is meant to be one more Need.
+//
+// To add a section NAME:
+//
+//  1. analyze/section_NAME.go: the figures (a field of [Crawl], with its
+//     JSON name, documented in report.go), the Section value with its
+//     Needs, New, Trends and Markdown, and its accumulator;
+//  2. analyze/html/sections/NAME.tmpl: {{define "section-NAME"}}, drawn
+//     with the crawl's view as dot;
+//  3. one line: add it to crawlSections (section.go), where the report
+//     shows it; its trends follow the older series;
+//  4. its test in sections_test.go on a fixture counted by hand, and its
+//     computation in the mutants of scripts/mutate.sh;
+//  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
+//     listed in sectionChecks.
+//
+// Moved so far: outcomes, sizes, user agents, sitemaps, inputs. Still
+// computed by the crawl passes (crawl.go, passes.go, rank.go, agents.go),
+// listed in section_legacy.go for their rendering only: crawlers,
+// diagnostics, rules, typos, farms, worst hosts, and the overview line.
+//
 // # Rendering
 //
 // [Report.Write] and [SiteReport.Write] write HTML, Markdown or JSON with the
@@ -99,9 +132,10 @@
 //
 //   - sizes: a count per distinct payload_length of the read captures, 20
 //     to 40 bytes each (at most one per byte count up to the stored-bytes
-//     cap), until the first shard's captures pass ends;
+//     cap), in each worker, until the first shard's captures pass ends;
 //   - user agents named: a count per distinct lower-cased value, its bytes
-//     and some 40 to 60 more, until the first shard's captures pass ends;
+//     and some 40 to 60 more, in each worker, until the first shard's
+//     captures pass ends;
 //   - typos: a count per distinct misspelled key and code;
 //   - shared bodies: a count of hosts per distinct payload digest hash of
 //     the hosts' usable, non-empty deciding captures, 20 to 40 bytes each,

@@ -11,7 +11,7 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-//go:embed html/*.tmpl html/style.css
+//go:embed html/*.tmpl html/sections/*.tmpl html/style.css
 var htmlFiles embed.FS
 
 // style is the stylesheet every page inlines.
@@ -28,18 +28,20 @@ var style = func() template.CSS {
 // cannot become markup; the pages hold no script at all, and their
 // Content-Security-Policy forbids scripts and every fetch.
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"int":       fmtInt,
-	"share":     fmtShare,
-	"ratio":     fmtRatio,
-	"pct":       func(r Ratio) string { return fmtShare(r.Share()) },
-	"bytes":     fmtBytes,
-	"value":     fmtValue,
-	"delta":     fmtDelta,
-	"status":    status,
-	"plural":    plural,
-	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
-	"lineClass": lineClass,
-}).ParseFS(htmlFiles, "html/*.tmpl"))
+	"int":         fmtInt,
+	"share":       fmtShare,
+	"ratio":       fmtRatio,
+	"pct":         func(r Ratio) string { return fmtShare(r.Share()) },
+	"bytes":       fmtBytes,
+	"value":       fmtValue,
+	"delta":       fmtDelta,
+	"status":      status,
+	"plural":      plural,
+	"frac":        func(n, of int64) float64 { return Ratio{n, of}.Share() },
+	"lineClass":   lineClass,
+	"sizeChart":   sizeChart,
+	"agentsChart": agentsChart,
+}).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
 // reportView is what the crawl report template draws.
 type reportView struct {
@@ -54,19 +56,18 @@ type reportView struct {
 // crawlView is one crawl's figures with their charts.
 type crawlView struct {
 	*Crawl
-	Label       string // the crawl label (Crawl names the embedded figures)
-	Cards       []card
-	OutcomeBar  *barChart
-	Outcomes    []outcomeRow
-	AIChart     *barChart
-	AIRows      []CrawlerShare // AI crawlers named or blocked anywhere, ranked
-	AIShown     []CrawlerShare // the first of AIRows, drawn in the chart
-	AIQuiet     int            // AI crawlers no host names or blocks
-	SearchRows  []CrawlerShare
-	OtherRows   []CrawlerShare
-	DiagGroups  []diagGroup
-	SizeChart   *columnChart
-	AgentsChart *barChart
+	Label      string // the crawl label (Crawl names the embedded figures)
+	Cards      []card
+	OutcomeBar *barChart
+	Outcomes   []outcomeRow
+	AIChart    *barChart
+	AIRows     []CrawlerShare // AI crawlers named or blocked anywhere, ranked
+	AIShown    []CrawlerShare // the first of AIRows, drawn in the chart
+	AIQuiet    int            // AI crawlers no host names or blocks
+	SearchRows []CrawlerShare
+	OtherRows  []CrawlerShare
+	DiagGroups []diagGroup
+	Sections   []template.HTML // each section's fragment, in report order
 }
 
 type card struct {
@@ -103,6 +104,9 @@ func writeReportHTML(w io.Writer, r *Report, title string) error {
 	v := &reportView{Title: title, Style: style, Top: r.Top}
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
 		cv := newCrawlView(r.Crawls[i], r.Top)
+		if err := cv.renderSections(); err != nil {
+			return err
+		}
 		if v.Latest == nil {
 			v.Latest = cv
 		} else {
@@ -121,9 +125,20 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 	v.OutcomeBar, v.Outcomes = outcomeView(c)
 	v.aiView(top)
 	v.DiagGroups = diagGroups(c.Diagnostics)
-	v.SizeChart = sizeChart(&c.Sizes)
-	v.AgentsChart = agentsChart(&c.UserAgents)
 	return v
+}
+
+// renderSections renders the fragment of each section of the crawl
+// report ("section-NAME") for the crawl.
+func (v *crawlView) renderSections() error {
+	for _, s := range crawlSections {
+		var b strings.Builder
+		if err := pages.ExecuteTemplate(&b, "section-"+s.Name, v); err != nil {
+			return err
+		}
+		v.Sections = append(v.Sections, template.HTML(b.String())) // escaped by its template
+	}
+	return nil
 }
 
 func crawlCards(c *Crawl) []card {
@@ -267,36 +282,6 @@ func diagGroups(codes []CodeShare) []diagGroup {
 		out = append(out, g)
 	}
 	return out
-}
-
-func sizeChart(s *Sizes) *columnChart {
-	var labels, notes, classes []string
-	var values []float64
-	markAt := -1
-	for i, b := range s.Buckets {
-		labels = append(labels, b.Label)
-		notes = append(notes, fmtShare(b.Captures.Share()))
-		values = append(values, float64(b.Captures.N))
-		cls := "col"
-		if b.Max < 0 {
-			cls, markAt = "col over", i
-		} else if b.Min == 0 && b.Max == 0 {
-			cls = "col zero"
-		}
-		classes = append(classes, cls)
-	}
-	return newColumnChart(1100, 230, labels, notes, values, classes, markAt, "500 KiB: Google stops reading")
-}
-
-func agentsChart(u *UserAgents) *barChart {
-	var rows []barInput
-	for _, n := range u.Top {
-		rows = append(rows, barInput{label: clip(n.Name, 28), note: fmtShare(n.Captures.Share()), values: []float64{n.Captures.Share()}, class: []string{"c-bar"}, title: []string{n.Name}})
-	}
-	if len(rows) == 0 {
-		return nil
-	}
-	return newBarChart(540, 200, 0, rows, nil, fmtShare)
 }
 
 func newTrendsView(t *Trends) *trendsView {

@@ -115,31 +115,9 @@ func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	m.heading(2, "Crawl "+md(c.Crawl))
 	m.para("%s captures of %s hosts; %s captures read by crawlers (2xx or no status); %s hosts with a usable robots.txt; captures with an error: %s.",
 		fmtInt(c.Captures), fmtInt(c.Hosts), fmtInt(c.ReadCaptures), fmtInt(c.UsableHosts), fmtRatio(c.WithErrors))
-	mdOutcomes(m, c)
-	mdCrawlers(m, c, top)
-	mdDiagnostics(m, c)
-	mdSizes(m, &c.Sizes)
-	mdPatterns(m, c)
-	mdAgents(m, &c.UserAgents)
-	mdFarms(m, &c.Farms)
-	mdWorst(m, c.WorstHosts)
-	m.heading(3, "Inputs")
-	in := c.Inputs
-	m.para("%s inputs (%s not read to their end), %s read; %s records: %s captures, %s skipped; %s damaged spots recovered from.",
-		fmtInt(in.Inputs), fmtInt(in.Failed), fmtBytes(in.Bytes), fmtInt(in.Records), fmtInt(in.Captures), fmtInt(in.Skipped), fmtInt(in.Damage))
-}
-
-func mdOutcomes(m *mdWriter, c *Crawl) {
-	m.heading(3, "Outcomes")
-	var rows [][]string
-	for _, o := range c.Outcomes {
-		var st []string
-		for _, s := range o.Statuses {
-			st = append(st, status(s.Status)+" × "+fmtInt(s.Captures))
-		}
-		rows = append(rows, []string{md(o.Outcome), md(outcomeMeaning[o.Outcome]), fmtInt(o.Captures.N), fmtShare(o.Captures.Share()), strings.Join(st, ", ")})
+	for _, s := range crawlSections {
+		s.Markdown(m, c, top)
 	}
-	m.table([]string{"outcome", "meaning", " captures", " share", "HTTP status × captures"}, rows)
 }
 
 // mdCrawlers lists the crawlers the HTML report shows: the top AI crawlers
@@ -183,23 +161,15 @@ func mdDiagnostics(m *mdWriter, c *Crawl) {
 	m.table([]string{"code", "severity", " captures", " share", " findings", "when"}, rows)
 }
 
-func mdSizes(m *mdWriter, s *Sizes) {
-	m.heading(3, "Sizes")
-	m.para("Bytes stored of the %s read captures: median %s, 90th percentile %s, 99th %s, largest %s. Over 500 KiB (Google ignores the rest): %s. Empty: %s.",
-		fmtInt(s.Captures), fmtBytes(s.Median), fmtBytes(s.P90), fmtBytes(s.P99), fmtBytes(s.Max), fmtRatio(s.Oversize), fmtRatio(s.Empty))
-	var rows [][]string
-	for _, b := range s.Buckets {
-		rows = append(rows, []string{b.Label, fmtInt(b.Captures.N), fmtShare(b.Captures.Share())})
-	}
-	m.table([]string{"size", " captures", " share"}, rows)
-}
-
-func mdPatterns(m *mdWriter, c *Crawl) {
+func mdRules(m *mdWriter, c *Crawl, _ int) {
 	p := &c.Patterns
 	m.heading(3, "Rules, wildcards and end anchors")
 	m.para("%s rules (%s allow, %s disallow) in %s captures. Files with a `*` rule: %s; with a `$` rule: %s. Rules with a wildcard: %s; end-anchored: %s.",
 		fmtInt(p.Rules), fmtInt(p.Allow), fmtInt(p.Disallow), fmtInt(p.WithRules), fmtRatio(p.WildcardCaptures), fmtRatio(p.EndAnchorCaptures),
 		fmtRatio(p.WildcardRules), fmtRatio(p.EndAnchorRules))
+}
+
+func mdTypos(m *mdWriter, c *Crawl, _ int) {
 	t := &c.Typos
 	m.heading(3, "Typos")
 	m.para("Captures with a typo Google accepts: %s (%s lines); with a typo Google ignores: %s (%s lines).",
@@ -210,21 +180,6 @@ func mdPatterns(m *mdWriter, c *Crawl) {
 	}
 	if len(rows) > 0 {
 		m.table([]string{"key (lower case)", "code", " lines"}, rows)
-	}
-	s := &c.Sitemaps
-	m.heading(3, "Sitemaps")
-	m.para("Read captures declaring a sitemap: %s; %s sitemap lines, valid: %s.", fmtRatio(s.Captures), fmtInt(s.Lines), fmtRatio(s.Valid))
-}
-
-func mdAgents(m *mdWriter, u *UserAgents) {
-	m.heading(3, "User agents most often named")
-	m.para("Of the %s captures with a user-agent line; %s distinct values (lower-cased).", fmtInt(u.Captures), fmtInt(u.Distinct))
-	var rows [][]string
-	for _, n := range u.Top {
-		rows = append(rows, []string{code(n.Name), fmtInt(n.Captures.N), fmtShare(n.Captures.Share())})
-	}
-	if len(rows) > 0 {
-		m.table([]string{"user agent", " captures", " share"}, rows)
 	}
 }
 

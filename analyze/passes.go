@@ -306,31 +306,6 @@ func (s *crawlState) finishPatterns() {
 	p.EndAnchorCaptures.Of = p.WithRules
 }
 
-// sitemapsPass counts the sitemap lines and the valid ones.
-func (s *crawlState) sitemapsPass(ctx context.Context) error {
-	var mu sync.Mutex
-	spec := scanSpec{table: "sitemaps", crawl: s.label, columns: []string{"valid"}}
-	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
-		valid, err := column[*array.Boolean](rec, "valid")
-		if err != nil {
-			return err
-		}
-		var lines, ok int64
-		for i := range int(rec.NumRows()) {
-			lines++
-			if valid.Value(i) {
-				ok++
-			}
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		s.out.Sitemaps.Lines += lines
-		s.out.Sitemaps.Valid.N += ok
-		s.out.Sitemaps.Valid.Of += lines
-		return nil
-	})
-}
-
 // contentErrors are the codes that make a capture without rules "not a
 // robots.txt" (outcome not-robots when it has a 2xx status).
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
@@ -373,35 +348,6 @@ func (s *crawlState) markUsable(sh *shard) {
 
 func (s *crawlState) outcomeIdx(o robots.Outcome) uint8 {
 	return uint8(slices.Index(s.outcomes, o.String()))
-}
-
-// inputsPass sums the inputs table of the crawl.
-func (s *crawlState) inputsPass(ctx context.Context) error {
-	var mu sync.Mutex
-	in := &s.out.Inputs
-	spec := scanSpec{table: "inputs", crawl: s.label, columns: []string{"bytes", "records", "captures", "skipped", "damage_events", "error"}}
-	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
-		cs := columnSet{rec: rec}
-		bytes, records, captures := cs.i64("bytes"), cs.i64("records"), cs.i64("captures")
-		skipped, damage, errs := cs.i64("skipped"), cs.i64("damage_events"), cs.str("error")
-		if cs.err != nil {
-			return cs.err
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for i := range int(rec.NumRows()) {
-			in.Inputs++
-			if !errs.IsNull(i) {
-				in.Failed++
-			}
-			in.Bytes += bytes.Value(i)
-			in.Records += records.Value(i)
-			in.Captures += captures.Value(i)
-			in.Skipped += skipped.Value(i)
-			in.Damage += damage.Value(i)
-		}
-		return nil
-	})
 }
 
 // bodyBatch is the batch size used to read the body column: at most this

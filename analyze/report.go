@@ -303,16 +303,13 @@ func trends(crawls []*Crawl, top int) *Trends {
 	count("captures", func(c *Crawl) int64 { return c.Captures })
 	count("hosts", func(c *Crawl) int64 { return c.Hosts })
 	share("hosts with a usable robots.txt", func(c *Crawl) Ratio { return Ratio{c.UsableHosts, c.Hosts} })
-	for _, o := range knownOutcomes {
-		share("outcome "+o, func(c *Crawl) Ratio { return outcomeRatio(c, o) })
-	}
+	t.addSection(crawls, outcomesSection)
 	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
-	share("oversize (of read captures)", func(c *Crawl) Ratio { return c.Sizes.Oversize })
-	share("empty (of read captures)", func(c *Crawl) Ratio { return c.Sizes.Empty })
+	t.addSection(crawls, sizesSection)
 	share("wildcard rules (of captures with rules)", func(c *Crawl) Ratio { return c.Patterns.WildcardCaptures })
 	share("typo accepted", func(c *Crawl) Ratio { return c.Typos.Accepted.Captures })
 	share("typo ignored", func(c *Crawl) Ratio { return c.Typos.Ignored.Captures })
-	share("sitemap declared (of read captures)", func(c *Crawl) Ratio { return c.Sitemaps.Captures })
+	t.addSection(crawls, sitemapsSection)
 	share("hosts sharing their body", func(c *Crawl) Ratio { return c.Farms.SharedHosts })
 	share("an AI crawler named", func(c *Crawl) Ratio { return c.Crawlers.AnyAINamed })
 	share("an AI crawler named and disallowed", func(c *Crawl) Ratio { return c.Crawlers.AnyAINamedDisallowed })
@@ -321,7 +318,28 @@ func trends(crawls []*Crawl, top int) *Trends {
 		share(agent+" named", func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Named, v.Hosts} })
 		share(agent+" disallowed", func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Disallowed, v.Hosts} })
 	}
+	for _, s := range crawlSections {
+		if !slices.Contains(placedTrends, s) {
+			t.addSection(crawls, s)
+		}
+	}
 	return t
+}
+
+// placedTrends are the sections whose trends the list above places among
+// the older series (the order of the JSON report); the trends of any other
+// section follow.
+var placedTrends = []*Section{outcomesSection, sizesSection, sitemapsSection}
+
+// addSection adds the trends of a section.
+func (t *Trends) addSection(crawls []*Crawl, s *Section) {
+	for _, tr := range s.Trends {
+		if tr.Count != nil {
+			t.add(crawls, tr.Name, false, func(c *Crawl) float64 { return float64(tr.Count(c)) })
+		} else {
+			t.add(crawls, tr.Name, true, func(c *Crawl) float64 { return tr.Ratio(c).Share() })
+		}
+	}
 }
 
 func (t *Trends) add(crawls []*Crawl, name string, share bool, f func(*Crawl) float64) {
@@ -330,15 +348,6 @@ func (t *Trends) add(crawls []*Crawl, name string, share bool, f func(*Crawl) fl
 		s.Values = append(s.Values, f(c))
 	}
 	t.Series = append(t.Series, s)
-}
-
-func outcomeRatio(c *Crawl, outcome string) Ratio {
-	for _, o := range c.Outcomes {
-		if o.Outcome == outcome {
-			return o.Captures
-		}
-	}
-	return Ratio{Of: c.Captures}
 }
 
 // crawlerUsable returns a crawler's figures over usable hosts.

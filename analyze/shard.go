@@ -113,7 +113,7 @@ var indexColumns = []string{
 }
 
 // capturesColumns are the columns of captures the counting shard reads.
-var capturesColumns = append([]string{"oversize", "sitemap_count", "wildcard_rule_count", "user_agents"}, indexColumns...)
+var capturesColumns = append([]string{"wildcard_rule_count"}, indexColumns...)
 
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
@@ -122,10 +122,15 @@ var capturesColumns = append([]string{"oversize", "sitemap_count", "wildcard_rul
 func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	columns := indexColumns
 	if sh.counting {
-		columns = capturesColumns
+		columns = union(capturesColumns, s.secs.columns("captures"))
 	}
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: []string{"outcome"}}
-	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
+		if sh.counting {
+			if err := s.secs.add("captures", w, rec); err != nil {
+				return err
+			}
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.addCaptures(sh, rec)
@@ -139,6 +144,7 @@ func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	sh.finishIndex()
 	if sh.counting {
 		s.finishCaptureCounts()
+		s.secs.finish(s.out, "captures") // what the captures table gives by itself
 	}
 	return nil
 }
@@ -154,7 +160,6 @@ func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
 		flags := captureFlags(r.status, r.length, r.rules, s.outcomes[r.outcome])
 		if sh.counting {
 			s.countRow(&r, flags)
-			s.countAgents(cols.agents, i)
 		}
 		if hh := s.hash.sum(r.host); sh.owns(hh) {
 			c := capture{id: s.hash.sum(r.id), digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings}

@@ -20,6 +20,19 @@ mutants=(
   "analyze/checks.go runSize ./analyze"
   "analyze/checks.go runShared ./analyze"
   "analyze/checks.go runChanges ./analyze"
+  "analyze/section_outcomes.go Add ./analyze"
+  "analyze/section_sitemaps.go addCaptures ./analyze"
+  "analyze/section_sitemaps.go addLines ./analyze"
+  "analyze/section_inputs.go Add ./analyze"
+  "analyze/section_sizes.go Add ./analyze"
+  "analyze/section_sizes.go sizeBuckets ./analyze"
+  "analyze/section_useragents.go count ./analyze"
+  "analyze/section_useragents.go Finish ./analyze"
+  "analyze/section_outcomes.go Merge ./analyze"
+  "analyze/section_sizes.go Merge ./analyze"
+  "analyze/section_useragents.go Merge ./analyze"
+  "analyze/section_sitemaps.go Merge ./analyze"
+  "analyze/section_inputs.go Merge ./analyze"
 )
 
 tmp=$(mktemp -d)

@@ -18,10 +18,6 @@ func checkOverview(q *querier, c *analyze.Crawl) {
 		FROM captures WHERE crawl = ?`,
 		[][]string{row(c.Captures, c.Hosts, c.ReadCaptures, c.WithErrors.N, timeOrNull(c.FirstFetch), timeOrNull(c.LastFetch))})
 	q.same("usable hosts", `SELECT count(*) FILTER (usable) FROM deciding WHERE crawl = ?`, [][]string{row(c.UsableHosts)})
-	in := c.Inputs
-	q.same("inputs", `SELECT count(*), count(error), coalesce(sum(bytes), 0), coalesce(sum(records), 0), coalesce(sum(captures), 0),
-		coalesce(sum(skipped), 0), coalesce(sum(damage_events), 0) FROM inputs WHERE crawl = ?`,
-		[][]string{row(in.Inputs, in.Failed, in.Bytes, in.Records, in.Captures, in.Skipped, in.Damage)})
 }
 
 func timeOrNull(t interface{ Format(string) string }) string {
@@ -29,21 +25,6 @@ func timeOrNull(t interface{ Format(string) string }) string {
 		return "NULL"
 	}
 	return t.Format("2006-01-02T15:04:05")
-}
-
-func checkOutcomes(q *querier, c *analyze.Crawl) {
-	var want [][]string
-	for _, o := range c.Outcomes {
-		for _, s := range o.Statuses {
-			want = append(want, row(o.Outcome, s.Status, s.Captures))
-		}
-		if o.Captures.Of != c.Captures {
-			q.t.Errorf("outcome %s: denominator %d", o.Outcome, o.Captures.Of)
-		}
-	}
-	sortRows(want)
-	q.same("outcomes by status", `SELECT outcome, coalesce(fetch_status, 0), count(*) FROM captures WHERE crawl = ?
-		GROUP BY ALL ORDER BY 1, 2`, want)
 }
 
 func checkDiagnostics(q *querier, c *analyze.Crawl) {
@@ -73,26 +54,6 @@ func checkDiagnostics(q *querier, c *analyze.Crawl) {
 		GROUP BY ALL ORDER BY n DESC, k, code LIMIT %d`, max(1, len(t.Keys))), keys)
 }
 
-func checkSizes(q *querier, c *analyze.Crawl) {
-	s := c.Sizes
-	var cases []string
-	var want []string
-	for _, b := range s.Buckets {
-		cond := fmt.Sprintf("payload_length >= %d", b.Min)
-		if b.Max >= 0 {
-			cond += fmt.Sprintf(" AND payload_length <= %d", b.Max)
-		}
-		cases = append(cases, "count(*) FILTER ("+cond+")")
-		want = append(want, fmt.Sprint(b.Captures.N))
-	}
-	q.same("size buckets", `SELECT `+strings.Join(cases, ", ")+` FROM captures WHERE crawl = ? AND `+readSQL, [][]string{want})
-	q.same("size figures", `SELECT count(*), count(*) FILTER (oversize), count(*) FILTER (payload_length = 0),
-		coalesce(quantile_disc(payload_length, 0.5), 0), coalesce(quantile_disc(payload_length, 0.9), 0),
-		coalesce(quantile_disc(payload_length, 0.99), 0), coalesce(max(payload_length), 0), coalesce(sum(payload_length), 0)
-		FROM captures WHERE crawl = ? AND `+readSQL,
-		[][]string{row(s.Captures, s.Oversize.N, s.Empty.N, s.Median, s.P90, s.P99, s.Max, s.Bytes)})
-}
-
 func checkPatterns(q *querier, c *analyze.Crawl, top int) {
 	p := c.Patterns
 	q.same("rules", `SELECT count(*), count(*) FILTER (directive = 'allow'), count(*) FILTER (directive = 'disallow'),
@@ -101,23 +62,6 @@ func checkPatterns(q *querier, c *analyze.Crawl, top int) {
 		[][]string{row(p.Rules, p.Allow, p.Disallow, p.WildcardRules.N, p.EndAnchorRules.N, p.EndAnchorCaptures.N)})
 	q.same("captures with rules", `SELECT count(*) FILTER (rule_count > 0), count(*) FILTER (rule_count > 0 AND wildcard_rule_count > 0)
 		FROM captures WHERE crawl = ?`, [][]string{row(p.WithRules, p.WildcardCaptures.N)})
-	s := c.Sitemaps
-	q.same("sitemaps", `SELECT (SELECT count(*) FILTER (sitemap_count > 0) FROM captures WHERE crawl = ? AND `+readSQL+`),
-		count(*), count(*) FILTER (valid) FROM sitemaps WHERE crawl = ?`, [][]string{row(s.Captures.N, s.Lines, s.Valid.N)})
-}
-
-func checkAgentsNamed(q *querier, c *analyze.Crawl, top int) {
-	u := c.UserAgents
-	q.same("user-agent totals", `SELECT count(*) FILTER (len(user_agents) > 0),
-		(SELECT count(DISTINCT lower(ua)) FROM (SELECT unnest(user_agents) AS ua FROM captures WHERE crawl = ?))
-		FROM captures WHERE crawl = ?`, [][]string{row(u.Captures, u.Distinct)})
-	var want [][]string
-	for _, n := range u.Top {
-		want = append(want, row(n.Name, n.Captures.N))
-	}
-	q.same("user agents", fmt.Sprintf(`SELECT lower(ua) AS name, count(DISTINCT capture_id) AS n
-		FROM (SELECT capture_id, unnest(user_agents) AS ua FROM captures WHERE crawl = ?)
-		GROUP BY ALL ORDER BY n DESC, name LIMIT %d`, top), want)
 }
 
 func checkFarms(q *querier, c *analyze.Crawl, top int) {

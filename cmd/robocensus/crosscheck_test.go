@@ -118,6 +118,12 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 	}
 }
 
+// sectionChecks are the DuckDB checks of the crawl report's sections
+// (analyze/section_*.go), one file each: crosscheck_NAME_test.go.
+var sectionChecks = []func(q *querier, c *analyze.Crawl, top int){
+	checkOutcomes, checkSizes, checkAgentsNamed, checkSitemaps, checkInputs,
+}
+
 // crossCheck compares every figure of every crawl with DuckDB.
 func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 	db := testutil.DuckDB(t, dir)
@@ -126,14 +132,14 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 		t.Run(c.Crawl, func(t *testing.T) {
 			q := &querier{t: t, db: db, crawl: c.Crawl}
 			checkOverview(q, c)
-			checkOutcomes(q, c)
 			checkDiagnostics(q, c)
-			checkSizes(q, c)
 			checkPatterns(q, c, r.Top)
-			checkAgentsNamed(q, c, r.Top)
 			checkFarms(q, c, r.Top)
 			checkWorst(q, c, r.Top)
 			checkCrawlers(q, c)
+			for _, check := range sectionChecks {
+				check(q, c, r.Top)
+			}
 		})
 	}
 }

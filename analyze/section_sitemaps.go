@@ -1,0 +1,81 @@
+package analyze
+
+import (
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// sitemapsSection counts the sitemaps declared: the read captures with a
+// sitemap line, and the lines of the sitemaps table, valid or not.
+var sitemapsSection = &Section{
+	Name: "sitemaps",
+	Doc:  "the sitemaps declared: read captures with a sitemap line, sitemap lines and the valid ones",
+	Needs: []Need{
+		{Table: "captures", Columns: []string{"fetch_status", "sitemap_count"}},
+		{Table: "sitemaps", Columns: []string{"valid"}},
+	},
+	New:      func(Params) Accumulator { return &sitemapsAcc{} },
+	Trends:   []Trend{{Name: "sitemap declared (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Sitemaps.Captures }}},
+	Markdown: mdSitemaps,
+}
+
+// sitemapsAcc is what one worker counts of the sitemaps.
+type sitemapsAcc struct {
+	Sitemaps
+}
+
+func (a *sitemapsAcc) Add(table string, rec arrow.Record) error {
+	if table == "captures" {
+		return a.addCaptures(rec)
+	}
+	return a.addLines(rec)
+}
+
+// addCaptures counts the read captures, and those with a sitemap line.
+func (a *sitemapsAcc) addCaptures(rec arrow.Record) error {
+	cs := columnSet{rec: rec}
+	status, count := cs.i32("fetch_status"), cs.i32("sitemap_count")
+	if cs.err != nil {
+		return cs.err
+	}
+	for i := range int(rec.NumRows()) {
+		if !isRead(status, i) {
+			continue
+		}
+		a.Captures.Of++
+		if count.Value(i) > 0 {
+			a.Captures.N++
+		}
+	}
+	return nil
+}
+
+// addLines counts the rows of sitemaps and the valid ones.
+func (a *sitemapsAcc) addLines(rec arrow.Record) error {
+	cs := columnSet{rec: rec}
+	valid := cs.boolean("valid")
+	if cs.err != nil {
+		return cs.err
+	}
+	for i := range int(rec.NumRows()) {
+		a.Lines++
+		if valid.Value(i) {
+			a.Valid.N++
+		}
+	}
+	a.Valid.Of = a.Lines
+	return nil
+}
+
+func (a *sitemapsAcc) Merge(other Accumulator) {
+	o := other.(*sitemapsAcc)
+	a.Captures.N, a.Captures.Of = a.Captures.N+o.Captures.N, a.Captures.Of+o.Captures.Of
+	a.Lines, a.Valid.N, a.Valid.Of = a.Lines+o.Lines, a.Valid.N+o.Valid.N, a.Valid.Of+o.Valid.Of
+}
+
+func (a *sitemapsAcc) Finish(out *Crawl) { out.Sitemaps = a.Sitemaps }
+
+func mdSitemaps(m *mdWriter, c *Crawl, _ int) {
+	s := &c.Sitemaps
+	m.heading(3, "Sitemaps")
+	m.para("Read captures declaring a sitemap: %s; %s sitemap lines, valid: %s.", fmtRatio(s.Captures), fmtInt(s.Lines), fmtRatio(s.Valid))
+}

@@ -1,0 +1,124 @@
+package analyze_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// The tests of the crawl report's sections, one per section, each on a
+// small fixture whose figures are counted by hand; each runs with one
+// and with three host shards, and one and four workers.
+
+// sectionCrawl writes one crawl partition, a row group per row, and
+// returns its figures with one host shard read by one worker, and with
+// three read by four (whose counts the driver merges).
+func sectionCrawl(t *testing.T, p *partition) map[int]*analyze.Crawl {
+	t.Helper()
+	dir := t.TempDir()
+	if err := p.write(dir, "CC-MAIN-2025-05", schema.WithRowGroupRows(1)); err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]*analyze.Crawl{}
+	for shards, workers := range map[int]int{1: 1, 3: 4} {
+		_, r := openReport(t, dir, analyze.WithHostShards(shards), analyze.WithWorkers(workers))
+		out[shards] = r.Crawls[0]
+	}
+	return out
+}
+
+func TestSitemapsSection(t *testing.T) {
+	var p partition
+	p.site("s1", "one.example", 200, "User-agent: *\nDisallow:\nSitemap: https://one.example/a.xml\nSitemap: https://one.example/b.xml\n", fetched)
+	p.site("s2", "two.example", 0, "Sitemap: /relative.xml\n", fetched)
+	p.site("s3", "three.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	p.site("s4", "down.example", 503, "Sitemap: https://down.example/s.xml\n", fetched) // not read: no sitemap rows
+	for shards, c := range sectionCrawl(t, &p) {
+		want := analyze.Sitemaps{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3, Valid: analyze.Ratio{N: 2, Of: 3}}
+		if c.Sitemaps != want {
+			t.Errorf("%d shards: sitemaps %+v, want %+v", shards, c.Sitemaps, want)
+		}
+	}
+}
+
+func TestInputsSection(t *testing.T) {
+	var p partition
+	p.site("i1", "one.example", 200, "User-agent: *\nDisallow:\n", fetched)
+	p.inputs = []schema.Input{
+		{Input: "a.warc.gz", Bytes: 1000, Records: 7, Captures: 3, Skipped: 4, SkippedByReason: `{"request":4}`, DamageEvents: 1},
+		{Input: "b.warc.gz", Bytes: 20, Records: 1, Captures: 1, SkippedByReason: "{}", Error: "unexpected EOF"},
+	}
+	for shards, c := range sectionCrawl(t, &p) {
+		want := analyze.Inputs{Inputs: 2, Failed: 1, Bytes: 1020, Records: 8, Captures: 4, Skipped: 4, Damage: 1}
+		if c.Inputs != want {
+			t.Errorf("%d shards: inputs %+v, want %+v", shards, c.Inputs, want)
+		}
+	}
+}
+
+func TestSizesSection(t *testing.T) {
+	var p partition
+	p.site("z1", "empty.example", 200, "", fetched)
+	p.site("z2", "small.example", 200, "Disallow: /\n", fetched)                                      // 12 bytes
+	p.site("z3", "file.example", 0, "User-agent: *\n"+strings.Repeat("Disallow: /x\n", 150), fetched) // 1,964 bytes
+	p.site("z4", "huge.example", 200, "User-agent: *\n"+strings.Repeat("#", 600<<10), fetched)
+	p.site("z5", "gone.example", 404, "not found", fetched) // not read
+	huge := int64(14 + 600<<10)
+	for shards, c := range sectionCrawl(t, &p) {
+		s := c.Sizes
+		got := fmt.Sprint(s.Captures, s.Empty, s.Oversize, s.Median, s.P90, s.P99, s.Max, s.Bytes)
+		want := fmt.Sprint(4, analyze.Ratio{N: 1, Of: 4}, analyze.Ratio{N: 1, Of: 4}, 12, huge, huge, huge, 12+1964+huge)
+		if got != want {
+			t.Errorf("%d shards: sizes %s, want %s", shards, got, want)
+		}
+		var buckets []int64
+		for _, b := range s.Buckets {
+			buckets = append(buckets, b.Captures.N)
+		}
+		if fmt.Sprint(buckets) != "[1 1 1 0 0 0 0 1]" {
+			t.Errorf("%d shards: buckets %v", shards, buckets)
+		}
+	}
+}
+
+func TestUserAgentsSection(t *testing.T) {
+	var p partition
+	p.site("u1", "one.example", 200, "User-agent: GPTBot\nUser-agent: gptbot\nDisallow: /\n\nUser-agent: *\nDisallow:\n", fetched)
+	p.site("u2", "two.example", 200, "User-agent: GPTBot\nDisallow: /x\n", fetched)
+	p.site("u3", "three.example", 200, "Sitemap: https://three.example/s.xml\n", fetched) // names none
+	for shards, c := range sectionCrawl(t, &p) {
+		u := c.UserAgents
+		got := fmt.Sprint(u.Captures, u.Distinct, u.Top)
+		want := fmt.Sprint(2, 2, []analyze.NameCount{{Name: "gptbot", Captures: analyze.Ratio{N: 2, Of: 2}}, {Name: "*", Captures: analyze.Ratio{N: 1, Of: 2}}})
+		if got != want {
+			t.Errorf("%d shards: user agents %s, want %s", shards, got, want)
+		}
+	}
+}
+
+func TestOutcomesSection(t *testing.T) {
+	var p partition
+	p.site("o1", "one.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	p.site("o2", "two.example", 200, "User-agent: *\nDisallow: /y\n", fetched)
+	p.site("o3", "gone.example", 404, "", fetched)
+	p.site("o4", "down.example", 503, "", fetched)
+	p.site("o5", "busy.example", 429, "", fetched)
+	p.site("o6", "file.example", 0, "User-agent: *\nDisallow:\n", fetched)
+	p.captures[5].Outcome = "from-the-future" // a value a later version may write
+	for shards, c := range sectionCrawl(t, &p) {
+		var got []string
+		for _, o := range c.Outcomes {
+			got = append(got, fmt.Sprint(o.Outcome, " ", o.Captures, " ", o.Statuses))
+		}
+		want := []string{
+			"rules {2 6} [{200 2}]", "no-rules {0 6} []", "not-robots {0 6} []", "redirect {0 6} []", "allow-all {1 6} [{404 1}]",
+			"disallow-all {2 6} [{429 1} {503 1}]", "unknown {0 6} []", "from-the-future {1 6} [{0 1}]",
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d shards: outcomes\n%v, want\n%v", shards, got, want)
+		}
+	}
+}
