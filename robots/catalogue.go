@@ -97,6 +97,14 @@ const (
 	LicenseNotAbsolute
 	ExtensionValueInvalid
 
+	// The classic mistakes of the 2.4-million-site survey (issue 14; see
+	// Mistakes).
+	ReversedSyntax
+	CRLFLineEndings
+	PathCaseVariant
+	FilesListedOneByOne
+	AllowDirective
+
 	numCodes
 )
 
@@ -142,7 +150,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "http-redirect", Severity: Info,
 		Summary: "3xx: the crawler follows the redirect",
 		Doc: "A 3xx answer; the crawler follows it (Google: up to five hops) and " +
-			"obeys the target.",
+			"obeys the target. " +
+			"When the target is an ordinary page (html-content), classic mistake 6 of the 2.4-million-site survey: a missing robots.txt redirected to a page.",
 		message: func(d Diagnostic, a string) string {
 			if a == "" {
 				return "robots.txt redirects; crawlers follow the redirect and obey the target"
@@ -162,7 +171,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "html-content", Severity: Error,
 		Summary: "an HTML page served as robots.txt",
 		Doc: "An HTML page was served as robots.txt (a soft 404, a landing page, a " +
-			"bot wall). Google finds no rules in it.",
+			"bot wall). Google finds no rules in it. " +
+			"Classic mistake 6 of the 2.4-million-site survey: a missing robots.txt answered with an ordinary page.",
 		message: func(d Diagnostic, a string) string {
 			if a == "xml" {
 				return "this is an XML document (a sitemap or an error page?), not a robots.txt: crawlers find no usable rules in it"
@@ -226,7 +236,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "binary-content", Severity: Error,
 		Summary: "NUL bytes or mostly non-text",
 		Doc: "NUL bytes or mostly control characters: not a text file (compressed or " +
-			"binary data served as robots.txt).",
+			"binary data served as robots.txt). " +
+			"Classic mistake 11 of the 2.4-million-site survey: a server that answers robots.txt with a binary file.",
 		message: func(d Diagnostic, a string) string {
 			return "the file is binary (NUL bytes or mostly control characters), not text; it may be served compressed"
 		},
@@ -243,7 +254,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "bom-utf16", Severity: Error,
 		Summary: "UTF-16 text: unreadable for Google's parser",
 		Doc: "The file is UTF-16 text, which Google's parser cannot read: every line " +
-			"is cut at its first NUL byte, so no rule is seen.",
+			"is cut at its first NUL byte, so no rule is seen. " +
+			"With binary-content, classic mistake 11 of the 2.4-million-site survey: a server that answers robots.txt with a file crawlers cannot read.",
 		message: func(d Diagnostic, a string) string {
 			return "the file is UTF-16 text; Google's parser reads UTF-8 only and finds no rules: save it as UTF-8"
 		},
@@ -261,7 +273,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "mixed-line-endings", Severity: Info,
 		Summary: "CR, LF and CRLF mixed, or bare CR",
 		Doc: "CR, LF and CRLF line endings are mixed, or bare CR is used. Google " +
-			"accepts all three, older parsers may not.",
+			"accepts all three, older parsers may not. " +
+			"With crlf-line-endings, classic mistake 3 of the 2.4-million-site survey: a file edited in DOS mode.",
 		message: func(d Diagnostic, a string) string {
 			return fmt.Sprintf("line endings are mixed (%s); use one style, LF or CRLF", a)
 		},
@@ -387,7 +400,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "end-of-line-comment", Severity: Info,
 		Summary: "a comment after a directive (older crawlers misread it)",
 		Doc: "A comment after a directive; older crawlers read the comment as part " +
-			"of the value.",
+			"of the value. " +
+			"Classic mistake 4 of the 2.4-million-site survey: a comment at the end of a line, which old parsers read as part of the value.",
 		message: func(d Diagnostic, a string) string {
 			return "comment after a directive; old crawlers may read it as part of the value"
 		},
@@ -396,7 +410,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "leading-whitespace", Severity: Info,
 		Summary: "a directive line starting with whitespace",
 		Doc: "A directive line starting with whitespace; older crawlers may not " +
-			"recognise it.",
+			"recognise it. " +
+			"Classic mistake 5 of the 2.4-million-site survey: whitespace before a directive.",
 		message: func(d Diagnostic, a string) string {
 			return "the line starts with whitespace; old crawlers may not recognise it"
 		},
@@ -498,7 +513,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "path-not-absolute", Severity: Error,
 		Summary: "a pattern not starting with / or *: never matches",
 		Doc: "A pattern that starts with neither '/' nor '*': it never matches a URL " +
-			"path.",
+			"path. " +
+			"Classic mistake 10 of the 2.4-million-site survey: a path without a leading slash (\"Disallow: john\"); see also reversed-syntax.",
 		message: func(d Diagnostic, a string) string {
 			return fmt.Sprintf("pattern %q does not start with '/' or '*', so it never matches", a)
 		},
@@ -515,7 +531,8 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "multiple-paths", Severity: Error,
 		Summary: "several whitespace-separated paths in one value",
 		Doc: "Several whitespace-separated paths in one value; the value is matched " +
-			"as one pattern, spaces included.",
+			"as one pattern, spaces included. " +
+			"Classic mistake 2 of the 2.4-million-site survey: several directories on one Disallow line.",
 		message: func(d Diagnostic, a string) string {
 			if looksLikeSeveralPaths(a) {
 				return fmt.Sprintf("%q holds several paths; write one rule per path (it is matched as one pattern, spaces included)", a)
@@ -867,6 +884,78 @@ var catalogue = [numCodes]CodeInfo{
 				return fmt.Sprintf("%s has no value; crawlers that honour it skip the line", key)
 			}
 			return fmt.Sprintf("%s %q does not follow its definition (%s); crawlers that honour it skip the line", key, a, extensionSyntax(key))
+		},
+	},
+	ReversedSyntax: {
+		Name: "reversed-syntax", Severity: Error,
+		Summary: "a rule of the * group whose value is a crawler's name (Disallow: googlebot)",
+		Doc: "A rule of the '*' group whose value is a bare word naming a crawler " +
+			"(a known product token, or a word ending in bot, spider or crawler): " +
+			"the author meant to shut that crawler out, but wrote its name where a " +
+			"path goes. The rule never matches (path-not-absolute is reported on " +
+			"the same line) and the crawler is not blocked; write \"User-agent: " +
+			"name\" then \"Disallow: /\". Classic mistake 1 of the 2.4-million-site " +
+			"survey: reversed syntax (\"Disallow: scooter\").",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("%q names a crawler, not a path: this blocks nothing; to shut %s out write \"User-agent: %s\" followed by \"Disallow: /\"", a, a, a)
+		},
+	},
+	CRLFLineEndings: {
+		Name: "crlf-line-endings", Severity: Info,
+		Summary: "every line ends in CRLF (a file edited in DOS/Windows mode)",
+		Doc: "Every line ends in CRLF, as a file saved by a DOS or Windows editor. " +
+			"Google and RFC 9309 accept it; some old parsers read the CR as part " +
+			"of the value. Classic mistake 3 of the 2.4-million-site survey: a " +
+			"file edited in DOS mode.",
+		message: func(d Diagnostic, a string) string {
+			return fmt.Sprintf("the file has DOS/Windows line endings (CRLF, %s lines); Google reads them, some old crawlers may not: LF is safest", a)
+		},
+	},
+	PathCaseVariant: {
+		Name: "path-case-variant", Severity: Warning,
+		Summary: "a path written in another case elsewhere in the file (/Images and /images)",
+		Doc: "The pattern differs only in case from an earlier pattern of the file " +
+			"(Ref is its line). Paths match case-sensitively, so \"Disallow: " +
+			"/Images\" blocks nothing under /images: one of the two is probably " +
+			"not the site's real path. Directive names, by contrast, may be in any " +
+			"case. Classic mistake 7 of the 2.4-million-site survey: upper-case " +
+			"directives and paths.",
+		message: func(d Diagnostic, a string) string {
+			if d.Ref == 0 {
+				return fmt.Sprintf("%q differs only in case from another path of the file; paths are case-sensitive, so each blocks only its own spelling", a)
+			}
+			return fmt.Sprintf("%q differs only in case from %q (line %d); paths are case-sensitive, so each blocks only its own spelling", a, d.RefArg, d.Ref)
+		},
+	},
+	FilesListedOneByOne: {
+		Name: "files-listed-one-by-one", Severity: Info,
+		Summary: "at least 20 rules of one group list files of one directory that no rule names",
+		Doc: "At least 20 rules of one group each name a file of the same " +
+			"directory (other than the root), and no rule of the group names the " +
+			"directory itself (Arg is the directory, RefArg the count, Ref the " +
+			"first file's line). If the whole directory is meant, one rule does " +
+			"it, and keeps the file short and the directory's new files covered; " +
+			"the listing also tells everyone which files are private. Classic " +
+			"mistake 8 of the 2.4-million-site survey: every file listed one by " +
+			"one (one file listed 4,000).",
+		message: func(d Diagnostic, a string) string {
+			n := d.RefArg
+			if n == "" {
+				n = "many"
+			}
+			return fmt.Sprintf("%s rules list files of %s one by one; if the whole directory is meant, one rule \"Disallow: %s\" does it", n, a, a)
+		},
+	},
+	AllowDirective: {
+		Name: "allow-directive", Severity: Info,
+		Summary: "the file uses Allow (standard since RFC 9309, unknown to some older crawlers)",
+		Doc: "The file has an Allow line (reported once, at the first). Allow was " +
+			"not in the 1994 standard; Google and RFC 9309 support it, but some " +
+			"older crawlers ignore the line, so for them only the Disallow lines " +
+			"count. Classic mistake 9 of the 2.4-million-site survey: the Allow " +
+			"line.",
+		message: func(d Diagnostic, a string) string {
+			return "the file uses Allow: Google and RFC 9309 support it, some older crawlers ignore it and obey the Disallow lines alone"
 		},
 	},
 }

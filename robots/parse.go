@@ -73,6 +73,11 @@ type parser struct {
 	groupRules   map[string]Directive // patterns of a large current group, reused across groups
 	groupRulesOn bool                 // groupRules holds the current group
 	agentIndex   map[string]int       // agent token (lower case) -> first agent line naming it, for large files
+
+	anyUpper bool           // a rule's pattern has an upper-case letter: look for case variants
+	folded   map[string]int // lower-case pattern -> first rule, for files of many rules
+	foldedN  int            // rules recorded in folded
+	sawAllow bool           // an allow line was reported as AllowDirective
 }
 
 // Thresholds above which the duplicate checks switch from a linear scan to
@@ -406,6 +411,10 @@ func (p *parser) rule(l *Line) {
 	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value, Pattern: escapePattern(l.Value, p.nonASCII)}
 	if l.Key == KeyAllow {
 		r.Directive = Allow
+		if !p.sawAllow && !p.quiet {
+			p.sawAllow = true
+			p.add(l.Number, AllowDirective, l.Text, l.Value)
+		}
 	}
 	r.pat = compilePattern(r.Pattern)
 	if !p.quiet {
@@ -428,6 +437,17 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 		p.add(n, PathIsURL, t, v)
 	case v[0] != '/' && v[0] != '*':
 		p.add(n, PathNotAbsolute, t, v)
+		if p.f.Groups[p.cur].Global && looksLikeAgent(v) {
+			p.add(n, ReversedSyntax, t, v)
+		}
+	}
+	if up := hasUpper(v); up || p.anyUpper {
+		p.anyUpper = p.anyUpper || up
+		if i := p.caseVariant(r); i >= 0 {
+			p.add(n, PathCaseVariant, t, v)
+			d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
+			d.Ref, d.RefArg = p.f.Rules[i].Line, p.f.Rules[i].Value
+		}
 	}
 	if strings.IndexByte(v, ' ') >= 0 || strings.IndexByte(v, '\t') >= 0 {
 		p.add(n, MultiplePaths, t, v)
@@ -659,6 +679,16 @@ func (p *parser) endOfFile(sp *lineSplitter) {
 	}
 	if kinds := btoi(sp.lf > 0) + btoi(sp.crlf > 0) + btoi(sp.cr > 0); kinds > 1 || sp.cr > 0 {
 		p.addFile(MixedLineEndings, lineEndings(sp))
+	} else if sp.crlf > 0 {
+		p.addFile(CRLFLineEndings, strconv.Itoa(sp.crlf))
+	}
+	for start := 0; start < len(f.Rules); {
+		end := start + 1
+		for end < len(f.Rules) && f.Rules[end].Group == f.Rules[start].Group {
+			end++
+		}
+		p.filesOneByOne(f.Rules[start:end])
+		start = end
 	}
 	if p.ruleLines > 0 && p.agentLines == 0 {
 		p.addFile(NoUserAgent, "")

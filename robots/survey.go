@@ -1,0 +1,226 @@
+package robots
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Mistake is one of the classic robots.txt mistakes of the survey of 2.4
+// million DMOZ sites (about 75,000 robots.txt files, over 5% of them
+// malformed and over 2% unreadable by any crawler), with the codes that
+// detect it.
+type Mistake struct {
+	Number int    // 1 to 11 as the survey numbers them; 0 for domain farms
+	Name   string // in a site owner's words, e.g. "reversed syntax"
+	Survey string // the survey's example or description
+	Codes  []Code // the codes that detect it; nil when no code can
+	// Note says what the codes cannot see, or where else the mistake is
+	// measured; "" when the codes say it all.
+	Note string
+}
+
+// Mistakes returns the eleven classic mistakes of the robots.txt survey of
+// 2.4 million DMOZ sites (seed 002 of the project: "Robots Exclusion
+// Standard" and its survey: over 5% of 75,000 files malformed, over 2%
+// unreadable) and the survey's domain farms (Number 0), each with the
+// diagnostic codes that detect it, in the survey's order.
+func Mistakes() []Mistake {
+	return []Mistake{
+		{1, "reversed syntax", "User-agent: * then Disallow: scooter, meant to block the crawler scooter",
+			[]Code{ReversedSyntax, PathNotAbsolute},
+			"reversed-syntax is reported with path-not-absolute: the first says what was meant, the second that the rule never matches"},
+		{2, "several directories on one Disallow line", "Disallow: /css/ /cgi-bin/ /images/",
+			[]Code{MultiplePaths}, ""},
+		{3, "file edited in DOS mode", "CRLF line ends",
+			[]Code{CRLFLineEndings, MixedLineEndings}, "Google reads CRLF fine: both codes are info"},
+		{4, "comment at the end of a line", "Disallow: /cgi-bin/ # keep robots out",
+			[]Code{EndOfLineComment}, ""},
+		{5, "whitespace before a directive", "   User-agent: *",
+			[]Code{LeadingWhitespace}, ""},
+		{6, "missing robots.txt answered with a page", "a 404 redirected to, or a 200 with, an ordinary HTML page",
+			[]Code{HTMLContent, HTMLMarkup, HTTPRedirect},
+			"a redirect to a page is seen as http-redirect on the first fetch and html-content on the target"},
+		{7, "upper-case directives and paths", "DISALLOW: /Images blocks nothing under /images",
+			[]Code{PathCaseVariant},
+			"Google reads directive names in any case; paths match case-sensitively, so only a path written in two cases in one file can be flagged"},
+		{8, "every file listed one by one", "one file listed 4,000 files of one directory",
+			[]Code{FilesListedOneByOne}, ""},
+		{9, "Allow line", "Allow: was not in the 1994 standard; RFC 9309 has it, some crawlers still ignore it",
+			[]Code{AllowDirective}, ""},
+		{10, "path without a leading slash", "Disallow: john",
+			[]Code{PathNotAbsolute}, ""},
+		{11, "server answers with a binary file", "robots.txt served as a binary or in UTF-16",
+			[]Code{BinaryContent, BOMUTF16, NonTextContentType}, ""},
+		{0, "domain farms", "hundreds of domains serving one identical robots.txt",
+			nil, "a property of hosts, not of a file: the report measures it by bodies shared across hosts"},
+	}
+}
+
+// Malformed reports whether f has at least one finding of error severity:
+// the survey's "malformed" (over 5% of files). Over the dataset it is
+// captures.error_count > 0.
+func Malformed(f *File) bool { return f.Stats.Errors > 0 }
+
+// Unreadable reports whether no crawler can use anything in f's body: the
+// survey's "unreadable by any crawler" (over 2% of files). It holds when the
+// body is binary, HTML or UTF-16 (a binary-content, html-content or
+// bom-utf16 finding), or when the body has content but no user-agent,
+// allow, disallow or sitemap line (group_count = 0, sitemap_count = 0 and a
+// no-rules finding). An empty body, or one not read because of the HTTP
+// status, is not unreadable. Over the dataset:
+//
+//	EXISTS (SELECT 1 FROM diagnostics d WHERE d.capture_id = captures.id
+//	        AND d.code IN ('binary-content', 'html-content', 'bom-utf16'))
+//	OR (captures.group_count = 0 AND captures.sitemap_count = 0
+//	    AND EXISTS (SELECT 1 FROM diagnostics d WHERE d.capture_id = captures.id
+//	                AND d.code = 'no-rules'))
+//
+// (join on the key the diagnostics table shares with captures).
+func Unreadable(f *File) bool {
+	noDirective := f.Stats.Groups == 0 && f.Stats.Sitemaps == 0
+	for _, d := range f.Diagnostics {
+		if d.Line > 0 {
+			break // file findings come first
+		}
+		switch d.Code {
+		case BinaryContent, HTMLContent, BOMUTF16:
+			return true
+		case NoRules:
+			if noDirective {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// minFilesOneByOne is how many file rules of one directory, in one group
+// and without a rule for the directory, make FilesListedOneByOne.
+const minFilesOneByOne = 20
+
+// classicCrawlers are names of crawlers of the survey's time that the
+// generated [Crawlers] list does not hold.
+var classicCrawlers = [...]string{"scooter", "slurp", "msnbot", "teoma", "ia_archiver", "lycos", "infoseek", "webcrawler", "architext", "fast-webcrawler", "gulliver", "inktomi"}
+
+// looksLikeAgent reports whether a rule value v that starts with neither
+// '/' nor '*' is a bare word naming a crawler: a known crawler's token or
+// a word ending in bot, spider or crawler.
+func looksLikeAgent(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	for _, s := range [...]string{"bot", "spider", "crawler"} {
+		if len(v) > len(s) && strings.EqualFold(v[len(v)-len(s):], s) {
+			return true
+		}
+	}
+	for _, n := range classicCrawlers {
+		if strings.EqualFold(v, n) {
+			return true
+		}
+	}
+	for i := range Crawlers {
+		if strings.EqualFold(v, Crawlers[i].Token) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUpper reports whether s has an ASCII upper-case letter.
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// caseVariant returns the index of an earlier rule of the file whose
+// pattern differs from r's only in case, or -1. Only called when a pattern
+// of the file has an upper-case letter; files of many rules use a map.
+func (p *parser) caseVariant(r *Rule) int {
+	rules := p.f.Rules
+	if len(rules) < linearRules {
+		found := -1
+		for i := range rules {
+			q := rules[i].Pattern
+			if q == r.Pattern {
+				return -1 // reported, if at all, on the earlier copy
+			}
+			if found < 0 && len(q) == len(r.Pattern) && strings.EqualFold(q, r.Pattern) {
+				found = i
+			}
+		}
+		return found
+	}
+	if p.folded == nil {
+		p.folded = make(map[string]int, 2*len(rules))
+	}
+	for ; p.foldedN < len(rules); p.foldedN++ {
+		k := strings.ToLower(rules[p.foldedN].Pattern)
+		if _, ok := p.folded[k]; !ok {
+			p.folded[k] = p.foldedN
+		}
+	}
+	i, ok := p.folded[strings.ToLower(r.Pattern)]
+	if ok && rules[i].Pattern != r.Pattern {
+		return i
+	}
+	return -1
+}
+
+// filesOneByOne reports, for the group whose rules are rules, each
+// directory of which at least minFilesOneByOne rules list files while no
+// rule names the directory itself. Groups with fewer rules cost nothing.
+func (p *parser) filesOneByOne(rules []Rule) {
+	if len(rules) < minFilesOneByOne {
+		return
+	}
+	count := map[string]int{}
+	for i := range rules {
+		if dir, ok := fileDir(rules[i].Pattern); ok {
+			count[dir]++
+		}
+	}
+	for i := range rules {
+		dir, ok := fileDir(rules[i].Pattern)
+		n := count[dir]
+		if !ok || n < minFilesOneByOne || hasDirRule(rules, dir) {
+			continue
+		}
+		count[dir] = 0 // reported once, at its first file
+		p.addFile(FilesListedOneByOne, dir)
+		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
+		d.Ref, d.RefArg = rules[i].Line, strconv.Itoa(n)
+	}
+}
+
+// fileDir returns the directory of a pattern that names one file: an
+// absolute path without '*' whose last segment is not empty, in a
+// directory other than the root.
+func fileDir(pat string) (string, bool) {
+	if pat == "" || pat[0] != '/' || strings.IndexByte(pat, '*') >= 0 {
+		return "", false
+	}
+	i := strings.LastIndexByte(pat, '/')
+	if i == 0 || i == len(pat)-1 {
+		return "", false
+	}
+	return pat[:i+1], true
+}
+
+// hasDirRule reports whether one of rules names dir ("/a/", "/a" or "/a/*").
+func hasDirRule(rules []Rule, dir string) bool {
+	for i := range rules {
+		q := rules[i].Pattern
+		if q == dir || q == dir[:len(dir)-1] || len(q) == len(dir)+1 && q[len(dir)] == '*' && q[:len(dir)] == dir {
+			return true
+		}
+	}
+	return false
+}
