@@ -75,7 +75,7 @@ type parser struct {
 	agentIndex   map[string]int       // agent token (lower case) -> first agent line naming it, for large files
 
 	anyUpper bool           // a rule's pattern has an upper-case letter: look for case variants
-	folded   map[string]int // lower-case pattern -> first rule, for files of many rules
+	folded   map[uint64]int // foldHash of a pattern -> first rule, for files of many rules
 	foldedN  int            // rules recorded in folded
 	sawAllow bool           // an allow line was reported as AllowDirective
 }

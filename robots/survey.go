@@ -159,19 +159,34 @@ func (p *parser) caseVariant(r *Rule) int {
 		return found
 	}
 	if p.folded == nil {
-		p.folded = make(map[string]int, 2*len(rules))
+		p.folded = make(map[uint64]int, 2*len(rules))
 	}
 	for ; p.foldedN < len(rules); p.foldedN++ {
-		k := strings.ToLower(rules[p.foldedN].Pattern)
+		k := foldHash(rules[p.foldedN].Pattern)
 		if _, ok := p.folded[k]; !ok {
 			p.folded[k] = p.foldedN
 		}
 	}
-	i, ok := p.folded[strings.ToLower(r.Pattern)]
-	if ok && rules[i].Pattern != r.Pattern {
+	// A hash collision can hide a variant, never report a false one.
+	i, ok := p.folded[foldHash(r.Pattern)]
+	if ok && rules[i].Pattern != r.Pattern && strings.EqualFold(rules[i].Pattern, r.Pattern) {
 		return i
 	}
 	return -1
+}
+
+// foldHash is the FNV-1a hash of s with ASCII letters in lower case: a map
+// key that costs no allocation.
+func foldHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
 }
 
 // filesOneByOne reports, for the group whose rules are rules, each
