@@ -912,19 +912,22 @@ var catalogue = [numCodes]CodeInfo{
 		},
 	},
 	PathCaseVariant: {
-		Name: "path-case-variant", Severity: Warning,
+		Name: "path-case-variant", Severity: Info,
 		Summary: "a path written in another case elsewhere in the file (/Images and /images)",
 		Doc: "The pattern differs only in case from an earlier pattern of the file " +
-			"(Ref is its line). Paths match case-sensitively, so \"Disallow: " +
-			"/Images\" blocks nothing under /images: one of the two is probably " +
-			"not the site's real path. Directive names, by contrast, may be in any " +
-			"case. Classic mistake 7 of the 2.4-million-site survey: upper-case " +
-			"directives and paths.",
+			"(Ref is its line, RefArg its value). Paths match case-sensitively, so " +
+			"\"Disallow: /Images\" blocks nothing under /images: each rule covers " +
+			"only its own spelling. Listing both is right when the server serves " +
+			"both (most real cases are of this kind, hence info); otherwise one of " +
+			"them is not the site's real path. A file that names only the wrong " +
+			"spelling cannot be seen without the site's URLs. Directive names, by " +
+			"contrast, may be in any case. Classic mistake 7 of the " +
+			"2.4-million-site survey: upper-case directives and paths.",
 		message: func(d Diagnostic, a string) string {
 			if d.Ref == 0 {
-				return fmt.Sprintf("%q differs only in case from another path of the file; paths are case-sensitive, so each blocks only its own spelling", a)
+				return fmt.Sprintf("%q differs only in case from another path of the file; paths are case-sensitive, so each rule covers only its own spelling", a)
 			}
-			return fmt.Sprintf("%q differs only in case from %q (line %d); paths are case-sensitive, so each blocks only its own spelling", a, d.RefArg, d.Ref)
+			return fmt.Sprintf("%q differs only in case from %q (line %d); paths are case-sensitive, so each rule covers only its own spelling", a, d.RefArg, d.Ref)
 		},
 	},
 	FilesListedOneByOne: {

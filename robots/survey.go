@@ -42,7 +42,7 @@ func Mistakes() []Mistake {
 			"a redirect to a page is seen as http-redirect on the first fetch and html-content on the target"},
 		{7, "upper-case directives and paths", "DISALLOW: /Images blocks nothing under /images",
 			[]Code{PathCaseVariant},
-			"Google reads directive names in any case; paths match case-sensitively, so only a path written in two cases in one file can be flagged"},
+			"Google reads directive names in any case; paths match case-sensitively. Only a path written in two cases in one file can be seen (info: usually deliberate, both spellings served); a file naming only the wrong spelling needs the site's URLs"},
 		{8, "every file listed one by one", "one file listed 4,000 files of one directory",
 			[]Code{FilesListedOneByOne}, ""},
 		{9, "Allow line", "Allow: was not in the 1994 standard; RFC 9309 has it, some crawlers still ignore it",
