@@ -168,7 +168,12 @@ func (p *parser) caseVariant(r *Rule) int {
 		}
 	}
 	// A hash collision can hide a variant, never report a false one.
-	i, ok := p.folded[foldHash(r.Pattern)]
+	h := foldHash(r.Pattern)
+	i, ok := p.folded[h]
+	if !ok {
+		p.folded[h] = len(rules) // r's index once appended
+	}
+	p.foldedN = len(rules) + 1
 	if ok && rules[i].Pattern != r.Pattern && strings.EqualFold(rules[i].Pattern, r.Pattern) {
 		return i
 	}
@@ -194,6 +199,15 @@ func foldHash(s string) uint64 {
 // rule names the directory itself. Groups with fewer rules cost nothing.
 func (p *parser) filesOneByOne(rules []Rule) {
 	if len(rules) < minFilesOneByOne {
+		return
+	}
+	files := 0
+	for i := range rules {
+		if _, ok := fileDir(rules[i].Pattern); ok {
+			files++
+		}
+	}
+	if files < minFilesOneByOne {
 		return
 	}
 	count := map[string]int{}
