@@ -441,8 +441,8 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 			p.add(n, ReversedSyntax, t, v)
 		}
 	}
-	if up := hasUpper(v); up || p.anyUpper {
-		p.anyUpper = p.anyUpper || up
+	if p.anyUpper || hasUpper(v) {
+		p.anyUpper = true
 		if i := p.caseVariant(r); i >= 0 {
 			p.add(n, PathCaseVariant, t, v)
 			d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
