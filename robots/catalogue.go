@@ -101,9 +101,7 @@ const (
 	// Mistakes).
 	ReversedSyntax
 	CRLFLineEndings
-	PathCaseVariant
 	FilesListedOneByOne
-	AllowDirective
 
 	numCodes
 )
@@ -911,25 +909,6 @@ var catalogue = [numCodes]CodeInfo{
 			return fmt.Sprintf("the file has DOS/Windows line endings (CRLF, %s lines); Google reads them, some old crawlers may not: LF is safest", a)
 		},
 	},
-	PathCaseVariant: {
-		Name: "path-case-variant", Severity: Info,
-		Summary: "a path written in another case elsewhere in the file (/Images and /images)",
-		Doc: "The pattern differs only in case from an earlier pattern of the file " +
-			"(Ref is its line, RefArg its value). Paths match case-sensitively, so " +
-			"\"Disallow: /Images\" blocks nothing under /images: each rule covers " +
-			"only its own spelling. Listing both is right when the server serves " +
-			"both (most real cases are of this kind, hence info); otherwise one of " +
-			"them is not the site's real path. A file that names only the wrong " +
-			"spelling cannot be seen without the site's URLs. Directive names, by " +
-			"contrast, may be in any case. Classic mistake 7 of the " +
-			"2.4-million-site survey: upper-case directives and paths.",
-		message: func(d Diagnostic, a string) string {
-			if d.Ref == 0 {
-				return fmt.Sprintf("%q differs only in case from another path of the file; paths are case-sensitive, so each rule covers only its own spelling", a)
-			}
-			return fmt.Sprintf("%q differs only in case from %q (line %d); paths are case-sensitive, so each rule covers only its own spelling", a, d.RefArg, d.Ref)
-		},
-	},
 	FilesListedOneByOne: {
 		Name: "files-listed-one-by-one", Severity: Info,
 		Summary: "at least 20 rules of one group list files of one directory that no rule names",
@@ -947,18 +926,6 @@ var catalogue = [numCodes]CodeInfo{
 				n = "many"
 			}
 			return fmt.Sprintf("%s rules list files of %s one by one; if the whole directory is meant, one rule \"Disallow: %s\" does it", n, a, a)
-		},
-	},
-	AllowDirective: {
-		Name: "allow-directive", Severity: Info,
-		Summary: "the file uses Allow (standard since RFC 9309, unknown to some older crawlers)",
-		Doc: "The file has an Allow line (reported once, at the first). Allow was " +
-			"not in the 1994 standard; Google and RFC 9309 support it, but some " +
-			"older crawlers ignore the line, so for them only the Disallow lines " +
-			"count. Classic mistake 9 of the 2.4-million-site survey: the Allow " +
-			"line.",
-		message: func(d Diagnostic, a string) string {
-			return "the file uses Allow: Google and RFC 9309 support it, some older crawlers ignore it and obey the Disallow lines alone"
 		},
 	},
 }

@@ -47,7 +47,6 @@ func ExampleParse() {
 	}
 	fmt.Printf("%d groups, %d rules, %d sitemap\n", f.Stats.Groups, f.Stats.Rules, f.Stats.Sitemaps)
 	// Output:
-	// 3: info: the file uses Allow: Google and RFC 9309 support it, some older crawlers ignore it and obey the Disallow lines alone [allow-directive]
 	// 5: warning: user-agent "Googlebot/2.1" has characters outside [A-Za-z_-]; Google matches only "Googlebot" [user-agent-truncated]
 	// 6: warning: "Disalow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
 	// 8: error: sitemap "/sitemap.xml" is not an absolute URL (it needs https://host/...) [sitemap-relative]

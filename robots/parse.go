@@ -74,10 +74,6 @@ type parser struct {
 	groupRulesOn bool                 // groupRules holds the current group
 	agentIndex   map[string]int       // agent token (lower case) -> first agent line naming it, for large files
 
-	anyUpper bool           // a rule's pattern has an upper-case letter: look for case variants
-	folded   map[uint64]int // foldHash of a pattern -> first rule, for files of many rules
-	foldedN  int            // rules recorded in folded
-	sawAllow bool           // an allow line was reported as AllowDirective
 }
 
 // Thresholds above which the duplicate checks switch from a linear scan to
@@ -411,10 +407,6 @@ func (p *parser) rule(l *Line) {
 	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value, Pattern: escapePattern(l.Value, p.nonASCII)}
 	if l.Key == KeyAllow {
 		r.Directive = Allow
-		if !p.sawAllow && !p.quiet {
-			p.sawAllow = true
-			p.add(l.Number, AllowDirective, l.Text, l.Value)
-		}
 	}
 	r.pat = compilePattern(r.Pattern)
 	if !p.quiet {
@@ -439,14 +431,6 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 		p.add(n, PathNotAbsolute, t, v)
 		if p.f.Groups[p.cur].Global && looksLikeAgent(v) {
 			p.add(n, ReversedSyntax, t, v)
-		}
-	}
-	if p.anyUpper || hasUpper(v) {
-		p.anyUpper = true
-		if i := p.caseVariant(r); i >= 0 {
-			p.add(n, PathCaseVariant, t, v)
-			d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-			d.Ref, d.RefArg = p.f.Rules[i].Line, p.f.Rules[i].Value
 		}
 	}
 	if strings.IndexByte(v, ' ') >= 0 || strings.IndexByte(v, '\t') >= 0 {
