@@ -69,13 +69,13 @@ func Malformed(f *File) bool { return f.Stats.Errors > 0 }
 // no-rules finding). An empty body, or one not read because of the HTTP
 // status, is not unreadable. Over the dataset:
 //
-//	EXISTS (SELECT 1 FROM diagnostics d WHERE d.capture_id = captures.id
+//	EXISTS (SELECT 1 FROM diagnostics d WHERE d.crawl = c.crawl AND d.capture_id = c.capture_id
 //	        AND d.code IN ('binary-content', 'html-content', 'bom-utf16'))
-//	OR (captures.group_count = 0 AND captures.sitemap_count = 0
-//	    AND EXISTS (SELECT 1 FROM diagnostics d WHERE d.capture_id = captures.id
+//	OR (c.group_count = 0 AND c.sitemap_count = 0
+//	    AND EXISTS (SELECT 1 FROM diagnostics d WHERE d.crawl = c.crawl AND d.capture_id = c.capture_id
 //	                AND d.code = 'no-rules'))
 //
-// (join on the key the diagnostics table shares with captures).
+// for a capture c (notebooks/09_classic_mistakes.sql).
 func Unreadable(f *File) bool {
 	noDirective := f.Stats.Groups == 0 && f.Stats.Sitemaps == 0
 	for _, d := range f.Diagnostics {

@@ -1,0 +1,81 @@
+-- 09_classic_mistakes.sql: the 2.4-million-site survey's eleven classic mistakes, measured again.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/09_classic_mistakes.sql
+--
+-- A survey of the robots.txt files of 2.4 million DMOZ sites (about 75,000
+-- files) found over 5% malformed and over 2% unreadable by any crawler, and
+-- listed eleven classic mistakes. robots.Mistakes() (robots/survey.go) maps
+-- each to the diagnostic codes that detect it; this notebook measures them
+-- per crawl over the captures with a 2xx or no status (the files crawlers
+-- read), with the definitions of robots.Malformed and robots.Unreadable:
+--   malformed:  error_count > 0
+--   unreadable: a binary-content, html-content or bom-utf16 finding, or no
+--               group and no sitemap with a no-rules finding.
+-- Mistake 7 (paths in the wrong case) has no code: it needs the site's URLs.
+-- Mistake 9 (an Allow line) is allow_count > 0. Domain farms are bodies
+-- served by several hosts.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+-- A body is stored once per input that served it: the view keeps one row per crawl and digest,
+-- so that captures JOIN bodies USING (crawl, payload_digest) gives one row per capture.
+CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, payload_digest) * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW directives AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/directives/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW preferences AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/preferences/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- One row per host and crawl: its deciding capture (not a redirect if it has one,
+-- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
+CREATE OR REPLACE VIEW hosts AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
+        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM captures c)
+WHERE rn = 1;
+
+
+
+-- The files crawlers read, one row per capture, with its codes.
+CREATE OR REPLACE VIEW read_files AS
+SELECT c.*, coalesce(d.codes, []) AS codes
+FROM captures c
+LEFT JOIN (SELECT crawl, capture_id, list(DISTINCT code) AS codes FROM diagnostics GROUP BY ALL) d USING (crawl, capture_id)
+WHERE c.fetch_status IS NULL OR c.fetch_status BETWEEN 200 AND 299;
+
+-- The survey's two shares, measured again.
+SELECT crawl, count(*) AS files,
+       round(100 * avg((error_count > 0)::INT), 2) AS pct_malformed,
+       round(100 * avg((list_has_any(codes, ['binary-content', 'html-content', 'bom-utf16'])
+           OR (group_count = 0 AND sitemap_count = 0 AND list_contains(codes, 'no-rules')))::INT), 2) AS pct_unreadable,
+       5.0 AS survey_pct_malformed_over, 2.0 AS survey_pct_unreadable_over
+FROM read_files GROUP BY crawl ORDER BY crawl;
+
+-- Each mistake: the share of read files showing it.
+WITH mistakes(number, mistake, test) AS (VALUES
+    (1, 'reversed syntax (Disallow: scooter)', 'reversed-syntax'),
+    (2, 'several directories on one line', 'multiple-paths'),
+    (3, 'file edited in DOS mode (CRLF)', 'crlf-line-endings'),
+    (4, 'comment at the end of a line', 'end-of-line-comment'),
+    (5, 'whitespace before a directive', 'leading-whitespace'),
+    (6, 'missing file answered with a page', 'html-content'),
+    (8, 'every file listed one by one', 'files-listed-one-by-one'),
+    (10, 'path without a leading slash', 'path-not-absolute'),
+    (11, 'binary file served', 'binary-content'))
+SELECT f.crawl, m.number, m.mistake, count(*) FILTER (list_contains(f.codes, m.test)) AS files,
+       round(100 * avg(list_contains(f.codes, m.test)::INT), 2) AS pct
+FROM read_files f CROSS JOIN mistakes m
+GROUP BY ALL
+UNION ALL
+SELECT crawl, 9, 'an Allow line', count(*) FILTER (allow_count > 0), round(100 * avg((allow_count > 0)::INT), 2)
+FROM read_files GROUP BY crawl
+ORDER BY 1, 2;
+
+-- Domain farms: bodies served identically by several hosts, largest first.
+SELECT crawl, payload_digest, count(DISTINCT url_host_name) AS hosts
+FROM read_files WHERE payload_digest IS NOT NULL
+GROUP BY ALL HAVING count(DISTINCT url_host_name) > 1
+ORDER BY crawl, hosts DESC LIMIT 20;
