@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"path/filepath"
-
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -28,15 +26,14 @@ func Plan(cfg Config, inputs []string) ([]Planned, error) {
 		return nil, err
 	}
 	files, folderOf := expandFolders(inputs)
-	w := &workDir{root: cfg.Dir, crawl: cfg.Crawl, path: filepath.Join(cfg.Dir, ".work", cfg.Crawl), shard: cfg.Shard}
-	segs, err := w.committed()
+	segs, err := newWorkDir(cfg.Dir, cfg.Crawl, cfg.Shard).committed()
 	if err != nil {
 		return nil, err
 	}
 	done := doneInputs(segs)
-	if !cfg.Fresh && len(segs) == 0 {
+	if resumed, _ := shardSegments(segs, cfg.Shard); !cfg.Fresh && !resumed {
 		// A rerun of a published crawl keeps what it read to its end (see
-		// rerun.go).
+		// rerun.go's keepPublished).
 		published, err := publishedInputs(cfg.Dir, cfg.Crawl)
 		if err != nil {
 			return nil, err

@@ -75,22 +75,13 @@ func upToDate(published []schema.Input, all []string) bool {
 // shard) that the published partition has read to their end into a
 // committed segment, unless the shard already has committed segments. It
 // returns the number of inputs kept.
-func (w *workDir) keepPublished(published []schema.Input, all []string, crawlers []string) (int, []schema.Input, error) {
+func (w *workDir) keepPublished(published []schema.Input, all []string, crawlers []string) (int, error) {
 	segs, err := w.committed()
 	if err != nil {
-		return 0, nil, err
+		return 0, err
 	}
-	resumed, n := false, 0
-	for _, s := range segs {
-		if s.Shard == w.shard.String() {
-			resumed = true
-			if s.From == keptSegment {
-				n += len(s.Inputs)
-			}
-		}
-	}
-	if resumed {
-		return n, nil, nil
+	if resumed, kept := shardSegments(segs, w.shard); resumed {
+		return kept, nil
 	}
 	run := map[string]bool{}
 	for _, in := range all {
@@ -105,11 +96,11 @@ func (w *workDir) keepPublished(published []schema.Input, all []string, crawlers
 		}
 	}
 	if len(kept) == 0 {
-		return 0, nil, nil
+		return 0, nil
 	}
 	seg, err := w.newSegment(0)
 	if err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	seg.name = w.shard.tag() + "-" + keptSegment + "-" + randomHex(4)
 	err = copyKept(w.root, w.crawl, seg.stage, keep, crawlers)
@@ -118,9 +109,24 @@ func (w *workDir) keepPublished(published []schema.Input, all []string, crawlers
 	}
 	if err != nil {
 		seg.discard()
-		return 0, nil, err
+		return 0, err
 	}
-	return len(kept), nil, nil
+	return len(kept), nil
+}
+
+// shardSegments reports whether the shard has committed segments (a run
+// of it was interrupted, or a rerun already kept the published rows), and
+// how many inputs its kept segments hold.
+func shardSegments(segs []segmentManifest, shard Shard) (resumed bool, kept int) {
+	for _, s := range segs {
+		if s.Shard == shard.String() {
+			resumed = true
+			if s.From == keptSegment {
+				kept += len(s.Inputs)
+			}
+		}
+	}
+	return resumed, kept
 }
 
 // dropped is what copyKept leaves out: the captures of inputs not kept,
@@ -313,19 +319,13 @@ func (w *workDir) rerun(cfg Config, all []string) (kept int, current []schema.In
 		return 0, nil, err
 	}
 	if len(segs) == 0 && upToDate(published, all) {
-		w.removeIfEmpty()
+		removeEmptyWork(w.path)
 		return 0, published, nil
 	}
 	tokens := make([]string, len(cfg.Crawlers))
 	for i, c := range cfg.Crawlers {
 		tokens[i] = c.Token
 	}
-	return w.keepPublished(published, all, tokens)
-}
-
-// removeIfEmpty removes the work folder when nothing was written to it.
-func (w *workDir) removeIfEmpty() {
-	os.Remove(filepath.Join(w.path, "segments"))
-	os.Remove(w.path)
-	os.Remove(filepath.Dir(w.path))
+	kept, err = w.keepPublished(published, all, tokens)
+	return kept, nil, err
 }

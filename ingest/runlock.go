@@ -3,7 +3,6 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,38 +40,24 @@ func (e *RunningError) Unwrap() error { return ErrRunning }
 // or it is older than staleAfter (another host): a killed run does not block
 // the rerun that resumes it. The returned function releases the lock.
 func lockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
-	dir := filepath.Join(root, ".work", crawl)
+	dir := workPath(root, crawl)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("ingest: creating work folder: %w", err)
 	}
 	path := filepath.Join(dir, "run-"+shard.tag()+".lock")
-	host, _ := os.Hostname()
-	content := fmt.Sprintf("%s %d %s\n", host, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err == nil {
-			_, err = f.WriteString(content)
-			if err = errors.Join(err, f.Close()); err != nil {
-				os.Remove(path)
-				return nil, fmt.Errorf("ingest: writing run lock: %w", err)
-			}
-			return func() {
-				// The work folders go too when nothing else is in them (a
-				// run that had nothing to do leaves no .work behind).
-				os.Remove(path)
-				os.Remove(dir)
-				os.Remove(filepath.Dir(dir))
-			}, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("ingest: taking run lock: %w", err)
-		}
-		if !lockIsStale(path, host, staleAfter) {
-			return nil, holderError(path, crawl, root)
-		}
-		os.Remove(path)
+	taken, err := takeLock(path, staleAfter)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("ingest: taking run lock: %w", err)
+	case !taken:
+		return nil, holderError(path, crawl, root)
 	}
-	return nil, holderError(path, crawl, root)
+	return func() {
+		// The work folders go too when nothing else is in them (a run
+		// that had nothing to do leaves no .work behind).
+		os.Remove(path)
+		removeEmptyWork(dir)
+	}, nil
 }
 
 // holderError describes the run holding the lock at path.

@@ -106,8 +106,25 @@ type segmentManifest struct {
 	From    string         `json:"from,omitempty"` // "kept": copied from the published partition (rerun.go)
 }
 
+// newWorkDir returns the work folder of a crawl's shard, without touching
+// the disk.
+func newWorkDir(root, crawl string, shard Shard) *workDir {
+	return &workDir{root: root, crawl: crawl, path: workPath(root, crawl), shard: shard}
+}
+
+// workPath is the work folder of a crawl: DIR/.work/<crawl>.
+func workPath(root, crawl string) string { return filepath.Join(root, ".work", crawl) }
+
+// removeEmptyWork removes a crawl's work folder, its segments folder and
+// .work itself, each only when nothing else is in it.
+func removeEmptyWork(path string) {
+	os.Remove(filepath.Join(path, "segments"))
+	os.Remove(path)
+	os.Remove(filepath.Dir(path))
+}
+
 func openWork(root, crawl string, shard Shard) (*workDir, error) {
-	w := &workDir{root: root, crawl: crawl, path: filepath.Join(root, ".work", crawl), shard: shard}
+	w := newWorkDir(root, crawl, shard)
 	if err := os.MkdirAll(filepath.Join(w.path, "segments"), 0o755); err != nil {
 		return nil, fmt.Errorf("ingest: creating work folder: %w", err)
 	}
@@ -227,16 +244,29 @@ func writeFileAtomic(path string, data []byte) error {
 // finalize.lock, or takes it over when the process holding it is gone (same
 // host, no such process) or the lock is older than staleAfter.
 func (w *workDir) lockFinalize(staleAfter time.Duration) (bool, error) {
-	path := filepath.Join(w.path, "finalize.lock")
+	return takeLock(filepath.Join(w.path, "finalize.lock"), staleAfter)
+}
+
+// takeLock creates the lock file at path holding "HOST PID TIME", or
+// takes it over when it is stale (see lockIsStale). It reports false when
+// another live run holds it; the error is that of the file system.
+func takeLock(path string, staleAfter time.Duration) (bool, error) {
 	host, _ := os.Hostname()
 	content := fmt.Sprintf("%s %d %s\n", host, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
 	for attempt := 0; attempt < 2; attempt++ {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
 			_, err = f.WriteString(content)
-			return true, errors.Join(err, f.Close())
+			if err = errors.Join(err, f.Close()); err != nil {
+				os.Remove(path)
+				return false, err
+			}
+			return true, nil
 		}
-		if !errors.Is(err, fs.ErrExist) || !lockIsStale(path, host, staleAfter) {
+		if !errors.Is(err, fs.ErrExist) {
+			return false, err
+		}
+		if !lockIsStale(path, host, staleAfter) {
 			return false, nil
 		}
 		os.Remove(path)
