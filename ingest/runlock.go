@@ -53,10 +53,13 @@ func lockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release
 		return nil, holderError(path, crawl, root)
 	}
 	return func() {
-		// The work folders go too when nothing else is in them (a run
-		// that had nothing to do leaves no .work behind).
+		// The work folder and .work go too when nothing else is in them
+		// (a run that had nothing to do leaves no .work behind). Not the
+		// segments folder, even empty: another shard may be about to
+		// commit into it.
 		os.Remove(path)
-		removeEmptyWork(dir)
+		os.Remove(dir)
+		os.Remove(filepath.Dir(dir))
 	}, nil
 }
 

@@ -204,6 +204,11 @@ func (s *segment) commit(rows []schema.Input) error { return s.commitAs(rows, ""
 // commitAs is commit with the manifest's From.
 func (s *segment) commitAs(rows []schema.Input, from string) error {
 	dir := filepath.Join(s.w.path, "segments")
+	// The folder exists since openWork, unless a run that found nothing to
+	// do removed it empty in the meantime (removeEmptyWork).
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("ingest: committing segment: %w", err)
+	}
 	if err := os.Rename(s.stage.path, filepath.Join(dir, s.name)); err != nil {
 		return fmt.Errorf("ingest: committing segment: %w", err)
 	}
