@@ -17,6 +17,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -36,8 +38,11 @@ type Config struct {
 	// to at least 8 when an input is an http(s) URL: remote reads wait on
 	// the network more than on the CPU. Lowered as Workers is.
 	Readers int
-	// ReadOptions configure the readers (limits, mode).
-	ReadOptions []Option
+	// ReadOptions configure the archive readers (limits, mode).
+	ReadOptions []archive.Option
+	// FetchOptions configure the transfers of remote inputs (client,
+	// timeouts, retries).
+	FetchOptions []remote.Option
 	// Crawlers are the crawlers of the agents table. Defaults to
 	// robots.Crawlers.
 	Crawlers []robots.Crawler
@@ -130,7 +135,7 @@ const (
 // them. Run returns an error only when the dataset cannot be written, or
 // when ctx is cancelled; the partition is then left as it was.
 func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
-	if cfg.Readers <= 0 && slices.ContainsFunc(inputs, IsRemote) {
+	if cfg.Readers <= 0 && slices.ContainsFunc(inputs, remote.IsRemote) {
 		cfg.Readers = max(cfg.Workers, runtime.GOMAXPROCS(0), remoteReaders)
 	}
 	if err := cfg.setDefaults(); err != nil {
@@ -323,10 +328,10 @@ func (c *Config) setDefaults() error {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
-	if _, err := newConfig(c.ReadOptions); err != nil {
+	if err := archive.CheckOptions(c.ReadOptions...); err != nil {
 		return err
 	}
-	return nil
+	return remote.CheckOptions(c.FetchOptions...)
 }
 
 // dedupe drops inputs given more than once: their captures would be
@@ -421,14 +426,14 @@ func (p *pipeline) epoch(ctx context.Context, stage *stagingDir, inputs []string
 func (e *epoch) read(ctx context.Context, name string) error {
 	p := e.pipeline
 	row := schema.Input{Input: name, Started: time.Now().UTC()}
-	counts, err := e.readCaptures(ctx, name)
+	counts, lengthUnknown, err := e.readCaptures(ctx, name)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	row.Finished = time.Now().UTC()
 	row.Bytes, row.Records, row.Captures, row.Skipped = counts.Bytes, counts.Records, counts.Captures, counts.SkippedTotal()
 	row.SkippedByReason, row.DamageEvents, row.Damage = skippedJSON(counts.Skipped), counts.DamageCount, damageJSON(counts.Damage)
-	row.LengthUnknown = counts.lengthUnknown
+	row.LengthUnknown = lengthUnknown
 	log := p.cfg.Logger.With("input", name, "records", counts.Records, "captures", counts.Captures, "skipped", row.Skipped, "damage", counts.DamageCount)
 	if err != nil {
 		row.Error = err.Error()
@@ -452,16 +457,12 @@ func (e *epoch) read(ctx context.Context, name string) error {
 // digestWindow): the same for any run over the same input, however its
 // captures are spread over workers and segments. The bytes read count in
 // the run's progress batch by batch.
-func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, err error) {
+func (e *epoch) readCaptures(ctx context.Context, name string) (counts archive.Counts, lengthUnknown bool, err error) {
 	var counted int64 // of the input's bytes, those added to the progress
 	defer func() { e.bytes.Add(counts.Bytes - counted) }()
-	opts := e.cfg.ReadOptions
-	if e.fromFolder[name] != "" {
-		opts = append(slices.Clip(opts), inFolder())
-	}
-	r, closer, err := OpenContext(ctx, name, opts...)
+	r, closer, err := openInput(ctx, name, &e.cfg, e.fromFolder[name] != "")
 	if err != nil {
-		return Counts{}, err
+		return archive.Counts{}, false, err
 	}
 	defer closer.Close()
 	file := WARCFilename(name)
@@ -474,11 +475,11 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		}
 		if err != nil {
 			e.send(ctx, b)
-			return inputCounts(r), err
+			return r.Counts(), remote.LengthUnknown(r), err
 		}
 		if !b.fits(c) {
 			if !e.send(ctx, b) {
-				return inputCounts(r), ctx.Err()
+				return r.Counts(), remote.LengthUnknown(r), ctx.Err()
 			}
 			b = e.newBatch()
 			pos := r.Counts().Bytes
@@ -490,9 +491,9 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		e.captures.Add(1)
 	}
 	if !e.send(ctx, b) {
-		return inputCounts(r), ctx.Err()
+		return r.Counts(), remote.LengthUnknown(r), ctx.Err()
 	}
-	return inputCounts(r), nil
+	return r.Counts(), remote.LengthUnknown(r), nil
 }
 
 // send hands a batch to the workers; false when ctx is done.
@@ -585,13 +586,13 @@ func (p *pipeline) newBatch() *batch {
 }
 
 // fits reports whether c can join the batch.
-func (b *batch) fits(c *Capture) bool {
+func (b *batch) fits(c *archive.Capture) bool {
 	return len(b.jobs) < batchCaptures && len(b.arena)+len(c.Body) <= cap(b.arena)
 }
 
 // add copies c into the batch. The capture's Body is copied into the arena
 // and its Problems cloned: the reader reuses both.
-func (b *batch) add(c *Capture, input, file string, keepBody bool) {
+func (b *batch) add(c *archive.Capture, input, file string, keepBody bool) {
 	start := len(b.arena)
 	b.arena = append(b.arena, c.Body...)
 	j := job{c: *c, input: input, file: file, keepBody: keepBody}
@@ -656,7 +657,7 @@ func WARCFilename(input string) string {
 	if i := strings.Index(s, "crawl-data/"); i >= 0 {
 		return s[i:]
 	}
-	if IsRemote(input) {
+	if remote.IsRemote(input) {
 		return input
 	}
 	return filepath.ToSlash(filepath.Clean(input))
@@ -694,7 +695,7 @@ func (p Progress) ETA() (time.Duration, bool) {
 func localSize(inputs []string) int64 {
 	var n int64
 	for _, in := range inputs {
-		if IsRemote(in) {
+		if remote.IsRemote(in) {
 			return 0
 		}
 		fi, err := os.Stat(in)

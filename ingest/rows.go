@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -59,10 +60,10 @@ func (rs *rowSet) len() int {
 // job is one capture handed from a reader to a worker, with what the
 // worker needs to know of its input.
 type job struct {
-	c        Capture // Body points into the batch's arena
-	input    string  // the input as given, the inputs table's key
-	file     string  // the warc_filename of its captures
-	keepBody bool    // the first capture of the input with its payload digest
+	c        archive.Capture // Body points into the batch's arena
+	input    string          // the input as given, the inputs table's key
+	file     string          // the warc_filename of its captures
+	keepBody bool            // the first capture of the input with its payload digest
 }
 
 // rowMaker turns parsed captures into rows. It holds what a worker reuses
@@ -174,7 +175,7 @@ func mediaType(ct string) string {
 // addDiagnostics appends the engine's findings and the reader's problems
 // with the capture: each problem is the catalogue's code "ingest-" + its
 // Problem code (see robots.Codes), with the problem's detail as argument.
-func (m *rowMaker) addDiagnostics(rs *rowSet, id, host string, c *Capture, f *robots.File) {
+func (m *rowMaker) addDiagnostics(rs *rowSet, id, host string, c *archive.Capture, f *robots.File) {
 	for _, d := range f.Diagnostics {
 		rs.diagnostics = append(rs.diagnostics, diagnosticRow(id, host, d))
 	}

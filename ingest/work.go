@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -73,7 +74,7 @@ func (s Shard) Has(input string) bool {
 // shardKey is the part of an input's name that decides its shard: the last
 // element of a URL's path (without query) or of a local path.
 func shardKey(input string) string {
-	if IsRemote(input) {
+	if remote.IsRemote(input) {
 		if u, err := url.Parse(input); err == nil {
 			return path.Base(u.Path)
 		}
