@@ -8,10 +8,10 @@
 //	                decompression, damage as data
 //	ingest          captures to rows: readers and workers (pipeline.go),
 //	                the robots engine's verdicts and diagnostics as rows
-//	                (capture.go, rows.go), folders of inputs (folder.go),
-//	                and the publication of a dataset: segments, shards,
-//	                locks and reruns (work.go, dataset.go, runlock.go,
-//	                rerun.go)
+//	                (rows.go), folders of inputs (folder.go), what a run
+//	                would do (plan.go), sizing from the memory limit
+//	ingest/dataset  rows to a published partition: part files, segments,
+//	                shards, locks, merging, reruns
 //	schema          the tables' rows and their Parquet files
 //	analyze         the reports, reading the published dataset
 //
@@ -19,7 +19,7 @@
 // memory is bounded, and when work is committed and published. It must not
 // frame records, decode payloads or fetch bytes itself (archive and remote
 // do), nor parse robots.txt (package robots does), nor define a table's
-// columns (package schema does).
+// columns (package schema does), nor lay out files on disk (dataset does).
 //
 // # Inputs
 //

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/dataset"
 	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
@@ -73,7 +74,7 @@ func testRerun(t *testing.T, shards int) {
 		for k := range shards {
 			cfg := ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, FetchOptions: opts, Fresh: fresh}
 			if shards > 1 {
-				cfg.Shard = ingest.Shard{K: k, N: shards}
+				cfg.Shard = dataset.Shard{K: k, N: shards}
 			}
 			sum, err := ingest.Run(context.Background(), cfg, inputs)
 			if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/dataset"
 	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -127,7 +128,7 @@ in which no input could be read publishes nothing.`,
 			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose, isTerminal(env.Stderr)),
 				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, FetchOptions: fetch, Fresh: *fresh}
 			if *shard != "" {
-				if cfg.Shard, err = ingest.ParseShard(*shard); err != nil {
+				if cfg.Shard, err = dataset.ParseShard(*shard); err != nil {
 					env.errorf("%v", err)
 					return exitUsage
 				}

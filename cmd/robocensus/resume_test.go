@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/dataset"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -194,7 +194,7 @@ func TestShardAloneDoesNotPublish(t *testing.T) {
 	// wherever the test runs; it must give each shard some.
 	first := 0
 	for _, in := range inputs {
-		if (ingest.Shard{K: 0, N: 2}).Has(in) {
+		if (dataset.Shard{K: 0, N: 2}).Has(in) {
 			first++
 		}
 	}

@@ -23,13 +23,16 @@ const module = "github.com/robocensus/robocensus"
 // cmd wires everything and may import anything. The stages of ingest:
 // archive reads archives and knows nothing of robots.txt, tables or the
 // network; remote fetches inputs and hands their bytes to archive's
-// readers; the pipeline (ingest) wires both to the parser and the tables.
+// readers; dataset publishes a partition from rows (segments, shards,
+// locks, reruns) and knows nothing of inputs' formats; the pipeline
+// (ingest) wires them to the parser and the tables.
 var allowedRepoImports = map[string][]string{
 	"robots":         {},
 	"schema":         {"robots"},
 	"ingest/archive": {},
 	"ingest/remote":  {"ingest/archive"},
-	"ingest":         {"ingest/archive", "ingest/remote", "robots", "schema"},
+	"ingest/dataset": {"schema", "robots"},
+	"ingest":         {"ingest/archive", "ingest/remote", "ingest/dataset", "robots", "schema"},
 	"analyze":        {"schema", "robots"},
 }
 

@@ -1,4 +1,4 @@
-package ingest
+package dataset
 
 import (
 	"errors"
@@ -31,7 +31,7 @@ func (e *RunningError) Error() string {
 // Unwrap returns ErrRunning.
 func (e *RunningError) Unwrap() error { return ErrRunning }
 
-// lockRun takes the run lock of a crawl's shard in its work folder,
+// LockRun takes the run lock of a crawl's shard in its work folder,
 // run-<shard>.lock, holding "HOST PID TIME" as finalize.lock does, before
 // the run cleans up or reads anything: two runs of the same shard would
 // remove each other's segments being written and commit the same inputs
@@ -39,7 +39,7 @@ func (e *RunningError) Unwrap() error { return ErrRunning }
 // (see work.go). A lock is taken over when its process is gone (same host)
 // or it is older than staleAfter (another host): a killed run does not block
 // the rerun that resumes it. The returned function releases the lock.
-func lockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
+func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
 	dir := workPath(root, crawl)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("ingest: creating work folder: %w", err)

@@ -1,4 +1,4 @@
-package ingest
+package dataset
 
 import (
 	"crypto/rand"
@@ -17,17 +17,17 @@ import (
 // is swapped in by renames: a reader sees the old partition or the new one,
 // never a part of either.
 
-// stagingDir is the folder of the staged parts of one run.
-type stagingDir struct {
+// Staging is the folder of the staged parts of one run.
+type Staging struct {
 	root, crawl, path string
 }
 
-func newStaging(root, crawl string) (*stagingDir, error) {
+func newStaging(root, crawl string) (*Staging, error) {
 	path := filepath.Join(root, ".staging", crawl+"-"+randomHex(6))
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("ingest: creating staging folder: %w", err)
 	}
-	return &stagingDir{root: root, crawl: crawl, path: path}, nil
+	return &Staging{root: root, crawl: crawl, path: path}, nil
 }
 
 // randomHex returns n random bytes in hexadecimal.
@@ -38,12 +38,12 @@ func randomHex(n int) string {
 }
 
 // partitionDir returns the staged partition folder of a table.
-func (s *stagingDir) partitionDir(table string) string {
+func (s *Staging) partitionDir(table string) string {
 	return schema.PartitionDir(s.path, table, s.crawl)
 }
 
 // create opens a new part file of table.
-func (s *stagingDir) create(table, name string) (*os.File, error) {
+func (s *Staging) create(table, name string) (*os.File, error) {
 	dir := s.partitionDir(table)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func (s *stagingDir) create(table, name string) (*os.File, error) {
 
 // commit replaces each table's partition with the staged one. Tables with
 // no staged folder are left alone.
-func (s *stagingDir) commit() error {
+func (s *Staging) commit() error {
 	for _, t := range schema.Tables() {
 		staged := s.partitionDir(t.Name)
 		if _, err := os.Stat(staged); err != nil {
@@ -67,7 +67,7 @@ func (s *stagingDir) commit() error {
 }
 
 // discard removes the staging folder.
-func (s *stagingDir) discard() error {
+func (s *Staging) discard() error {
 	err := os.RemoveAll(s.path)
 	if rest, _ := os.ReadDir(filepath.Dir(s.path)); len(rest) == 0 {
 		os.Remove(filepath.Dir(s.path))
@@ -107,7 +107,7 @@ type tableWriter[T schema.Row] struct {
 	w *schema.Writer[T]
 }
 
-func openTable[T schema.Row](s *stagingDir, part string, opts ...schema.WriterOption) (*tableWriter[T], error) {
+func openTable[T schema.Row](s *Staging, part string, opts ...schema.WriterOption) (*tableWriter[T], error) {
 	f, err := s.create(schema.TableName[T](), part)
 	if err != nil {
 		return nil, err
@@ -136,8 +136,8 @@ func (t *tableWriter[T]) close() error {
 	return err
 }
 
-// partWriter writes a rowSet to one part file per table.
-type partWriter struct {
+// PartWriter writes a Rows to one part file per table.
+type PartWriter struct {
 	captures    *tableWriter[schema.Capture]
 	diagnostics *tableWriter[schema.Diagnostic]
 	rules       *tableWriter[schema.Rule]
@@ -155,12 +155,16 @@ type partWriter struct {
 // columns open at once; bodies get short row groups because a body may be
 // 500 KiB.
 const (
-	pipelinePageSize  = 256 << 10
-	bodyRowGroupBytes = 8 << 20
+	pipelinePageSize = 256 << 10
+	// BodyRowGroupBytes ends a row group of the bodies table: rows are
+	// flushed once the bodies buffered pass it.
+	BodyRowGroupBytes = 8 << 20
+	// FlushRows is how many rows a writer buffers before it writes them.
+	FlushRows = 16 << 10
 )
 
-func newPartWriter(s *stagingDir, name string, crawlers []string) (*partWriter, error) {
-	p := &partWriter{}
+func NewPartWriter(s *Staging, name string, crawlers []string) (*PartWriter, error) {
+	p := &PartWriter{}
 	var err error
 	p.captures, err = openPart[schema.Capture](p, s, name, err)
 	p.diagnostics, err = openPart[schema.Diagnostic](p, s, name, err)
@@ -176,7 +180,7 @@ func newPartWriter(s *stagingDir, name string, crawlers []string) (*partWriter, 
 	p.directives, err = openPart[schema.Directive](p, s, name, err)
 	p.preferences, err = openPart[schema.Preference](p, s, name, err)
 	if err != nil {
-		p.close()
+		p.Close()
 		return nil, fmt.Errorf("ingest: opening part %s: %w", name, err)
 	}
 	return p, nil
@@ -184,7 +188,7 @@ func newPartWriter(s *stagingDir, name string, crawlers []string) (*partWriter, 
 
 // openPart opens the file of one table of the part, unless an earlier one
 // failed (err).
-func openPart[T schema.Row](p *partWriter, s *stagingDir, name string, err error) (*tableWriter[T], error) {
+func openPart[T schema.Row](p *PartWriter, s *Staging, name string, err error) (*tableWriter[T], error) {
 	if err != nil {
 		return nil, err
 	}
@@ -196,14 +200,14 @@ func openPart[T schema.Row](p *partWriter, s *stagingDir, name string, err error
 }
 
 // write writes the rows of rs.
-func (p *partWriter) write(rs *rowSet) error {
+func (p *PartWriter) Write(rs *Rows) error {
 	err := errors.Join(
-		p.captures.write(rs.captures), p.diagnostics.write(rs.diagnostics), p.rules.write(rs.rules),
-		p.sitemaps.write(rs.sitemaps), p.agents.write(&rs.agents), p.bodies.write(rs.bodies),
-		p.directives.write(rs.directives), p.preferences.write(rs.preferences),
+		p.captures.write(rs.Captures), p.diagnostics.write(rs.Diagnostics), p.rules.write(rs.Rules),
+		p.sitemaps.write(rs.Sitemaps), p.agents.write(&rs.Agents), p.bodies.write(rs.Bodies),
+		p.directives.write(rs.Directives), p.preferences.write(rs.Preferences),
 	)
-	p.rows += int64(len(rs.captures))
-	if p.bodyBytes += rs.bodyBytes; p.bodyBytes >= bodyRowGroupBytes && err == nil {
+	p.rows += int64(len(rs.Captures))
+	if p.bodyBytes += rs.BodyBytes; p.bodyBytes >= BodyRowGroupBytes && err == nil {
 		err = p.bodies.w.Flush()
 		p.bodyBytes = 0
 	}
@@ -211,7 +215,11 @@ func (p *partWriter) write(rs *rowSet) error {
 }
 
 // close finishes every file of the part.
-func (p *partWriter) close() error {
+// Rows returns the number of captures written.
+func (p *PartWriter) Rows() int64 { return p.rows }
+
+// Close closes the part's files.
+func (p *PartWriter) Close() error {
 	var errs []error
 	for _, c := range p.closers {
 		errs = append(errs, c())
@@ -226,7 +234,7 @@ type agentsWriter struct {
 	n int // crawlers per capture
 }
 
-func openAgents(s *stagingDir, part string, crawlers []string) (*agentsWriter, error) {
+func openAgents(s *Staging, part string, crawlers []string) (*agentsWriter, error) {
 	f, err := s.create(schema.TableName[schema.Agent](), part)
 	if err != nil {
 		return nil, err
@@ -235,13 +243,13 @@ func openAgents(s *stagingDir, part string, crawlers []string) (*agentsWriter, e
 	return &agentsWriter{f: f, w: w, n: len(crawlers)}, nil
 }
 
-func (a *agentsWriter) write(rows *agentRows) error {
+func (a *agentsWriter) write(rows *AgentRows) error {
 	if a == nil {
 		return nil
 	}
-	for i := range rows.ids {
+	for i := range rows.IDs {
 		lo, hi := i*a.n, (i+1)*a.n
-		if err := a.w.Add(rows.ids[i], rows.hosts[i], rows.named[lo:hi], rows.access[lo:hi]); err != nil {
+		if err := a.w.Add(rows.IDs[i], rows.Hosts[i], rows.Named[lo:hi], rows.Access[lo:hi]); err != nil {
 			return err
 		}
 	}
@@ -261,7 +269,7 @@ func (a *agentsWriter) close() error {
 
 // writeEmpty writes a part with no rows for table, so that every table of
 // a published crawl has a file DuckDB can describe.
-func writeEmpty(s *stagingDir, table string) error {
+func writeEmpty(s *Staging, table string) error {
 	f, err := s.create(table, schema.PartName(0))
 	if err != nil {
 		return err
@@ -285,7 +293,7 @@ func writeEmpty(s *stagingDir, table string) error {
 }
 
 // writeInputs writes the inputs table's single part.
-func writeInputs(s *stagingDir, rows []schema.Input) error {
+func writeInputs(s *Staging, rows []schema.Input) error {
 	t, err := openTable[schema.Input](s, schema.PartName(0))
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package ingest
+package dataset
 
 import (
 	"crypto/sha256"
@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -35,7 +34,7 @@ import (
 // the crawl: the parts of all segments are merged (schema.Concat, no
 // re-encoding) into parts of about PartBytes, the inputs table is written
 // from the manifests, each table's partition is swapped in (see
-// stagingDir), and the work folder is removed. Runs of several shards share
+// Staging), and the work folder is removed. Runs of several shards share
 // the work folder; whichever finds the work complete publishes it, the
 // others leave it alone (finalize.lock).
 
@@ -74,8 +73,8 @@ func (s Shard) Has(input string) bool {
 // shardKey is the part of an input's name that decides its shard: the last
 // element of a URL's path (without query) or of a local path.
 func shardKey(input string) string {
-	if remote.IsRemote(input) {
-		if u, err := url.Parse(input); err == nil {
+	if _, _, isURL := strings.Cut(input, "://"); isURL {
+		if u, err := url.Parse(input); err == nil && u.Host != "" {
 			return path.Base(u.Path)
 		}
 	}
@@ -93,24 +92,24 @@ func (s Shard) String() string {
 // tag names the shard in file names: "s3of8", or "s0of1".
 func (s Shard) tag() string { return fmt.Sprintf("s%dof%d", s.K, max(s.N, 1)) }
 
-// workDir is the work folder of one crawl.
-type workDir struct {
+// Work is the work folder of one crawl.
+type Work struct {
 	root, crawl, path string
 	shard             Shard
 }
 
-// segmentManifest is the commit record of a segment.
-type segmentManifest struct {
+// SegmentManifest is the commit record of a segment.
+type SegmentManifest struct {
 	Segment string         `json:"segment"`
 	Shard   string         `json:"shard"`
 	Inputs  []schema.Input `json:"inputs"`
 	From    string         `json:"from,omitempty"` // "kept": copied from the published partition (rerun.go)
 }
 
-// newWorkDir returns the work folder of a crawl's shard, without touching
+// NewWork returns the work folder of a crawl's shard, without touching
 // the disk.
-func newWorkDir(root, crawl string, shard Shard) *workDir {
-	return &workDir{root: root, crawl: crawl, path: workPath(root, crawl), shard: shard}
+func NewWork(root, crawl string, shard Shard) *Work {
+	return &Work{root: root, crawl: crawl, path: workPath(root, crawl), shard: shard}
 }
 
 // workPath is the work folder of a crawl: DIR/.work/<crawl>.
@@ -124,8 +123,8 @@ func removeEmptyWork(path string) {
 	os.Remove(filepath.Dir(path))
 }
 
-func openWork(root, crawl string, shard Shard) (*workDir, error) {
-	w := newWorkDir(root, crawl, shard)
+func OpenWork(root, crawl string, shard Shard) (*Work, error) {
+	w := NewWork(root, crawl, shard)
 	if err := os.MkdirAll(filepath.Join(w.path, "segments"), 0o755); err != nil {
 		return nil, fmt.Errorf("ingest: creating work folder: %w", err)
 	}
@@ -134,7 +133,7 @@ func openWork(root, crawl string, shard Shard) (*workDir, error) {
 
 // cleanUp removes what an interrupted run of this shard left: folders
 // being written, and segment folders whose manifest was never written.
-func (w *workDir) cleanUp() error {
+func (w *Work) cleanUp() error {
 	entries, _ := os.ReadDir(w.path)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), "tmp-"+w.shard.tag()+"-") {
@@ -161,19 +160,19 @@ func exists(path string) bool {
 }
 
 // committed returns the manifests of the committed segments, by name.
-func (w *workDir) committed() ([]segmentManifest, error) {
+func (w *Work) Committed() ([]SegmentManifest, error) {
 	paths, err := filepath.Glob(filepath.Join(w.path, "segments", "*.json"))
 	if err != nil {
 		return nil, err
 	}
 	slices.Sort(paths)
-	var out []segmentManifest
+	var out []SegmentManifest
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return nil, err
 		}
-		var m segmentManifest
+		var m SegmentManifest
 		if err := json.Unmarshal(data, &m); err != nil {
 			return nil, fmt.Errorf("ingest: reading %s: %w", p, err)
 		}
@@ -182,30 +181,33 @@ func (w *workDir) committed() ([]segmentManifest, error) {
 	return out, nil
 }
 
-// segment is a segment being written.
-type segment struct {
-	w     *workDir
+// Segment is a segment being written.
+type Segment struct {
+	w     *Work
 	name  string
-	stage *stagingDir // tmp-<shard>-<name>/, laid out like a dataset
+	stage *Staging // tmp-<shard>-<name>/, laid out like a dataset
 }
 
-func (w *workDir) newSegment(seq int) (*segment, error) {
+// Stage is where the segment's part files are written before it commits.
+func (s *Segment) Stage() *Staging { return s.stage }
+
+func (w *Work) NewSegment(seq int) (*Segment, error) {
 	name := fmt.Sprintf("%s-%s-%06d-%s", w.shard.tag(), time.Now().UTC().Format("20060102T150405"), seq, randomHex(4))
 	tmp := filepath.Join(w.path, "tmp-"+name)
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	return &segment{w: w, name: name, stage: &stagingDir{root: w.root, crawl: w.crawl, path: tmp}}, nil
+	return &Segment{w: w, name: name, stage: &Staging{root: w.root, crawl: w.crawl, path: tmp}}, nil
 }
 
-// commit makes the segment count: its folder is renamed into segments/,
+// Commit makes the segment count: its folder is renamed into segments/,
 // then its manifest written aside and renamed into place.
-func (s *segment) commit(rows []schema.Input) error { return s.commitAs(rows, "") }
+func (s *Segment) Commit(rows []schema.Input) error { return s.commitAs(rows, "") }
 
 // commitAs is commit with the manifest's From.
-func (s *segment) commitAs(rows []schema.Input, from string) error {
+func (s *Segment) commitAs(rows []schema.Input, from string) error {
 	dir := filepath.Join(s.w.path, "segments")
-	// The folder exists since openWork, unless a run that found nothing to
+	// The folder exists since OpenWork, unless a run that found nothing to
 	// do removed it empty in the meantime (removeEmptyWork).
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("ingest: committing segment: %w", err)
@@ -213,14 +215,14 @@ func (s *segment) commitAs(rows []schema.Input, from string) error {
 	if err := os.Rename(s.stage.path, filepath.Join(dir, s.name)); err != nil {
 		return fmt.Errorf("ingest: committing segment: %w", err)
 	}
-	data, err := json.Marshal(segmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows, From: from})
+	data, err := json.Marshal(SegmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows, From: from})
 	if err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(dir, s.name+".json"), data)
 }
 
-func (s *segment) discard() { os.RemoveAll(s.stage.path) }
+func (s *Segment) Discard() { os.RemoveAll(s.stage.path) }
 
 // writeFileAtomic writes data to path through a temporary file, synced and
 // renamed, so that path is either absent or complete.
@@ -249,7 +251,7 @@ func writeFileAtomic(path string, data []byte) error {
 // lockFinalize takes the right to publish the crawl: it creates
 // finalize.lock, or takes it over when the process holding it is gone (same
 // host, no such process) or the lock is older than staleAfter.
-func (w *workDir) lockFinalize(staleAfter time.Duration) (bool, error) {
+func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
 	return takeLock(filepath.Join(w.path, "finalize.lock"), staleAfter)
 }
 
@@ -300,7 +302,7 @@ func lockIsStale(path, host string, staleAfter time.Duration) bool {
 // finalize publishes the crawl from the segments covering inputs: merged
 // parts of about partBytes, the inputs table, the swap, and the removal of
 // the work folder.
-func (w *workDir) finalize(segs []segmentManifest, rows []schema.Input, partBytes int64) error {
+func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes int64) error {
 	stage, err := newStaging(w.root, w.crawl)
 	if err != nil {
 		return err
@@ -323,12 +325,12 @@ func (w *workDir) finalize(segs []segmentManifest, rows []schema.Input, partByte
 		stage.discard()
 		return err
 	}
-	return w.discard()
+	return w.Discard()
 }
 
 // discard removes the work folder of the crawl, and .work itself when no
 // other crawl uses it.
-func (w *workDir) discard() error {
+func (w *Work) Discard() error {
 	if err := os.RemoveAll(w.path); err != nil {
 		return err
 	}
@@ -338,7 +340,7 @@ func (w *workDir) discard() error {
 
 // mergeTable merges the parts of one table of the segments into parts of
 // about partBytes each; a table no segment has gets one empty part.
-func (w *workDir) mergeTable(stage *stagingDir, table string, segs []segmentManifest, partBytes int64) error {
+func (w *Work) mergeTable(stage *Staging, table string, segs []SegmentManifest, partBytes int64) error {
 	var parts []string
 	for _, s := range segs {
 		p, err := filepath.Glob(filepath.Join(schema.PartitionDir(filepath.Join(w.path, "segments", s.Segment), table, w.crawl), "*.parquet"))
@@ -370,7 +372,7 @@ func (w *workDir) mergeTable(stage *stagingDir, table string, segs []segmentMani
 }
 
 // concatFiles writes the merge of files as one part of table.
-func concatFiles(stage *stagingDir, table, part string, files []string) (err error) {
+func concatFiles(stage *Staging, table, part string, files []string) (err error) {
 	var sources []schema.Source
 	for _, path := range files {
 		f, err := os.Open(path)

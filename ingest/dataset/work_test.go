@@ -1,4 +1,4 @@
-package ingest
+package dataset
 
 import (
 	"fmt"
@@ -94,7 +94,7 @@ func TestShardsAreEven(t *testing.T) {
 // The finalize lock: taken once; a lock whose process is gone, or that is
 // too old, is taken over; a live one is not.
 func TestFinalizeLock(t *testing.T) {
-	w, err := openWork(t.TempDir(), "c", Shard{})
+	w, err := OpenWork(t.TempDir(), "c", Shard{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestFinalizeLock(t *testing.T) {
 		if content != "" {
 			os.WriteFile(lock, []byte(content), 0o644)
 		}
-		got, err := w.lockFinalize(time.Hour)
+		got, err := w.LockFinalize(time.Hour)
 		if err != nil || got != want {
 			t.Errorf("lock %q: took it %v (%v), want %v", content, got, err, want)
 		}
@@ -120,10 +120,10 @@ func TestFinalizeLock(t *testing.T) {
 	f("garbage", true)
 	// Taking it twice fails the second time.
 	os.Remove(lock)
-	if a, _ := w.lockFinalize(time.Hour); !a {
+	if a, _ := w.LockFinalize(time.Hour); !a {
 		t.Fatal("first lock failed")
 	}
-	if b, _ := w.lockFinalize(time.Hour); b {
+	if b, _ := w.LockFinalize(time.Hour); b {
 		t.Error("lock taken twice")
 	}
 }
@@ -133,7 +133,7 @@ func TestFinalizeLock(t *testing.T) {
 func TestWorkCleanUp(t *testing.T) {
 	root := t.TempDir()
 	mine := Shard{K: 0, N: 2}
-	w, _ := openWork(root, "c", mine)
+	w, _ := OpenWork(root, "c", mine)
 	mk := func(rel string) string {
 		p := filepath.Join(w.path, rel)
 		os.MkdirAll(p, 0o755)
@@ -144,7 +144,7 @@ func TestWorkCleanUp(t *testing.T) {
 	orphan := mk("segments/s0of2-20260101T000000-000001-aa")
 	done := mk("segments/s0of2-20260101T000000-000002-bb")
 	os.WriteFile(done+".json", []byte(`{"segment":"x","inputs":[]}`), 0o644)
-	if _, err := openWork(root, "c", mine); err != nil {
+	if _, err := OpenWork(root, "c", mine); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]bool{stale: false, other: true, orphan: false, done: true} {

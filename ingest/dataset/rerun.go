@@ -1,4 +1,4 @@
-package ingest
+package dataset
 
 import (
 	"errors"
@@ -37,9 +37,9 @@ import (
 // partition.
 const keptSegment = "kept"
 
-// publishedInputs reads the inputs table of the published partition of
+// PublishedInputs reads the inputs table of the published partition of
 // crawl; nil when there is none.
-func publishedInputs(root, crawl string) ([]schema.Input, error) {
+func PublishedInputs(root, crawl string) ([]schema.Input, error) {
 	files, err := filepath.Glob(filepath.Join(schema.PartitionDir(root, schema.TableName[schema.Input](), crawl), "*.parquet"))
 	if err != nil || len(files) == 0 {
 		return nil, err
@@ -75,12 +75,12 @@ func upToDate(published []schema.Input, all []string) bool {
 // shard) that the published partition has read to their end into a
 // committed segment, unless the shard already has committed segments. It
 // returns the number of inputs kept.
-func (w *workDir) keepPublished(published []schema.Input, all []string, crawlers []string) (int, error) {
-	segs, err := w.committed()
+func (w *Work) keepPublished(published []schema.Input, all []string, crawlers []string) (int, error) {
+	segs, err := w.Committed()
 	if err != nil {
 		return 0, err
 	}
-	if resumed, kept := shardSegments(segs, w.shard); resumed {
+	if resumed, kept := ShardSegments(segs, w.shard); resumed {
 		return kept, nil
 	}
 	run := map[string]bool{}
@@ -98,7 +98,7 @@ func (w *workDir) keepPublished(published []schema.Input, all []string, crawlers
 	if len(kept) == 0 {
 		return 0, nil
 	}
-	seg, err := w.newSegment(0)
+	seg, err := w.NewSegment(0)
 	if err != nil {
 		return 0, err
 	}
@@ -108,16 +108,16 @@ func (w *workDir) keepPublished(published []schema.Input, all []string, crawlers
 		err = seg.commitAs(kept, keptSegment)
 	}
 	if err != nil {
-		seg.discard()
+		seg.Discard()
 		return 0, err
 	}
 	return len(kept), nil
 }
 
-// shardSegments reports whether the shard has committed segments (a run
+// ShardSegments reports whether the shard has committed segments (a run
 // of it was interrupted, or a rerun already kept the published rows), and
 // how many inputs its kept segments hold.
-func shardSegments(segs []segmentManifest, shard Shard) (resumed bool, kept int) {
+func ShardSegments(segs []SegmentManifest, shard Shard) (resumed bool, kept int) {
 	for _, s := range segs {
 		if s.Shard == shard.String() {
 			resumed = true
@@ -139,7 +139,7 @@ type dropped struct {
 
 // copyKept writes the rows of the kept inputs of the published partition
 // to stage, one part per table.
-func copyKept(root, crawl string, stage *stagingDir, keep map[string]bool, crawlers []string) error {
+func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers []string) error {
 	part := schema.PartName(0)
 	d := dropped{ids: map[string]bool{}, bodies: map[string]int{}}
 	seen := map[[2]string]bool{}
@@ -191,7 +191,7 @@ func partFiles(root, crawl, table string) ([]string, error) {
 }
 
 // copyTable copies the rows of table T that keep accepts into one part.
-func copyTable[T schema.Row](root, crawl string, stage *stagingDir, part string, keep func(*T) bool) error {
+func copyTable[T schema.Row](root, crawl string, stage *Staging, part string, keep func(*T) bool) error {
 	files, err := partFiles(root, crawl, schema.TableName[T]())
 	if err != nil || len(files) == 0 {
 		return err
@@ -206,7 +206,7 @@ func copyTable[T schema.Row](root, crawl string, stage *stagingDir, part string,
 			if !keep(r) {
 				return nil
 			}
-			if buf = append(buf, *r); len(buf) >= flushRows {
+			if buf = append(buf, *r); len(buf) >= FlushRows {
 				err := out.write(buf)
 				clear(buf)
 				buf = buf[:0]
@@ -226,7 +226,7 @@ func copyTable[T schema.Row](root, crawl string, stage *stagingDir, part string,
 
 // copyAgents copies the agents rows of the captures not dropped. The rows
 // of a capture are consecutive, one per tracked crawler in order.
-func copyAgents(root, crawl string, stage *stagingDir, part string, drop map[string]bool, crawlers []string) error {
+func copyAgents(root, crawl string, stage *Staging, part string, drop map[string]bool, crawlers []string) error {
 	files, err := partFiles(root, crawl, schema.TableName[schema.Agent]())
 	if err != nil || len(files) == 0 {
 		return err
@@ -305,16 +305,17 @@ func eachRow[T schema.Row](path string, f func(*T) error) error {
 	}
 }
 
-// rerun prepares a run over a crawl that may be published (see above). It
+// Rerun prepares a run over a crawl that may be published (see above), with
+// the tokens of the crawlers of the agents table. It
 // returns the number of inputs kept from the published partition, or, when
 // that partition is already what the run would publish and no work is
 // under way, its inputs rows (current): there is nothing to do.
-func (w *workDir) rerun(cfg Config, all []string) (kept int, current []schema.Input, err error) {
-	published, err := publishedInputs(w.root, w.crawl)
+func (w *Work) Rerun(crawlers, all []string) (kept int, current []schema.Input, err error) {
+	published, err := PublishedInputs(w.root, w.crawl)
 	if err != nil || published == nil {
 		return 0, nil, err
 	}
-	segs, err := w.committed()
+	segs, err := w.Committed()
 	if err != nil {
 		return 0, nil, err
 	}
@@ -322,10 +323,6 @@ func (w *workDir) rerun(cfg Config, all []string) (kept int, current []schema.In
 		removeEmptyWork(w.path)
 		return 0, published, nil
 	}
-	tokens := make([]string, len(cfg.Crawlers))
-	for i, c := range cfg.Crawlers {
-		tokens[i] = c.Token
-	}
-	kept, err = w.keepPublished(published, all, tokens)
+	kept, err = w.keepPublished(published, all, crawlers)
 	return kept, nil, err
 }
