@@ -74,6 +74,7 @@ type agentsWorker struct {
 	agentOf   []agentSlot // by index in the record's agent dictionary
 	verdictOf []int       // verdict number by index in the record's verdict dictionary
 	used      []bool      // indices of the agent dictionary found in the record
+	feed      runFeed
 }
 
 // agentSlot is where the rows of one agent are counted: a known crawler,
@@ -103,11 +104,22 @@ func (s *crawlState) agentsPass(ctx context.Context, sh *shard) error {
 	for i := range workers {
 		workers[i] = &agentsWorker{crawlerTotals: newCrawlerTotals()}
 	}
-	spec := scanSpec{
-		table: "agents", crawl: s.label, columns: []string{"capture_id", "agent", "named", "verdict"},
-		dict: []string{"capture_id", "agent", "verdict"},
+	columns := union([]string{"capture_id", "agent", "named", "verdict"}, s.secs.columns(HostAgentsTable))
+	if sh.counting {
+		columns = union(columns, s.secs.columns("agents"))
 	}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addAgents(sh, workers[w], rec) })
+	spec := scanSpec{table: "agents", crawl: s.label, columns: columns, dict: []string{"capture_id", "agent", "verdict"}}
+	for k := range sh.tallies {
+		sh.tallies[k] = make([]uint32, len(sh.caps))
+	}
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
+		if sh.counting {
+			if err := s.secs.add("agents", w, rec); err != nil {
+				return err
+			}
+		}
+		return s.addAgents(sh, w, workers[w], rec)
+	})
 	if err != nil {
 		return err
 	}
@@ -118,7 +130,7 @@ func (s *crawlState) agentsPass(ctx context.Context, sh *shard) error {
 	return nil
 }
 
-func (s *crawlState) addAgents(sh *shard, w *agentsWorker, rec arrow.Record) error {
+func (s *crawlState) addAgents(sh *shard, wi int, w *agentsWorker, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	ids, agents, verdicts, named := cs.dict("capture_id"), cs.dict("agent"), cs.dict("verdict"), cs.boolean("named")
 	if cs.err != nil {
@@ -129,6 +141,7 @@ func (s *crawlState) addAgents(sh *shard, w *agentsWorker, rec arrow.Record) err
 		w.markSeen(agents)
 	}
 	n := len(ids.idx)
+	w.feed.reset()
 	for i := 0; i < n; { // one run of rows of a capture at a time
 		j := i + 1
 		for j < n && ids.idx[j] == ids.idx[i] {
@@ -136,10 +149,38 @@ func (s *crawlState) addAgents(sh *shard, w *agentsWorker, rec arrow.Record) err
 		}
 		if ci, ok := sh.lookup(s.hash, ids.value(i)); ok && sh.caps[ci].flags&capDeciding != 0 {
 			w.countCapture(&sh.caps[ci], agents.idx[i:j], verdicts.idx[i:j], named, i)
+			w.feed.add(ci, Marks{c: &sh.caps[ci], codes: s.codes, extra: sh.extra[ci]}, i, j)
 		}
 		i = j
 	}
-	return nil
+	if !s.secs.wants(HostAgentsTable) {
+		return nil
+	}
+	runs := w.feed.runs()
+	return s.secs.addHostAgents(wi, rec, runs, func(slot, run int) *uint32 { return &sh.tallies[slot][w.feed.cis[run]] })
+}
+
+// runFeed gathers the runs of rows of deciding captures of a record.
+type runFeed struct {
+	cis   []uint32
+	marks []Marks
+	spans [][2]int
+	out   []AgentRun
+}
+
+func (f *runFeed) reset() { f.cis, f.marks, f.spans = f.cis[:0], f.marks[:0], f.spans[:0] }
+
+func (f *runFeed) add(ci uint32, m Marks, from, to int) {
+	f.cis, f.marks, f.spans = append(f.cis, ci), append(f.marks, m), append(f.spans, [2]int{from, to})
+}
+
+// runs returns the runs gathered, pointing into the feed.
+func (f *runFeed) runs() []AgentRun {
+	f.out = f.out[:0]
+	for k, sp := range f.spans {
+		f.out = append(f.out, AgentRun{From: sp[0], To: sp[1], Marks: &f.marks[k]})
+	}
+	return f.out
 }
 
 // prepare maps the dictionaries of a record to crawlers and verdicts.

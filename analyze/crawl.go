@@ -72,7 +72,7 @@ func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
 	if sh.index == sh.of-1 {
 		steps = append(steps, s.chooseFarms)
 	}
-	steps = append(steps, s.rankingPass, s.agentsPass)
+	steps = append(steps, s.rankingPass, s.agentsPass, s.marksFeed, s.hostsPass)
 	for _, step := range steps {
 		if err := step(ctx, sh); err != nil {
 			return err
@@ -109,6 +109,8 @@ const (
 	capUsable                        // a usable robots.txt
 	capAINamed                       // names an AI crawler
 	capAINamedDisallowed             // names an AI crawler and disallows it fully
+	capFed                           // fed as a host in the first round
+	capFedAgain                      // fed as a host in the second round
 )
 
 // host is what the captures pass keeps of one host: its deciding capture
@@ -135,7 +137,6 @@ type crawlState struct {
 	outcomes []string
 	codes    *codeTable
 	diag     diagTotals
-	rules    ruleCounts
 	farms    *farmState
 	worst    topN[worstHost]
 	crawlers crawlerTotals
@@ -172,7 +173,6 @@ type captureCols struct {
 	fetch                      *array.Timestamp
 	status, rules, errs, warns *array.Int32
 	length                     *array.Int64
-	wild                       *array.Int32 // counting only
 }
 
 // newCaptureCols returns the columns of a record of captures, with the
@@ -184,9 +184,6 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 		outcome: cs.dict("outcome"), fetch: cs.timestamp("fetch_time"), status: cs.i32("fetch_status"),
 		rules: cs.i32("rule_count"), errs: cs.i32("error_count"), warns: cs.i32("warning_count"),
 		length: cs.i64("payload_length"),
-	}
-	if counting {
-		c.wild = cs.i32("wildcard_rule_count")
 	}
 	if cs.err != nil {
 		return nil, cs.err
@@ -202,7 +199,7 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 type captureRow struct {
 	id, host, digest    string
 	fetch, length       int64
-	status, rules, wild int32
+	status, rules       int32
 	errors, warnings    int32
 	outcome             uint8 // index in crawlState.outcomes
 }
@@ -216,9 +213,6 @@ func (c *captureCols) row(i int) captureRow {
 	if !c.status.IsNull(i) {
 		r.status = c.status.Value(i)
 	}
-	if c.wild != nil {
-		r.wild = c.wild.Value(i)
-	}
 	return r
 }
 
@@ -230,12 +224,6 @@ func (s *crawlState) countRow(r *captureRow, flags uint32) {
 		out.WithErrors.N++
 	}
 	s.countFetchTime(r.fetch)
-	if r.rules > 0 {
-		out.Patterns.WithRules++
-		if r.wild > 0 {
-			out.Patterns.WildcardCaptures.N++
-		}
-	}
 	if flags&capRead != 0 {
 		s.out.ReadCaptures++
 	}
@@ -297,7 +285,6 @@ func (s *crawlState) countFetchTime(t int64) {
 func (s *crawlState) finishCaptureCounts() {
 	out := s.out
 	out.WithErrors.Of = out.Captures
-	out.Patterns.WildcardCaptures.Of = out.Patterns.WithRules
 }
 
 // finish fills the figures that add up over the shards.
@@ -305,7 +292,6 @@ func (s *crawlState) finish() {
 	out := s.out
 	out.Diagnostics = s.codeShares()
 	out.Typos = s.typoFigures()
-	s.finishPatterns()
 	s.finishFarms()
 	out.WorstHosts = []HostErrors{}
 	for _, w := range s.worst.items {

@@ -161,14 +161,6 @@ func mdDiagnostics(m *mdWriter, c *Crawl) {
 	m.table([]string{"code", "severity", " captures", " share", " findings", "when"}, rows)
 }
 
-func mdRules(m *mdWriter, c *Crawl, _ int) {
-	p := &c.Patterns
-	m.heading(3, "Rules, wildcards and end anchors")
-	m.para("%s rules (%s allow, %s disallow) in %s captures. Files with a `*` rule: %s; with a `$` rule: %s. Rules with a wildcard: %s; end-anchored: %s.",
-		fmtInt(p.Rules), fmtInt(p.Allow), fmtInt(p.Disallow), fmtInt(p.WithRules), fmtRatio(p.WildcardCaptures), fmtRatio(p.EndAnchorCaptures),
-		fmtRatio(p.WildcardRules), fmtRatio(p.EndAnchorRules))
-}
-
 func mdTypos(m *mdWriter, c *Crawl, _ int) {
 	t := &c.Typos
 	m.heading(3, "Typos")

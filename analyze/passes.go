@@ -54,7 +54,7 @@ var typoCodes = [2]robots.Code{robots.TypoAccepted, robots.TypoIgnored}
 func (s *crawlState) diagnosticsPass(ctx context.Context, sh *shard) error {
 	columns := []string{"capture_id", "code", "severity"}
 	if sh.counting {
-		columns = append(columns, "message")
+		columns = union(append(columns, "message"), s.secs.columns("diagnostics"))
 	}
 	workers := make([]*diagWorker, s.d.workers())
 	for i := range workers {
@@ -63,7 +63,14 @@ func (s *crawlState) diagnosticsPass(ctx context.Context, sh *shard) error {
 		workers[i] = &diagWorker{cache: cache, typo: typo, typos: map[[2]string]int64{}, extra: map[[2]uint64]struct{}{}}
 	}
 	spec := scanSpec{table: "diagnostics", crawl: s.label, columns: columns, dict: []string{"capture_id", "code", "severity"}}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addDiagnostics(sh, workers[w], rec) })
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
+		if sh.counting {
+			if err := s.secs.add("diagnostics", w, rec); err != nil {
+				return err
+			}
+		}
+		return s.addDiagnostics(sh, workers[w], rec)
+	})
 	if err != nil {
 		return err
 	}
@@ -167,8 +174,13 @@ func (s *crawlState) finishDiagnostics(sh *shard, workers []*diagWorker) {
 		}
 		maps.Copy(extra, w.extra)
 	}
+	sh.extra = map[uint32][]int{}
 	for k := range extra {
 		t.captures[k[0]]++
+		sh.extra[uint32(k[1])] = append(sh.extra[uint32(k[1])], int(k[0]))
+	}
+	for _, codes := range sh.extra {
+		slices.Sort(codes)
 	}
 	for i := range sh.caps {
 		for word, bitsSet := range sh.caps[i].codes {
@@ -227,45 +239,35 @@ func (s *crawlState) typoFigures() Typos {
 	return out
 }
 
-// ruleCounts is what one worker of the rules pass counts.
-type ruleCounts struct {
-	rules, allow, disallow, wildcard, endAnchor int64
-}
-
-// rulesPass counts rules, wildcards and end anchors (counting shard), and
-// marks the shard's captures with an end-anchored rule.
+// rulesPass marks the shard's captures with an end-anchored rule; in the
+// counting shard, it feeds the rules to the sections.
 func (s *crawlState) rulesPass(ctx context.Context, sh *shard) error {
-	columns, dict := []string{"capture_id", "has_end_anchor"}, []string{"capture_id"}
+	columns := []string{"capture_id", "has_end_anchor"}
 	if sh.counting {
-		columns, dict = append(columns, "directive", "has_wildcard"), append(dict, "directive")
+		columns = union(columns, s.secs.columns("rules"))
 	}
-	counts := make([]ruleCounts, s.d.workers())
+	dict := []string{"capture_id"}
+	if slices.Contains(columns, "directive") {
+		dict = append(dict, "directive")
+	}
 	spec := scanSpec{table: "rules", crawl: s.label, columns: columns, dict: dict}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addRules(sh, &counts[w], rec) })
-	if err != nil {
-		return err
-	}
-	for _, c := range counts {
-		t := &s.rules
-		t.rules, t.allow, t.disallow = t.rules+c.rules, t.allow+c.allow, t.disallow+c.disallow
-		t.wildcard, t.endAnchor = t.wildcard+c.wildcard, t.endAnchor+c.endAnchor
-	}
-	return nil
+	return s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
+		if sh.counting {
+			if err := s.secs.add("rules", w, rec); err != nil {
+				return err
+			}
+		}
+		return s.markEndAnchors(sh, rec)
+	})
 }
 
-func (s *crawlState) addRules(sh *shard, c *ruleCounts, rec arrow.Record) error {
+// markEndAnchors marks the captures of a record of rules with an
+// end-anchored rule.
+func (s *crawlState) markEndAnchors(sh *shard, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	ids, end := cs.dict("capture_id"), cs.boolean("has_end_anchor")
-	var dir dictColumn
-	var wild *array.Boolean
-	if sh.counting {
-		dir, wild = cs.dict("directive"), cs.boolean("has_wildcard")
-	}
 	if cs.err != nil {
 		return cs.err
-	}
-	if sh.counting {
-		c.count(dir, wild, end)
 	}
 	var l idLookup
 	for i := range int(rec.NumRows()) {
@@ -279,33 +281,6 @@ func (s *crawlState) addRules(sh *shard, c *ruleCounts, rec arrow.Record) error 
 	return nil
 }
 
-// count counts the rules of a record.
-func (c *ruleCounts) count(dir dictColumn, wild, end *array.Boolean) {
-	allow := dir.find(robots.Allow.String())
-	for i, x := range dir.idx {
-		c.rules++
-		if x == allow {
-			c.allow++
-		} else {
-			c.disallow++
-		}
-		if wild.Value(i) {
-			c.wildcard++
-		}
-		if end.Value(i) {
-			c.endAnchor++
-		}
-	}
-}
-
-// finishPatterns fills the rule figures.
-func (s *crawlState) finishPatterns() {
-	p, t := &s.out.Patterns, s.rules
-	p.Rules, p.Allow, p.Disallow = t.rules, t.allow, t.disallow
-	p.WildcardRules, p.EndAnchorRules = Ratio{t.wildcard, t.rules}, Ratio{t.endAnchor, t.rules}
-	p.EndAnchorCaptures.Of = p.WithRules
-}
-
 // contentErrors are the codes that make a capture without rules "not a
 // robots.txt" (outcome not-robots when it has a 2xx status).
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
@@ -317,9 +292,6 @@ func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
 	s.markUsable(sh)
 	for i := range sh.caps {
 		c := &sh.caps[i]
-		if c.flags&capEndAnchor != 0 && c.flags&capNoRules == 0 {
-			s.out.Patterns.EndAnchorCaptures.N++
-		}
 		if c.flags&(capDeciding|capUsable) == capDeciding|capUsable {
 			s.out.UsableHosts++
 		}

@@ -306,7 +306,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 	t.addSection(crawls, outcomesSection)
 	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
 	t.addSection(crawls, sizesSection)
-	share("wildcard rules (of captures with rules)", func(c *Crawl) Ratio { return c.Patterns.WildcardCaptures })
+	t.addSection(crawls, rulesSection)
 	share("typo accepted", func(c *Crawl) Ratio { return c.Typos.Accepted.Captures })
 	share("typo ignored", func(c *Crawl) Ratio { return c.Typos.Ignored.Captures })
 	t.addSection(crawls, sitemapsSection)
@@ -329,7 +329,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 // placedTrends are the sections whose trends the list above places among
 // the older series (the order of the JSON report); the trends of any other
 // section follow.
-var placedTrends = []*Section{outcomesSection, sizesSection, sitemapsSection}
+var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, sitemapsSection}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section) {

@@ -10,8 +10,6 @@ var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tr
 var diagnosticsSection = &Section{Name: "diagnostics", Doc: "the prevalence of every diagnostic code",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdDiagnostics(m, c) }}
 
-var rulesSection = &Section{Name: "rules", Doc: "rules, wildcards and end anchors", Markdown: mdRules}
-
 var typosSection = &Section{Name: "typos", Doc: "misspelled keys", Markdown: mdTypos}
 
 var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",

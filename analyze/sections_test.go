@@ -122,3 +122,21 @@ func TestOutcomesSection(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesSection(t *testing.T) {
+	var p partition
+	p.site("r1", "one.example", 200, "User-agent: *\nDisallow: /*.pdf$\nAllow: /public\n", fetched) // a wildcard and end anchor in one rule
+	p.site("r2", "two.example", 200, "User-agent: *\nDisallow: /a*\nDisallow: /b\n", fetched)
+	p.site("r3", "three.example", 0, "User-agent: *\nDisallow: /x$\n", fetched)
+	p.site("r4", "none.example", 200, "Sitemap: https://none.example/s.xml\n", fetched) // no rules
+	for shards, c := range sectionCrawl(t, &p) {
+		want := analyze.Patterns{
+			WithRules: 3, Rules: 5, Allow: 1, Disallow: 4,
+			WildcardRules: analyze.Ratio{N: 2, Of: 5}, EndAnchorRules: analyze.Ratio{N: 2, Of: 5},
+			WildcardCaptures: analyze.Ratio{N: 2, Of: 3}, EndAnchorCaptures: analyze.Ratio{N: 2, Of: 3},
+		}
+		if c.Patterns != want {
+			t.Errorf("%d shards: rules %+v, want %+v", shards, c.Patterns, want)
+		}
+	}
+}

@@ -33,6 +33,10 @@ mutants=(
   "analyze/section_useragents.go Merge ./analyze"
   "analyze/section_sitemaps.go Merge ./analyze"
   "analyze/section_inputs.go Merge ./analyze"
+  "analyze/section_rules.go addCaptures ./analyze"
+  "analyze/section_rules.go addRules ./analyze"
+  "analyze/section_rules.go AddMarks ./analyze"
+  "analyze/section_rules.go Merge ./analyze"
 )
 
 tmp=$(mktemp -d)

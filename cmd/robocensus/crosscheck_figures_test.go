@@ -54,16 +54,6 @@ func checkDiagnostics(q *querier, c *analyze.Crawl) {
 		GROUP BY ALL ORDER BY n DESC, k, code LIMIT %d`, max(1, len(t.Keys))), keys)
 }
 
-func checkPatterns(q *querier, c *analyze.Crawl, top int) {
-	p := c.Patterns
-	q.same("rules", `SELECT count(*), count(*) FILTER (directive = 'allow'), count(*) FILTER (directive = 'disallow'),
-		count(*) FILTER (has_wildcard), count(*) FILTER (has_end_anchor), count(DISTINCT capture_id) FILTER (has_end_anchor)
-		FROM rules WHERE crawl = ?`,
-		[][]string{row(p.Rules, p.Allow, p.Disallow, p.WildcardRules.N, p.EndAnchorRules.N, p.EndAnchorCaptures.N)})
-	q.same("captures with rules", `SELECT count(*) FILTER (rule_count > 0), count(*) FILTER (rule_count > 0 AND wildcard_rule_count > 0)
-		FROM captures WHERE crawl = ?`, [][]string{row(p.WithRules, p.WildcardCaptures.N)})
-}
-
 func checkFarms(q *querier, c *analyze.Crawl, top int) {
 	f := c.Farms
 	const farmHosts = `SELECT payload_digest, count(*) AS n, list(url_host_name ORDER BY url_host_name)[1:5] AS sample
