@@ -136,7 +136,6 @@ type crawlState struct {
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
 	codes    *codeTable
-	diag     diagTotals
 	farms    *farmState
 	worst    topN[worstHost]
 	crawlers crawlerTotals
@@ -158,7 +157,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	}
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
-		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(), diag: newDiagTotals(),
+		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
 		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
 		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
 	}, nil
@@ -197,11 +196,11 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 // captureRow is one row of captures as the captures pass reads it; its
 // strings alias the record.
 type captureRow struct {
-	id, host, digest    string
-	fetch, length       int64
-	status, rules       int32
-	errors, warnings    int32
-	outcome             uint8 // index in crawlState.outcomes
+	id, host, digest string
+	fetch, length    int64
+	status, rules    int32
+	errors, warnings int32
+	outcome          uint8 // index in crawlState.outcomes
 }
 
 func (c *captureCols) row(i int) captureRow {
@@ -290,8 +289,6 @@ func (s *crawlState) finishCaptureCounts() {
 // finish fills the figures that add up over the shards.
 func (s *crawlState) finish() {
 	out := s.out
-	out.Diagnostics = s.codeShares()
-	out.Typos = s.typoFigures()
 	s.finishFarms()
 	out.WorstHosts = []HostErrors{}
 	for _, w := range s.worst.items {

@@ -28,19 +28,17 @@ var style = func() template.CSS {
 // cannot become markup; the pages hold no script at all, and their
 // Content-Security-Policy forbids scripts and every fetch.
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"int":         fmtInt,
-	"share":       fmtShare,
-	"ratio":       fmtRatio,
-	"pct":         func(r Ratio) string { return fmtShare(r.Share()) },
-	"bytes":       fmtBytes,
-	"value":       fmtValue,
-	"delta":       fmtDelta,
-	"status":      status,
-	"plural":      plural,
-	"frac":        func(n, of int64) float64 { return Ratio{n, of}.Share() },
-	"lineClass":   lineClass,
-	"sizeChart":   sizeChart,
-	"agentsChart": agentsChart,
+	"int":       fmtInt,
+	"share":     fmtShare,
+	"ratio":     fmtRatio,
+	"pct":       func(r Ratio) string { return fmtShare(r.Share()) },
+	"bytes":     fmtBytes,
+	"value":     fmtValue,
+	"delta":     fmtDelta,
+	"status":    status,
+	"plural":    plural,
+	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
+	"lineClass": lineClass,
 }).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
 // reportView is what the crawl report template draws.
@@ -66,8 +64,15 @@ type crawlView struct {
 	AIQuiet    int            // AI crawlers no host names or blocks
 	SearchRows []CrawlerShare
 	OtherRows  []CrawlerShare
-	DiagGroups []diagGroup
 	Sections   []template.HTML // each section's fragment, in report order
+	top        int
+}
+
+// sectionView is what a section's fragment draws: the crawl's figures,
+// and what the section's View returns.
+type sectionView struct {
+	*crawlView
+	View any
 }
 
 type card struct {
@@ -78,14 +83,6 @@ type card struct {
 type outcomeRow struct {
 	OutcomeShare
 	Class, Meaning, Statuses string
-}
-
-type diagGroup struct {
-	Severity string
-	Title    string
-	Found    []CodeShare
-	Absent   []string
-	Chart    *barChart
 }
 
 type trendsView struct {
@@ -120,11 +117,10 @@ func writeReportHTML(w io.Writer, r *Report, title string) error {
 }
 
 func newCrawlView(c *Crawl, top int) *crawlView {
-	v := &crawlView{Crawl: c, Label: c.Crawl}
+	v := &crawlView{Crawl: c, Label: c.Crawl, top: top}
 	v.Cards = crawlCards(c)
 	v.OutcomeBar, v.Outcomes = outcomeView(c)
 	v.aiView(top)
-	v.DiagGroups = diagGroups(c.Diagnostics)
 	return v
 }
 
@@ -133,7 +129,11 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 func (v *crawlView) renderSections() error {
 	for _, s := range crawlSections {
 		var b strings.Builder
-		if err := pages.ExecuteTemplate(&b, "section-"+s.Name, v); err != nil {
+		sv := sectionView{crawlView: v}
+		if s.View != nil {
+			sv.View = s.View(v.Crawl, Params{Top: v.top})
+		}
+		if err := pages.ExecuteTemplate(&b, "section-"+s.Name, sv); err != nil {
 			return err
 		}
 		v.Sections = append(v.Sections, template.HTML(b.String())) // escaped by its template
@@ -259,30 +259,6 @@ func aiChart(crawlers []CrawlerShare) *barChart {
 }
 
 func share(n, of int64) float64 { return Ratio{n, of}.Share() }
-
-func diagGroups(codes []CodeShare) []diagGroup {
-	var out []diagGroup
-	for _, sev := range []string{"error", "warning", "info"} {
-		g := diagGroup{Severity: sev}
-		var rows []barInput
-		for _, c := range codes {
-			switch {
-			case c.Severity != sev:
-			case c.Captures.N == 0:
-				g.Absent = append(g.Absent, c.Code)
-			default:
-				g.Found = append(g.Found, c)
-				rows = append(rows, barInput{label: c.Code, note: fmtShare(c.Captures.Share()), values: []float64{c.Captures.Share()}, class: []string{"c-" + sev}})
-			}
-		}
-		if len(rows) > 0 {
-			g.Chart = newBarChart(540, 200, 0, rows, nil, fmtShare)
-		}
-		g.Title = fmtInt(int64(len(g.Found))) + plural(int64(len(g.Found)), " code found", " codes found")
-		out = append(out, g)
-	}
-	return out
-}
 
 func newTrendsView(t *Trends) *trendsView {
 	v := &trendsView{Crawls: t.Crawls}

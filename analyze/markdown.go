@@ -151,30 +151,6 @@ func mdCrawlerTable(m *mdWriter, crawlers []CrawlerShare) {
 	m.table([]string{"crawler", "kind", " named", " named & fully disallowed", " fully disallowed", " partially", " allowed", " named (all hosts)", " fully disallowed (all hosts)"}, rows)
 }
 
-func mdDiagnostics(m *mdWriter, c *Crawl) {
-	m.heading(3, "Diagnostics")
-	m.para("Share of all %s captures with at least one finding of each code.", fmtInt(c.Captures))
-	var rows [][]string
-	for _, d := range c.Diagnostics {
-		rows = append(rows, []string{code(d.Code), d.Severity, fmtInt(d.Captures.N), fmtShare(d.Captures.Share()), fmtInt(d.Findings), md(d.Summary)})
-	}
-	m.table([]string{"code", "severity", " captures", " share", " findings", "when"}, rows)
-}
-
-func mdTypos(m *mdWriter, c *Crawl, _ int) {
-	t := &c.Typos
-	m.heading(3, "Typos")
-	m.para("Captures with a typo Google accepts: %s (%s lines); with a typo Google ignores: %s (%s lines).",
-		fmtRatio(t.Accepted.Captures), fmtInt(t.Accepted.Lines), fmtRatio(t.Ignored.Captures), fmtInt(t.Ignored.Lines))
-	var rows [][]string
-	for _, k := range t.Keys {
-		rows = append(rows, []string{code(k.Key), k.Code, fmtInt(k.Lines)})
-	}
-	if len(rows) > 0 {
-		m.table([]string{"key (lower case)", "code", " lines"}, rows)
-	}
-}
-
 func mdFarms(m *mdWriter, f *Farms) {
 	m.heading(3, "Bodies shared by many hosts")
 	m.para("%s of the hosts with a usable non-empty robots.txt serve one of %s bodies that other hosts serve too.", fmtRatio(f.SharedHosts), fmtInt(f.SharedBodies))

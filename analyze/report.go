@@ -307,8 +307,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
 	t.addSection(crawls, sizesSection)
 	t.addSection(crawls, rulesSection)
-	share("typo accepted", func(c *Crawl) Ratio { return c.Typos.Accepted.Captures })
-	share("typo ignored", func(c *Crawl) Ratio { return c.Typos.Ignored.Captures })
+	t.addSection(crawls, typosSection)
 	t.addSection(crawls, sitemapsSection)
 	share("hosts sharing their body", func(c *Crawl) Ratio { return c.Farms.SharedHosts })
 	share("an AI crawler named", func(c *Crawl) Ratio { return c.Crawlers.AnyAINamed })
@@ -329,7 +328,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 // placedTrends are the sections whose trends the list above places among
 // the older series (the order of the JSON report); the trends of any other
 // section follow.
-var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, sitemapsSection}
+var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, typosSection, sitemapsSection}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section) {

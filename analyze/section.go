@@ -23,6 +23,11 @@ type Section struct {
 	Trends   []Trend
 	Markdown func(m *mdWriter, c *Crawl, top int)
 
+	// View, when set, returns what the section's HTML fragment draws
+	// besides the crawl's figures (its charts, rows made for display):
+	// the fragment's dot has the crawl's figures and .View.
+	View func(c *Crawl, p Params) any
+
 	// MoreTrends, when set, lists further trends that depend on the
 	// figures of the latest crawl (the crawlers most often named); they
 	// follow Trends.

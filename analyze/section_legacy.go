@@ -7,11 +7,6 @@ package analyze
 var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tracked AI and search crawler",
 	Markdown: mdCrawlers}
 
-var diagnosticsSection = &Section{Name: "diagnostics", Doc: "the prevalence of every diagnostic code",
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdDiagnostics(m, c) }}
-
-var typosSection = &Section{Name: "typos", Doc: "misspelled keys", Markdown: mdTypos}
-
 var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdFarms(m, &c.Farms) }}
 

@@ -140,3 +140,49 @@ func TestRulesSection(t *testing.T) {
 		}
 	}
 }
+
+func TestDiagnosticsSection(t *testing.T) {
+	var p partition
+	p.site("d1", "one.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\nfoo bar\n", fetched)
+	p.site("d2", "two.example", 200, "User-agent: *\nDisallo: /c\n", fetched)
+	p.site("d3", "three.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	p.diagnostics = append(p.diagnostics, schema.Diagnostic{CaptureID: "d3", URLHostName: "three.example", Code: "from-the-future", Severity: "warning", Message: "later"})
+	p.diagnostics = append(p.diagnostics, schema.Diagnostic{CaptureID: "d3", URLHostName: "three.example", Code: "from-the-future", Severity: "warning", Message: "again"})
+	want := map[string]string{}
+	for _, d := range p.diagnostics {
+		want[d.Code] = "" // every code found, counted below
+	}
+	for shards, c := range sectionCrawl(t, &p) {
+		got := map[string]string{}
+		for _, d := range c.Diagnostics {
+			if d.Captures.Of != 3 {
+				t.Errorf("%d shards: %s of %d captures", shards, d.Code, d.Captures.Of)
+			}
+			if d.Findings > 0 {
+				got[d.Code] = fmt.Sprint(d.Severity, " ", d.Captures.N, " ", d.Findings)
+			}
+		}
+		if got["typo-ignored"] != "error 2 3" || got["from-the-future"] != "warning 1 2" || len(got) != len(want) {
+			t.Errorf("%d shards: diagnostics %v", shards, got)
+		}
+		if len(c.Diagnostics) < 40 || c.Diagnostics[0].Severity != "error" {
+			t.Errorf("%d shards: %d codes listed, first %+v: want every catalogue code, errors first", shards, len(c.Diagnostics), c.Diagnostics[0])
+		}
+	}
+}
+
+func TestTyposSection(t *testing.T) {
+	var p partition
+	p.site("t1", "one.example", 200, "User-agent: *\nDisallo: /a\nDISALLO: /b\nuseragent: x\nDisallow: /y\n", fetched)
+	p.site("t2", "two.example", 200, "User-agent: *\nDisallo: /c\n", fetched)
+	p.site("t3", "three.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	for shards, c := range sectionCrawl(t, &p) {
+		ty := c.Typos
+		got := fmt.Sprint(ty.Accepted, ty.Ignored, ty.Keys)
+		want := fmt.Sprint(analyze.TypoShare{Captures: analyze.Ratio{N: 1, Of: 3}, Lines: 1}, analyze.TypoShare{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3},
+			[]analyze.TypoKey{{Key: "disallo", Code: "typo-ignored", Lines: 3}, {Key: "useragent", Code: "typo-accepted", Lines: 1}})
+		if got != want {
+			t.Errorf("%d shards: typos\n%s, want\n%s", shards, got, want)
+		}
+	}
+}

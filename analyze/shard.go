@@ -116,7 +116,6 @@ var indexColumns = []string{
 	"payload_digest", "outcome", "rule_count", "error_count", "warning_count",
 }
 
-
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
 // shard counts what every row says by itself. Files are decoded in

@@ -37,6 +37,12 @@ mutants=(
   "analyze/section_rules.go addRules ./analyze"
   "analyze/section_rules.go AddMarks ./analyze"
   "analyze/section_rules.go Merge ./analyze"
+  "analyze/section_diagnostics.go Add ./analyze"
+  "analyze/section_diagnostics.go AddMarks ./analyze"
+  "analyze/section_diagnostics.go Merge ./analyze"
+  "analyze/section_typos.go Add ./analyze"
+  "analyze/section_typos.go AddMarks ./analyze"
+  "analyze/section_typos.go Merge ./analyze"
 )
 
 tmp=$(mktemp -d)

@@ -27,33 +27,6 @@ func timeOrNull(t interface{ Format(string) string }) string {
 	return t.Format("2006-01-02T15:04:05")
 }
 
-func checkDiagnostics(q *querier, c *analyze.Crawl) {
-	var want [][]string
-	for _, d := range c.Diagnostics {
-		if d.Findings > 0 || d.Captures.N > 0 {
-			want = append(want, row(d.Code, d.Severity, d.Findings, d.Captures.N))
-		}
-		if d.Captures.Of != c.Captures {
-			q.t.Errorf("code %s: denominator %d", d.Code, d.Captures.Of)
-		}
-	}
-	sortRows(want)
-	q.same("diagnostics", `SELECT code, severity, count(*), count(DISTINCT capture_id) FROM diagnostics WHERE crawl = ?
-		GROUP BY ALL ORDER BY 1`, want)
-	t := c.Typos
-	q.same("typos", `SELECT count(DISTINCT capture_id) FILTER (code = 'typo-accepted'), count(*) FILTER (code = 'typo-accepted'),
-		count(DISTINCT capture_id) FILTER (code = 'typo-ignored'), count(*) FILTER (code = 'typo-ignored')
-		FROM diagnostics WHERE crawl = ?`,
-		[][]string{row(t.Accepted.Captures.N, t.Accepted.Lines, t.Ignored.Captures.N, t.Ignored.Lines)})
-	var keys [][]string
-	for _, k := range t.Keys {
-		keys = append(keys, row(k.Key, k.Code, k.Lines))
-	}
-	q.same("typo keys", fmt.Sprintf(`SELECT lower(regexp_extract(message, '^"([^"]*)"', 1)) AS k, code, count(*) AS n
-		FROM diagnostics WHERE crawl = ? AND code IN ('typo-accepted', 'typo-ignored')
-		GROUP BY ALL ORDER BY n DESC, k, code LIMIT %d`, max(1, len(t.Keys))), keys)
-}
-
 func checkFarms(q *querier, c *analyze.Crawl, top int) {
 	f := c.Farms
 	const farmHosts = `SELECT payload_digest, count(*) AS n, list(url_host_name ORDER BY url_host_name)[1:5] AS sample
