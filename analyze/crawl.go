@@ -137,7 +137,6 @@ type crawlState struct {
 	outcomes []string
 	codes    *codeTable
 	farms    *farmState
-	worst    topN[worstHost]
 	crawlers crawlerTotals
 	secs     *sectionRun
 }
@@ -158,7 +157,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
-		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
+		farms:    newFarmState(),
 		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
 	}, nil
 }
@@ -288,12 +287,7 @@ func (s *crawlState) finishCaptureCounts() {
 
 // finish fills the figures that add up over the shards.
 func (s *crawlState) finish() {
-	out := s.out
 	s.finishFarms()
-	out.WorstHosts = []HostErrors{}
-	for _, w := range s.worst.items {
-		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.host, CaptureID: w.id, Errors: w.errors, Warnings: w.warnings, Codes: w.codes})
-	}
 	s.finishCrawlers()
 }
 

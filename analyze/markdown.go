@@ -170,23 +170,6 @@ func mdFarms(m *mdWriter, f *Farms) {
 	}
 }
 
-func mdWorst(m *mdWriter, hosts []HostErrors) {
-	m.heading(3, "Hosts with the most errors")
-	var rows [][]string
-	for _, h := range hosts {
-		var codes []string
-		for _, c := range h.Codes {
-			codes = append(codes, code(c))
-		}
-		rows = append(rows, []string{code(h.Host), fmtInt(int64(h.Errors)), fmtInt(int64(h.Warnings)), strings.Join(codes, ", "), code(h.CaptureID)})
-	}
-	if len(rows) == 0 {
-		m.para("No host has an error.")
-		return
-	}
-	m.table([]string{"host", " errors", " warnings", "error codes", "capture"}, rows)
-}
-
 func mdTrends(m *mdWriter, t *Trends) {
 	m.heading(2, "Trends")
 	header := []string{"figure"}

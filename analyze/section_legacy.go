@@ -9,6 +9,3 @@ var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tr
 
 var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdFarms(m, &c.Farms) }}
-
-var worstSection = &Section{Name: "worst", Doc: "the hosts with the most errors",
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) }}

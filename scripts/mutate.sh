@@ -43,6 +43,8 @@ mutants=(
   "analyze/section_typos.go Add ./analyze"
   "analyze/section_typos.go AddMarks ./analyze"
   "analyze/section_typos.go Merge ./analyze"
+  "analyze/section_worst.go AddHosts ./analyze"
+  "analyze/section_worst.go errorCodes ./analyze"
 )
 
 tmp=$(mktemp -d)
