@@ -88,7 +88,6 @@ type capture struct {
 	digest   uint64    // hash of payload_digest, 0 when NULL
 	errors   int32
 	warnings int32
-	aiBlocks uint32 // AI crawlers fully disallowed (agents pass, atomic)
 	flags    uint32 // cap* bits (set atomically after the captures pass), and the outcome in the top byte
 }
 
@@ -100,17 +99,15 @@ const outcomeShift = 24
 
 // Flags of a capture.
 const (
-	capRead              = 1 << iota // status 2xx or NULL: crawlers read the body
-	capNoRules                       // rule_count = 0
-	capNonEmpty                      // payload_length > 0
-	capRedirect                      // outcome redirect
-	capEndAnchor                     // a rule ends in '$'
-	capDeciding                      // the deciding capture of its host
-	capUsable                        // a usable robots.txt
-	capAINamed                       // names an AI crawler
-	capAINamedDisallowed             // names an AI crawler and disallows it fully
-	capFed                           // fed as a host in the first round
-	capFedAgain                      // fed as a host in the second round
+	capRead      = 1 << iota // status 2xx or NULL: crawlers read the body
+	capNoRules               // rule_count = 0
+	capNonEmpty              // payload_length > 0
+	capRedirect              // outcome redirect
+	capEndAnchor             // a rule ends in '$'
+	capDeciding              // the deciding capture of its host
+	capUsable                // a usable robots.txt
+	capFed                   // fed as a host in the first round
+	capFedAgain              // fed as a host in the second round
 )
 
 // host is what the captures pass keeps of one host: its deciding capture
@@ -137,7 +134,6 @@ type crawlState struct {
 	outcomes []string
 	codes    *codeTable
 	farms    *farmState
-	crawlers crawlerTotals
 	secs     *sectionRun
 }
 
@@ -157,8 +153,8 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
-		farms:    newFarmState(),
-		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
+		farms: newFarmState(),
+		secs:  newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
 	}, nil
 }
 
@@ -288,7 +284,6 @@ func (s *crawlState) finishCaptureCounts() {
 // finish fills the figures that add up over the shards.
 func (s *crawlState) finish() {
 	s.finishFarms()
-	s.finishCrawlers()
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first

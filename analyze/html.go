@@ -1,11 +1,9 @@
 package analyze
 
 import (
-	"cmp"
 	"embed"
 	"html/template"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/robocensus/robocensus/robots"
@@ -58,12 +56,6 @@ type crawlView struct {
 	Cards      []card
 	OutcomeBar *barChart
 	Outcomes   []outcomeRow
-	AIChart    *barChart
-	AIRows     []CrawlerShare // AI crawlers named or blocked anywhere, ranked
-	AIShown    []CrawlerShare // the first of AIRows, drawn in the chart
-	AIQuiet    int            // AI crawlers no host names or blocks
-	SearchRows []CrawlerShare
-	OtherRows  []CrawlerShare
 	Sections   []template.HTML // each section's fragment, in report order
 	top        int
 }
@@ -120,7 +112,6 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 	v := &crawlView{Crawl: c, Label: c.Crawl, top: top}
 	v.Cards = crawlCards(c)
 	v.OutcomeBar, v.Outcomes = outcomeView(c)
-	v.aiView(top)
 	return v
 }
 
@@ -190,72 +181,6 @@ func outcomeView(c *Crawl) (*barChart, []outcomeRow) {
 		rows = append(rows, outcomeRow{OutcomeShare: o, Class: cls, Meaning: outcomeMeaning[o.Outcome], Statuses: strings.Join(st, ", ")})
 	}
 	return newBarChart(1100, 70, 1, []barInput{in}, nil, fmtShare), rows
-}
-
-// aiChartRows is the number of AI crawlers drawn in the chart.
-const aiChartRows = 16
-
-// aiView ranks the tracked crawlers and draws the AI chart.
-func (v *crawlView) aiView(top int) {
-	r := rankCrawlers(v.Crawlers.Crawlers, top)
-	v.AIRows, v.AIShown, v.AIQuiet, v.SearchRows, v.OtherRows = r.ai, r.aiShown, r.aiQuiet, r.search, r.other
-	if len(r.aiShown) > 0 {
-		v.AIChart = aiChart(r.aiShown)
-	}
-}
-
-// crawlerRanking sorts the tracked crawlers of a crawl for display.
-type crawlerRanking struct {
-	ai      []CrawlerShare // AI crawlers named or blocked anywhere, most named first
-	aiShown []CrawlerShare // the first of ai, the ones the reports show
-	aiQuiet int            // AI crawlers no host names or blocks
-	search  []CrawlerShare // search crawlers, in catalogue order
-	other   []CrawlerShare // agents of the dataset not in the catalogue
-}
-
-// rankCrawlers ranks the tracked crawlers; the HTML and Markdown reports
-// show the same ones.
-func rankCrawlers(crawlers []CrawlerShare, top int) crawlerRanking {
-	var r crawlerRanking
-	for _, s := range crawlers {
-		switch {
-		case s.Kind == robots.CrawlerSearch.String():
-			r.search = append(r.search, s)
-		case s.Kind != robots.CrawlerAI.String():
-			r.other = append(r.other, s)
-		case s.Usable.Named+s.All.Named+s.All.Disallowed+s.All.Partial == 0:
-			r.aiQuiet++
-		default:
-			r.ai = append(r.ai, s)
-		}
-	}
-	slices.SortStableFunc(r.ai, func(a, b CrawlerShare) int {
-		return cmp.Or(cmp.Compare(b.Usable.Named, a.Usable.Named), cmp.Compare(b.Usable.Disallowed, a.Usable.Disallowed))
-	})
-	r.aiShown = r.ai[:min(len(r.ai), max(aiChartRows, top))]
-	if i := slices.IndexFunc(r.aiShown, func(s CrawlerShare) bool { return s.Usable.Named == 0 }); i >= 3 {
-		r.aiShown = r.aiShown[:i] // the crawlers some host names, when there are a few
-	}
-	return r
-}
-
-// aiChart draws one stacked bar per crawler over the usable hosts, with a
-// tick at the share that names it.
-func aiChart(crawlers []CrawlerShare) *barChart {
-	var rows []barInput
-	for _, s := range crawlers {
-		u := s.Usable
-		named := share(u.Named, u.Hosts)
-		rows = append(rows, barInput{
-			label: s.Agent, note: "named " + fmtShare(named),
-			values: []float64{share(u.Disallowed, u.Hosts), share(u.Partial, u.Hosts), share(u.Allowed, u.Hosts)},
-			class:  []string{"c-disallowed", "c-partial", "c-allowed"},
-			title: []string{"fully disallowed: " + fmtRatio(Ratio{u.Disallowed, u.Hosts}),
-				"partially disallowed: " + fmtRatio(Ratio{u.Partial, u.Hosts}), "allowed: " + fmtRatio(Ratio{u.Allowed, u.Hosts})},
-			marker: &named,
-		})
-	}
-	return newBarChart(1100, 190, 1, rows, []float64{0, 0.25, 0.5, 0.75, 1}, fmtShare)
 }
 
 func share(n, of int64) float64 { return Ratio{n, of}.Share() }

@@ -120,37 +120,6 @@ func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	}
 }
 
-// mdCrawlers lists the crawlers the HTML report shows: the top AI crawlers
-// in its order, then the search crawlers. The JSON has them all.
-func mdCrawlers(m *mdWriter, c *Crawl, top int) {
-	f := &c.Crawlers
-	m.heading(3, "Tracked crawlers")
-	m.para("Over the %s hosts with a usable robots.txt (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",
-		fmtInt(f.UsableHosts), fmtInt(f.AllHosts), fmtRatio(f.AnyAINamed), fmtRatio(f.AnyAINamedDisallowed), fmtRatio(f.EveryAIDisallowed))
-	r := rankCrawlers(f.Crawlers, top)
-	if len(r.aiShown) > 0 {
-		m.para("AI crawlers, the %d most named:", len(r.aiShown))
-		mdCrawlerTable(m, r.aiShown)
-	}
-	if len(r.search) > 0 {
-		m.para("Search crawlers:")
-		mdCrawlerTable(m, r.search)
-	}
-	m.para("The full table of all %d tracked crawlers (%d AI crawlers not listed here, %d other agents) is in the JSON report: `robocensus report --format json`, `crawls[].crawlers.crawlers`.",
-		len(f.Crawlers), len(r.ai)-len(r.aiShown)+r.aiQuiet, len(r.other))
-}
-
-func mdCrawlerTable(m *mdWriter, crawlers []CrawlerShare) {
-	var rows [][]string
-	for _, s := range crawlers {
-		u, a := s.Usable, s.All
-		rows = append(rows, []string{code(s.Agent), md(s.Kind), fmtShare(share(u.Named, u.Hosts)), fmtShare(share(u.NamedDisallowed, u.Hosts)),
-			fmtShare(share(u.Disallowed, u.Hosts)), fmtShare(share(u.Partial, u.Hosts)), fmtShare(share(u.Allowed, u.Hosts)),
-			fmtShare(share(a.Named, a.Hosts)), fmtShare(share(a.Disallowed, a.Hosts))})
-	}
-	m.table([]string{"crawler", "kind", " named", " named & fully disallowed", " fully disallowed", " partially", " allowed", " named (all hosts)", " fully disallowed (all hosts)"}, rows)
-}
-
 func mdFarms(m *mdWriter, f *Farms) {
 	m.heading(3, "Bodies shared by many hosts")
 	m.para("%s of the hosts with a usable non-empty robots.txt serve one of %s bodies that other hosts serve too.", fmtRatio(f.SharedHosts), fmtInt(f.SharedBodies))

@@ -4,8 +4,5 @@ package analyze
 // rank.go, agents.go): listed for their rendering, their figures not yet
 // their own. Each moves to a file of its own, as sitemaps did.
 
-var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tracked AI and search crawler",
-	Markdown: mdCrawlers}
-
 var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdFarms(m, &c.Farms) }}

@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -204,6 +205,40 @@ func TestWorstSection(t *testing.T) {
 		want := []string{"a.example w2 2 0 [typo-ignored]", "b.example w1 2 0 [typo-ignored]", "c.example w3 1 0 [typo-ignored]", "gone.example w6 1 0 [http-5xx]"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%d shards: worst hosts\n%v, want\n%v", shards, got, want)
+		}
+	}
+}
+
+func TestCrawlersSection(t *testing.T) {
+	var p partition
+	agents := []string{"GPTBot", "CCBot", "Googlebot"}
+	p.site("k1", "one.example", 200, "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n", fetched, agents...)
+	p.site("k2", "two.example", 200, "User-agent: GPTBot\nDisallow: /private\n", fetched, agents...)
+	p.site("k3", "two.example", 200, "User-agent: *\nDisallow: /\n", fetched.Add(-time.Hour), agents...) // older: does not decide
+	p.site("k4", "three.example", 200, "User-agent: *\nDisallow: /\n", fetched, agents...)
+	p.site("k5", "down.example", 503, "", fetched, agents...) // not usable
+	for shards, c := range sectionCrawl(t, &p) {
+		f := c.Crawlers
+		got := []string{fmt.Sprint(f.UsableHosts, f.AllHosts, f.AnyAINamed, f.AnyAINamedDisallowed, f.EveryAIDisallowed)}
+		for _, s := range f.Crawlers {
+			if slices.Contains(agents, s.Agent) {
+				got = append(got, fmt.Sprint(s.Agent, s.Kind, s.Usable, s.All))
+			}
+		}
+		v := func(hosts, named, namedDis, dis, partial, allowed int64) analyze.HostVerdicts {
+			return analyze.HostVerdicts{Hosts: hosts, Named: named, NamedDisallowed: namedDis, Disallowed: dis, Partial: partial, Allowed: allowed}
+		}
+		r := func(n, of int64) analyze.Ratio { return analyze.Ratio{N: n, Of: of} }
+		want := []string{
+			fmt.Sprint(3, 4, r(2, 3), r(1, 3), r(2, 3)),
+			fmt.Sprint("GPTBot", "ai", v(3, 2, 1, 2, 1, 0), v(4, 2, 1, 3, 1, 0)),
+			fmt.Sprint("CCBot", "ai", v(3, 1, 1, 2, 0, 1), v(4, 1, 1, 3, 0, 1)),
+			fmt.Sprint("Googlebot", "search", v(3, 0, 0, 1, 0, 2), v(4, 0, 0, 2, 0, 2)),
+		}
+		slices.Sort(got[1:])
+		slices.Sort(want[1:])
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d shards: crawlers\n%v, want\n%v", shards, got, want)
 		}
 	}
 }

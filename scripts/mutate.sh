@@ -44,6 +44,10 @@ mutants=(
   "analyze/section_typos.go AddMarks ./analyze"
   "analyze/section_typos.go Merge ./analyze"
   "analyze/section_worst.go AddHosts ./analyze"
+  "analyze/section_crawlers.go countRun ./analyze"
+  "analyze/section_crawlers.go AddHosts ./analyze"
+  "analyze/section_crawlers.go markAI ./analyze"
+  "analyze/section_crawlers.go Merge ./analyze"
   "analyze/section_worst.go errorCodes ./analyze"
 )
 
