@@ -106,8 +106,7 @@ const (
 	capEndAnchor             // a rule ends in '$'
 	capDeciding              // the deciding capture of its host
 	capUsable                // a usable robots.txt
-	capFed                   // fed as a host in the first round
-	capFedAgain              // fed as a host in the second round
+	capFed                   // fed as a host (once, whatever its rows)
 )
 
 // host is what the captures pass keeps of one host: its deciding capture

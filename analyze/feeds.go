@@ -30,12 +30,6 @@ func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
 // once, as the row of its deciding capture with the columns the sections
 // ask for.
 func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	return s.feedHosts(ctx, sh, false)
-}
-
-// feedHosts feeds the hosts of the shard, in the first round or the
-// second.
-func (s *crawlState) feedHosts(ctx context.Context, sh *shard, second bool) error {
 	if !s.secs.wants(HostsTable) {
 		return nil
 	}
@@ -43,10 +37,6 @@ func (s *crawlState) feedHosts(ctx context.Context, sh *shard, second bool) erro
 	var dict []string
 	if slices.Contains(columns, "outcome") {
 		dict = []string{"outcome"}
-	}
-	fed := uint32(capFed)
-	if second {
-		fed = capFedAgain
 	}
 	var f hostFeed
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: dict}
@@ -63,8 +53,8 @@ func (s *crawlState) feedHosts(ctx context.Context, sh *shard, second bool) erro
 			if !ok {
 				continue
 			}
-			if c := &sh.caps[ci]; c.flags&capDeciding != 0 && c.flags&fed == 0 {
-				c.flags |= fed
+			if c := &sh.caps[ci]; c.flags&capDeciding != 0 && c.flags&capFed == 0 {
+				c.flags |= capFed
 				f.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
 			}
 		}
@@ -72,7 +62,7 @@ func (s *crawlState) feedHosts(ctx context.Context, sh *shard, second bool) erro
 		if len(rows) == 0 {
 			return nil
 		}
-		return s.secs.addHosts(rec, rows, second, func(slot, h int) *uint32 { return &sh.tallies[slot][f.cis[h]] })
+		return s.secs.addHosts(rec, rows, func(slot, h int) *uint32 { return &sh.tallies[slot][f.cis[h]] })
 	})
 }
 

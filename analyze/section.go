@@ -61,8 +61,7 @@ type Params struct {
 //   - "hosts" ([HostsTable], [HostsAdder]): every host once, as its
 //     deciding capture: a record of captures with url_host_name,
 //     capture_id and the Need's columns, the rows that are deciding
-//     captures, and each one's marks. A section may ask for the hosts
-//     twice ([Againer]), for a ranking that needs a first count.
+//     captures, and each one's marks.
 //   - "host agents" ([HostAgentsTable], [HostAgentsAdder]): the rows of
 //     the agents table of each deciding capture, in runs of one capture,
 //     with its marks and a [Tally] the section keeps per host; the hosts
@@ -112,22 +111,6 @@ type HostsAdder interface {
 // accumulator; the tallies are shared.
 type HostAgentsAdder interface {
 	AddHostAgents(rec arrow.Record, runs []AgentRun) error
-}
-
-// An Againer is an accumulator that needs the hosts twice: once every
-// host has been fed, the driver merges the workers' accumulators into the
-// first and calls Again; when it returns true, every host is fed again,
-// after which Again is called no more.
-type Againer interface {
-	Again() bool
-}
-
-// A BodyReader is an accumulator that shows a few bodies: before Finish,
-// the driver reads the texts of the payload digests it lists from the
-// bodies table (only the files holding one) and gives them to it.
-type BodyReader interface {
-	Digests() []string
-	Bodies(texts map[string]string)
 }
 
 // HostRow is one host of a record of captures: the row of its deciding

@@ -1,8 +1,8 @@
 package analyze
 
-// The sections still computed by the crawl passes (crawl.go, passes.go,
-// rank.go, agents.go): listed for their rendering, their figures not yet
-// their own. Each moves to a file of its own, as sitemaps did.
+// The section still computed by the crawl passes (rank.go, passes.go):
+// listed for its rendering, its figures not yet its own. It moves to a
+// file of its own, as the others did.
 
 var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdFarms(m, &c.Farms) }}

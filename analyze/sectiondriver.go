@@ -14,7 +14,6 @@ type sectionRun struct {
 	accs   [][]Accumulator // by section, then worker; nil once finished
 	tally  []int           // by section: its tally slot in the shards, -1 for none
 	tallys int             // the number of tally slots
-	again  []bool          // by section: fed the hosts a second time
 }
 
 // shardTables are the tables the host shards' passes read: the sections
@@ -38,7 +37,7 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 		if s.needs(HostAgentsTable) {
 			slot, r.tallys = r.tallys, r.tallys+1
 		}
-		r.secs, r.accs, r.tally, r.again = append(r.secs, s), append(r.accs, accs), append(r.tally, slot), append(r.again, false)
+		r.secs, r.accs, r.tally = append(r.secs, s), append(r.accs, accs), append(r.tally, slot)
 	}
 	return r
 }
@@ -103,12 +102,11 @@ func (r *sectionRun) addMarks(m *Marks) {
 	}
 }
 
-// addHosts feeds hosts to the sections that need them, in the second
-// round only to those that asked for it; tallies gives each host row's
-// tally in each slot.
-func (r *sectionRun) addHosts(rec arrow.Record, hosts []HostRow, second bool, tally func(slot, host int) *uint32) error {
+// addHosts feeds hosts to the sections that need them; tally gives each
+// host row's tally in a slot.
+func (r *sectionRun) addHosts(rec arrow.Record, hosts []HostRow, tally func(slot, host int) *uint32) error {
 	for i, s := range r.secs {
-		if r.accs[i] == nil || !s.needs(HostsTable) || second && !r.again[i] {
+		if r.accs[i] == nil || !s.needs(HostsTable) {
 			continue
 		}
 		if slot := r.tally[i]; slot >= 0 {
@@ -140,25 +138,6 @@ func (r *sectionRun) addHostAgents(w int, rec arrow.Record, runs []AgentRun, tal
 	return nil
 }
 
-// askAgain merges the accumulators of the sections that need hosts and
-// asks each whether it needs them again; it reports whether one does.
-func (r *sectionRun) askAgain() bool {
-	any := false
-	for i, s := range r.secs {
-		if r.accs[i] == nil || !s.needs(HostsTable) {
-			continue
-		}
-		a, ok := r.accs[i][0].(Againer)
-		if !ok {
-			continue
-		}
-		r.merge(i)
-		r.again[i] = a.Again()
-		any = any || r.again[i]
-	}
-	return any
-}
-
 // merge adds the workers' accumulators of section i into the first.
 func (r *sectionRun) merge(i int) {
 	accs := r.accs[i]
@@ -176,26 +155,6 @@ func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) e
 		if err := d.scan(ctx, spec, func(w int, rec arrow.Record) error { return r.add(t, w, rec) }); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// readBodies gives the sections that show bodies their texts.
-func (r *sectionRun) readBodies(ctx context.Context, d *Dataset, crawl string) error {
-	for i := range r.secs {
-		if r.accs[i] == nil {
-			continue
-		}
-		b, ok := r.accs[i][0].(BodyReader)
-		if !ok {
-			continue
-		}
-		r.merge(i)
-		texts, err := d.findBodies(ctx, crawl, b.Digests())
-		if err != nil {
-			return err
-		}
-		b.Bodies(texts)
 	}
 	return nil
 }

@@ -46,7 +46,6 @@ type shard struct {
 
 	extra   map[uint32][]int // codes past maxBitCodes, by capture index (sorted)
 	tallies [][]uint32       // by tally slot (sectionRun.tally), then capture index
-	fed     uint32           // the flag marking the captures fed as hosts in this round
 
 	// In roundFarms: the digests of the shared bodies listed, and the host
 	// names of the captures serving one (by index in caps).
