@@ -53,12 +53,18 @@
 // a new accumulator for each worker of the driver (Add a record, Merge
 // another worker's counts, Finish into the [Crawl]), lists its Trends and
 // renders itself in Markdown and, with its template fragment, in HTML. The
-// driver (sectiondriver.go) owns every pass: it feeds the captures table
-// from the first shard's captures pass and finishes the sections that need
-// nothing else as soon as that pass ends; it reads any other table once per
-// crawl. A section opens no file and knows nothing of shards or row
-// groups. A "hosts" table (one row per crawl and host with its deciding
-// capture) is meant to be one more Need.
+// driver (sectiondriver.go, feeds.go) owns every pass: it feeds the
+// captures, diagnostics, rules and agents tables from the first shard's
+// passes, which read them anyway to mark captures, and finishes the
+// sections that need only captures as soon as that pass ends; it reads any
+// other table once per crawl. What it marks in the shards reaches the
+// sections as three pseudo-tables (section.go): "marks" (every capture
+// with its codes, end anchor, deciding and usable marks), "hosts" (every
+// host as its deciding capture's row of captures and marks) and "host
+// agents" (the agents rows of each deciding capture, with a tally the
+// section keeps per host). A section opens no file and knows nothing of
+// shards or row groups. A "hosts" table (one row per crawl and host with
+// its deciding capture, issue 9) would feed the same "hosts" need.
 //
 // To add a section NAME:
 //
@@ -66,7 +72,8 @@
 //     JSON name, documented in report.go), the Section value with its
 //     Needs, New, Trends and Markdown, and its accumulator;
 //  2. analyze/html/sections/NAME.tmpl: {{define "section-NAME"}}, drawn
-//     with the crawl's view as dot;
+//     with the crawl's figures as dot, and what the section's View
+//     returns (its charts) as .View;
 //  3. one line: add it to crawlSections (section.go), where the report
 //     shows it; its trends follow the older series;
 //  4. its test in sections_test.go on a fixture counted by hand, and its
@@ -74,10 +81,11 @@
 //  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
 //     listed in sectionChecks.
 //
-// Moved so far: outcomes, sizes, user agents, sitemaps, inputs. Still
-// computed by the crawl passes (crawl.go, passes.go, rank.go, agents.go),
-// listed in section_legacy.go for their rendering only: crawlers,
-// diagnostics, rules, typos, farms, worst hosts, and the overview line.
+// Moved so far: outcomes, crawlers, diagnostics, sizes, rules, typos,
+// user agents, sitemaps, worst hosts, inputs. Still computed by the crawl
+// passes (rank.go, passes.go), listed in section_legacy.go for its
+// rendering only: the shared bodies (farms); and the overview line
+// (crawl.go).
 //
 // # Rendering
 //
@@ -112,7 +120,8 @@
 //     every row, what needs no capture state (outcomes and statuses,
 //     sizes, user agents named, diagnostic rows and typos, rules); the
 //     later shards read only the columns that index and mark captures.
-//   - The worst hosts keep their first entries per shard and merge.
+//   - The worst hosts are ranked in one list as the hosts of each shard
+//     are fed.
 //   - The shared bodies are ranked once the last shard's marks are done,
 //     when the hosts of every body are counted. Their samples (the first
 //     host names) are collected in the last shard's ranking pass and, for

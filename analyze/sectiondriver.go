@@ -10,9 +10,18 @@ import (
 // sectionRun feeds the sections of one crawl: one accumulator per section
 // and worker, added up when the passes end.
 type sectionRun struct {
-	secs []*Section
-	accs [][]Accumulator // by section, then worker
+	secs   []*Section
+	accs   [][]Accumulator // by section, then worker; nil once finished
+	tally  []int           // by section: its tally slot in the shards, -1 for none
+	tallys int             // the number of tally slots
 }
+
+// shardTables are the tables the host shards' passes read: the sections
+// that need them are fed from the first shard's passes.
+var shardTables = []string{"captures", "diagnostics", "rules", "agents"}
+
+// pseudoTables are fed by the driver from what it marks in the shards.
+var pseudoTables = []string{MarksTable, HostsTable, HostAgentsTable}
 
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
@@ -24,7 +33,11 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 		for w := range accs {
 			accs[w] = s.New(p)
 		}
-		r.secs, r.accs = append(r.secs, s), append(r.accs, accs)
+		slot := -1
+		if s.needs(HostAgentsTable) {
+			slot, r.tallys = r.tallys, r.tallys+1
+		}
+		r.secs, r.accs, r.tally = append(r.secs, s), append(r.accs, accs), append(r.tally, slot)
 	}
 	return r
 }
@@ -34,26 +47,32 @@ func (r *sectionRun) columns(table string) []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if n.Table != table {
-				continue
-			}
-			for _, c := range n.Columns {
-				if !slices.Contains(out, c) {
-					out = append(out, c)
-				}
+			if n.Table == table {
+				out = union(out, n.Columns)
 			}
 		}
 	}
 	return out
 }
 
-// tables returns the tables the sections need other than captures, in
-// the order of their first need.
+// wants reports whether a section not yet finished needs a table.
+func (r *sectionRun) wants(table string) bool {
+	for i, s := range r.secs {
+		if r.accs[i] != nil && s.needs(table) {
+			return true
+		}
+	}
+	return false
+}
+
+// tables returns the tables the sections need that are read once per
+// crawl (not those of the shards' passes), in the order of their first
+// need.
 func (r *sectionRun) tables() []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if n.Table != "captures" && !slices.Contains(out, n.Table) {
+			if !slices.Contains(shardTables, n.Table) && !slices.Contains(pseudoTables, n.Table) && !slices.Contains(out, n.Table) {
 				out = append(out, n.Table)
 			}
 		}
@@ -74,8 +93,62 @@ func (r *sectionRun) add(table string, w int, rec arrow.Record) error {
 	return nil
 }
 
-// scanTables reads once each table the sections need, other than
-// captures, which the counting shard's captures pass feeds.
+// addMarks feeds the marks of a capture.
+func (r *sectionRun) addMarks(m *Marks) {
+	for i, s := range r.secs {
+		if r.accs[i] != nil && s.needs(MarksTable) {
+			r.accs[i][0].(MarksAdder).AddMarks(m)
+		}
+	}
+}
+
+// addHosts feeds hosts to the sections that need them; tally gives each
+// host row's tally in a slot.
+func (r *sectionRun) addHosts(rec arrow.Record, hosts []HostRow, tally func(slot, host int) *uint32) error {
+	for i, s := range r.secs {
+		if r.accs[i] == nil || !s.needs(HostsTable) {
+			continue
+		}
+		if slot := r.tally[i]; slot >= 0 {
+			for h := range hosts {
+				hosts[h].Marks.tally = tally(slot, h)
+			}
+		}
+		if err := r.accs[i][0].(HostsAdder).AddHosts(rec, hosts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addHostAgents feeds the agents of deciding captures; tally gives each
+// run's tally in a slot.
+func (r *sectionRun) addHostAgents(w int, rec arrow.Record, runs []AgentRun, tally func(slot, run int) *uint32) error {
+	for i, s := range r.secs {
+		if r.accs[i] == nil || !s.needs(HostAgentsTable) {
+			continue
+		}
+		for j := range runs {
+			runs[j].Marks.tally = tally(r.tally[i], j)
+		}
+		if err := r.accs[i][w].(HostAgentsAdder).AddHostAgents(rec, runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// merge adds the workers' accumulators of section i into the first.
+func (r *sectionRun) merge(i int) {
+	accs := r.accs[i]
+	for _, a := range accs[1:] {
+		accs[0].Merge(a)
+	}
+	r.accs[i] = accs[:1]
+}
+
+// scanTables reads once each table the sections need that the shards'
+// passes do not read.
 func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) error {
 	for _, t := range r.tables() {
 		spec := scanSpec{table: t, crawl: crawl, columns: r.columns(t)}
@@ -91,14 +164,11 @@ func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) e
 // lets their state go.
 func (r *sectionRun) finish(out *Crawl, tables ...string) {
 	for i, s := range r.secs {
-		accs := r.accs[i]
-		if accs == nil || len(tables) > 0 && !s.needsOnly(tables) {
+		if r.accs[i] == nil || len(tables) > 0 && !s.needsOnly(tables) {
 			continue
 		}
-		for _, a := range accs[1:] {
-			accs[0].Merge(a)
-		}
-		accs[0].Finish(out)
+		r.merge(i)
+		r.accs[i][0].Finish(out)
 		r.accs[i] = nil
 	}
 }

@@ -33,6 +33,22 @@ mutants=(
   "analyze/section_useragents.go Merge ./analyze"
   "analyze/section_sitemaps.go Merge ./analyze"
   "analyze/section_inputs.go Merge ./analyze"
+  "analyze/section_rules.go addCaptures ./analyze"
+  "analyze/section_rules.go addRules ./analyze"
+  "analyze/section_rules.go AddMarks ./analyze"
+  "analyze/section_rules.go Merge ./analyze"
+  "analyze/section_diagnostics.go Add ./analyze"
+  "analyze/section_diagnostics.go AddMarks ./analyze"
+  "analyze/section_diagnostics.go Merge ./analyze"
+  "analyze/section_typos.go Add ./analyze"
+  "analyze/section_typos.go AddMarks ./analyze"
+  "analyze/section_typos.go Merge ./analyze"
+  "analyze/section_worst.go AddHosts ./analyze"
+  "analyze/section_crawlers.go countRun ./analyze"
+  "analyze/section_crawlers.go AddHosts ./analyze"
+  "analyze/section_crawlers.go markAI ./analyze"
+  "analyze/section_crawlers.go Merge ./analyze"
+  "analyze/section_worst.go errorCodes ./analyze"
 )
 
 tmp=$(mktemp -d)
