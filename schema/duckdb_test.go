@@ -40,7 +40,7 @@ var wantTypes = map[string]string{
 	"sitemaps": "capture_id VARCHAR, url_host_name VARCHAR, url VARCHAR, line INTEGER, " +
 		"valid BOOLEAN, crawl VARCHAR",
 	"agents": "capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, " +
-		"verdict VARCHAR, crawl VARCHAR",
+		"verdict VARCHAR, via VARCHAR, crawl VARCHAR",
 	"inputs": "input VARCHAR, bytes BIGINT, records BIGINT, captures BIGINT, skipped BIGINT, " +
 		"skipped_by_reason VARCHAR, damage_events BIGINT, damage VARCHAR, " +
 		"error VARCHAR, started TIMESTAMP, finished TIMESTAMP, length_unknown BOOLEAN, crawl VARCHAR",
@@ -148,7 +148,7 @@ func TestDuckDBQueries(t *testing.T) {
 			FROM agents WHERE agent = 'GPTBot' GROUP BY crawl ORDER BY crawl)`, "CC-MAIN-2025-05=0.0 CC-MAIN-2025-08=1.0"},
 		{"doc: kv metadata", fmt.Sprintf(`SELECT string_agg(decode(key) || '=' || decode(value), ' ' ORDER BY decode(key)) FROM
 			parquet_kv_metadata(%s) WHERE file_name LIKE %s`, quote(schema.Glob(dir, "captures")), quote("%"+crawlB+"%")),
-			"robocensus.crawl=CC-MAIN-2025-08 robocensus.schema_version=1.2 robocensus.table=captures"},
+			"robocensus.crawl=CC-MAIN-2025-08 robocensus.schema_version=1.3 robocensus.table=captures"},
 
 		// The files say what they are.
 		{"schema version", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ') FROM parquet_kv_metadata(%s)

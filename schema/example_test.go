@@ -59,7 +59,7 @@ func ExampleNewWriter() {
 		}
 	}
 	// Output:
-	// captures 1.2 2 CC-MAIN-2025-05
+	// captures 1.3 2 CC-MAIN-2025-05
 	// 1 200 rules
 	// 2 (null) unknown
 }
@@ -71,7 +71,8 @@ func ExampleWithDictionary() {
 	var file bytes.Buffer
 	w := schema.NewAgentsWriter(&file, []string{"GPTBot", "CCBot"})
 	for _, id := range []string{"c1", "c2"} {
-		if err := w.Add(id, "example.com", []bool{true, false}, []robots.Access{robots.AccessDisallowed, robots.AccessAllowed}); err != nil {
+		if err := w.Add(id, "example.com", []bool{true, false}, []robots.Access{robots.AccessDisallowed, robots.AccessAllowed},
+			[]robots.Via{robots.ViaNamed, robots.ViaStar}); err != nil {
 			fmt.Println(err)
 			return
 		}
