@@ -1,9 +1,6 @@
 package ingest
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/robocensus/robocensus/internal/testutil"
@@ -27,21 +24,7 @@ func TestRunAgentsVia(t *testing.T) {
 		testutil.Response("https://down.example/robots.txt", "HTTP/1.1 503 Service Unavailable",
 			"Content-Type: text/plain\r\n", "User-agent: Googlebot\nDisallow: /\n"),
 	}
-	path := filepath.Join(t.TempDir(), "via.warc.gz")
-	if err := os.WriteFile(path, perRecord(t, records...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), Config{Dir: dir, Crawl: "via", Workers: 1}, []string{path}); err != nil {
-		t.Fatal(err)
-	}
-	db := testutil.DuckDB(t, dir)
-	f := func(query, want string) {
-		t.Helper()
-		if got := testutil.Query(t, db, query); got != want {
-			t.Errorf("%s\n got %s\nwant %s", query, got, want)
-		}
-	}
+	f := ingestRecords(t, "via", records...)
 	row := `SELECT string_agg(agent || ' ' || named || ' ' || verdict || ' ' || via, '; ' ORDER BY agent) FROM agents WHERE url_host_name = `
 	f(row+`'fallback.example' AND agent IN ('Googlebot', 'Googlebot-Image', 'Googlebot-News', 'Applebot', 'Bingbot', 'GPTBot')`,
 		"Applebot false disallowed fallback; "+
