@@ -1,13 +1,6 @@
 package ingest
 
-import (
-	"context"
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/robocensus/robocensus/internal/testutil"
-)
+import "testing"
 
 // Extension directives and usage preferences reach the directives and
 // preferences tables with their scope and value, and License is not an
@@ -25,21 +18,7 @@ func TestRunDirectivesAndPreferences(t *testing.T) {
 		"User-agent: *\n" +
 		"Content-Signal: ai-input=perhaps\n" +
 		"Allow: /\n"
-	path := filepath.Join(t.TempDir(), "prefs.warc.gz")
-	if err := os.WriteFile(path, perRecord(t, robots200("prefs.example", body)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), Config{Dir: dir, Crawl: "prefs", Workers: 1}, []string{path}); err != nil {
-		t.Fatal(err)
-	}
-	db := testutil.DuckDB(t, dir)
-	f := func(query, want string) {
-		t.Helper()
-		if got := testutil.Query(t, db, query); got != want {
-			t.Errorf("%s\n got %s\nwant %s", query, got, want)
-		}
-	}
+	f := ingestRecords(t, "prefs", robots200("prefs.example", body))
 	f(`SELECT string_agg(line || ' ' || coalesce(group_index::VARCHAR, 'file') || ' ' || user_agents::VARCHAR || ' ' || key || '=' || value || ' ' || valid, '; ' ORDER BY line) FROM directives`,
 		"1 file [] content-signal=search=yes, ai-train=no true; "+
 			"2 file [] license=https://prefs.example/license.xml true; "+

@@ -26,16 +26,33 @@ type job struct {
 // from capture to capture.
 type rowMaker struct {
 	crawlers []robots.Crawler
-	tokens   []string         // MatchToken of each crawler
-	byToken  map[string][]int // lower-case MatchToken -> crawlers
+	tokens   [][]string            // Tokens of each crawler: its MatchToken, then its fallbacks
+	byToken  map[string][]tokenRef // lower-case token -> the crawlers that obey it
+	hits     []uint8               // per crawler, for the capture at hand: hitOwn, hitFallback
+	touched  []int                 // the crawlers with hits
 }
 
+// tokenRef is one of the tokens crawler obeys: its own (fallback false) or
+// one it falls back on.
+type tokenRef struct {
+	crawler  int
+	fallback bool
+}
+
+const (
+	hitOwn      = 1 << iota // a group names the crawler's own token
+	hitFallback             // a group names one of its fallbacks
+)
+
 func newRowMaker(crawlers []robots.Crawler) *rowMaker {
-	m := &rowMaker{crawlers: crawlers, byToken: map[string][]int{}}
+	m := &rowMaker{crawlers: crawlers, byToken: map[string][]tokenRef{}, hits: make([]uint8, len(crawlers))}
 	for i, c := range crawlers {
-		t := c.MatchToken()
-		m.tokens = append(m.tokens, t)
-		m.byToken[strings.ToLower(t)] = append(m.byToken[strings.ToLower(t)], i)
+		ts := c.Tokens()
+		m.tokens = append(m.tokens, ts)
+		for j, t := range ts {
+			k := strings.ToLower(t)
+			m.byToken[k] = append(m.byToken[k], tokenRef{crawler: i, fallback: j > 0})
+		}
 	}
 	return m
 }
@@ -200,16 +217,19 @@ func agentValues(agents []robots.Agent) []string {
 	return out
 }
 
-// addAgents appends one row per tracked crawler. A crawler that no group
-// names gets the verdict of the '*' groups, computed once; the named ones
-// are found from the file's own user-agent names.
+// addAgents appends one row per tracked crawler. A crawler none of whose
+// tokens a group names gets the verdict of the '*' groups (or of no group),
+// computed once; the others are found from the file's own user-agent names
+// and get robots.File.TokensAccess: the group of their own token, or of the
+// first fallback token named (schema.Agent.Via).
 func (m *rowMaker) addAgents(rs *dataset.Rows, id, host string, f *robots.File) {
 	a := &rs.Agents
 	first := len(a.Named)
-	star := f.Access()
+	star, starVia := f.TokensAccess(nil)
 	for range m.crawlers {
 		a.Named = append(a.Named, false)
 		a.Access = append(a.Access, star)
+		a.Via = append(a.Via, starVia)
 	}
 	a.IDs, a.Hosts = append(a.IDs, id), append(a.Hosts, host)
 	for gi := range f.Groups {
@@ -217,14 +237,24 @@ func (m *rowMaker) addAgents(rs *dataset.Rows, id, host string, f *robots.File) 
 			if ag.Token == "" {
 				continue
 			}
-			for _, i := range m.byToken[lowerASCII(ag.Token)] {
-				if !a.Named[first+i] {
-					a.Named[first+i] = true
-					a.Access[first+i] = f.Access(m.tokens[i])
+			for _, r := range m.byToken[lowerASCII(ag.Token)] {
+				if m.hits[r.crawler] == 0 {
+					m.touched = append(m.touched, r.crawler)
+				}
+				if r.fallback {
+					m.hits[r.crawler] |= hitFallback
+				} else {
+					m.hits[r.crawler] |= hitOwn
 				}
 			}
 		}
 	}
+	for _, i := range m.touched {
+		a.Named[first+i] = m.hits[i]&hitOwn != 0
+		a.Access[first+i], a.Via[first+i] = f.TokensAccess(m.tokens[i])
+		m.hits[i] = 0
+	}
+	m.touched = m.touched[:0]
 }
 
 // lowerASCII lower-cases an ASCII token without allocating when it is

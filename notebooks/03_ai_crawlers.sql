@@ -4,9 +4,11 @@
 --
 -- Shows, per crawl and tracked crawler (the agents table: one row per
 -- capture and crawler, verdict computed by the robots engine with the '*'
--- group counting): the share of hosts that name it, that fully disallow it
--- by name, and whose rules leave it fully disallowed, partially disallowed or
--- allowed. Two denominators, as published studies differ: hosts with a
+-- group counting, and for crawlers that obey another token's group when no
+-- group names them, such as Googlebot-Image or Applebot following Googlebot,
+-- that group before '*'): the share of hosts that name it, that fully
+-- disallow it by name, and whose rules leave it fully disallowed, partially
+-- disallowed or allowed, and through which group the verdict came (via). Two denominators, as published studies differ: hosts with a
 -- usable robots.txt, and all hosts. Which crawlers are AI crawlers: see
 -- robots/crawlers.go (the ai.robots.txt list); the first query lists them as
 -- the dataset names them.
@@ -49,6 +51,23 @@ SELECT a.crawl, a.agent, count(*) AS hosts,
        round(100 * avg((verdict = 'allowed')::INT), 2) AS pct_allowed
 FROM agents a JOIN usable h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY a.crawl, pct_named DESC, a.agent;
+
+-- Through which group each crawler's verdict came (agents.via, schema 1.3):
+-- named (a group names its own token), fallback (a group names a token it
+-- obeys when not named, robots/crawlers.go cites its operator), star (the
+-- '*' group) or none (no group applies, or the HTTP status decided); and
+-- the share of hosts that fully disallow it through each. Crawlers with a
+-- fallback first.
+SELECT a.crawl, a.agent, count(*) AS hosts,
+       round(100 * avg((via = 'named')::INT), 2) AS pct_via_named,
+       round(100 * avg((via = 'fallback')::INT), 2) AS pct_via_fallback,
+       round(100 * avg((via = 'star')::INT), 2) AS pct_via_star,
+       round(100 * avg((via = 'none')::INT), 2) AS pct_via_none,
+       round(100 * avg((via = 'named' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_named,
+       round(100 * avg((via = 'fallback' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_fallback,
+       round(100 * avg((via = 'star' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_star
+FROM agents a JOIN hosts h USING (crawl, capture_id)
+GROUP BY ALL ORDER BY a.crawl, pct_via_fallback DESC, pct_via_named DESC, a.agent;
 
 -- The same over all hosts (a 5xx answer blocks everything, a 404 nothing).
 SELECT a.crawl, a.agent, count(*) AS hosts,

@@ -26,6 +26,11 @@ type Crawler struct {
 	Kind     CrawlerKind
 	Operator string // who runs it, when known
 	Function string // what it is for, as the ai.robots.txt list says
+	// Fallbacks are the tokens whose groups the crawler obeys, in order,
+	// when no group names its own token, as its operator documents (the
+	// documentation is cited in scripts/gencrawlers and in [Crawlers]);
+	// nil for most crawlers. The '*' groups come after them.
+	Fallbacks []string
 }
 
 // MatchToken is the part of the token Google's matcher can use: the token
@@ -40,4 +45,99 @@ func (c Crawler) MatchToken() string { return ExtractAgentToken(c.Token) }
 // test [File.Match] uses to pick the groups of a crawler.
 func (f *File) Names(agent string) bool {
 	return f.namesAny([]string{agent})
+}
+
+// Tokens returns the tokens c obeys, in order, as Google's matcher compares
+// them: its own ([Crawler.MatchToken]) first, then those of [Crawler.Fallbacks].
+func (c Crawler) Tokens() []string {
+	out := make([]string, 0, 1+len(c.Fallbacks))
+	out = append(out, c.MatchToken())
+	for _, t := range c.Fallbacks {
+		out = append(out, ExtractAgentToken(t))
+	}
+	return out
+}
+
+// Via says through which group a crawler's verdict came.
+type Via uint8
+
+const (
+	// ViaNone: no group applies. No group names any of the crawler's
+	// tokens and the file has no '*' group, or the HTTP status decided
+	// (the body is ignored). The crawler may fetch everything unless the
+	// status disallows it.
+	ViaNone Via = iota
+	// ViaNamed: a group names the crawler's own token.
+	ViaNamed
+	// ViaFallback: no group names the crawler's own token, and a group
+	// names a token it falls back on ([Crawler.Fallbacks]).
+	ViaFallback
+	// ViaStar: no group names any of the crawler's tokens; the '*' groups
+	// decide.
+	ViaStar
+)
+
+// String returns the stable name used in the dataset: "none", "named",
+// "fallback" or "star".
+func (v Via) String() string {
+	return [...]string{"none", "named", "fallback", "star"}[v]
+}
+
+// Select tells whose groups decide for a crawler that obeys tokens in order
+// (its own token first, then those it falls back on, as [Crawler.Tokens]
+// gives them): the first token some group names, which is tokens[0] with
+// [ViaNamed] or a later one with [ViaFallback]. Only one token's groups
+// count: a crawler named by its own token ignores the groups of its
+// fallbacks, as Google's crawlers follow only the most specific group that
+// matches them. When no group names any token the '*' groups decide
+// ([ViaStar], token ""), and when there are none, or the status makes
+// crawlers ignore the body, no group does ([ViaNone], token "").
+// Empty tokens name nothing.
+func (f *File) Select(tokens []string) (token string, via Via) {
+	if f.Response.bodyIgnored() {
+		return "", ViaNone
+	}
+	for i, t := range tokens {
+		if t != "" && f.namesAny([]string{t}) {
+			if i == 0 {
+				return t, ViaNamed
+			}
+			return t, ViaFallback
+		}
+	}
+	for gi := range f.Groups {
+		if f.Groups[gi].Global {
+			return "", ViaStar
+		}
+	}
+	return "", ViaNone
+}
+
+// CrawlerAccess returns how much of the site crawler c may fetch and
+// through which group the answer came: the [File.Access] of the token
+// [File.Select] picks from c's tokens, or of the '*' groups. For a crawler
+// without fallbacks the access is that of File.Access(c.MatchToken()).
+func (f *File) CrawlerAccess(c Crawler) (Access, Via) {
+	return f.TokensAccess(c.Tokens())
+}
+
+// TokensAccess is [File.CrawlerAccess] for a crawler that obeys tokens, in
+// order, as [File.Select] takes them.
+func (f *File) TokensAccess(tokens []string) (Access, Via) {
+	t, via := f.Select(tokens)
+	if via == ViaNamed || via == ViaFallback {
+		return f.Access(t), via
+	}
+	return f.Access(), via
+}
+
+// MatchCrawler returns the verdict for url and crawler c, and through which
+// group it came: the [File.Match] of the token [File.Select] picks from
+// c's tokens, or of the '*' groups.
+func (f *File) MatchCrawler(url string, c Crawler) (Verdict, Via) {
+	t, via := f.Select(c.Tokens())
+	if via == ViaNamed || via == ViaFallback {
+		return f.Match(url, []string{t}), via
+	}
+	return f.Match(url, nil), via
 }

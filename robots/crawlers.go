@@ -30,17 +30,42 @@ package robots
 
 // Crawlers are the crawlers the dataset tracks (the agents table): the
 // major search engines' crawlers, then the AI crawlers of the ai.robots.txt
-// list, by token.
+// list, by token. A crawler that obeys another token's group when no group
+// names it has Fallbacks, with its operator's documentation cited above it.
 var Crawlers = []Crawler{
 	{Token: "Googlebot", Kind: CrawlerSearch, Operator: "Google"},
-	{Token: "Googlebot-Image", Kind: CrawlerSearch, Operator: "Google"},
-	{Token: "Googlebot-News", Kind: CrawlerSearch, Operator: "Google"},
+	// Google's robots.txt specification
+	// (developers.google.com/crawling/docs/robots-txt/robots-txt-spec), "Order of
+	// precedence for user agents": a Google crawler follows the most specific
+	// group that matches it and ignores the others; when no group names its own
+	// token, the more generic group is followed. Its example: Googlebot Images
+	// follows the googlebot group, "there's no specific googlebot-images group, so
+	// the more generic group is followed".
+	{Token: "Googlebot-Image", Kind: CrawlerSearch, Operator: "Google", Fallbacks: []string{"Googlebot"}},
+	// Google's robots.txt specification
+	// (developers.google.com/crawling/docs/robots-txt/robots-txt-spec), "Order of
+	// precedence for user agents": a Google crawler follows the most specific
+	// group that matches it and ignores the others; when no group names its own
+	// token, the more generic group is followed. Google's list of its crawlers
+	// ("Appendix: Google's website crawlers",
+	// developers.google.com/webmasters/control-crawl-index/docs/crawlers) names
+	// Googlebot as the less-specific alternative of Googlebot-News, in its column
+	// "User-agents (+ less-specific alternatives) followed in robots.txt".
+	{Token: "Googlebot-News", Kind: CrawlerSearch, Operator: "Google", Fallbacks: []string{"Googlebot"}},
 	{Token: "Bingbot", Kind: CrawlerSearch, Operator: "Microsoft"},
 	{Token: "Slurp", Kind: CrawlerSearch, Operator: "Yahoo"},
 	{Token: "DuckDuckBot", Kind: CrawlerSearch, Operator: "DuckDuckGo"},
 	{Token: "Baiduspider", Kind: CrawlerSearch, Operator: "Baidu"},
-	{Token: "YandexBot", Kind: CrawlerSearch, Operator: "Yandex"},
-	{Token: "Applebot", Kind: CrawlerSearch, Operator: "Apple"},
+	// Yandex Webmaster help, "The User-agent directive"
+	// (yandex.com/support/webmaster/en/robot-workings/user-agent): a "User-agent:
+	// Yandex" group is used by all Yandex robots and makes them ignore '*'; a
+	// YandexBot group is used by the main indexing robot alone, which then ignores
+	// the Yandex group.
+	{Token: "YandexBot", Kind: CrawlerSearch, Operator: "Yandex", Fallbacks: []string{"Yandex"}},
+	// Apple, "About Applebot" (support.apple.com/en-us/119829, formerly HT204683):
+	// "If robots instructions don't mention Applebot but do mention Googlebot, the
+	// Apple robot will follow Googlebot instructions."
+	{Token: "Applebot", Kind: CrawlerSearch, Operator: "Apple", Fallbacks: []string{"Googlebot"}},
 	{Token: "SeznamBot", Kind: CrawlerSearch, Operator: "Seznam"},
 	{Token: "Yeti", Kind: CrawlerSearch, Operator: "Naver"},
 	{Token: "PetalBot", Kind: CrawlerSearch, Operator: "Huawei"},
@@ -112,8 +137,24 @@ var Crawlers = []Crawler{
 	{Token: "GoogleAgent-Mariner", Kind: CrawlerAI, Operator: "Google", Function: "AI Agents"},
 	{Token: "GoogleAgent-URLContext", Kind: CrawlerAI, Operator: "Google that retrieves web content on behalf of Gemini API users", Function: "AI Assistants"},
 	{Token: "GoogleOther", Kind: CrawlerAI, Operator: "Google", Function: "Scrapes data."},
-	{Token: "GoogleOther-Image", Kind: CrawlerAI, Operator: "Google", Function: "Scrapes data."},
-	{Token: "GoogleOther-Video", Kind: CrawlerAI, Operator: "Google", Function: "Scrapes data."},
+	// Google's list of common crawlers
+	// (developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers)
+	// gives GoogleOther-Image the user agent tokens GoogleOther-Image and
+	// GoogleOther. Google's robots.txt specification
+	// (developers.google.com/crawling/docs/robots-txt/robots-txt-spec), "Order of
+	// precedence for user agents": a Google crawler follows the most specific
+	// group that matches it and ignores the others; when no group names its own
+	// token, the more generic group is followed.
+	{Token: "GoogleOther-Image", Kind: CrawlerAI, Operator: "Google", Function: "Scrapes data.", Fallbacks: []string{"GoogleOther"}},
+	// Google's list of common crawlers
+	// (developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers)
+	// gives GoogleOther-Video the user agent tokens GoogleOther-Video and
+	// GoogleOther. Google's robots.txt specification
+	// (developers.google.com/crawling/docs/robots-txt/robots-txt-spec), "Order of
+	// precedence for user agents": a Google crawler follows the most specific
+	// group that matches it and ignores the others; when no group names its own
+	// token, the more generic group is followed.
+	{Token: "GoogleOther-Video", Kind: CrawlerAI, Operator: "Google", Function: "Scrapes data.", Fallbacks: []string{"GoogleOther"}},
 	{Token: "HenkBot", Kind: CrawlerAI, Operator: "", Function: "AI Data Providers"},
 	{Token: "ICC-Crawler", Kind: CrawlerAI, Operator: "NICT", Function: "Scrapes data to train and support AI technologies."},
 	{Token: "ISSCyberRiskCrawler", Kind: CrawlerAI, Operator: "ISS-Corporate", Function: "Scrapes data to train machine learning models."},

@@ -38,6 +38,12 @@
 // '*' matches any run of characters and a final '$' anchors the end.
 // Patterns are percent-encoded before matching; URLs are not.
 //
+// Some crawlers obey another token's group when no group names their own
+// (Googlebot-Image obeys googlebot's, Applebot obeys Googlebot's): a
+// [Crawler] lists them in Fallbacks, and [File.CrawlerAccess],
+// [File.MatchCrawler] and [File.Select] follow the first of its tokens that
+// a group names, saying through which group the answer came ([Via]).
+//
 // A parsed [File] is compiled once and matched many times:
 // [File.Allowed] and [File.Match] do not reparse, and a match allocates
 // nothing.

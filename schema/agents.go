@@ -48,6 +48,7 @@ type AgentsWriter struct {
 	hostOf     []uint32       // per capture: index in hosts
 	named      []bool         // per row
 	verdicts   []uint8        // per row: robots.Access
+	vias       []uint8        // per row: robots.Via
 	scratch    []uint32
 	page       []byte
 	compressed []byte
@@ -80,16 +81,17 @@ func NewAgentsWriter(w io.Writer, agents []string, opts ...WriterOption) *Agents
 }
 
 // Add appends the rows of one capture: for each crawler i of the writer's
-// agents, whether the file names it (named[i]) and its verdict (access[i]).
-func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots.Access) error {
+// agents, whether the file names it (named[i]), its verdict (access[i])
+// and through which group the verdict came (via[i]).
+func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots.Access, via []robots.Via) error {
 	if a.closed {
 		return ErrClosed
 	}
 	if a.err != nil {
 		return a.err
 	}
-	if len(named) != len(a.agents) || len(access) != len(a.agents) {
-		return fmt.Errorf("schema: AgentsWriter.Add: %d named and %d verdicts for %d agents", len(named), len(access), len(a.agents))
+	if len(named) != len(a.agents) || len(access) != len(a.agents) || len(via) != len(a.agents) {
+		return fmt.Errorf("schema: AgentsWriter.Add: %d named, %d verdicts and %d vias for %d agents", len(named), len(access), len(via), len(a.agents))
 	}
 	host = validUTF8String(host)
 	// A dictionary holds each value once: readers that rebuild it as a
@@ -99,6 +101,9 @@ func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots
 	a.named = append(a.named, named...)
 	for _, v := range access {
 		a.verdicts = append(a.verdicts, uint8(v))
+	}
+	for _, v := range via {
+		a.vias = append(a.vias, uint8(v))
 	}
 	if len(a.idOf) >= a.perGroup {
 		a.err = a.flush()
@@ -127,6 +132,9 @@ func (a *AgentsWriter) Close() error {
 
 // verdictNames are the verdict dictionary, indexed by robots.Access.
 var verdictNames = []string{robots.AccessAllowed.String(), robots.AccessPartial.String(), robots.AccessDisallowed.String()}
+
+// viaNames are the via dictionary, indexed by robots.Via.
+var viaNames = []string{robots.ViaNone.String(), robots.ViaNamed.String(), robots.ViaFallback.String(), robots.ViaStar.String()}
 
 // flush writes the row group being built.
 func (a *AgentsWriter) flush() error {
@@ -176,12 +184,19 @@ func (a *AgentsWriter) flush() error {
 		}
 		return appendHybrid(dst, a.scratch, width)
 	}))
+	add(a.dictColumn("via", viaNames, func(dst []byte, width int) []byte {
+		a.scratch = a.scratch[:0]
+		for _, v := range a.vias {
+			a.scratch = append(a.scratch, uint32(v))
+		}
+		return appendHybrid(dst, a.scratch, width)
+	}))
 	if err != nil {
 		return err
 	}
 	a.groups = append(a.groups, rg)
 	a.rows += int64(rows)
-	a.ids, a.idOf, a.hosts, a.hostOf, a.named, a.verdicts = a.ids[:0], a.idOf[:0], a.hosts[:0], a.hostOf[:0], a.named[:0], a.verdicts[:0]
+	a.ids, a.idOf, a.hosts, a.hostOf, a.named, a.verdicts, a.vias = a.ids[:0], a.idOf[:0], a.hosts[:0], a.hostOf[:0], a.named[:0], a.verdicts[:0], a.vias[:0]
 	clear(a.hostIdx)
 	clear(a.idIdx)
 	return nil
@@ -269,10 +284,10 @@ func (a *AgentsWriter) footer() error {
 	md := format.FileMetaData{
 		Version: 1,
 		Schema: []format.SchemaElement{
-			{Name: "agents", NumChildren: thrift.New(int32(5))},
+			{Name: "agents", NumChildren: thrift.New(int32(6))},
 			str("capture_id"), str("url_host_name"), str("agent"),
 			{Type: thrift.New(format.Boolean), RepetitionType: thrift.New(format.Required), Name: "named"},
-			str("verdict"),
+			str("verdict"), str("via"),
 		},
 		NumRows: a.rows, RowGroups: a.groups, KeyValueMetadata: a.meta, CreatedBy: "robocensus AgentsWriter",
 	}

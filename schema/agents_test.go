@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -25,6 +26,7 @@ type agentCapture struct {
 	id, host string
 	named    []bool
 	access   []robots.Access
+	via      []robots.Via
 }
 
 func agentCases(n int, agents []string, seed uint64) ([]agentCapture, []schema.Agent) {
@@ -37,13 +39,16 @@ func agentCases(n int, agents []string, seed uint64) ([]agentCapture, []schema.A
 			c.host = "bad\xffhost.example"
 		}
 		star := robots.Access(rng.IntN(3))
+		starVia := []robots.Via{robots.ViaStar, robots.ViaNone}[rng.IntN(2)]
 		for range agents {
 			named := rng.IntN(20) == 0
-			v := star
+			v, via := star, starVia
 			if named {
-				v = robots.Access(rng.IntN(3))
+				v, via = robots.Access(rng.IntN(3)), robots.ViaNamed
+			} else if rng.IntN(30) == 0 {
+				v, via = robots.Access(rng.IntN(3)), robots.ViaFallback
 			}
-			c.named, c.access = append(c.named, named), append(c.access, v)
+			c.named, c.access, c.via = append(c.named, named), append(c.access, v), append(c.via, via)
 		}
 		caps = append(caps, c)
 		for j, a := range agents {
@@ -51,7 +56,7 @@ func agentCases(n int, agents []string, seed uint64) ([]agentCapture, []schema.A
 			if i%97 == 5 {
 				host = "bad\uFFFDhost.example"
 			}
-			rows = append(rows, schema.Agent{CaptureID: c.id, URLHostName: host, Agent: a, Named: c.named[j], Verdict: c.access[j].String()})
+			rows = append(rows, schema.Agent{CaptureID: c.id, URLHostName: host, Agent: a, Named: c.named[j], Verdict: c.access[j].String(), Via: c.via[j].String()})
 		}
 	}
 	return caps, rows
@@ -61,7 +66,7 @@ func writeAgents(t testing.TB, w io.Writer, agents []string, caps []agentCapture
 	t.Helper()
 	aw := schema.NewAgentsWriter(w, agents, schema.WithMetadata("robocensus.crawl", "test"))
 	for _, c := range caps {
-		if err := aw.Add(c.id, c.host, c.named, c.access); err != nil {
+		if err := aw.Add(c.id, c.host, c.named, c.access, c.via); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -120,13 +125,31 @@ func TestAgentsWriterRoundTrip(t *testing.T) {
 				if got := testutil.Query(t, db, "SELECT count(*) FROM agents WHERE named AND verdict = 'disallowed'"); got != fmt.Sprint(wantNamed) {
 					t.Errorf("DuckDB: %s named and disallowed, want %d", got, wantNamed)
 				}
+				wantVia := map[string]int{}
+				for _, r := range want {
+					wantVia[r.Via]++
+				}
+				if got := testutil.Query(t, db, "SELECT string_agg(via || '=' || n, ' ' ORDER BY via) FROM (SELECT via, count(*) AS n FROM agents GROUP BY via)"); got != viaCounts(wantVia) {
+					t.Errorf("DuckDB: via counts %s, want %s", got, viaCounts(wantVia))
+				}
 				if got := testutil.Query(t, db, "SELECT string_agg(column_name || ' ' || column_type, ', ') FROM (DESCRIBE agents)"); got !=
-					"capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, verdict VARCHAR, crawl VARCHAR" {
+					"capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, verdict VARCHAR, via VARCHAR, crawl VARCHAR" {
 					t.Errorf("DuckDB: %s", got)
 				}
 			}
 		})
 	}
+}
+
+// viaCounts formats via counts as the DuckDB query above does.
+func viaCounts(m map[string]int) string {
+	var out []string
+	for _, v := range []string{"fallback", "named", "none", "star"} {
+		if m[v] > 0 {
+			out = append(out, fmt.Sprintf("%s=%d", v, m[v]))
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // Writer[Agent] and AgentsWriter write the same table.
@@ -149,13 +172,16 @@ func TestAgentsWriterMatchesWriter(t *testing.T) {
 
 func TestAgentsWriterErrors(t *testing.T) {
 	aw := schema.NewAgentsWriter(io.Discard, []string{"a", "b"})
-	if err := aw.Add("x", "h", []bool{true}, []robots.Access{0, 1}); err == nil {
+	if err := aw.Add("x", "h", []bool{true}, []robots.Access{0, 1}, []robots.Via{0, 1}); err == nil {
 		t.Error("Add with a short named list must fail")
+	}
+	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}, nil); err == nil {
+		t.Error("Add with a short via list must fail")
 	}
 	if err := aw.Close(); err != nil {
 		t.Error(err)
 	}
-	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}); err != schema.ErrClosed {
+	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}, []robots.Via{0, 1}); err != schema.ErrClosed {
 		t.Errorf("Add after Close: %v", err)
 	}
 	if err := schema.NewAgentsWriter(io.Discard, nil).Close(); err == nil {

@@ -71,7 +71,8 @@ func ExampleWithDictionary() {
 	var file bytes.Buffer
 	w := schema.NewAgentsWriter(&file, []string{"GPTBot", "CCBot"})
 	for _, id := range []string{"c1", "c2"} {
-		if err := w.Add(id, "example.com", []bool{true, false}, []robots.Access{robots.AccessDisallowed, robots.AccessAllowed}); err != nil {
+		if err := w.Add(id, "example.com", []bool{true, false}, []robots.Access{robots.AccessDisallowed, robots.AccessAllowed},
+			[]robots.Via{robots.ViaNamed, robots.ViaStar}); err != nil {
 			fmt.Println(err)
 			return
 		}

@@ -90,9 +90,9 @@ func fixtureA() crawlRows {
 			{CaptureID: "a-1", URLHostName: "example.com", URL: "/relative.xml", Line: 8},
 		},
 		agents: []schema.Agent{
-			{CaptureID: "a-1", URLHostName: "example.com", Agent: "GPTBot", Named: true, Verdict: "partially-disallowed"},
-			{CaptureID: "a-1", URLHostName: "example.com", Agent: "Googlebot", Verdict: "disallowed"},
-			{CaptureID: "a-3", URLHostName: "bücher.example", Agent: "Googlebot", Verdict: "allowed"},
+			{CaptureID: "a-1", URLHostName: "example.com", Agent: "GPTBot", Named: true, Verdict: "partially-disallowed", Via: "named"},
+			{CaptureID: "a-1", URLHostName: "example.com", Agent: "Googlebot", Verdict: "disallowed", Via: "star"},
+			{CaptureID: "a-3", URLHostName: "bücher.example", Agent: "Googlebot", Verdict: "allowed", Via: "none"},
 		},
 		inputs: []schema.Input{
 			{Input: "a.warc.gz", Bytes: 1 << 40, Records: 9, Captures: 2, Skipped: 7, Started: t0, Finished: t0.Add(90 * time.Second)},
@@ -131,7 +131,7 @@ func fixtureB() crawlRows {
 			ErrorCount: 1, UserAgents: []string{}, Input: "b.warc.gz",
 		}},
 		diagnostics: []schema.Diagnostic{{CaptureID: "b-1", URLHostName: "example.org", Code: "http-5xx", Severity: "error"}},
-		agents:      []schema.Agent{{CaptureID: "b-1", URLHostName: "example.org", Agent: "GPTBot", Verdict: "disallowed"}},
+		agents:      []schema.Agent{{CaptureID: "b-1", URLHostName: "example.org", Agent: "GPTBot", Verdict: "disallowed", Via: "star"}},
 		inputs:      []schema.Input{{Input: "b.warc.gz", Bytes: 99, Records: 1, Captures: 1, Started: t0, Finished: t0}},
 		// no rules, sitemaps or bodies: those partitions hold a file with no rows
 	}

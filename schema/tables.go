@@ -205,12 +205,19 @@ type Agent struct {
 	URLHostName string `parquet:"url_host_name,dict"`
 	// Agent is the crawler's product token, e.g. "GPTBot".
 	Agent string `parquet:"agent,dict"`
-	// Named reports that a group names the agent (rather than it falling
-	// under '*').
+	// Named reports that a group names the agent's own token (rather than
+	// a token it falls back on, or '*').
 	Named bool `parquet:"named"`
 	// Verdict is "allowed", "partially-disallowed" or "disallowed", as
-	// computed by the robots engine's matcher.
+	// computed by the robots engine's matcher from the groups Via says.
 	Verdict string `parquet:"verdict,dict"`
+	// Via says through which group the verdict came (robots.Via): "named"
+	// (a group names the agent's own token), "fallback" (no group names
+	// it, and one names a token the crawler documents that it obeys then,
+	// e.g. Googlebot for Googlebot-Image or Applebot), "star" (the '*'
+	// groups) or "none" (no group applies: none names its tokens and there
+	// is no '*' group, or the HTTP status decided). Added in schema 1.3.
+	Via string `parquet:"via,dict"`
 }
 
 // Input is one row of the inputs table: one input given to ingest, with the

@@ -225,7 +225,10 @@ func copyTable[T schema.Row](root, crawl string, stage *Staging, part string, ke
 }
 
 // copyAgents copies the agents rows of the captures not dropped. The rows
-// of a capture are consecutive, one per tracked crawler in order.
+// of a capture are consecutive, one per tracked crawler in order. A
+// partition written before schema 1.3 has no via column: its rows cannot
+// be copied (and its fallback crawlers' verdicts are those of '*'), so the
+// rerun fails and says to ingest the crawl again.
 func copyAgents(root, crawl string, stage *Staging, part string, drop map[string]bool, crawlers []string) error {
 	files, err := partFiles(root, crawl, schema.TableName[schema.Agent]())
 	if err != nil || len(files) == 0 {
@@ -239,9 +242,14 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 	for _, a := range []robots.Access{robots.AccessAllowed, robots.AccessPartial, robots.AccessDisallowed} {
 		verdicts[a.String()] = a
 	}
+	vias := map[string]robots.Via{}
+	for _, v := range []robots.Via{robots.ViaNone, robots.ViaNamed, robots.ViaFallback, robots.ViaStar} {
+		vias[v.String()] = v
+	}
 	var id, host string
 	var named []bool
 	var access []robots.Access
+	var via []robots.Via
 	flush := func() error {
 		if id == "" || drop[id] {
 			return nil
@@ -249,7 +257,7 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 		if len(named) != len(crawlers) {
 			return fmt.Errorf("ingest: published agents of capture %s: %d rows for %d tracked crawlers", id, len(named), len(crawlers))
 		}
-		return out.w.Add(id, host, named, access)
+		return out.w.Add(id, host, named, access, via)
 	}
 	for _, f := range files {
 		err = eachRow(f, func(r *schema.Agent) error {
@@ -257,9 +265,13 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 				if err := flush(); err != nil {
 					return err
 				}
-				id, host, named, access = r.CaptureID, r.URLHostName, named[:0], access[:0]
+				id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
 			}
-			named, access = append(named, r.Named), append(access, verdicts[r.Verdict])
+			v, ok := vias[r.Via]
+			if !ok {
+				return fmt.Errorf("ingest: published agents of capture %s: via %q (a partition written before schema 1.3 has none): ingest the crawl again", id, r.Via)
+			}
+			named, access, via = append(named, r.Named), append(access, verdicts[r.Verdict]), append(via, v)
 			return nil
 		})
 		if err != nil {

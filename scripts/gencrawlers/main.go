@@ -35,6 +35,48 @@ var searchCrawlers = [][2]string{
 	{"Qwantbot", "Qwant"},
 }
 
+// fallback is what an operator documents about a crawler that obeys another
+// token's group when no group names it: the tokens, in order, and where the
+// operator says so (written as a comment above the crawler's entry).
+type fallback struct {
+	tokens []string
+	source string
+}
+
+// Google's robots.txt specification, "Order of precedence for user
+// agents", is the rule behind Google's fallbacks: a crawler follows only
+// the most specific group that matches it, and a more generic one when no
+// specific group exists.
+const googleSpec = "Google's robots.txt specification (developers.google.com/crawling/docs/robots-txt/robots-txt-spec), " +
+	"\"Order of precedence for user agents\": a Google crawler follows the most specific group that matches it and " +
+	"ignores the others; when no group names its own token, the more generic group is followed."
+
+// fallbacks are the crawlers that obey another token's group when no group
+// names them, by token, as their operators document. Only what an operator
+// documents is here: Google-Extended and Applebot-Extended are control
+// tokens with no documented fallback, and Bing documents none for bingbot.
+var fallbacks = map[string]fallback{
+	"Googlebot-Image": {[]string{"Googlebot"}, googleSpec + " Its example: Googlebot Images follows the googlebot group, " +
+		"\"there's no specific googlebot-images group, so the more generic group is followed\"."},
+	"Googlebot-News": {[]string{"Googlebot"}, googleSpec + " Google's list of its crawlers (\"Appendix: Google's website " +
+		"crawlers\", developers.google.com/webmasters/control-crawl-index/docs/crawlers) names Googlebot as the " +
+		"less-specific alternative of Googlebot-News, in its column \"User-agents (+ less-specific alternatives) " +
+		"followed in robots.txt\"."},
+	"Applebot": {[]string{"Googlebot"}, "Apple, \"About Applebot\" (support.apple.com/en-us/119829, formerly " +
+		"HT204683): \"If robots instructions don't mention Applebot but do mention Googlebot, the Apple robot will " +
+		"follow Googlebot instructions.\""},
+	"YandexBot": {[]string{"Yandex"}, "Yandex Webmaster help, \"The User-agent directive\" " +
+		"(yandex.com/support/webmaster/en/robot-workings/user-agent): a \"User-agent: Yandex\" group is used by all " +
+		"Yandex robots and makes them ignore '*'; a YandexBot group is used by the main indexing robot alone, which " +
+		"then ignores the Yandex group."},
+	"GoogleOther-Image": {[]string{"GoogleOther"}, "Google's list of common crawlers " +
+		"(developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers) gives GoogleOther-Image the " +
+		"user agent tokens GoogleOther-Image and GoogleOther. " + googleSpec},
+	"GoogleOther-Video": {[]string{"GoogleOther"}, "Google's list of common crawlers " +
+		"(developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers) gives GoogleOther-Video the " +
+		"user agent tokens GoogleOther-Video and GoogleOther. " + googleSpec},
+}
+
 type aiAgent struct {
 	Operator string `json:"operator"`
 	Function string `json:"function"`
@@ -77,12 +119,28 @@ func main() {
 	var b bytes.Buffer
 	b.WriteString(header)
 	b.WriteString("var Crawlers = []Crawler{\n")
+	used := 0
+	entry := func(token, fields string) {
+		fb, ok := fallbacks[token]
+		if !ok {
+			fmt.Fprintf(&b, "\t{Token: %q, %s},\n", token, fields)
+			return
+		}
+		used++
+		for _, line := range wrap(fb.source, 76) {
+			fmt.Fprintf(&b, "\t// %s\n", line)
+		}
+		fmt.Fprintf(&b, "\t{Token: %q, %s, Fallbacks: %#v},\n", token, fields, fb.tokens)
+	}
 	for _, s := range searchCrawlers {
-		fmt.Fprintf(&b, "\t{Token: %q, Kind: CrawlerSearch, Operator: %q},\n", s[0], s[1])
+		entry(s[0], fmt.Sprintf("Kind: CrawlerSearch, Operator: %q", s[1]))
 	}
 	for _, n := range names {
 		a := ai[n]
-		fmt.Fprintf(&b, "\t{Token: %q, Kind: CrawlerAI, Operator: %q, Function: %q},\n", n, clean(a.Operator), clean(a.Function))
+		entry(n, fmt.Sprintf("Kind: CrawlerAI, Operator: %q, Function: %q", clean(a.Operator), clean(a.Function)))
+	}
+	if used != len(fallbacks) {
+		fail(fmt.Errorf("%d of the %d crawlers with fallbacks are not tracked", len(fallbacks)-used, len(fallbacks)))
 	}
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
@@ -106,6 +164,23 @@ func clean(s string) string {
 		s = s[:strings.LastIndex(s[:120], " ")] + "..."
 	}
 	return s
+}
+
+// wrap splits s into lines of at most width bytes, between words.
+func wrap(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 func fail(err error) {
@@ -145,5 +220,6 @@ package robots
 
 // Crawlers are the crawlers the dataset tracks (the agents table): the
 // major search engines' crawlers, then the AI crawlers of the ai.robots.txt
-// list, by token.
+// list, by token. A crawler that obeys another token's group when no group
+// names it has Fallbacks, with its operator's documentation cited above it.
 `
