@@ -33,7 +33,8 @@ type Dataset struct {
 
 // Open opens the dataset whose root folder is fsys (for a folder on disk,
 // os.DirFS(DIR)). Its crawls are the partitions of the captures table,
-// crawl=<label>, sorted by label; folders whose names start with '.' (such
+// crawl=<label>, oldest first (by the time a label names, else by the
+// earliest fetch time of its captures); folders whose names start with '.' (such
 // as ingest's staging folder) are not read. Files must implement
 // io.ReaderAt, as those of os.DirFS do.
 //
@@ -59,10 +60,19 @@ func Open(fsys fs.FS, opts ...Option) (*Dataset, error) {
 		return nil, fmt.Errorf("%w: no captures/%s=*/*.parquet files", ErrNoDataset, schema.PartitionKey)
 	}
 	slices.Sort(d.crawls)
+	if err := d.orderCrawls(context.Background()); err != nil {
+		return nil, err
+	}
+	if cfg.crawls != nil {
+		if err := d.selectCrawls(cfg.crawls); err != nil {
+			return nil, err
+		}
+	}
 	return d, nil
 }
 
-// Crawls returns the crawl labels of the dataset, sorted.
+// Crawls returns the crawl labels of the dataset (those of WithCrawls
+// when given), oldest first (see crawlorder.go).
 func (d *Dataset) Crawls() []string { return slices.Clone(d.crawls) }
 
 // files returns the Parquet files of one partition of a table, sorted; none
@@ -305,6 +315,7 @@ type config struct {
 	top     int
 	mem     memory.Allocator
 	checks  []*Check
+	crawls  []string // nil: all
 }
 
 func newConfig(opts []Option) (config, error) {

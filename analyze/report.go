@@ -257,7 +257,7 @@ type HostVerdicts struct {
 	Allowed         int64 `json:"allowed"`
 }
 
-// Trends compares the crawls of the dataset, oldest label first.
+// Trends compares the crawls of the dataset, oldest first.
 type Trends struct {
 	Crawls []string `json:"crawls"`
 	Series []Series `json:"series"`

@@ -17,7 +17,7 @@ import (
 
 var reportCmd = &Command{
 	Name:  "report",
-	Usage: "report [--site HOST] [--format html|md|json] [-o FILE] [--host-shards N] DATASET",
+	Usage: "report [--site HOST] [--crawl LABEL]... [--format html|md|json] [-o FILE] [--host-shards N] DATASET",
 	Short: "write the site-health report of a dataset, or of one host",
 	Long: `
 Report reads the dataset that ingest wrote in DATASET (every crawl partition)
@@ -28,6 +28,11 @@ often named, sitemaps, bodies shared by many hosts, the hosts with the most
 errors, what robots.txt files say to each AI and search crawler (named,
 fully or partially disallowed, over hosts with a usable robots.txt and over
 all hosts), and trends when the dataset holds several crawls.
+
+Crawls are ordered by time, not by label: a Common Crawl label by its year
+and week, a date label by its date, any other label by the earliest fetch
+time of its captures. --crawl LABEL (repeatable) reports on the crawls
+named only; trends and changes then compare those.
 
 With --site HOST it writes the report on one host instead: its captures in
 every crawl, its robots.txt with each finding at its line, what it says to
@@ -56,6 +61,8 @@ or holds no capture of HOST, 2 on a usage error.`,
 		format := fs.String("format", "html", "output `format`: html, md or json")
 		out := fs.String("o", "", "write to `FILE` (default: standard output)")
 		shards := fs.Int("host-shards", 0, "split each crawl's captures into `N` host shards (default: one per 1,048,576 captures)")
+		var crawls labels
+		fs.Var(&crawls, "crawl", "report on the crawl `LABEL` only (repeatable; default: every crawl)")
 		return func(env *Env, args []string) int {
 			if len(args) > 1 { // flags may follow DATASET too
 				if err := fs.Parse(args[1:]); err != nil {
@@ -76,7 +83,7 @@ or holds no capture of HOST, 2 on a usage error.`,
 				env.errorf("report: --host-shards must be at least 1")
 				return exitUsage
 			}
-			return report(env, args[0], *site, f, *out, *shards)
+			return report(env, args[0], *site, f, *out, *shards, crawls)
 		}
 	},
 }
@@ -93,10 +100,13 @@ const reportMemoryLimit = 240 << 20
 // report writes the crawl report, or the site report when site is set,
 // with the crawl's captures split into the given number of host shards,
 // or into as few as fit the soft memory limit when shards is 0.
-func report(env *Env, dataset, site string, f analyze.Format, out string, shards int) int {
+func report(env *Env, dataset, site string, f analyze.Format, out string, shards int, crawls []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var opts []analyze.Option
+	if len(crawls) > 0 {
+		opts = append(opts, analyze.WithCrawls(crawls...))
+	}
 	if shards > 0 {
 		opts = append(opts, analyze.WithHostShards(shards))
 	} else {
@@ -108,6 +118,9 @@ func report(env *Env, dataset, site string, f analyze.Format, out string, shards
 	d, err := analyze.Open(os.DirFS(dataset), opts...)
 	if err != nil {
 		env.errorf("report: %s: %v", dataset, err)
+		if errors.Is(err, analyze.ErrBadOption) {
+			return exitUsage // --crawl names no crawl of the dataset
+		}
 		return exitFailure
 	}
 	if site == "" {
@@ -206,4 +219,17 @@ func demoReport(env *Env, dir, dataset string) int {
 // no -o is given, which it removes on exit.
 func isDemoTemp(dir string) bool {
 	return filepath.Dir(dir) == filepath.Clean(os.TempDir()) && strings.HasPrefix(filepath.Base(dir), "robocensus-demo-")
+}
+
+// labels is a repeatable flag: each use adds a value.
+type labels []string
+
+func (l *labels) String() string { return strings.Join(*l, ",") }
+
+func (l *labels) Set(v string) error {
+	if v == "" {
+		return errors.New("empty label")
+	}
+	*l = append(*l, v)
+	return nil
 }
