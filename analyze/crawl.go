@@ -72,7 +72,7 @@ func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
 	if sh.index == sh.of-1 {
 		steps = append(steps, s.chooseFarms)
 	}
-	steps = append(steps, s.rankingPass, s.agentsPass)
+	steps = append(steps, s.rankingPass, s.agentsPass, s.markedPass)
 	for _, step := range steps {
 		if err := step(ctx, sh); err != nil {
 			return err

@@ -36,9 +36,16 @@ type Params struct {
 // once per crawl, every row. A table "hosts" (one row per crawl and host
 // with its deciding capture) is meant to plug in here: a section that
 // asks for it would get each host with its deciding capture's columns.
+//
+// A Need with Marked set is read differently: in every host shard, once
+// the shard's passes are done, each row with the [Mark] of its capture
+// (see markedPass in sectiondriver.go); its section's accumulators
+// implement [MarkedAccumulator].
 type Need struct {
 	Table   string
 	Columns []string
+	Marked  bool
+	Dict    []string // of a Marked need, the columns read as dictionaries
 }
 
 // An Accumulator counts what one worker of the driver reads. Add gets a
@@ -63,6 +70,6 @@ type Trend struct {
 // crawlSections are the sections of the crawl report, in the order the
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
-	outcomesSection, crawlersSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, farmsSection, worstSection, inputsSection,
+	outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
+	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, inputsSection,
 }

@@ -34,7 +34,7 @@ func (r *sectionRun) columns(table string) []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if n.Table != table {
+			if n.Table != table || n.Marked {
 				continue
 			}
 			for _, c := range n.Columns {
@@ -53,7 +53,7 @@ func (r *sectionRun) tables() []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if n.Table != "captures" && !slices.Contains(out, n.Table) {
+			if n.Table != "captures" && !n.Marked && !slices.Contains(out, n.Table) {
 				out = append(out, n.Table)
 			}
 		}
@@ -114,11 +114,13 @@ func union(a, b []string) []string {
 	return out
 }
 
-// needsOnly reports whether the section reads only the tables given.
+// needsOnly reports whether the section reads only the tables given, none
+// of them marked.
 func (s *Section) needsOnly(tables []string) bool {
-	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return !slices.Contains(tables, n.Table) })
+	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Marked || !slices.Contains(tables, n.Table) })
 }
 
+// needs reports whether the section reads a table unmarked.
 func (s *Section) needs(table string) bool {
-	return slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Table == table })
+	return slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Table == table && !n.Marked })
 }
