@@ -36,6 +36,15 @@
 //     hosts (where 5xx answers count as fully disallowed).
 //   - Shared bodies ("domain farms") are payload digests of usable,
 //     non-empty deciding captures served by two or more hosts.
+//   - Usage preferences are shares of the hosts with a usable robots.txt,
+//     by their deciding capture's rows of directives (a mechanism stated:
+//     a content-signal, content-usage or license line), preferences (the
+//     values per category) and agents (GPTBot's verdict).
+//   - The classic mistakes of the 2.4-million-site survey, and its
+//     malformed (robots.Malformed) and unreadable (robots.Unreadable)
+//     shares, are shares of the read captures, as the survey's were of the
+//     files it found; each mistake is measured by its own code, the first
+//     robots.Mistakes lists (mistake 9 by allow_count > 0).
 //
 // Every ratio carries its denominator ([Ratio]).
 //
@@ -58,7 +67,11 @@
 // nothing else as soon as that pass ends; it reads any other table once per
 // crawl. A section opens no file and knows nothing of shards or row
 // groups. A "hosts" table (one row per crawl and host with its deciding
-// capture) is meant to be one more Need.
+// capture) is meant to be one more Need. A Need marked (Need.Marked) is
+// read once per host shard after the shard's passes, each row with what
+// the passes found of its capture (read, usable host, diagnostic codes:
+// [Mark]), so that a section joins a table with the captures within the
+// shard's memory (sectionmarks.go).
 //
 // To add a section NAME:
 //
@@ -74,7 +87,8 @@
 //  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
 //     listed in sectionChecks.
 //
-// Moved so far: outcomes, sizes, user agents, sitemaps, inputs. Still
+// Moved so far: outcomes, sizes, user agents, sitemaps, inputs; written
+// as sections: usage preferences and classic mistakes (marked). Still
 // computed by the crawl passes (crawl.go, passes.go, rank.go, agents.go),
 // listed in section_legacy.go for their rendering only: crawlers,
 // diagnostics, rules, typos, farms, worst hosts, and the overview line.
@@ -144,6 +158,19 @@
 //     entry per host: 1.2 to 2.4 GB for 60 million hosts, the largest
 //     state of a Common Crawl partition;
 //   - agents not tracked: verdict counts per distinct agents.agent value.
+//
+// The sections that read tables marked (usage preferences: directives,
+// preferences, agents; classic mistakes: captures) read them again in
+// every shard, after its passes, and keep for the shard's life a word of
+// 8 bytes per capture of the shard for usage preferences (made after the
+// shard's hosts are let go, so under the captures pass's peak), plus
+// fixed counts; no set of capture IDs or hosts lives beyond a shard.
+// Reading the agents table once more per shard (for GPTBot's verdict) is
+// most of their cost: over the 8 crawls of 180,000 captures the README's
+// survey table was measured on (2026-11-24, the shared 2-core VM), the
+// JSON report took 5.4-6.1 s CPU instead of 3.0-3.5 s, and 3.1-3.6 s
+// without the agents read. Feeding the marked agents rows from the
+// crawlers' own agents pass would remove it.
 //
 // The price of shards is time: every shard reads the captures,
 // diagnostics, rules and agents tables again (the columns it needs), so a

@@ -300,32 +300,35 @@ func (a *preferencesAcc) addAgents(rec arrow.Record, marks []Mark) error {
 func (a *preferencesAcc) Shard(captures iter.Seq[Mark]) {
 	a.grow()
 	for k := range captures {
-		if !k.UsableHost() {
-			continue
+		if k.UsableHost() {
+			a.countHost(k.Bits())
 		}
-		a.usable++
-		b := k.Bits()
-		for kb := (b >> layout.keyShift) & (1<<(len(layout.extKeys)+1) - 1); kb != 0; kb &= kb - 1 {
-			a.keyHosts[bits.TrailingZeros64(kb)]++
-		}
-		for si, cats := range layout.categories {
-			for ci := range cats {
-				for v := range 3 {
-					if b&layout.valueBit(si, ci, v) != 0 {
-						a.values[si][ci][v]++
-					}
+	}
+}
+
+// countHost counts a usable host by its bits.
+func (a *preferencesAcc) countHost(b uint64) {
+	a.usable++
+	for kb := (b >> layout.keyShift) & (1<<(len(layout.extKeys)+1) - 1); kb != 0; kb &= kb - 1 {
+		a.keyHosts[bits.TrailingZeros64(kb)]++
+	}
+	for si, cats := range layout.categories {
+		for ci := range cats {
+			for v := range 3 {
+				if b&layout.valueBit(si, ci, v) != 0 {
+					a.values[si][ci][v]++
 				}
 			}
 		}
-		st := 2
-		switch {
-		case b&bitNoTraining != 0:
-			st = 0
-		case b&bitStates != 0:
-			st = 1
-		}
-		a.stances[st][(b>>verdictShift)&3]++
 	}
+	st := 2
+	switch {
+	case b&bitNoTraining != 0:
+		st = 0
+	case b&bitStates != 0:
+		st = 1
+	}
+	a.stances[st][(b>>verdictShift)&3]++
 }
 
 // grow makes the value counts.

@@ -33,6 +33,13 @@ mutants=(
   "analyze/section_useragents.go Merge ./analyze"
   "analyze/section_sitemaps.go Merge ./analyze"
   "analyze/section_inputs.go Merge ./analyze"
+  "analyze/section_preferences.go addDirectives ./analyze"
+  "analyze/section_preferences.go addPreferences ./analyze"
+  "analyze/section_preferences.go addAgents ./analyze"
+  "analyze/section_preferences.go Shard ./analyze"
+  "analyze/section_preferences.go Merge ./analyze"
+  "analyze/section_mistakes.go AddMarked ./analyze"
+  "analyze/section_mistakes.go Merge ./analyze"
 )
 
 tmp=$(mktemp -d)

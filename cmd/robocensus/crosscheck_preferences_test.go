@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"testing"
 
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/robots"
@@ -91,4 +92,18 @@ func checkExtensions(q *querier, p *analyze.UsagePreferences) {
 			count(DISTINCT d.capture_id), count(*), count(*) FILTER (valid)
 		FROM directives d JOIN deciding h USING (crawl, capture_id) WHERE h.usable AND d.crawl = ?
 		GROUP BY k ORDER BY 2 DESC, list_position(`+order+`, k)`, want)
+}
+
+// The demo's sample shows both sections: signals.example asks not to be
+// trained on and leaves GPTBot allowed, papers.example asks the same and
+// disallows it; messy.example has a reversed-syntax line.
+func TestDemoShowsPreferencesAndMistakes(t *testing.T) {
+	c := buildReport(t, demoDataset(t)).Crawls[0]
+	asks := c.Preferences.Blocking[0]
+	if asks.Hosts != 2 || asks.Allowed != 1 || asks.Disallowed != 1 || len(c.Preferences.Values) == 0 {
+		t.Errorf("demo preferences changed: %+v", c.Preferences)
+	}
+	if m := c.Mistakes.Mistakes[0]; m.Measure != "reversed-syntax" || m.Captures.N != 1 || c.Mistakes.Unreadable.N == 0 {
+		t.Errorf("demo mistakes changed: %+v", c.Mistakes)
+	}
 }
