@@ -72,7 +72,7 @@ func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
 	if sh.index == sh.of-1 {
 		steps = append(steps, s.chooseFarms)
 	}
-	steps = append(steps, s.rankingPass, s.agentsPass, s.markedPass)
+	steps = append(steps, s.rankingPass, s.makeTallies, s.agentsPass, s.hostTablesPass, s.marksFeed, s.hostsPass)
 	for _, step := range steps {
 		if err := step(ctx, sh); err != nil {
 			return err
@@ -88,7 +88,6 @@ type capture struct {
 	digest   uint64    // hash of payload_digest, 0 when NULL
 	errors   int32
 	warnings int32
-	aiBlocks uint32 // AI crawlers fully disallowed (agents pass, atomic)
 	flags    uint32 // cap* bits (set atomically after the captures pass), and the outcome in the top byte
 }
 
@@ -100,15 +99,14 @@ const outcomeShift = 24
 
 // Flags of a capture.
 const (
-	capRead              = 1 << iota // status 2xx or NULL: crawlers read the body
-	capNoRules                       // rule_count = 0
-	capNonEmpty                      // payload_length > 0
-	capRedirect                      // outcome redirect
-	capEndAnchor                     // a rule ends in '$'
-	capDeciding                      // the deciding capture of its host
-	capUsable                        // a usable robots.txt
-	capAINamed                       // names an AI crawler
-	capAINamedDisallowed             // names an AI crawler and disallows it fully
+	capRead      = 1 << iota // status 2xx or NULL: crawlers read the body
+	capNoRules               // rule_count = 0
+	capNonEmpty              // payload_length > 0
+	capRedirect              // outcome redirect
+	capEndAnchor             // a rule ends in '$'
+	capDeciding              // the deciding capture of its host
+	capUsable                // a usable robots.txt
+	capFed                   // fed as a host (once, whatever its rows)
 )
 
 // host is what the captures pass keeps of one host: its deciding capture
@@ -134,11 +132,7 @@ type crawlState struct {
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
 	codes    *codeTable
-	diag     diagTotals
-	rules    ruleCounts
 	farms    *farmState
-	worst    topN[worstHost]
-	crawlers crawlerTotals
 	secs     *sectionRun
 }
 
@@ -157,9 +151,9 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	}
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
-		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(), diag: newDiagTotals(),
-		farms: newFarmState(), worst: topN[worstHost]{n: d.cfg.top, less: worstBefore},
-		crawlers: newCrawlerTotals(), secs: newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
+		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
+		farms: newFarmState(),
+		secs:  newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
 	}, nil
 }
 
@@ -172,7 +166,6 @@ type captureCols struct {
 	fetch                      *array.Timestamp
 	status, rules, errs, warns *array.Int32
 	length                     *array.Int64
-	wild                       *array.Int32 // counting only
 }
 
 // newCaptureCols returns the columns of a record of captures, with the
@@ -184,9 +177,6 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 		outcome: cs.dict("outcome"), fetch: cs.timestamp("fetch_time"), status: cs.i32("fetch_status"),
 		rules: cs.i32("rule_count"), errs: cs.i32("error_count"), warns: cs.i32("warning_count"),
 		length: cs.i64("payload_length"),
-	}
-	if counting {
-		c.wild = cs.i32("wildcard_rule_count")
 	}
 	if cs.err != nil {
 		return nil, cs.err
@@ -200,11 +190,11 @@ func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCo
 // captureRow is one row of captures as the captures pass reads it; its
 // strings alias the record.
 type captureRow struct {
-	id, host, digest    string
-	fetch, length       int64
-	status, rules, wild int32
-	errors, warnings    int32
-	outcome             uint8 // index in crawlState.outcomes
+	id, host, digest string
+	fetch, length    int64
+	status, rules    int32
+	errors, warnings int32
+	outcome          uint8 // index in crawlState.outcomes
 }
 
 func (c *captureCols) row(i int) captureRow {
@@ -215,9 +205,6 @@ func (c *captureCols) row(i int) captureRow {
 	}
 	if !c.status.IsNull(i) {
 		r.status = c.status.Value(i)
-	}
-	if c.wild != nil {
-		r.wild = c.wild.Value(i)
 	}
 	return r
 }
@@ -230,12 +217,6 @@ func (s *crawlState) countRow(r *captureRow, flags uint32) {
 		out.WithErrors.N++
 	}
 	s.countFetchTime(r.fetch)
-	if r.rules > 0 {
-		out.Patterns.WithRules++
-		if r.wild > 0 {
-			out.Patterns.WildcardCaptures.N++
-		}
-	}
 	if flags&capRead != 0 {
 		s.out.ReadCaptures++
 	}
@@ -297,21 +278,11 @@ func (s *crawlState) countFetchTime(t int64) {
 func (s *crawlState) finishCaptureCounts() {
 	out := s.out
 	out.WithErrors.Of = out.Captures
-	out.Patterns.WildcardCaptures.Of = out.Patterns.WithRules
 }
 
 // finish fills the figures that add up over the shards.
 func (s *crawlState) finish() {
-	out := s.out
-	out.Diagnostics = s.codeShares()
-	out.Typos = s.typoFigures()
-	s.finishPatterns()
 	s.finishFarms()
-	out.WorstHosts = []HostErrors{}
-	for _, w := range s.worst.items {
-		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.host, CaptureID: w.id, Errors: w.errors, Warnings: w.warnings, Codes: w.codes})
-	}
-	s.finishCrawlers()
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first
@@ -323,12 +294,16 @@ type codeTable struct {
 	index    map[string]int
 	names    []string
 	severity []string
+	ofCode   [256]int // number by robots.Code, -1 for none
 }
 
 func newCodeTable() *codeTable {
 	t := &codeTable{index: map[string]int{}}
+	for i := range t.ofCode {
+		t.ofCode[i] = -1
+	}
 	for _, c := range robots.Codes() {
-		t.add(c.Name, c.Severity.String())
+		t.ofCode[c.Code] = t.add(c.Name, c.Severity.String())
 	}
 	return t
 }

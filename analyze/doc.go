@@ -36,15 +36,6 @@
 //     hosts (where 5xx answers count as fully disallowed).
 //   - Shared bodies ("domain farms") are payload digests of usable,
 //     non-empty deciding captures served by two or more hosts.
-//   - Usage preferences are shares of the hosts with a usable robots.txt,
-//     by their deciding capture's rows of directives (a mechanism stated:
-//     a content-signal, content-usage or license line), preferences (the
-//     values per category) and agents (GPTBot's verdict).
-//   - The classic mistakes of the 2.4-million-site survey, and its
-//     malformed (robots.Malformed) and unreadable (robots.Unreadable)
-//     shares, are shares of the read captures, as the survey's were of the
-//     files it found; each mistake is measured by its own code, the first
-//     robots.Mistakes lists (mistake 9 by allow_count > 0).
 //
 // Every ratio carries its denominator ([Ratio]).
 //
@@ -62,16 +53,20 @@
 // a new accumulator for each worker of the driver (Add a record, Merge
 // another worker's counts, Finish into the [Crawl]), lists its Trends and
 // renders itself in Markdown and, with its template fragment, in HTML. The
-// driver (sectiondriver.go) owns every pass: it feeds the captures table
-// from the first shard's captures pass and finishes the sections that need
-// nothing else as soon as that pass ends; it reads any other table once per
-// crawl. A section opens no file and knows nothing of shards or row
-// groups. A "hosts" table (one row per crawl and host with its deciding
-// capture) is meant to be one more Need. A Need marked (Need.Marked) is
-// read once per host shard after the shard's passes, each row with what
-// the passes found of its capture (read, usable host, diagnostic codes:
-// [Mark]), so that a section joins a table with the captures within the
-// shard's memory (sectionmarks.go).
+// driver (sectiondriver.go, feeds.go) owns every pass: it feeds the
+// captures, diagnostics, rules and agents tables from the first shard's
+// passes, which read them anyway to mark captures, and finishes the
+// sections that need only captures as soon as that pass ends; it reads any
+// other table once per crawl. What it marks in the shards reaches the
+// sections as pseudo-tables (section.go): "marks" (every capture with its
+// codes, end anchor, read, deciding and usable marks), "marked captures"
+// (every capture as its row of captures and marks), "hosts" (every host
+// as its deciding capture's row of captures and marks) and "host T" for a
+// table T keyed by capture_id ("host agents", "host directives", "host
+// preferences": the rows of T of each deciding capture, with a tally the
+// section keeps per host). A section opens no file and knows nothing of
+// shards or row groups. A "hosts" table (one row per crawl and host with
+// its deciding capture, issue 9) would feed the same "hosts" need.
 //
 // To add a section NAME:
 //
@@ -79,7 +74,8 @@
 //     JSON name, documented in report.go), the Section value with its
 //     Needs, New, Trends and Markdown, and its accumulator;
 //  2. analyze/html/sections/NAME.tmpl: {{define "section-NAME"}}, drawn
-//     with the crawl's view as dot;
+//     with the crawl's figures as dot, and what the section's View
+//     returns (its charts) as .View;
 //  3. one line: add it to crawlSections (section.go), where the report
 //     shows it; its trends follow the older series;
 //  4. its test in sections_test.go on a fixture counted by hand, and its
@@ -87,11 +83,12 @@
 //  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
 //     listed in sectionChecks.
 //
-// Moved so far: outcomes, sizes, user agents, sitemaps, inputs; written
-// as sections: usage preferences and classic mistakes (marked). Still
-// computed by the crawl passes (crawl.go, passes.go, rank.go, agents.go),
-// listed in section_legacy.go for their rendering only: crawlers,
-// diagnostics, rules, typos, farms, worst hosts, and the overview line.
+// Moved so far: outcomes, crawlers, diagnostics, sizes, rules, typos,
+// user agents, sitemaps, worst hosts, inputs; written as sections: usage
+// preferences and classic mistakes. Still computed by the crawl
+// passes (rank.go, passes.go), listed in section_legacy.go for its
+// rendering only: the shared bodies (farms); and the overview line
+// (crawl.go).
 //
 // # Rendering
 //
@@ -126,7 +123,8 @@
 //     every row, what needs no capture state (outcomes and statuses,
 //     sizes, user agents named, diagnostic rows and typos, rules); the
 //     later shards read only the columns that index and mark captures.
-//   - The worst hosts keep their first entries per shard and merge.
+//   - The worst hosts are ranked in one list as the hosts of each shard
+//     are fed.
 //   - The shared bodies are ranked once the last shard's marks are done,
 //     when the hosts of every body are counted. Their samples (the first
 //     host names) are collected in the last shard's ranking pass and, for
@@ -159,18 +157,20 @@
 //     state of a Common Crawl partition;
 //   - agents not tracked: verdict counts per distinct agents.agent value.
 //
-// The sections that read tables marked (usage preferences: directives,
-// preferences, agents; classic mistakes: captures) read them again in
-// every shard, after its passes, and keep for the shard's life a word of
-// 8 bytes per capture of the shard for usage preferences (made after the
-// shard's hosts are let go, so under the captures pass's peak), plus
-// fixed counts; no set of capture IDs or hosts lives beyond a shard.
-// Reading the agents table once more per shard (for GPTBot's verdict) is
-// most of their cost: over the 8 crawls of 180,000 captures the README's
-// survey table was measured on (2026-11-24, the shared 2-core VM), the
-// JSON report took 5.4-6.1 s CPU instead of 3.0-3.5 s, and 3.1-3.6 s
-// without the agents read. Feeding the marked agents rows from the
-// crawlers' own agents pass would remove it.
+// A section that needs a "host T" table (crawlers, usage preferences)
+// keeps a tally of 8 bytes per capture of the shard, made after the
+// shard's hosts are let go, so under the captures pass's peak. Usage
+// preferences reads the directives and preferences tables once per
+// shard for the rows of the usable hosts' deciding captures, and takes
+// GPTBot's verdict from the agents pass the crawlers section makes
+// anyway; classic mistakes reads four more columns of captures in the
+// pass that feeds the hosts ("marked captures"). No set of capture IDs or
+// hosts lives beyond a shard. Over the two crawls of 45,609 and 9,438
+// captures of the shared corpus (2026-11-24, the shared 2-core VM, JSON
+// report), the two sections cost 5-7% of the report's CPU next to the
+// report without them (1.28-1.36 s against 1.24-1.27 s; with 4 shards
+// 3.07 s against 2.92 s); reading the agents table again per shard for
+// GPTBot's verdict, as they first did, cost some 75%.
 //
 // The price of shards is time: every shard reads the captures,
 // diagnostics, rules and agents tables again (the columns it needs), so a

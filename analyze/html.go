@@ -1,11 +1,9 @@
 package analyze
 
 import (
-	"cmp"
 	"embed"
 	"html/template"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/robocensus/robocensus/robots"
@@ -28,19 +26,17 @@ var style = func() template.CSS {
 // cannot become markup; the pages hold no script at all, and their
 // Content-Security-Policy forbids scripts and every fetch.
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"int":         fmtInt,
-	"share":       fmtShare,
-	"ratio":       fmtRatio,
-	"pct":         func(r Ratio) string { return fmtShare(r.Share()) },
-	"bytes":       fmtBytes,
-	"value":       fmtValue,
-	"delta":       fmtDelta,
-	"status":      status,
-	"plural":      plural,
-	"frac":        func(n, of int64) float64 { return Ratio{n, of}.Share() },
-	"lineClass":   lineClass,
-	"sizeChart":   sizeChart,
-	"agentsChart": agentsChart,
+	"int":       fmtInt,
+	"share":     fmtShare,
+	"ratio":     fmtRatio,
+	"pct":       func(r Ratio) string { return fmtShare(r.Share()) },
+	"bytes":     fmtBytes,
+	"value":     fmtValue,
+	"delta":     fmtDelta,
+	"status":    status,
+	"plural":    plural,
+	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
+	"lineClass": lineClass,
 }).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
 // reportView is what the crawl report template draws.
@@ -60,14 +56,15 @@ type crawlView struct {
 	Cards      []card
 	OutcomeBar *barChart
 	Outcomes   []outcomeRow
-	AIChart    *barChart
-	AIRows     []CrawlerShare // AI crawlers named or blocked anywhere, ranked
-	AIShown    []CrawlerShare // the first of AIRows, drawn in the chart
-	AIQuiet    int            // AI crawlers no host names or blocks
-	SearchRows []CrawlerShare
-	OtherRows  []CrawlerShare
-	DiagGroups []diagGroup
 	Sections   []template.HTML // each section's fragment, in report order
+	top        int
+}
+
+// sectionView is what a section's fragment draws: the crawl's figures,
+// and what the section's View returns.
+type sectionView struct {
+	*crawlView
+	View any
 }
 
 type card struct {
@@ -78,14 +75,6 @@ type card struct {
 type outcomeRow struct {
 	OutcomeShare
 	Class, Meaning, Statuses string
-}
-
-type diagGroup struct {
-	Severity string
-	Title    string
-	Found    []CodeShare
-	Absent   []string
-	Chart    *barChart
 }
 
 type trendsView struct {
@@ -120,11 +109,9 @@ func writeReportHTML(w io.Writer, r *Report, title string) error {
 }
 
 func newCrawlView(c *Crawl, top int) *crawlView {
-	v := &crawlView{Crawl: c, Label: c.Crawl}
+	v := &crawlView{Crawl: c, Label: c.Crawl, top: top}
 	v.Cards = crawlCards(c)
 	v.OutcomeBar, v.Outcomes = outcomeView(c)
-	v.aiView(top)
-	v.DiagGroups = diagGroups(c.Diagnostics)
 	return v
 }
 
@@ -133,7 +120,11 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 func (v *crawlView) renderSections() error {
 	for _, s := range crawlSections {
 		var b strings.Builder
-		if err := pages.ExecuteTemplate(&b, "section-"+s.Name, v); err != nil {
+		sv := sectionView{crawlView: v}
+		if s.View != nil {
+			sv.View = s.View(v.Crawl, Params{Top: v.top})
+		}
+		if err := pages.ExecuteTemplate(&b, "section-"+s.Name, sv); err != nil {
 			return err
 		}
 		v.Sections = append(v.Sections, template.HTML(b.String())) // escaped by its template
@@ -192,97 +183,7 @@ func outcomeView(c *Crawl) (*barChart, []outcomeRow) {
 	return newBarChart(1100, 70, 1, []barInput{in}, nil, fmtShare), rows
 }
 
-// aiChartRows is the number of AI crawlers drawn in the chart.
-const aiChartRows = 16
-
-// aiView ranks the tracked crawlers and draws the AI chart.
-func (v *crawlView) aiView(top int) {
-	r := rankCrawlers(v.Crawlers.Crawlers, top)
-	v.AIRows, v.AIShown, v.AIQuiet, v.SearchRows, v.OtherRows = r.ai, r.aiShown, r.aiQuiet, r.search, r.other
-	if len(r.aiShown) > 0 {
-		v.AIChart = aiChart(r.aiShown)
-	}
-}
-
-// crawlerRanking sorts the tracked crawlers of a crawl for display.
-type crawlerRanking struct {
-	ai      []CrawlerShare // AI crawlers named or blocked anywhere, most named first
-	aiShown []CrawlerShare // the first of ai, the ones the reports show
-	aiQuiet int            // AI crawlers no host names or blocks
-	search  []CrawlerShare // search crawlers, in catalogue order
-	other   []CrawlerShare // agents of the dataset not in the catalogue
-}
-
-// rankCrawlers ranks the tracked crawlers; the HTML and Markdown reports
-// show the same ones.
-func rankCrawlers(crawlers []CrawlerShare, top int) crawlerRanking {
-	var r crawlerRanking
-	for _, s := range crawlers {
-		switch {
-		case s.Kind == robots.CrawlerSearch.String():
-			r.search = append(r.search, s)
-		case s.Kind != robots.CrawlerAI.String():
-			r.other = append(r.other, s)
-		case s.Usable.Named+s.All.Named+s.All.Disallowed+s.All.Partial == 0:
-			r.aiQuiet++
-		default:
-			r.ai = append(r.ai, s)
-		}
-	}
-	slices.SortStableFunc(r.ai, func(a, b CrawlerShare) int {
-		return cmp.Or(cmp.Compare(b.Usable.Named, a.Usable.Named), cmp.Compare(b.Usable.Disallowed, a.Usable.Disallowed))
-	})
-	r.aiShown = r.ai[:min(len(r.ai), max(aiChartRows, top))]
-	if i := slices.IndexFunc(r.aiShown, func(s CrawlerShare) bool { return s.Usable.Named == 0 }); i >= 3 {
-		r.aiShown = r.aiShown[:i] // the crawlers some host names, when there are a few
-	}
-	return r
-}
-
-// aiChart draws one stacked bar per crawler over the usable hosts, with a
-// tick at the share that names it.
-func aiChart(crawlers []CrawlerShare) *barChart {
-	var rows []barInput
-	for _, s := range crawlers {
-		u := s.Usable
-		named := share(u.Named, u.Hosts)
-		rows = append(rows, barInput{
-			label: s.Agent, note: "named " + fmtShare(named),
-			values: []float64{share(u.Disallowed, u.Hosts), share(u.Partial, u.Hosts), share(u.Allowed, u.Hosts)},
-			class:  []string{"c-disallowed", "c-partial", "c-allowed"},
-			title: []string{"fully disallowed: " + fmtRatio(Ratio{u.Disallowed, u.Hosts}),
-				"partially disallowed: " + fmtRatio(Ratio{u.Partial, u.Hosts}), "allowed: " + fmtRatio(Ratio{u.Allowed, u.Hosts})},
-			marker: &named,
-		})
-	}
-	return newBarChart(1100, 190, 1, rows, []float64{0, 0.25, 0.5, 0.75, 1}, fmtShare)
-}
-
 func share(n, of int64) float64 { return Ratio{n, of}.Share() }
-
-func diagGroups(codes []CodeShare) []diagGroup {
-	var out []diagGroup
-	for _, sev := range []string{"error", "warning", "info"} {
-		g := diagGroup{Severity: sev}
-		var rows []barInput
-		for _, c := range codes {
-			switch {
-			case c.Severity != sev:
-			case c.Captures.N == 0:
-				g.Absent = append(g.Absent, c.Code)
-			default:
-				g.Found = append(g.Found, c)
-				rows = append(rows, barInput{label: c.Code, note: fmtShare(c.Captures.Share()), values: []float64{c.Captures.Share()}, class: []string{"c-" + sev}})
-			}
-		}
-		if len(rows) > 0 {
-			g.Chart = newBarChart(540, 200, 0, rows, nil, fmtShare)
-		}
-		g.Title = fmtInt(int64(len(g.Found))) + plural(int64(len(g.Found)), " code found", " codes found")
-		out = append(out, g)
-	}
-	return out
-}
 
 func newTrendsView(t *Trends) *trendsView {
 	v := &trendsView{Crawls: t.Crawls}

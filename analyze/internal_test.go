@@ -187,7 +187,7 @@ func TestMarkdownTopCrawlers(t *testing.T) {
 	for i := range 5 {
 		f.Crawlers = append(f.Crawlers, CrawlerShare{Agent: fmt.Sprintf("Other%d", i), Kind: "other"})
 	}
-	v := newCrawlView(c, DefaultTop)
+	v := newCrawlersView(c, DefaultTop)
 	var want []string
 	for _, s := range append(slices.Clone(v.AIShown), v.SearchRows...) {
 		want = append(want, s.Agent)

@@ -120,69 +120,6 @@ func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	}
 }
 
-// mdCrawlers lists the crawlers the HTML report shows: the top AI crawlers
-// in its order, then the search crawlers. The JSON has them all.
-func mdCrawlers(m *mdWriter, c *Crawl, top int) {
-	f := &c.Crawlers
-	m.heading(3, "Tracked crawlers")
-	m.para("Over the %s hosts with a usable robots.txt (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",
-		fmtInt(f.UsableHosts), fmtInt(f.AllHosts), fmtRatio(f.AnyAINamed), fmtRatio(f.AnyAINamedDisallowed), fmtRatio(f.EveryAIDisallowed))
-	r := rankCrawlers(f.Crawlers, top)
-	if len(r.aiShown) > 0 {
-		m.para("AI crawlers, the %d most named:", len(r.aiShown))
-		mdCrawlerTable(m, r.aiShown)
-	}
-	if len(r.search) > 0 {
-		m.para("Search crawlers:")
-		mdCrawlerTable(m, r.search)
-	}
-	m.para("The full table of all %d tracked crawlers (%d AI crawlers not listed here, %d other agents) is in the JSON report: `robocensus report --format json`, `crawls[].crawlers.crawlers`.",
-		len(f.Crawlers), len(r.ai)-len(r.aiShown)+r.aiQuiet, len(r.other))
-}
-
-func mdCrawlerTable(m *mdWriter, crawlers []CrawlerShare) {
-	var rows [][]string
-	for _, s := range crawlers {
-		u, a := s.Usable, s.All
-		rows = append(rows, []string{code(s.Agent), md(s.Kind), fmtShare(share(u.Named, u.Hosts)), fmtShare(share(u.NamedDisallowed, u.Hosts)),
-			fmtShare(share(u.Disallowed, u.Hosts)), fmtShare(share(u.Partial, u.Hosts)), fmtShare(share(u.Allowed, u.Hosts)),
-			fmtShare(share(a.Named, a.Hosts)), fmtShare(share(a.Disallowed, a.Hosts))})
-	}
-	m.table([]string{"crawler", "kind", " named", " named & fully disallowed", " fully disallowed", " partially", " allowed", " named (all hosts)", " fully disallowed (all hosts)"}, rows)
-}
-
-func mdDiagnostics(m *mdWriter, c *Crawl) {
-	m.heading(3, "Diagnostics")
-	m.para("Share of all %s captures with at least one finding of each code.", fmtInt(c.Captures))
-	var rows [][]string
-	for _, d := range c.Diagnostics {
-		rows = append(rows, []string{code(d.Code), d.Severity, fmtInt(d.Captures.N), fmtShare(d.Captures.Share()), fmtInt(d.Findings), md(d.Summary)})
-	}
-	m.table([]string{"code", "severity", " captures", " share", " findings", "when"}, rows)
-}
-
-func mdRules(m *mdWriter, c *Crawl, _ int) {
-	p := &c.Patterns
-	m.heading(3, "Rules, wildcards and end anchors")
-	m.para("%s rules (%s allow, %s disallow) in %s captures. Files with a `*` rule: %s; with a `$` rule: %s. Rules with a wildcard: %s; end-anchored: %s.",
-		fmtInt(p.Rules), fmtInt(p.Allow), fmtInt(p.Disallow), fmtInt(p.WithRules), fmtRatio(p.WildcardCaptures), fmtRatio(p.EndAnchorCaptures),
-		fmtRatio(p.WildcardRules), fmtRatio(p.EndAnchorRules))
-}
-
-func mdTypos(m *mdWriter, c *Crawl, _ int) {
-	t := &c.Typos
-	m.heading(3, "Typos")
-	m.para("Captures with a typo Google accepts: %s (%s lines); with a typo Google ignores: %s (%s lines).",
-		fmtRatio(t.Accepted.Captures), fmtInt(t.Accepted.Lines), fmtRatio(t.Ignored.Captures), fmtInt(t.Ignored.Lines))
-	var rows [][]string
-	for _, k := range t.Keys {
-		rows = append(rows, []string{code(k.Key), k.Code, fmtInt(k.Lines)})
-	}
-	if len(rows) > 0 {
-		m.table([]string{"key (lower case)", "code", " lines"}, rows)
-	}
-}
-
 func mdFarms(m *mdWriter, f *Farms) {
 	m.heading(3, "Bodies shared by many hosts")
 	m.para("%s of the hosts with a usable non-empty robots.txt serve one of %s bodies that other hosts serve too.", fmtRatio(f.SharedHosts), fmtInt(f.SharedBodies))
@@ -200,23 +137,6 @@ func mdFarms(m *mdWriter, f *Farms) {
 	if len(rows) > 0 {
 		m.table([]string{" hosts", "first hosts", "payload digest", " lines", "first lines"}, rows)
 	}
-}
-
-func mdWorst(m *mdWriter, hosts []HostErrors) {
-	m.heading(3, "Hosts with the most errors")
-	var rows [][]string
-	for _, h := range hosts {
-		var codes []string
-		for _, c := range h.Codes {
-			codes = append(codes, code(c))
-		}
-		rows = append(rows, []string{code(h.Host), fmtInt(int64(h.Errors)), fmtInt(int64(h.Warnings)), strings.Join(codes, ", "), code(h.CaptureID)})
-	}
-	if len(rows) == 0 {
-		m.para("No host has an error.")
-		return
-	}
-	m.table([]string{"host", " errors", " warnings", "error codes", "capture"}, rows)
 }
 
 func mdTrends(m *mdWriter, t *Trends) {

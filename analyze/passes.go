@@ -1,10 +1,8 @@
 package analyze
 
 import (
-	"cmp"
 	"context"
 	"maps"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -17,53 +15,42 @@ import (
 )
 
 // The passes over diagnostics and rules, once per shard: each worker
-// counts rows on its own and marks the shard's captures (atomically), and
-// the counts are added up when the pass ends. Only the counting shard
-// counts rows; the others read just what marks captures. capture_id and
-// the other repetitive string columns are read as dictionaries: a value
-// is looked at once per record, not once per row.
+// marks the shard's captures (atomically). In the first shard, they feed
+// every record to the sections that need the table. capture_id and the
+// other repetitive string columns are read as dictionaries: a value is
+// looked at once per record, not once per row.
 
-// maxBitCodes is the number of codes whose captures are counted with the
+// maxBitCodes is the number of codes whose captures are marked with the
 // per-capture bits; the catalogue and the reader's codes fit well below.
 const maxBitCodes = 128
 
-// diagTotals is what the diagnostics passes add up over the shards.
-type diagTotals struct {
-	rows     []int64             // findings, by code number (counting shard)
-	captures []int64             // captures with a finding, by code number
-	typos    map[[2]string]int64 // {key, code} -> lines (counting shard)
-}
-
-func newDiagTotals() diagTotals { return diagTotals{typos: map[[2]string]int64{}} }
-
-// diagWorker is what one worker of a diagnostics pass counts.
+// diagWorker is what one worker of a diagnostics pass keeps.
 type diagWorker struct {
 	cache  map[string]int
-	typo   [2]int // the numbers of typoCodes
-	codeOf []int  // code number by index in the record's code dictionary, -1 until known
-	rows   []int64
-	typos  map[[2]string]int64    // {key, code} -> lines; keys alias records until cloned
+	codeOf []int                  // code number by index in the record's code dictionary, -1 until known
 	extra  map[[2]uint64]struct{} // {code, capture index} for codes past maxBitCodes
 }
 
-// typoCodes are the codes of misspelled keys.
-var typoCodes = [2]robots.Code{robots.TypoAccepted, robots.TypoIgnored}
-
-// diagnosticsPass counts the findings of each code (counting shard) and
-// marks which captures of the shard have one.
+// diagnosticsPass marks which captures of the shard have a finding of
+// each code.
 func (s *crawlState) diagnosticsPass(ctx context.Context, sh *shard) error {
 	columns := []string{"capture_id", "code", "severity"}
 	if sh.counting {
-		columns = append(columns, "message")
+		columns = union(columns, s.secs.columns("diagnostics"))
 	}
 	workers := make([]*diagWorker, s.d.workers())
 	for i := range workers {
-		cache := s.codes.catalogueCache()
-		typo := [2]int{cache[typoCodes[0].String()], cache[typoCodes[1].String()]}
-		workers[i] = &diagWorker{cache: cache, typo: typo, typos: map[[2]string]int64{}, extra: map[[2]uint64]struct{}{}}
+		workers[i] = &diagWorker{cache: s.codes.catalogueCache(), extra: map[[2]uint64]struct{}{}}
 	}
 	spec := scanSpec{table: "diagnostics", crawl: s.label, columns: columns, dict: []string{"capture_id", "code", "severity"}}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addDiagnostics(sh, workers[w], rec) })
+	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
+		if sh.counting {
+			if err := s.secs.add("diagnostics", w, rec); err != nil {
+				return err
+			}
+		}
+		return s.addDiagnostics(sh, workers[w], rec)
+	})
 	if err != nil {
 		return err
 	}
@@ -76,10 +63,6 @@ func (s *crawlState) diagnosticsPass(ctx context.Context, sh *shard) error {
 func (s *crawlState) addDiagnostics(sh *shard, w *diagWorker, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	ids, codes, sev := cs.dict("capture_id"), cs.dict("code"), cs.dict("severity")
-	var msg *array.String
-	if sh.counting {
-		msg = cs.str("message")
-	}
 	if cs.err != nil {
 		return cs.err
 	}
@@ -87,9 +70,6 @@ func (s *crawlState) addDiagnostics(sh *shard, w *diagWorker, rec arrow.Record) 
 	var l idLookup
 	for i := range int(rec.NumRows()) {
 		ci := w.code(s.codes, codes, sev, i)
-		if sh.counting {
-			w.count(ci, msg, i)
-		}
 		capIdx, ok := l.lookup(sh, s.hash, ids, i)
 		switch {
 		case !ok:
@@ -113,24 +93,6 @@ func (w *diagWorker) code(t *codeTable, codes, sev dictColumn, i int) int {
 	return ci
 }
 
-// count counts a finding of code ci, and its misspelled key for a typo.
-func (w *diagWorker) count(ci int, msg *array.String, i int) {
-	for ci >= len(w.rows) {
-		w.rows = append(w.rows, 0)
-	}
-	w.rows[ci]++
-	for t, code := range typoCodes {
-		if ci != w.typo[t] {
-			continue
-		}
-		k := [2]string{typoKeyOf(msg.Value(i)), code.String()}
-		if _, ok := w.typos[k]; !ok {
-			k[0] = strings.Clone(k[0])
-		}
-		w.typos[k]++
-	}
-}
-
 // resetInts returns a slice of n values -1, reusing s.
 func resetInts(s []int, n int) []int {
 	s = slices.Grow(s[:0], n)[:n]
@@ -140,42 +102,18 @@ func resetInts(s []int, n int) []int {
 	return s
 }
 
-// typoKeyOf returns the misspelled key a typo message names: the text
-// between its first two double quotes, lower-cased.
-func typoKeyOf(msg string) string {
-	rest, ok := strings.CutPrefix(msg, `"`)
-	if !ok {
-		return ""
-	}
-	key, _, _ := strings.Cut(rest, `"`)
-	return strings.ToLower(key)
-}
-
-// finishDiagnostics adds the workers' counts, and the shard's captures
-// with each code, to the crawl's.
+// finishDiagnostics gathers the workers' codes past maxBitCodes by capture.
 func (s *crawlState) finishDiagnostics(sh *shard, workers []*diagWorker) {
-	t := &s.diag
-	n := len(s.codes.names)
-	t.rows, t.captures = growTo(t.rows, n), growTo(t.captures, n)
-	extra := map[[2]uint64]struct{}{}
+	sh.extra = map[uint32][]int{}
 	for _, w := range workers {
-		for i, r := range w.rows {
-			t.rows[i] += r
-		}
-		for k, v := range w.typos {
-			t.typos[k] += v
-		}
-		maps.Copy(extra, w.extra)
-	}
-	for k := range extra {
-		t.captures[k[0]]++
-	}
-	for i := range sh.caps {
-		for word, bitsSet := range sh.caps[i].codes {
-			for b := bitsSet; b != 0; b &= b - 1 {
-				t.captures[word*64+bits.TrailingZeros64(b)]++
+		for k := range w.extra {
+			if !slices.Contains(sh.extra[uint32(k[1])], int(k[0])) {
+				sh.extra[uint32(k[1])] = append(sh.extra[uint32(k[1])], int(k[0]))
 			}
 		}
+	}
+	for _, codes := range sh.extra {
+		slices.Sort(codes)
 	}
 }
 
@@ -187,85 +125,35 @@ func growTo(s []int64, n int) []int64 {
 	return s
 }
 
-// codeShares returns the prevalence of every catalogue code (found or not)
-// and of every other code found: errors first, then by captures and code.
-func (s *crawlState) codeShares() []CodeShare {
-	n := len(s.codes.names)
-	rows, captures := growTo(s.diag.rows, n), growTo(s.diag.captures, n)
-	out := make([]CodeShare, n)
-	for i := range n {
-		name := s.codes.names[i]
-		out[i] = CodeShare{
-			Code: name, Severity: s.codes.severity[i], Summary: codeSummary(name),
-			Captures: Ratio{captures[i], s.out.Captures}, Findings: rows[i],
-		}
-	}
-	slices.SortFunc(out, func(a, b CodeShare) int {
-		return cmp.Or(cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
-			cmp.Compare(b.Captures.N, a.Captures.N), strings.Compare(a.Code, b.Code))
-	})
-	return out
-}
-
-// typoFigures returns the typo prevalence and the misspelled keys.
-func (s *crawlState) typoFigures() Typos {
-	n := len(s.codes.names)
-	rows, captures := growTo(s.diag.rows, n), growTo(s.diag.captures, n)
-	acc, ign := s.codes.index[typoCodes[0].String()], s.codes.index[typoCodes[1].String()]
-	out := Typos{
-		Accepted: TypoShare{Captures: Ratio{captures[acc], s.out.Captures}, Lines: rows[acc]},
-		Ignored:  TypoShare{Captures: Ratio{captures[ign], s.out.Captures}, Lines: rows[ign]},
-		Keys:     []TypoKey{},
-	}
-	for k, n := range s.diag.typos {
-		out.Keys = append(out.Keys, TypoKey{Key: k[0], Code: k[1], Lines: n})
-	}
-	slices.SortFunc(out.Keys, func(a, b TypoKey) int {
-		return cmp.Or(cmp.Compare(b.Lines, a.Lines), strings.Compare(a.Key, b.Key), strings.Compare(a.Code, b.Code))
-	})
-	out.Keys = out.Keys[:min(len(out.Keys), s.d.cfg.top)]
-	return out
-}
-
-// ruleCounts is what one worker of the rules pass counts.
-type ruleCounts struct {
-	rules, allow, disallow, wildcard, endAnchor int64
-}
-
-// rulesPass counts rules, wildcards and end anchors (counting shard), and
-// marks the shard's captures with an end-anchored rule.
+// rulesPass marks the shard's captures with an end-anchored rule; in the
+// counting shard, it feeds the rules to the sections.
 func (s *crawlState) rulesPass(ctx context.Context, sh *shard) error {
-	columns, dict := []string{"capture_id", "has_end_anchor"}, []string{"capture_id"}
+	columns := []string{"capture_id", "has_end_anchor"}
 	if sh.counting {
-		columns, dict = append(columns, "directive", "has_wildcard"), append(dict, "directive")
+		columns = union(columns, s.secs.columns("rules"))
 	}
-	counts := make([]ruleCounts, s.d.workers())
+	dict := []string{"capture_id"}
+	if slices.Contains(columns, "directive") {
+		dict = append(dict, "directive")
+	}
 	spec := scanSpec{table: "rules", crawl: s.label, columns: columns, dict: dict}
-	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error { return s.addRules(sh, &counts[w], rec) })
-	if err != nil {
-		return err
-	}
-	for _, c := range counts {
-		t := &s.rules
-		t.rules, t.allow, t.disallow = t.rules+c.rules, t.allow+c.allow, t.disallow+c.disallow
-		t.wildcard, t.endAnchor = t.wildcard+c.wildcard, t.endAnchor+c.endAnchor
-	}
-	return nil
+	return s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
+		if sh.counting {
+			if err := s.secs.add("rules", w, rec); err != nil {
+				return err
+			}
+		}
+		return s.markEndAnchors(sh, rec)
+	})
 }
 
-func (s *crawlState) addRules(sh *shard, c *ruleCounts, rec arrow.Record) error {
+// markEndAnchors marks the captures of a record of rules with an
+// end-anchored rule.
+func (s *crawlState) markEndAnchors(sh *shard, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	ids, end := cs.dict("capture_id"), cs.boolean("has_end_anchor")
-	var dir dictColumn
-	var wild *array.Boolean
-	if sh.counting {
-		dir, wild = cs.dict("directive"), cs.boolean("has_wildcard")
-	}
 	if cs.err != nil {
 		return cs.err
-	}
-	if sh.counting {
-		c.count(dir, wild, end)
 	}
 	var l idLookup
 	for i := range int(rec.NumRows()) {
@@ -279,33 +167,6 @@ func (s *crawlState) addRules(sh *shard, c *ruleCounts, rec arrow.Record) error 
 	return nil
 }
 
-// count counts the rules of a record.
-func (c *ruleCounts) count(dir dictColumn, wild, end *array.Boolean) {
-	allow := dir.find(robots.Allow.String())
-	for i, x := range dir.idx {
-		c.rules++
-		if x == allow {
-			c.allow++
-		} else {
-			c.disallow++
-		}
-		if wild.Value(i) {
-			c.wildcard++
-		}
-		if end.Value(i) {
-			c.endAnchor++
-		}
-	}
-}
-
-// finishPatterns fills the rule figures.
-func (s *crawlState) finishPatterns() {
-	p, t := &s.out.Patterns, s.rules
-	p.Rules, p.Allow, p.Disallow = t.rules, t.allow, t.disallow
-	p.WildcardRules, p.EndAnchorRules = Ratio{t.wildcard, t.rules}, Ratio{t.endAnchor, t.rules}
-	p.EndAnchorCaptures.Of = p.WithRules
-}
-
 // contentErrors are the codes that make a capture without rules "not a
 // robots.txt" (outcome not-robots when it has a 2xx status).
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
@@ -317,9 +178,6 @@ func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
 	s.markUsable(sh)
 	for i := range sh.caps {
 		c := &sh.caps[i]
-		if c.flags&capEndAnchor != 0 && c.flags&capNoRules == 0 {
-			s.out.Patterns.EndAnchorCaptures.N++
-		}
 		if c.flags&(capDeciding|capUsable) == capDeciding|capUsable {
 			s.out.UsableHosts++
 		}

@@ -48,49 +48,22 @@ func (t *topN[T]) add(x T) (evicted *T) {
 	return nil
 }
 
-// worstHost is a candidate of the worst hosts list.
-type worstHost struct {
-	host, id         string
-	errors, warnings int32
-	capIdx           uint32   // in its shard
-	codes            []string // its codes of severity error, once its shard is ranked
-}
-
-func worstBefore(a, b *worstHost) bool {
-	if a.errors != b.errors {
-		return a.errors > b.errors
-	}
-	if a.warnings != b.warnings {
-		return a.warnings > b.warnings
-	}
-	return a.host < b.host
-}
-
-// rankingPass reads the captures again to rank the shard's deciding
-// captures by errors, which needs the host names and IDs the captures
-// pass did not keep; in the last shard, it also collects the samples of
-// the shared bodies listed. The shard's list is merged into the crawl's:
-// every host is in one shard, so the first n of the merged lists are the
-// first n of all.
+// rankingPass reads the captures of the last shard again for the samples
+// of the shared bodies listed, which need the host names the captures
+// pass did not keep.
 func (s *crawlState) rankingPass(ctx context.Context, sh *shard) error {
-	worst := topN[worstHost]{n: s.d.cfg.top, less: worstBefore}
+	if sh.index != sh.of-1 {
+		return nil
+	}
 	spec := scanSpec{table: "captures", crawl: s.label, columns: []string{"capture_id", "url_host_name"}}
-	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return s.rankCaptures(sh, &worst, rec)
+		return s.sampleFarms(sh, rec)
 	})
-	if err != nil {
-		return err
-	}
-	for _, w := range worst.items {
-		w.codes = s.errorCodes(&sh.caps[w.capIdx])
-		s.worst.add(w)
-	}
-	return nil
 }
 
-func (s *crawlState) rankCaptures(sh *shard, worst *topN[worstHost], rec arrow.Record) error {
+func (s *crawlState) sampleFarms(sh *shard, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	ids, hosts := cs.str("capture_id"), cs.str("url_host_name")
 	if cs.err != nil {
@@ -101,31 +74,11 @@ func (s *crawlState) rankCaptures(sh *shard, worst *topN[worstHost], rec arrow.R
 		if !ok || sh.caps[ci].flags&capDeciding == 0 {
 			continue
 		}
-		c := &sh.caps[ci]
-		if c.errors > 0 {
-			worst.add(worstHost{host: hosts.Value(i), id: ids.Value(i), errors: c.errors, warnings: c.warnings, capIdx: ci})
-		}
-		if c.flags&farmFlags == farmFlags {
+		if c := &sh.caps[ci]; c.flags&farmFlags == farmFlags {
 			s.farms.addSample(c.digest, hosts.Value(i))
 		}
 	}
-	for i := range worst.items { // strings of kept items alias this record
-		w := &worst.items[i]
-		w.host, w.id = strings.Clone(w.host), strings.Clone(w.id)
-	}
 	return nil
-}
-
-// errorCodes returns the codes of severity error a capture has, sorted.
-func (s *crawlState) errorCodes(c *capture) []string {
-	out := []string{}
-	for i, name := range s.codes.names[:min(len(s.codes.names), maxBitCodes)] {
-		if c.codes[i/64]&(1<<(i%64)) != 0 && s.codes.severity[i] == "error" {
-			out = append(out, name)
-		}
-	}
-	slices.SortFunc(out, strings.Compare)
-	return out
 }
 
 // Bodies served by several hosts ("domain farms"): the hosts serving each

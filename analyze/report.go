@@ -1,12 +1,9 @@
 package analyze
 
 import (
-	"cmp"
 	"encoding/json"
 	"slices"
 	"time"
-
-	"github.com/robocensus/robocensus/robots"
 )
 
 // Report is the crawl report: the figures of every crawl partition of a
@@ -283,9 +280,6 @@ func (s Series) Delta() float64 {
 	return s.Values[len(s.Values)-1] - s.Values[0]
 }
 
-// trendCrawlers is the most AI crawlers followed in the trends.
-const trendCrawlers = 8
-
 // trends returns how the main figures moved between crawls, or nil for a
 // single crawl.
 func trends(crawls []*Crawl, top int) *Trends {
@@ -305,24 +299,17 @@ func trends(crawls []*Crawl, top int) *Trends {
 	count("captures", func(c *Crawl) int64 { return c.Captures })
 	count("hosts", func(c *Crawl) int64 { return c.Hosts })
 	share("hosts with a usable robots.txt", func(c *Crawl) Ratio { return Ratio{c.UsableHosts, c.Hosts} })
-	t.addSection(crawls, outcomesSection)
+	t.addSection(crawls, outcomesSection, top)
 	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
-	t.addSection(crawls, sizesSection)
-	share("wildcard rules (of captures with rules)", func(c *Crawl) Ratio { return c.Patterns.WildcardCaptures })
-	share("typo accepted", func(c *Crawl) Ratio { return c.Typos.Accepted.Captures })
-	share("typo ignored", func(c *Crawl) Ratio { return c.Typos.Ignored.Captures })
-	t.addSection(crawls, sitemapsSection)
+	t.addSection(crawls, sizesSection, top)
+	t.addSection(crawls, rulesSection, top)
+	t.addSection(crawls, typosSection, top)
+	t.addSection(crawls, sitemapsSection, top)
 	share("hosts sharing their body", func(c *Crawl) Ratio { return c.Farms.SharedHosts })
-	share("an AI crawler named", func(c *Crawl) Ratio { return c.Crawlers.AnyAINamed })
-	share("an AI crawler named and disallowed", func(c *Crawl) Ratio { return c.Crawlers.AnyAINamedDisallowed })
-	share("every AI crawler disallowed", func(c *Crawl) Ratio { return c.Crawlers.EveryAIDisallowed })
-	for _, agent := range trendAgents(crawls[len(crawls)-1], min(top, trendCrawlers)) {
-		share(agent+" named", func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Named, v.Hosts} })
-		share(agent+" disallowed", func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Disallowed, v.Hosts} })
-	}
+	t.addSection(crawls, crawlersSection, top)
 	for _, s := range crawlSections {
 		if !slices.Contains(placedTrends, s) {
-			t.addSection(crawls, s)
+			t.addSection(crawls, s, top)
 		}
 	}
 	return t
@@ -331,11 +318,15 @@ func trends(crawls []*Crawl, top int) *Trends {
 // placedTrends are the sections whose trends the list above places among
 // the older series (the order of the JSON report); the trends of any other
 // section follow.
-var placedTrends = []*Section{outcomesSection, sizesSection, sitemapsSection}
+var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, typosSection, sitemapsSection, crawlersSection}
 
 // addSection adds the trends of a section.
-func (t *Trends) addSection(crawls []*Crawl, s *Section) {
-	for _, tr := range s.Trends {
+func (t *Trends) addSection(crawls []*Crawl, s *Section, top int) {
+	trends := s.Trends
+	if s.MoreTrends != nil {
+		trends = append(slices.Clip(trends), s.MoreTrends(crawls[len(crawls)-1], Params{Top: top})...)
+	}
+	for _, tr := range trends {
 		if tr.Count != nil {
 			t.add(crawls, tr.Name, false, func(c *Crawl) float64 { return float64(tr.Count(c)) })
 		} else {
@@ -350,30 +341,4 @@ func (t *Trends) add(crawls []*Crawl, name string, share bool, f func(*Crawl) fl
 		s.Values = append(s.Values, f(c))
 	}
 	t.Series = append(t.Series, s)
-}
-
-// crawlerUsable returns a crawler's figures over usable hosts.
-func crawlerUsable(c *Crawl, agent string) HostVerdicts {
-	for _, s := range c.Crawlers.Crawlers {
-		if s.Agent == agent {
-			return s.Usable
-		}
-	}
-	return HostVerdicts{Hosts: c.Crawlers.UsableHosts}
-}
-
-// trendAgents returns the AI crawlers most often named in a crawl.
-func trendAgents(c *Crawl, n int) []string {
-	var ai []CrawlerShare
-	for _, s := range c.Crawlers.Crawlers {
-		if s.Kind == robots.CrawlerAI.String() && s.Usable.Named > 0 {
-			ai = append(ai, s)
-		}
-	}
-	slices.SortStableFunc(ai, func(a, b CrawlerShare) int { return cmp.Compare(b.Usable.Named, a.Usable.Named) })
-	var out []string
-	for _, s := range ai[:min(n, len(ai))] {
-		out = append(out, s.Agent)
-	}
-	return out
 }

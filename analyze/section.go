@@ -1,7 +1,14 @@
 package analyze
 
 import (
+	"iter"
+	"slices"
+	"strings"
+	"sync/atomic"
+
 	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/robots"
 )
 
 // A Section is one section of the crawl report, in the shape of a site
@@ -12,9 +19,6 @@ import (
 // "section-NAME", its fragment in html/sections/NAME.tmpl. The driver
 // owns every pass over the dataset: a section opens no file and knows
 // nothing of host shards or row groups.
-//
-// Sections without Needs are still computed by the crawl passes
-// (crawl.go, passes.go); they are listed for their rendering only.
 type Section struct {
 	Name     string // its HTML id and template suffix; lower case
 	Doc      string // what it shows, one sentence
@@ -22,6 +26,16 @@ type Section struct {
 	New      func(p Params) Accumulator
 	Trends   []Trend
 	Markdown func(m *mdWriter, c *Crawl, top int)
+
+	// View, when set, returns what the section's HTML fragment draws
+	// besides the crawl's figures (its charts, rows made for display):
+	// the fragment's dot has the crawl's figures and .View.
+	View func(c *Crawl, p Params) any
+
+	// MoreTrends, when set, lists further trends that depend on the
+	// figures of the latest crawl (the crawlers most often named); they
+	// follow Trends.
+	MoreTrends func(latest *Crawl, p Params) []Trend
 }
 
 // Params are the report's settings a section may use.
@@ -31,21 +45,77 @@ type Params struct {
 
 // A Need is a table a section reads, and its columns.
 //
-// "captures" feeds every row of captures (one pass, shared with the
-// shards). Any other table of the dataset (sitemaps, inputs, ...) is read
-// once per crawl, every row. A table "hosts" (one row per crawl and host
-// with its deciding capture) is meant to plug in here: a section that
-// asks for it would get each host with its deciding capture's columns.
+// Tables of the dataset are fed as records (Accumulator.Add), every row
+// once, with at least the columns asked for:
 //
-// A Need with Marked set is read differently: in every host shard, once
-// the shard's passes are done, each row with the [Mark] of its capture
-// (see markedPass in sectiondriver.go); its section's accumulators
-// implement [MarkedAccumulator].
+//   - "captures", "diagnostics", "rules" and "agents" are fed from the
+//     driver's own passes over the first host shard, which read them
+//     anyway to mark captures: asking for them costs no pass. The string
+//     columns capture_id, outcome, code, severity, directive, agent and
+//     verdict are read as dictionaries (columnSet.dict).
+//   - Any other table (sitemaps, inputs, ...) is read once per crawl.
+//
+// Pseudo-tables carry what the driver's passes find of captures and
+// hosts, host shard by host shard; "marks", "marked captures" and "hosts"
+// are fed to the first accumulator of the section, one call at a time,
+// through the interfaces below:
+//
+//   - "marks" ([MarksTable], [MarksAdder]): every capture once, with its
+//     diagnostic codes, whether a rule of it is end-anchored, whether it
+//     decides for its host and is a usable robots.txt. No columns.
+//   - "marked captures" ([MarkedCapturesTable], [MarkedCapturesAdder]):
+//     every capture once, as its row of a record of captures with
+//     capture_id and the Need's columns, and its marks. Read in the same
+//     pass as "hosts".
+//   - "hosts" ([HostsTable], [HostsAdder]): every host once, as its
+//     deciding capture: a record of captures with url_host_name,
+//     capture_id and the Need's columns, the rows that are deciding
+//     captures, and each one's marks.
+//   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
+//     any other table T keyed by capture_id: "host directives", "host
+//     preferences"), through [HostRowsAdder]: the rows of T of each
+//     deciding capture, in runs of one capture, with its marks and a
+//     [Tally] the section keeps per host; the hosts fed afterwards carry
+//     it. Each T is read once per shard for all the sections that need
+//     it, after agents; "host agents" shares the agents pass. The string
+//     columns of hostDictColumns are read as dictionaries.
+//
+// The hosts come from the host shards today. A hosts table (one row per
+// crawl and host with its deciding capture, issue 9) plugs in here: the
+// driver would read it, join the deciding captures' columns and marks,
+// and feed the same HostsAdder without a change to the sections.
 type Need struct {
 	Table   string
 	Columns []string
-	Marked  bool
-	Dict    []string // of a Marked need, the columns read as dictionaries
+}
+
+// The pseudo-tables of [Need].
+const (
+	MarksTable          = "marks"
+	MarkedCapturesTable = "marked captures"
+	HostsTable          = "hosts"
+	HostAgentsTable     = "host agents" // HostRowsTable("agents")
+)
+
+// hostRowsPrefix starts the name of a "host T" pseudo-table.
+const hostRowsPrefix = "host "
+
+// HostRowsTable returns the pseudo-table of the rows of a table of each
+// deciding capture.
+func HostRowsTable(table string) string { return hostRowsPrefix + table }
+
+// hostRowsOf returns the table of a "host T" pseudo-table, or "".
+func hostRowsOf(pseudo string) string {
+	t, ok := strings.CutPrefix(pseudo, hostRowsPrefix)
+	if !ok {
+		return ""
+	}
+	return t
+}
+
+// isPseudo reports whether a Need's table is a pseudo-table.
+func isPseudo(table string) bool {
+	return slices.Contains(pseudoTables, table) || hostRowsOf(table) != ""
 }
 
 // An Accumulator counts what one worker of the driver reads. Add gets a
@@ -57,6 +127,121 @@ type Accumulator interface {
 	Add(table string, rec arrow.Record) error
 	Merge(other Accumulator)
 	Finish(out *Crawl)
+}
+
+// A MarksAdder is the accumulator of a section that needs "marks".
+type MarksAdder interface {
+	AddMarks(m *Marks)
+}
+
+// A MarkedCapturesAdder is the accumulator of a section that needs
+// "marked captures": rec holds rows of captures, and rows those of
+// captures of the shard, each once.
+type MarkedCapturesAdder interface {
+	AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) error
+}
+
+// A HostsAdder is the accumulator of a section that needs "hosts": rec
+// holds rows of captures, and hosts the rows that are deciding captures.
+type HostsAdder interface {
+	AddHosts(rec arrow.Record, hosts []CaptureRow) error
+}
+
+// A HostRowsAdder is the accumulator of a section that needs "host T"
+// pseudo-tables: rec holds rows of table T, and runs the rows of
+// deciding captures. It may be called from several goroutines, each with
+// its own accumulator; the tallies are shared.
+type HostRowsAdder interface {
+	AddHostRows(table string, rec arrow.Record, runs []HostRun) error
+}
+
+// CaptureRow is one capture of a record of captures (for "hosts", a
+// host as the row of its deciding capture), and what the driver marked
+// on it.
+type CaptureRow struct {
+	Row   int
+	Marks *Marks
+}
+
+// HostRun is the rows [From, To) of a record of a "host T" table, all of
+// the deciding capture of one host.
+type HostRun struct {
+	From, To int
+	Marks    *Marks
+}
+
+// Marks are what the driver's passes found of one capture: valid for the
+// call that gives them.
+type Marks struct {
+	c     *capture
+	codes *codeTable
+	extra []int // codes of the capture past maxBitCodes
+	tally *uint64
+}
+
+// Codes yields the diagnostic codes the capture has a finding of, each
+// once, with their severity.
+func (m *Marks) Codes() iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for ci := range m.c.codeNumbers(m.extra) {
+			if !yield(m.codes.names[ci], m.codes.severity[ci]) {
+				return
+			}
+		}
+	}
+}
+
+// Has reports whether the capture has a finding of a catalogue code.
+func (m *Marks) Has(code robots.Code) bool {
+	i := m.codes.ofCode[code]
+	switch {
+	case i < 0:
+		return false
+	case i < maxBitCodes:
+		return m.c.codes[i/64]&(1<<(i%64)) != 0
+	}
+	return slices.Contains(m.extra, int(i))
+}
+
+// Read reports whether crawlers read the capture's body: status 2xx or
+// none.
+func (m *Marks) Read() bool { return m.c.flags&capRead != 0 }
+
+// HasRules reports whether the capture has a rule (rule_count > 0).
+func (m *Marks) HasRules() bool { return m.c.flags&capNoRules == 0 }
+
+// EndAnchor reports whether a rule of the capture ends in '$'.
+func (m *Marks) EndAnchor() bool { return m.c.flags&capEndAnchor != 0 }
+
+// Deciding reports whether the capture is its host's deciding capture.
+func (m *Marks) Deciding() bool { return m.c.flags&capDeciding != 0 }
+
+// Usable reports whether the capture is a deciding capture that is a
+// usable robots.txt (package documentation).
+func (m *Marks) Usable() bool { return m.c.flags&(capDeciding|capUsable) == capDeciding|capUsable }
+
+// Tally is the word the section that needs a "host T" table keeps for
+// the host; nil for other sections.
+func (m *Marks) Tally() *Tally { return (*Tally)(m.tally) }
+
+// A Tally is a word a section keeps per host while the "host T" tables
+// are fed, shared by the workers: change it with Add and Or only. It is
+// made per capture of the shard once the shard's hosts are let go: 8
+// bytes per capture and section that keeps one.
+type Tally uint64
+
+// Add adds n to the tally.
+func (t *Tally) Add(n uint64) { atomic.AddUint64((*uint64)(t), n) }
+
+// Or sets bits of the tally.
+func (t *Tally) Or(bits uint64) { atomic.OrUint64((*uint64)(t), bits) }
+
+// Load returns the tally.
+func (t *Tally) Load() uint64 {
+	if t == nil {
+		return 0
+	}
+	return atomic.LoadUint64((*uint64)(t))
 }
 
 // A Trend is one figure of a section followed across crawls: a share, or

@@ -1,21 +1,8 @@
 package analyze
 
-// The sections still computed by the crawl passes (crawl.go, passes.go,
-// rank.go, agents.go): listed for their rendering, their figures not yet
-// their own. Each moves to a file of its own, as sitemaps did.
-
-var crawlersSection = &Section{Name: "crawlers", Doc: "what hosts say to each tracked AI and search crawler",
-	Markdown: mdCrawlers}
-
-var diagnosticsSection = &Section{Name: "diagnostics", Doc: "the prevalence of every diagnostic code",
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdDiagnostics(m, c) }}
-
-var rulesSection = &Section{Name: "rules", Doc: "rules, wildcards and end anchors", Markdown: mdRules}
-
-var typosSection = &Section{Name: "typos", Doc: "misspelled keys", Markdown: mdTypos}
+// The section still computed by the crawl passes (rank.go, passes.go):
+// listed for its rendering, its figures not yet its own. It moves to a
+// file of its own, as the others did.
 
 var farmsSection = &Section{Name: "farms", Doc: "bodies shared by many hosts",
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdFarms(m, &c.Farms) }}
-
-var worstSection = &Section{Name: "worst", Doc: "the hosts with the most errors",
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) }}

@@ -9,12 +9,12 @@ import (
 // mistakesSection measures again the survey of 2.4 million DMOZ sites
 // (robots.Survey): its eleven classic mistakes (robots.Mistakes) and its
 // malformed and unreadable shares, over the read captures. It reads the
-// captures table marked (sectionmarks.go): each read capture's codes come
-// from the shard's marks, its counts from its row.
+// "marked captures": each read capture's codes come from the shard's
+// marks, its counts from its row of captures.
 var mistakesSection = &Section{
 	Name: "mistakes",
 	Doc:  "the survey's classic mistakes and its malformed and unreadable shares, measured again",
-	Needs: []Need{{Table: "captures", Marked: true,
+	Needs: []Need{{Table: MarkedCapturesTable,
 		Columns: []string{"error_count", "allow_count", "group_count", "sitemap_count"}}},
 	New: func(Params) Accumulator { return &mistakesAcc{mistakes: robots.Mistakes()} },
 	Trends: []Trend{
@@ -72,16 +72,17 @@ type mistakesAcc struct {
 	shown                       [12]int64 // read captures by mistake number
 }
 
-func (a *mistakesAcc) Add(string, arrow.Record) error { return errMarkedOnly }
+func (a *mistakesAcc) Add(string, arrow.Record) error { return nil }
 
-// AddMarked counts a record of captures: the read ones of the shard.
-func (a *mistakesAcc) AddMarked(_ string, rec arrow.Record, marks []Mark) error {
+// AddMarkedCaptures counts rows of captures: the read ones.
+func (a *mistakesAcc) AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) error {
 	cs := columnSet{rec: rec}
 	errs, allows, groups, sitemaps := cs.i32("error_count"), cs.i32("allow_count"), cs.i32("group_count"), cs.i32("sitemap_count")
 	if cs.err != nil {
 		return cs.err
 	}
-	for i, k := range marks {
+	for _, r := range rows {
+		k, i := r.Marks, r.Row
 		if !k.Read() {
 			continue
 		}

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"iter"
 	"math/bits"
 	"slices"
 	"strings"
@@ -15,18 +14,19 @@ import (
 // preferencesSection is what hosts with a usable robots.txt say of the use
 // of their content (Content-Signal, Content-Usage, License), how that sits
 // with what their rules say to OpenAI's training crawler, and the other
-// extension directives. Its unit is the host: it reads the directives,
-// preferences and agents tables marked (sectionmarks.go), keeps the rows
-// of the usable hosts' deciding captures, and sets a word of bits per
-// capture of the shard, counted when the shard's rows are all read.
+// extension directives. Its unit is the host: it reads the rows of the
+// directives, preferences and agents tables of the usable hosts' deciding
+// captures ("host T" pseudo-tables; the agents rows come from the agents
+// pass the crawlers section needs anyway), sets bits in its tally of the
+// host, and counts each usable host by its tally when the hosts are fed.
 var preferencesSection = &Section{
 	Name: "preferences",
 	Doc:  "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
 	Needs: []Need{
-		{Table: "directives", Marked: true, Columns: []string{"key", "valid"}, Dict: []string{"key"}},
-		{Table: "preferences", Marked: true, Columns: []string{"source", "category", "allowed", "path", "user_agents"},
-			Dict: []string{"source", "category", "path"}},
-		{Table: "agents", Marked: true, Columns: []string{"agent", "verdict"}, Dict: []string{"agent", "verdict"}},
+		{Table: HostRowsTable("directives"), Columns: []string{"key", "valid"}},
+		{Table: HostRowsTable("preferences"), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},
+		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
+		{Table: HostsTable},
 	},
 	New:      func(Params) Accumulator { return &preferencesAcc{} },
 	Trends:   preferenceTrends(),
@@ -105,7 +105,7 @@ var prefMechanisms = [...]string{"content-signal", "content-usage", "license"}
 // prefSources are the preferences.source values, in the order shown.
 var prefSources = [...]robots.PreferenceSource{robots.ContentSignal, robots.ContentUsage}
 
-// prefLayout places what a usable host's rows say in its word of bits:
+// prefLayout places what a usable host's rows say in its tally:
 //
 //	bit 0          a row of preferences
 //	bit 1          asks no AI training (the first stance)
@@ -188,7 +188,8 @@ func (l *prefLayout) category(source, category string) (int, int) {
 // 2 other).
 func (l *prefLayout) valueBit(si, ci, v int) uint64 { return 1 << (l.catShift[si] + 3*ci + v) }
 
-// preferencesAcc counts what one worker reads; its Shard counts hosts.
+// preferencesAcc counts what one worker reads; the first also counts the
+// hosts.
 type preferencesAcc struct {
 	usable   int64
 	keyHosts [64]int64 // by key bucket
@@ -200,21 +201,21 @@ type preferencesAcc struct {
 	keyOf []int // key bucket by index in a record's key dictionary
 }
 
-func (a *preferencesAcc) Add(string, arrow.Record) error { return errMarkedOnly }
+func (a *preferencesAcc) Add(string, arrow.Record) error { return nil }
 
-// AddMarked keeps the rows of the usable hosts' deciding captures.
-func (a *preferencesAcc) AddMarked(table string, rec arrow.Record, marks []Mark) error {
+// AddHostRows keeps the rows of the usable hosts' deciding captures.
+func (a *preferencesAcc) AddHostRows(table string, rec arrow.Record, runs []HostRun) error {
 	switch table {
 	case "directives":
-		return a.addDirectives(rec, marks)
+		return a.addDirectives(rec, runs)
 	case "preferences":
-		return a.addPreferences(rec, marks)
+		return a.addPreferences(rec, runs)
 	}
-	return a.addAgents(rec, marks)
+	return a.addAgents(rec, runs)
 }
 
 // addDirectives counts the lines of each key and marks the keys used.
-func (a *preferencesAcc) addDirectives(rec arrow.Record, marks []Mark) error {
+func (a *preferencesAcc) addDirectives(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	keys, valid := cs.dict("key"), cs.boolean("valid")
 	if cs.err != nil {
@@ -224,22 +225,26 @@ func (a *preferencesAcc) addDirectives(rec arrow.Record, marks []Mark) error {
 	for i := range keys.vals.Len() {
 		a.keyOf = append(a.keyOf, layout.keyBucket(keys.vals.Value(i)))
 	}
-	for i, k := range marks {
-		if !k.UsableHost() {
+	for _, r := range runs {
+		if !r.Marks.Usable() {
 			continue
 		}
-		b := a.keyOf[keys.idx[i]]
-		a.keyLines[b]++
-		if valid.Value(i) {
-			a.keyValid[b]++
+		var set uint64
+		for i := r.From; i < r.To; i++ {
+			b := a.keyOf[keys.idx[i]]
+			a.keyLines[b]++
+			if valid.Value(i) {
+				a.keyValid[b]++
+			}
+			set |= 1 << (layout.keyShift + b)
 		}
-		k.Set(1 << (layout.keyShift + b))
+		r.Marks.Tally().Or(set)
 	}
 	return nil
 }
 
 // addPreferences marks the values stated and the ask not to train AI.
-func (a *preferencesAcc) addPreferences(rec arrow.Record, marks []Mark) error {
+func (a *preferencesAcc) addPreferences(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	source, category, path := cs.dict("source"), cs.dict("category"), cs.dict("path")
 	allowed, agents := cs.boolean("allowed"), cs.list("user_agents")
@@ -247,35 +252,40 @@ func (a *preferencesAcc) addPreferences(rec arrow.Record, marks []Mark) error {
 		return cs.err
 	}
 	var names []string
-	for i, k := range marks {
-		if !k.UsableHost() {
+	for _, r := range runs {
+		if !r.Marks.Usable() {
 			continue
 		}
-		src, cat := source.value(i), category.value(i)
-		si, ci := layout.category(src, cat)
-		if si < 0 {
-			continue
+		var set uint64
+		for i := r.From; i < r.To; i++ {
+			src, cat := source.value(i), category.value(i)
+			si, ci := layout.category(src, cat)
+			if si < 0 {
+				continue
+			}
+			v := 2 // another value
+			switch {
+			case allowed.IsNull(i):
+			case allowed.Value(i):
+				v = 0
+			default:
+				v = 1
+			}
+			set |= bitStates | layout.valueBit(si, ci, v)
+			names = lowerValues(names[:0], agents, i)
+			if v == 1 && noTraining(src, cat, false, path.value(i), names) {
+				set |= bitNoTraining
+			}
 		}
-		v := 2 // another value
-		switch {
-		case allowed.IsNull(i):
-		case allowed.Value(i):
-			v = 0
-		default:
-			v = 1
+		if set != 0 {
+			r.Marks.Tally().Or(set)
 		}
-		b := bitStates | layout.valueBit(si, ci, v)
-		names = lowerValues(names[:0], agents, i)
-		if v == 1 && noTraining(src, cat, false, path.value(i), names) {
-			b |= bitNoTraining
-		}
-		k.Set(b)
 	}
 	return nil
 }
 
 // addAgents marks the training crawler's verdict.
-func (a *preferencesAcc) addAgents(rec arrow.Record, marks []Mark) error {
+func (a *preferencesAcc) addAgents(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	agent, verdict := cs.dict("agent"), cs.dict("verdict")
 	if cs.err != nil {
@@ -285,28 +295,34 @@ func (a *preferencesAcc) addAgents(rec arrow.Record, marks []Mark) error {
 	if want < 0 {
 		return nil
 	}
-	for i, k := range marks {
-		if agent.idx[i] != want || !k.UsableHost() {
+	for _, r := range runs {
+		if !r.Marks.Usable() {
 			continue
 		}
-		if v := parseVerdict(verdict.value(i)); v >= 0 {
-			k.Set(uint64(v+1) << verdictShift)
+		for i := r.From; i < r.To; i++ {
+			if agent.idx[i] != want {
+				continue
+			}
+			if v := parseVerdict(verdict.value(i)); v >= 0 {
+				r.Marks.Tally().Or(uint64(v+1) << verdictShift)
+			}
 		}
 	}
 	return nil
 }
 
-// Shard counts the usable hosts of a shard by their bits.
-func (a *preferencesAcc) Shard(captures iter.Seq[Mark]) {
+// AddHosts counts the usable hosts by their tallies.
+func (a *preferencesAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
 	a.grow()
-	for k := range captures {
-		if k.UsableHost() {
-			a.countHost(k.Bits())
+	for _, h := range hosts {
+		if h.Marks.Usable() {
+			a.countHost(h.Marks.Tally().Load())
 		}
 	}
+	return nil
 }
 
-// countHost counts a usable host by its bits.
+// countHost counts a usable host by its tally.
 func (a *preferencesAcc) countHost(b uint64) {
 	a.usable++
 	for kb := (b >> layout.keyShift) & (1<<(len(layout.extKeys)+1) - 1); kb != 0; kb &= kb - 1 {

@@ -18,6 +18,7 @@ var sizesSection = &Section{
 	Doc:   "the sizes of the read captures and the 500 KiB limit",
 	Needs: []Need{{Table: "captures", Columns: []string{"fetch_status", "payload_length", "oversize"}}},
 	New:   func(Params) Accumulator { return &sizesAcc{counts: map[int64]int64{}} },
+	View:  func(c *Crawl, _ Params) any { return sizeChart(c.Sizes) },
 	Trends: []Trend{
 		{Name: "oversize (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Sizes.Oversize }},
 		{Name: "empty (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Sizes.Empty }},

@@ -12,10 +12,16 @@ import (
 // lower-cased and counted once per capture. It keeps a count per distinct
 // value until the captures are read.
 var userAgentsSection = &Section{
-	Name:     "agents",
-	Doc:      "the user agents most often named",
-	Needs:    []Need{{Table: "captures", Columns: []string{"user_agents"}}},
-	New:      func(p Params) Accumulator { return &userAgentsAcc{top: p.Top, counts: map[string]int64{}} },
+	Name:  "agents",
+	Doc:   "the user agents most often named",
+	Needs: []Need{{Table: "captures", Columns: []string{"user_agents"}}},
+	New:   func(p Params) Accumulator { return &userAgentsAcc{top: p.Top, counts: map[string]int64{}} },
+	View: func(c *Crawl, _ Params) any {
+		if ch := agentsChart(c.UserAgents); ch != nil {
+			return ch
+		}
+		return nil
+	},
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdAgents(m, &c.UserAgents) },
 }
 

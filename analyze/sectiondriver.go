@@ -10,9 +10,19 @@ import (
 // sectionRun feeds the sections of one crawl: one accumulator per section
 // and worker, added up when the passes end.
 type sectionRun struct {
-	secs []*Section
-	accs [][]Accumulator // by section, then worker
+	secs   []*Section
+	accs   [][]Accumulator // by section, then worker; nil once finished
+	tally  []int           // by section: its tally slot in the shards, -1 for none
+	tallys int             // the number of tally slots
 }
+
+// shardTables are the tables the host shards' passes read: the sections
+// that need them are fed from the first shard's passes.
+var shardTables = []string{"captures", "diagnostics", "rules", "agents"}
+
+// pseudoTables are fed by the driver from what it marks in the shards,
+// with the "host T" tables (isPseudo).
+var pseudoTables = []string{MarksTable, MarkedCapturesTable, HostsTable}
 
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
@@ -24,7 +34,11 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 		for w := range accs {
 			accs[w] = s.New(p)
 		}
-		r.secs, r.accs = append(r.secs, s), append(r.accs, accs)
+		slot := -1
+		if s.keepsTally() {
+			slot, r.tallys = r.tallys, r.tallys+1
+		}
+		r.secs, r.accs, r.tally = append(r.secs, s), append(r.accs, accs), append(r.tally, slot)
 	}
 	return r
 }
@@ -34,27 +48,47 @@ func (r *sectionRun) columns(table string) []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if n.Table != table || n.Marked {
-				continue
-			}
-			for _, c := range n.Columns {
-				if !slices.Contains(out, c) {
-					out = append(out, c)
-				}
+			if n.Table == table {
+				out = union(out, n.Columns)
 			}
 		}
 	}
 	return out
 }
 
-// tables returns the tables the sections need other than captures, in
-// the order of their first need.
+// wants reports whether a section not yet finished needs a table.
+func (r *sectionRun) wants(table string) bool {
+	for i, s := range r.secs {
+		if r.accs[i] != nil && s.needs(table) {
+			return true
+		}
+	}
+	return false
+}
+
+// tables returns the tables the sections need that are read once per
+// crawl (not those of the shards' passes), in the order of their first
+// need.
 func (r *sectionRun) tables() []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if n.Table != "captures" && !n.Marked && !slices.Contains(out, n.Table) {
+			if !slices.Contains(shardTables, n.Table) && !isPseudo(n.Table) && !slices.Contains(out, n.Table) {
 				out = append(out, n.Table)
+			}
+		}
+	}
+	return out
+}
+
+// hostTables returns the tables T of the "host T" needs, in the order of
+// their first need.
+func (r *sectionRun) hostTables() []string {
+	var out []string
+	for _, s := range r.secs {
+		for _, n := range s.Needs {
+			if t := hostRowsOf(n.Table); t != "" && !slices.Contains(out, t) {
+				out = append(out, t)
 			}
 		}
 	}
@@ -74,8 +108,76 @@ func (r *sectionRun) add(table string, w int, rec arrow.Record) error {
 	return nil
 }
 
-// scanTables reads once each table the sections need, other than
-// captures, which the counting shard's captures pass feeds.
+// addMarks feeds the marks of a capture.
+func (r *sectionRun) addMarks(m *Marks) {
+	for i, s := range r.secs {
+		if r.accs[i] != nil && s.needs(MarksTable) {
+			r.accs[i][0].(MarksAdder).AddMarks(m)
+		}
+	}
+}
+
+// addMarkedCaptures feeds rows of captures with their marks.
+func (r *sectionRun) addMarkedCaptures(rec arrow.Record, rows []CaptureRow) error {
+	for i, s := range r.secs {
+		if r.accs[i] == nil || !s.needs(MarkedCapturesTable) {
+			continue
+		}
+		if err := r.accs[i][0].(MarkedCapturesAdder).AddMarkedCaptures(rec, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addHosts feeds hosts to the sections that need them; tally gives each
+// host row's tally in a slot.
+func (r *sectionRun) addHosts(rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
+	for i, s := range r.secs {
+		if r.accs[i] == nil || !s.needs(HostsTable) {
+			continue
+		}
+		if slot := r.tally[i]; slot >= 0 {
+			for h := range hosts {
+				hosts[h].Marks.tally = tally(slot, h)
+			}
+		}
+		if err := r.accs[i][0].(HostsAdder).AddHosts(rec, hosts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addHostRows feeds the rows of a table of deciding captures; tally
+// gives each run's tally in a slot.
+func (r *sectionRun) addHostRows(table string, w int, rec arrow.Record, runs []HostRun, tally func(slot, run int) *uint64) error {
+	pseudo := HostRowsTable(table)
+	for i, s := range r.secs {
+		if r.accs[i] == nil || !s.needs(pseudo) {
+			continue
+		}
+		for j := range runs {
+			runs[j].Marks.tally = tally(r.tally[i], j)
+		}
+		if err := r.accs[i][w].(HostRowsAdder).AddHostRows(table, rec, runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// merge adds the workers' accumulators of section i into the first.
+func (r *sectionRun) merge(i int) {
+	accs := r.accs[i]
+	for _, a := range accs[1:] {
+		accs[0].Merge(a)
+	}
+	r.accs[i] = accs[:1]
+}
+
+// scanTables reads once each table the sections need that the shards'
+// passes do not read.
 func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) error {
 	for _, t := range r.tables() {
 		spec := scanSpec{table: t, crawl: crawl, columns: r.columns(t)}
@@ -91,14 +193,11 @@ func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) e
 // lets their state go.
 func (r *sectionRun) finish(out *Crawl, tables ...string) {
 	for i, s := range r.secs {
-		accs := r.accs[i]
-		if accs == nil || len(tables) > 0 && !s.needsOnly(tables) {
+		if r.accs[i] == nil || len(tables) > 0 && !s.needsOnly(tables) {
 			continue
 		}
-		for _, a := range accs[1:] {
-			accs[0].Merge(a)
-		}
-		accs[0].Finish(out)
+		r.merge(i)
+		r.accs[i][0].Finish(out)
 		r.accs[i] = nil
 	}
 }
@@ -114,13 +213,17 @@ func union(a, b []string) []string {
 	return out
 }
 
-// needsOnly reports whether the section reads only the tables given, none
-// of them marked.
+// needsOnly reports whether the section reads only the tables given.
 func (s *Section) needsOnly(tables []string) bool {
-	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Marked || !slices.Contains(tables, n.Table) })
+	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return !slices.Contains(tables, n.Table) })
 }
 
-// needs reports whether the section reads a table unmarked.
+// keepsTally reports whether the section keeps a tally per host: it
+// needs a "host T" table.
+func (s *Section) keepsTally() bool {
+	return slices.ContainsFunc(s.Needs, func(n Need) bool { return hostRowsOf(n.Table) != "" })
+}
+
 func (s *Section) needs(table string) bool {
-	return slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Table == table && !n.Marked })
+	return slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Table == table })
 }

@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,6 +188,124 @@ func TestMistakesSection(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%d shards: mistakes\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+func TestRulesSection(t *testing.T) {
+	var p partition
+	p.site("r1", "one.example", 200, "User-agent: *\nDisallow: /*.pdf$\nAllow: /public\n", fetched) // a wildcard and end anchor in one rule
+	p.site("r2", "two.example", 200, "User-agent: *\nDisallow: /a*\nDisallow: /b\n", fetched)
+	p.site("r3", "three.example", 0, "User-agent: *\nDisallow: /x$\n", fetched)
+	p.site("r4", "none.example", 200, "Sitemap: https://none.example/s.xml\n", fetched) // no rules
+	for shards, c := range sectionCrawl(t, &p) {
+		want := analyze.Patterns{
+			WithRules: 3, Rules: 5, Allow: 1, Disallow: 4,
+			WildcardRules: analyze.Ratio{N: 2, Of: 5}, EndAnchorRules: analyze.Ratio{N: 2, Of: 5},
+			WildcardCaptures: analyze.Ratio{N: 2, Of: 3}, EndAnchorCaptures: analyze.Ratio{N: 2, Of: 3},
+		}
+		if c.Patterns != want {
+			t.Errorf("%d shards: rules %+v, want %+v", shards, c.Patterns, want)
+		}
+	}
+}
+
+func TestDiagnosticsSection(t *testing.T) {
+	var p partition
+	p.site("d1", "one.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\nfoo bar\n", fetched)
+	p.site("d2", "two.example", 200, "User-agent: *\nDisallo: /c\n", fetched)
+	p.site("d3", "three.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	p.diagnostics = append(p.diagnostics, schema.Diagnostic{CaptureID: "d3", URLHostName: "three.example", Code: "from-the-future", Severity: "warning", Message: "later"})
+	p.diagnostics = append(p.diagnostics, schema.Diagnostic{CaptureID: "d3", URLHostName: "three.example", Code: "from-the-future", Severity: "warning", Message: "again"})
+	want := map[string]string{}
+	for _, d := range p.diagnostics {
+		want[d.Code] = "" // every code found, counted below
+	}
+	for shards, c := range sectionCrawl(t, &p) {
+		got := map[string]string{}
+		for _, d := range c.Diagnostics {
+			if d.Captures.Of != 3 {
+				t.Errorf("%d shards: %s of %d captures", shards, d.Code, d.Captures.Of)
+			}
+			if d.Findings > 0 {
+				got[d.Code] = fmt.Sprint(d.Severity, " ", d.Captures.N, " ", d.Findings)
+			}
+		}
+		if got["typo-ignored"] != "error 2 3" || got["from-the-future"] != "warning 1 2" || len(got) != len(want) {
+			t.Errorf("%d shards: diagnostics %v", shards, got)
+		}
+		if len(c.Diagnostics) < 40 || c.Diagnostics[0].Severity != "error" {
+			t.Errorf("%d shards: %d codes listed, first %+v: want every catalogue code, errors first", shards, len(c.Diagnostics), c.Diagnostics[0])
+		}
+	}
+}
+
+func TestTyposSection(t *testing.T) {
+	var p partition
+	p.site("t1", "one.example", 200, "User-agent: *\nDisallo: /a\nDISALLO: /b\nuseragent: x\nDisallow: /y\n", fetched)
+	p.site("t2", "two.example", 200, "User-agent: *\nDisallo: /c\n", fetched)
+	p.site("t3", "three.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	for shards, c := range sectionCrawl(t, &p) {
+		ty := c.Typos
+		got := fmt.Sprint(ty.Accepted, ty.Ignored, ty.Keys)
+		want := fmt.Sprint(analyze.TypoShare{Captures: analyze.Ratio{N: 1, Of: 3}, Lines: 1}, analyze.TypoShare{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3},
+			[]analyze.TypoKey{{Key: "disallo", Code: "typo-ignored", Lines: 3}, {Key: "useragent", Code: "typo-accepted", Lines: 1}})
+		if got != want {
+			t.Errorf("%d shards: typos\n%s, want\n%s", shards, got, want)
+		}
+	}
+}
+
+func TestWorstSection(t *testing.T) {
+	var p partition
+	p.site("w1", "b.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\n", fetched)                              // 2 errors
+	p.site("w2", "a.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\n", fetched)                              // 2 errors, first by name
+	p.site("w3", "c.example", 200, "User-agent: *\nDisallo: /a\n", fetched)                                           // 1 error
+	p.site("w4", "c.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\nDisallo: /c\n", fetched.Add(-time.Hour)) // older: does not decide
+	p.site("w5", "fine.example", 200, "User-agent: *\nDisallow: /a\n", fetched)
+	p.site("w6", "gone.example", 503, "", fetched) // http-5xx
+	for shards, c := range sectionCrawl(t, &p) {
+		var got []string
+		for _, h := range c.WorstHosts {
+			got = append(got, fmt.Sprint(h.Host, " ", h.CaptureID, " ", h.Errors, " ", h.Warnings, " ", h.Codes))
+		}
+		want := []string{"a.example w2 2 0 [typo-ignored]", "b.example w1 2 0 [typo-ignored]", "c.example w3 1 0 [typo-ignored]", "gone.example w6 1 0 [http-5xx]"}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d shards: worst hosts\n%v, want\n%v", shards, got, want)
+		}
+	}
+}
+
+func TestCrawlersSection(t *testing.T) {
+	var p partition
+	agents := []string{"GPTBot", "CCBot", "Googlebot"}
+	p.site("k1", "one.example", 200, "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n", fetched, agents...)
+	p.site("k2", "two.example", 200, "User-agent: GPTBot\nDisallow: /private\n", fetched, agents...)
+	p.site("k3", "two.example", 200, "User-agent: *\nDisallow: /\n", fetched.Add(-time.Hour), agents...) // older: does not decide
+	p.site("k4", "three.example", 200, "User-agent: *\nDisallow: /\n", fetched, agents...)
+	p.site("k5", "down.example", 503, "", fetched, agents...) // not usable
+	for shards, c := range sectionCrawl(t, &p) {
+		f := c.Crawlers
+		got := []string{fmt.Sprint(f.UsableHosts, f.AllHosts, f.AnyAINamed, f.AnyAINamedDisallowed, f.EveryAIDisallowed)}
+		for _, s := range f.Crawlers {
+			if slices.Contains(agents, s.Agent) {
+				got = append(got, fmt.Sprint(s.Agent, s.Kind, s.Usable, s.All))
+			}
+		}
+		v := func(hosts, named, namedDis, dis, partial, allowed int64) analyze.HostVerdicts {
+			return analyze.HostVerdicts{Hosts: hosts, Named: named, NamedDisallowed: namedDis, Disallowed: dis, Partial: partial, Allowed: allowed}
+		}
+		r := func(n, of int64) analyze.Ratio { return analyze.Ratio{N: n, Of: of} }
+		want := []string{
+			fmt.Sprint(3, 4, r(2, 3), r(1, 3), r(2, 3)),
+			fmt.Sprint("GPTBot", "ai", v(3, 2, 1, 2, 1, 0), v(4, 2, 1, 3, 1, 0)),
+			fmt.Sprint("CCBot", "ai", v(3, 1, 1, 2, 0, 1), v(4, 1, 1, 3, 0, 1)),
+			fmt.Sprint("Googlebot", "search", v(3, 0, 0, 1, 0, 2), v(4, 0, 0, 2, 0, 2)),
+		}
+		slices.Sort(got[1:])
+		slices.Sort(want[1:])
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d shards: crawlers\n%v, want\n%v", shards, got, want)
 		}
 	}
 }

@@ -44,6 +44,9 @@ type shard struct {
 	hosts   []host
 	keys    captureKeys
 
+	extra   map[uint32][]int // codes past maxBitCodes, by capture index (sorted)
+	tallies [][]uint64       // by tally slot (sectionRun.tally), then capture index
+
 	// In roundFarms: the digests of the shared bodies listed, and the host
 	// names of the captures serving one (by index in caps).
 	want      map[uint64]int
@@ -96,7 +99,7 @@ func (s *crawlState) newShard(i int, round shardRound) *shard {
 	return &shard{
 		index: i, of: s.shards, round: round, counting: round == roundMain && i == 0,
 		caps: make([]capture, 0, n), ids: newIDTable(n),
-		hostIdx: make(map[uint64]uint32, n), hosts: make([]host, 0, n),
+		hostIdx: make(map[uint64]uint32, n), hosts: make([]host, 0, n), tallies: make([][]uint64, s.secs.tallys),
 	}
 }
 
@@ -106,14 +109,11 @@ func (sh *shard) owns(hostHash uint64) bool {
 }
 
 // indexColumns are the columns of captures every shard reads; the
-// counting shard reads capturesColumns.
+// counting shard also reads those the sections need.
 var indexColumns = []string{
 	"capture_id", "url_host_name", "fetch_time", "fetch_status", "payload_length",
 	"payload_digest", "outcome", "rule_count", "error_count", "warning_count",
 }
-
-// capturesColumns are the columns of captures the counting shard reads.
-var capturesColumns = append([]string{"wildcard_rule_count"}, indexColumns...)
 
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
@@ -122,7 +122,7 @@ var capturesColumns = append([]string{"wildcard_rule_count"}, indexColumns...)
 func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	columns := indexColumns
 	if sh.counting {
-		columns = union(capturesColumns, s.secs.columns("captures"))
+		columns = union(indexColumns, s.secs.columns("captures"))
 	}
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: []string{"outcome"}}
 	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {

@@ -1,228 +1,39 @@
-// Package ingest turns crawled robots.txt inputs into captures: it reads
-// WARC, ARC and tar files and folders of bodies, decompresses them, frames
-// their records, decodes the HTTP payloads and accounts for every record.
-// It imports nothing else of this repository.
+// Package ingest is the pipeline: [Run] turns inputs into a published
+// partition of the dataset. Its stages are packages of their own, and the
+// folders read as the data flow:
 //
-// # Reading
+//	ingest/remote   input names and http(s) transfers: manifests, @lists,
+//	                retries, Range resumption
+//	ingest/archive  bytes to captures: WARC, ARC, tar and bodies,
+//	                decompression, damage as data
+//	ingest          captures to rows: readers and workers (pipeline.go),
+//	                the robots engine's verdicts and diagnostics as rows
+//	                (rows.go), folders of inputs (folder.go), what a run
+//	                would do (plan.go), sizing from the memory limit
+//	ingest/dataset  rows to a published partition: part files, segments,
+//	                shards, locks, merging, reruns
+//	schema          the tables' rows and their Parquet files
+//	analyze         the reports, reading the published dataset
 //
-// Each input is read by a pull iterator, a [CaptureReader]: [Open] picks the
-// reader for a local path (see [Detect]); [NewWARCReader], [NewARCReader],
-// and [NewTarReader] build one directly.
+// ingest owns the run: which inputs are read, by how many goroutines, how
+// memory is bounded, and when work is committed and published. It must not
+// frame records, decode payloads or fetch bytes itself (archive and remote
+// do), nor parse robots.txt (package robots does), nor define a table's
+// columns (package schema does), nor lay out files on disk (dataset does).
 //
-//	r, closer, err := ingest.Open(path)
-//	if err != nil { ... }            // cannot be opened, or unsupported format
-//	defer closer.Close()
-//	for {
-//		c, err := r.Next()
-//		if err == io.EOF { break }
-//		if err != nil { ... }        // the input cannot be read further
-//		use(c)                       // c.Body is valid until the next Next
-//	}
-//	counts := r.Counts()
+// # Inputs
 //
-// Next returns [io.EOF] at the end. It returns another error only when the
-// input cannot be read any further (an I/O error, an unreadable zstd
-// dictionary, an LZ4 file); that error is an [*InputError] and it sticks.
-// Damage inside the input is never returned: the reader records it in
-// [Counts.Damage] (with its offset and the bytes passed over) and in
-// Skipped["corrupt"] or a [Problem] of the capture, and it resynchronises at
-// the next record (the next "WARC/" version line at a line start, the next
-// ARC header line, the next gzip member magic 1f 8b 08, the next zstd frame,
-// the next valid tar header). Every record that can be reached is read.
+// Each input is a local file (read by archive.Open), an http(s) URL (read
+// by remote.Open with the options of Config.FetchOptions) or a folder,
+// which stands for the files below it (see folder.go): each file an input
+// of its own, and a file no reader takes skipped with its reason. Names on
+// a command line are expanded first by remote.ExpandInputs (manifests and
+// @lists). Config.ReadOptions configure the archive readers.
 //
-// At the end, Records == Captures + the sum of Skipped (see [Counts]): each
-// record is a capture or is skipped for a reason named by a Skip* constant.
+// # Accounting
 //
-// The *Capture returned by Next, its Body and its Problems belong to the
-// reader and are valid until the next call to Next, like
-// [bufio.Scanner.Bytes]; strings may be kept, and [Capture.Clone] copies the
-// rest. A reader is not safe for concurrent use; run one per input.
-//
-// # WARC
-//
-// WARC/1.1, 1.0, 0.18 and 0.17 records are framed by Content-Length: a
-// version line, header fields (names in any case, repeated fields keeping
-// the first, continuation lines joined), an empty line, the block, and the
-// two-line-end trailer. When the bytes after a block are not the end of a
-// record (white space, then the end of the input, a member boundary or a
-// version line), the length was wrong: if the record is still buffered (up
-// to MaxHeaderBytes+MaxBody) it is re-delimited at the next version line
-// found from its block's start, with [ProblemLengthMismatch]; otherwise the
-// bytes are passed over as garbage.
-//
-// Record types: response and resource records with an http(s) URL become
-// captures, subject to the [Mode]; request, warcinfo, metadata, conversion,
-// continuation and unknown types are skipped and counted; so are revisit
-// records, and those whose URL would have made a capture are handed to the
-// function set with [WithRevisitFunc] as a [Revisit] (RefersTo,
-// RefersToTargetURI, RefersToDate, Profile), which links them to the
-// capture they repeat. A resource record has no HTTP envelope: its Status is
-// 0 (unknown, like tar entries), its ContentType the record's Content-Type.
-//
-// Modes: in a Common Crawl robotstxt file every response is a capture,
-// redirect targets included ([ModeRobotstxt]; [ModeAuto] picks it for a path
-// containing "/robotstxt/" or a warcinfo record mentioning "robotstxt"). In
-// any other WARC ([ModeGeneral]) only responses whose URL path is exactly
-// "/robots.txt" with no query are captures, plus the targets of the redirects
-// of those captures (3xx with Location, resolved against the URL; chains are
-// followed; at most 65,536 pending targets).
-//
-// # HTTP payloads
-//
-// The status line may be "HTTP/1.1 200 OK", lack its reason phrase, or be
-// "HTTP/2 200"; without a three-digit code Status is 0 with
-// [ProblemHTTPStatusInvalid]. Header names are matched in any case; header
-// blocks are bounded ([WithMaxHeaderBytes], [WithMaxHeaders]). A real
-// "Transfer-Encoding: chunked" is de-chunked and a real Content-Encoding
-// (gzip, x-gzip, deflate with or without zlib wrapper, br, zstd) decoded, as
-// non-Common-Crawl writers store bodies as received. Common Crawl stores
-// payloads decoded and renames the headers to X-Crawler-Transfer-Encoding
-// and X-Crawler-Content-Encoding, which are therefore not acted on. Failed
-// decoding keeps what could be decoded, or the payload as stored when
-// nothing could, and adds [ProblemChunkedInvalid] or
-// [ProblemContentEncodingInvalid].
-//
-// Body holds at most MaxBody bytes ([WithMaxBody], default 1 MiB, at least
-// 500 KiB); BodySize counts the whole decoded payload, but decoding stops at
-// MaxRecordBytes ([WithMaxRecordBytes], default 64 MiB), so a decompression
-// bomb costs at most that much work and MaxBody of memory
-// ([ProblemRecordCapped]). PayloadDigest is WARC-Payload-Digest, or the
-// computed "sha1:BASE32" of the decoded payload when the record has none.
-//
-// # Compression and offsets
-//
-// Compression is found from the first bytes, not the name. gzip is read one
-// member at a time (klauspost/compress, Multistream(false) and Reset) with a
-// byte counter below the buffer, so each record maps to its members'
-// compressed bytes ([Provenance]); empty members and members with FEXTRA
-// fields are fine; a member that fails (bad header, corrupt deflate data,
-// checksum mismatch, cut short) is recorded as Damage and reading resumes at
-// the next member magic. A whole-file gzip (one member, many records) is read
-// the same way, and its records get decompressed offsets
-// (Provenance.Uncompressed). What the reader keeps of the members does not
-// grow with their number: millions of empty, junk or corrupt members cost
-// time, not memory (issue 13).
-//
-// zstd follows the IIPC zstd WARC draft: an optional dictionary in a
-// skippable frame with magic 0x184D2A5D (a raw Zstandard dictionary, or a
-// zstd frame holding one, at most [MaxZstdDictionary] bytes), then frames,
-// each record in one or more whole frames; other skippable frames are passed
-// over. Frames are delimited by their block headers, so offsets are exact as
-// for gzip. LZ4 (FastWARC's .warc.lz4) is not supported: [Open] and the
-// readers report [ErrUnsupportedFormat].
-//
-// # ARC
-//
-// ARC version 1 and 2 files, plain or gzip per record: a header line
-// "URL IP DATE MIME LENGTH" (version 2 has five more fields before LENGTH;
-// a URL with spaces is kept whole), then LENGTH bytes, an HTTP response for
-// http URLs. The filedesc record is skipped as Skipped["filedesc"]. RecordID
-// is synthesized as "arc:FILE@OFFSET". Modes apply as for WARC (ModeAuto is
-// ModeGeneral for ARC).
-//
-// # Tar archives and folders
-//
-// Tar archives (plain, .tar.gz/.tgz, .tar.zst, .tar.bz2) and folders hold one
-// robots.txt body per regular file. The host comes from the name
-// ([HostFromName]: "robots/HOST", "robots/DOMAIN-robots.txt",
-// "RobotsFiles/HOST", "data/LIST/DOMAIN", "HOST/robots.txt"); URL is
-// "https://HOST/robots.txt", Status 0, FetchTime the file's mtime, RecordID
-// "tar:ARCHIVE:ENTRY" or "file:PATH". Non-regular entries are
-// Skipped["not-regular"]. A corrupt tar header is passed over by scanning for
-// the next block with a valid checksum. A folder named as an input stands
-// for the files below it, each an input of its own read through [Open], so
-// it may mix WARC files, archives and bodies; a file of a folder that no
-// reader takes is skipped with its reason (see folder.go).
-//
-// # Remote inputs and manifests
-//
-// [Open] reads an http or https URL as it reads a local file: the format is
-// found from the first bytes (and the URL's path), and the readers get the
-// response body as a stream, never saved to disk nor held whole in memory,
-// so that Counts.Bytes and every [Provenance] offset are those of the
-// remote file (Provenance.File is the URL). [OpenContext] takes a context
-// whose cancellation ends the transfer and its waits. A transfer survives
-// what goes wrong on the way:
-//
-//   - Each response header must arrive within the header timeout
-//     ([WithHeaderTimeout], default 60 s, connecting included), and each
-//     body read must receive a byte within the idle timeout
-//     ([WithIdleTimeout], 60 s; time the caller spends between reads does
-//     not count): a stalled server fails rather than hangs.
-//   - Transient failures are retried: 5xx, 429 and 408 answers, time-outs,
-//     connection resets, bodies cut short, HTTP/2 stream errors and other
-//     network errors. Permanent failures are not, and fail at once: other
-//     4xx answers (404, 403, ...), a redirect loop, more than
-//     [MaxRedirects] redirects, a Location that is not a URL or is not
-//     http(s) ([ErrRedirect]), a malformed URL, an unknown host and a
-//     certificate that does not verify. Before the k-th retry
-//     in a row the wait is random between d/2 and d, d = base*2^(k-1)
-//     capped at max ([WithBackoff], 1 s and 1 min), or the Retry-After the
-//     server asked for when longer, up to max. More than [WithRetries] (8)
-//     failures in a row end the transfer with [ErrRetriesExhausted]; bytes
-//     received reset the count.
-//   - An interrupted body is resumed with "Range: bytes=N-", N being the
-//     bytes already delivered, and If-Range (the strong ETag, else
-//     Last-Modified). A 206 whose Content-Range starts at N, with the
-//     total length, ETag and Last-Modified of the first answer, continues
-//     the stream. A server that ignores the range and answers 200 with the
-//     whole file is read from the start again, as wget and curl do: its
-//     first N bytes are read and dropped (they must all arrive), and the
-//     stream goes on after them, so each capture is read once. A 200 or
-//     206 whose length, ETag or Last-Modified differ from those of the
-//     first answer, or a 200 shorter than N, is another version of the
-//     file ([ErrRemoteChanged]); a 206 from another offset cannot be used
-//     ([ErrRangeIgnored]). Both end the transfer, recorded as the input's
-//     error: bytes of two versions are never spliced, and restarting the
-//     input from its start is not possible once its captures went on.
-//
-// A failure before the first byte makes Open fail: an [*InputError]
-// wrapping [ErrRead] and the cause (an [*HTTPStatusError] for a 404). A
-// transfer that ends early after that reads as the end of the input at the
-// byte where it stopped: the readers record the cut record as damage, as
-// for a truncated file, every capture before it is returned, and Next then
-// returns an *InputError wrapping [ErrTruncated] and the cause. A file
-// whose server announces more bytes than it can send thus ends with its
-// damage and its error, and [Run] records both in the input's row and goes
-// on with the other inputs; Run's Readers bound the transfers at once.
-//
-// Requests ask for "Accept-Encoding: identity" (offsets are those of the
-// file as stored) and send [DefaultUserAgent] ([WithUserAgent]). They go
-// through a client shared by all readers ([WithHTTPClient] replaces it)
-// with keep-alive and HTTP/2 and no proxy: like every option here, nothing
-// is read from the environment.
-//
-// A Common Crawl manifest, "crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz"
-// ([IsManifest]: a path or URL ending in ".paths.gz"), lists a crawl's
-// files, one path per line relative to the root of Common Crawl's bucket.
-// [ExpandInputs] replaces a manifest, local or remote (read with the same
-// retries), by the inputs it lists, resolved against the base of
-// [WithBaseURL] by the rule of [ReadManifest]: with a URL base (default
-// [DefaultBaseURL], https://data.commoncrawl.org/) a line becomes
-// BASE/PATH; with a local folder, the file PATH under it, for a mirror of
-// the bucket. Lines must be clean relative paths (or http(s) URLs), so a
-// manifest cannot name files outside its base. [CrawlLabel] finds the
-// crawl in the paths listed.
-//
-// # Problems, damage and skips
-//
-// The stable names are constants: Problem* for [Problem.Code] (one capture),
-// Damage* for [Damage.Kind] (the input), Skip* for the keys of
-// [Counts.Skipped], Truncated* for the reader's own [Capture.Truncated]
-// reasons. Each is documented where it is defined.
-//
-// # Performance
-//
-// Headers are parsed by hand on []byte in the reader's buffer; skipped
-// records cost no allocation (a capture costs about five, its strings);
-// buffers and decompressors are reused across records. BenchmarkWARCReader
-// reads a per-record gzip WARC of 10,000 Common-Crawl-style robots.txt
-// captures next to a plain gzip read of the same bytes (the zcat floor). On
-// a shared 2-core Intel Xeon VM (2026, go1.26, noisy):
-//
-//	go test -run='^$' -bench=WARCReader -benchtime=3x ./ingest/
-//	impl=gzip    ~31-33 MB/s of compressed input
-//	impl=ingest  ~25 MB/s, ~19,000 captures/s; ratio 1.2-1.25 x gzip
-//
-// These figures go stale with the code and the machine; rerun them.
+// Every record of every input ends in the inputs table: read as a capture,
+// skipped for a reason, or counted in the damage of its input; an input
+// that cannot be read to its end keeps its error in its row, and the run
+// goes on (see [Run]).
 package ingest

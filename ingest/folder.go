@@ -1,12 +1,18 @@
 package ingest
 
 import (
-	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/remote"
 )
 
 // Folders.
@@ -29,7 +35,7 @@ import (
 func expandFolders(inputs []string) (out []string, folderOf map[string]string) {
 	folderOf = map[string]string{}
 	for _, in := range inputs {
-		if IsRemote(in) || !isDir(in) {
+		if remote.IsRemote(in) || !isDir(in) {
 			out = append(out, in)
 			continue
 		}
@@ -71,11 +77,11 @@ func folderFiles(root string) []string {
 func skippedByName(name string) string {
 	switch {
 	case !isRegular(name): // links too: the files of a folder are its own
-		return SkipNotRegular
-	case IsManifest(name):
-		return SkipManifest
+		return archive.SkipNotRegular
+	case remote.IsManifest(name):
+		return archive.SkipManifest
 	case isNotBody(filepath.Base(name)):
-		return SkipNotBody
+		return archive.SkipNotBody
 	}
 	return ""
 }
@@ -102,44 +108,66 @@ func isNotBody(base string) bool {
 	return notBodyExt[filepath.Ext(lower)]
 }
 
-// plausibleBody reports whether the first bytes of an uncompressed file
-// could be a robots.txt body: text (in any ASCII-compatible encoding, or
-// UTF-16 with its byte order mark), or nothing. Binary data has NUL bytes
-// or many control characters; robots.txt files, even broken ones, have
-// neither.
-func plausibleBody(head []byte) bool {
-	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
-		return true
-	}
-	controls := 0
-	for _, b := range head {
-		switch {
-		case b == 0:
-			return false
-		case b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != '\v' && b != 0x1A: // 0x1A: DOS end of file
-			controls++
-		}
-	}
-	return controls*20 <= len(head) // at most 5%
-}
-
 // skipReader is an input of one record, skipped for a reason.
-type skipReader struct{ counts Counts }
+type skipReader struct{ counts archive.Counts }
 
 func newSkipReader(reason string, size int64) *skipReader {
-	r := &skipReader{counts: Counts{Records: 1, Bytes: max(size, 0)}}
-	if reason == SkipNotRegular {
+	r := &skipReader{counts: archive.Counts{Records: 1, Bytes: max(size, 0), Skipped: map[string]int64{reason: 1}}}
+	if reason == archive.SkipNotRegular {
 		r.counts.Bytes = 0
 	}
-	r.counts.skip(reason)
 	return r
 }
 
-func (r *skipReader) Next() (*Capture, error) { return nil, io.EOF }
-func (r *skipReader) Counts() Counts          { return r.counts.snapshot() }
-func (r *skipReader) Close() error            { return nil }
+func (r *skipReader) Next() (*archive.Capture, error) { return nil, io.EOF }
+func (r *skipReader) Counts() archive.Counts {
+	c := r.counts
+	c.Skipped = maps.Clone(c.Skipped)
+	return c
+}
+func (r *skipReader) Close() error { return nil }
 
-// inFolder marks an input as a file met in a folder.
-func inFolder() Option {
-	return func(c *config) error { c.inFolder = true; return nil }
+// openInput opens an input: an http(s) URL through package remote, a
+// local file through package archive. A file of a folder (inFolder) that
+// no reader takes is a skipReader, with the reason.
+func openInput(ctx context.Context, name string, cfg *Config, inFolder bool) (archive.CaptureReader, io.Closer, error) {
+	if remote.IsRemote(name) {
+		return remote.Open(ctx, name, cfg.FetchOptions, cfg.ReadOptions...)
+	}
+	if !inFolder {
+		return archive.Open(name, cfg.ReadOptions...)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, nil, &archive.InputError{File: name, Err: fmt.Errorf("%w: %w", archive.ErrRead, err)}
+	}
+	if reason := skippedByName(name); reason != "" {
+		r := newSkipReader(reason, fi.Size())
+		return r, r, nil
+	}
+	switch _, err := detectFile(name); {
+	case errors.Is(err, archive.ErrBinary):
+		r := newSkipReader(archive.SkipNotRobotsTxt, fi.Size())
+		return r, r, nil
+	case errors.Is(err, archive.ErrUnsupportedFormat):
+		r := newSkipReader(archive.SkipUnsupported, fi.Size())
+		return r, r, nil
+	}
+	return archive.Open(name, cfg.ReadOptions...)
+}
+
+// detectFile finds the format of a local file from its first bytes (see
+// archive.Detect); an error reading them is left to archive.Open.
+func detectFile(name string) (archive.Format, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return archive.FormatUnknown, nil
+	}
+	defer f.Close()
+	head := make([]byte, archive.SniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return archive.FormatUnknown, nil
+	}
+	return archive.Detect(head[:n], name)
 }

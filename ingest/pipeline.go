@@ -17,6 +17,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -36,8 +39,11 @@ type Config struct {
 	// to at least 8 when an input is an http(s) URL: remote reads wait on
 	// the network more than on the CPU. Lowered as Workers is.
 	Readers int
-	// ReadOptions configure the readers (limits, mode).
-	ReadOptions []Option
+	// ReadOptions configure the archive readers (limits, mode).
+	ReadOptions []archive.Option
+	// FetchOptions configure the transfers of remote inputs (client,
+	// timeouts, retries).
+	FetchOptions []remote.Option
 	// Crawlers are the crawlers of the agents table. Defaults to
 	// robots.Crawlers.
 	Crawlers []robots.Crawler
@@ -53,7 +59,7 @@ type Config struct {
 	PartBytes int64
 	// Shard, when set, makes the run read only its share of the inputs; the
 	// crawl is published by the run that completes the last share.
-	Shard Shard
+	Shard dataset.Shard
 	// Fresh makes a run over a published crawl read every input again.
 	// Without it, the rows of the inputs the published partition read to
 	// their end are kept and only the others are read (see rerun.go).
@@ -101,7 +107,6 @@ const (
 	remoteReaders = 8 // default Readers when inputs are remote
 	batchCaptures = 256
 	batchBytes    = 4 << 20
-	flushRows     = 16 << 10 // rows a worker buffers before writing
 )
 
 // Run reads every input, parses every capture with the robots engine and
@@ -130,7 +135,7 @@ const (
 // them. Run returns an error only when the dataset cannot be written, or
 // when ctx is cancelled; the partition is then left as it was.
 func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
-	if cfg.Readers <= 0 && slices.ContainsFunc(inputs, IsRemote) {
+	if cfg.Readers <= 0 && slices.ContainsFunc(inputs, remote.IsRemote) {
 		cfg.Readers = max(cfg.Workers, runtime.GOMAXPROCS(0), remoteReaders)
 	}
 	if err := cfg.setDefaults(); err != nil {
@@ -139,19 +144,19 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	size := cfg.fitMemory(memoryLimit())
 	files, fromFolder := expandFolders(inputs)
 	all := dedupe(files, cfg.Logger)
-	release, err := lockRun(cfg.Dir, cfg.Crawl, cfg.Shard, cfg.LockStaleAfter)
+	release, err := dataset.LockRun(cfg.Dir, cfg.Crawl, cfg.Shard, cfg.LockStaleAfter)
 	if err != nil {
 		return Summary{}, err
 	}
 	defer release()
-	work, err := openWork(cfg.Dir, cfg.Crawl, cfg.Shard)
+	work, err := dataset.OpenWork(cfg.Dir, cfg.Crawl, cfg.Shard)
 	if err != nil {
 		return Summary{}, err
 	}
 	var kept int
 	if !cfg.Fresh {
 		var current []schema.Input
-		if kept, current, err = work.rerun(cfg, all); err != nil {
+		if kept, current, err = work.Rerun(cfg.crawlerTokens(), all); err != nil {
 			return Summary{}, err
 		}
 		if current != nil {
@@ -159,7 +164,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 			return Summary{Kept: len(current), Resumed: len(current), Inputs: current}, nil
 		}
 	}
-	segs, err := work.committed()
+	segs, err := work.Committed()
 	if err != nil {
 		return Summary{}, err
 	}
@@ -184,7 +189,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	if segs, err = work.committed(); err != nil {
+	if segs, err = work.Committed(); err != nil {
 		return sum, err
 	}
 	return p.publish(work, segs, all, sum)
@@ -192,20 +197,20 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 
 // segments reads the inputs to do, SegmentInputs at a time, committing a
 // segment for each.
-func (p *pipeline) segments(ctx context.Context, work *workDir, todo []string) error {
+func (p *pipeline) segments(ctx context.Context, work *dataset.Work, todo []string) error {
 	for seq := 0; len(todo) > 0; seq++ {
 		chunk := todo[:min(p.cfg.SegmentInputs, len(todo))]
 		todo = todo[len(chunk):]
-		seg, err := work.newSegment(seq)
+		seg, err := work.NewSegment(seq)
 		if err != nil {
 			return err
 		}
-		rows, err := p.epoch(ctx, seg.stage, chunk)
+		rows, err := p.epoch(ctx, seg.Stage(), chunk)
 		if err == nil {
-			err = seg.commit(rows)
+			err = seg.Commit(rows)
 		}
 		if err != nil {
-			seg.discard()
+			seg.Discard()
 			return err
 		}
 	}
@@ -214,9 +219,9 @@ func (p *pipeline) segments(ctx context.Context, work *workDir, todo []string) e
 
 // publish merges and publishes the crawl if the committed segments hold
 // every input of the run, and says what it did.
-func (p *pipeline) publish(work *workDir, segs []segmentManifest, all []string, sum Summary) (Summary, error) {
+func (p *pipeline) publish(work *dataset.Work, segs []dataset.SegmentManifest, all []string, sum Summary) (Summary, error) {
 	done := doneInputs(segs)
-	var used []segmentManifest
+	var used []dataset.SegmentManifest
 	for _, s := range segs {
 		if allIn(s.Inputs, all) {
 			used = append(used, s)
@@ -239,7 +244,7 @@ func (p *pipeline) publish(work *workDir, segs []segmentManifest, all []string, 
 		p.cfg.Logger.Info("crawl not complete: other shards still to run", "crawl", p.cfg.Crawl, "pending", sum.Pending)
 		return sum, nil
 	}
-	locked, err := work.lockFinalize(p.cfg.LockStaleAfter)
+	locked, err := work.LockFinalize(p.cfg.LockStaleAfter)
 	if err != nil || !locked {
 		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
 		return sum, err
@@ -250,10 +255,10 @@ func (p *pipeline) publish(work *workDir, segs []segmentManifest, all []string, 
 		// inputs again, and a partition published before stays.
 		p.cfg.Logger.Warn("no input could be read; nothing published", "crawl", p.cfg.Crawl, "failed", sum.Failed)
 		sum.NothingRead = true
-		return sum, work.discard()
+		return sum, work.Discard()
 	}
 	slices.SortFunc(sum.Inputs, func(a, b schema.Input) int { return strings.Compare(a.Input, b.Input) })
-	if err := work.finalize(used, sum.Inputs, p.cfg.PartBytes); err != nil {
+	if err := work.Finalize(used, sum.Inputs, p.cfg.PartBytes); err != nil {
 		return sum, err
 	}
 	sum.Published = true
@@ -261,7 +266,7 @@ func (p *pipeline) publish(work *workDir, segs []segmentManifest, all []string, 
 }
 
 // doneInputs maps each input of the committed segments to its row.
-func doneInputs(segs []segmentManifest) map[string]schema.Input {
+func doneInputs(segs []dataset.SegmentManifest) map[string]schema.Input {
 	done := map[string]schema.Input{}
 	for _, s := range segs {
 		for _, in := range s.Inputs {
@@ -271,7 +276,7 @@ func doneInputs(segs []segmentManifest) map[string]schema.Input {
 	return done
 }
 
-func countDone(all []string, done map[string]schema.Input, shard Shard) int {
+func countDone(all []string, done map[string]schema.Input, shard dataset.Shard) int {
 	n := 0
 	for _, in := range all {
 		if _, ok := done[in]; ok && shard.Has(in) {
@@ -323,10 +328,10 @@ func (c *Config) setDefaults() error {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
-	if _, err := newConfig(c.ReadOptions); err != nil {
+	if err := archive.CheckOptions(c.ReadOptions...); err != nil {
 		return err
 	}
-	return nil
+	return remote.CheckOptions(c.FetchOptions...)
 }
 
 // dedupe drops inputs given more than once: their captures would be
@@ -365,7 +370,7 @@ type pipeline struct {
 // epoch is the reading of one segment's inputs.
 type epoch struct {
 	*pipeline
-	stage   *stagingDir
+	stage   *dataset.Staging
 	inputs  []string
 	batches chan *batch
 
@@ -375,7 +380,7 @@ type epoch struct {
 
 // epoch reads inputs into part files of stage and returns their inputs
 // rows, sorted by input.
-func (p *pipeline) epoch(ctx context.Context, stage *stagingDir, inputs []string) ([]schema.Input, error) {
+func (p *pipeline) epoch(ctx context.Context, stage *dataset.Staging, inputs []string) ([]schema.Input, error) {
 	e := &epoch{pipeline: p, stage: stage, inputs: inputs, batches: make(chan *batch, p.queue)}
 	g, ctx := errgroup.WithContext(ctx)
 	next := make(chan string)
@@ -421,14 +426,14 @@ func (p *pipeline) epoch(ctx context.Context, stage *stagingDir, inputs []string
 func (e *epoch) read(ctx context.Context, name string) error {
 	p := e.pipeline
 	row := schema.Input{Input: name, Started: time.Now().UTC()}
-	counts, err := e.readCaptures(ctx, name)
+	counts, lengthUnknown, err := e.readCaptures(ctx, name)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	row.Finished = time.Now().UTC()
 	row.Bytes, row.Records, row.Captures, row.Skipped = counts.Bytes, counts.Records, counts.Captures, counts.SkippedTotal()
 	row.SkippedByReason, row.DamageEvents, row.Damage = skippedJSON(counts.Skipped), counts.DamageCount, damageJSON(counts.Damage)
-	row.LengthUnknown = counts.lengthUnknown
+	row.LengthUnknown = lengthUnknown
 	log := p.cfg.Logger.With("input", name, "records", counts.Records, "captures", counts.Captures, "skipped", row.Skipped, "damage", counts.DamageCount)
 	if err != nil {
 		row.Error = err.Error()
@@ -452,16 +457,12 @@ func (e *epoch) read(ctx context.Context, name string) error {
 // digestWindow): the same for any run over the same input, however its
 // captures are spread over workers and segments. The bytes read count in
 // the run's progress batch by batch.
-func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, err error) {
+func (e *epoch) readCaptures(ctx context.Context, name string) (counts archive.Counts, lengthUnknown bool, err error) {
 	var counted int64 // of the input's bytes, those added to the progress
 	defer func() { e.bytes.Add(counts.Bytes - counted) }()
-	opts := e.cfg.ReadOptions
-	if e.fromFolder[name] != "" {
-		opts = append(slices.Clip(opts), inFolder())
-	}
-	r, closer, err := OpenContext(ctx, name, opts...)
+	r, closer, err := openInput(ctx, name, &e.cfg, e.fromFolder[name] != "")
 	if err != nil {
-		return Counts{}, err
+		return archive.Counts{}, false, err
 	}
 	defer closer.Close()
 	file := WARCFilename(name)
@@ -474,11 +475,11 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		}
 		if err != nil {
 			e.send(ctx, b)
-			return inputCounts(r), err
+			return r.Counts(), remote.LengthUnknown(r), err
 		}
 		if !b.fits(c) {
 			if !e.send(ctx, b) {
-				return inputCounts(r), ctx.Err()
+				return r.Counts(), remote.LengthUnknown(r), ctx.Err()
 			}
 			b = e.newBatch()
 			pos := r.Counts().Bytes
@@ -490,9 +491,9 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts Counts, e
 		e.captures.Add(1)
 	}
 	if !e.send(ctx, b) {
-		return inputCounts(r), ctx.Err()
+		return r.Counts(), remote.LengthUnknown(r), ctx.Err()
 	}
-	return inputCounts(r), nil
+	return r.Counts(), remote.LengthUnknown(r), nil
 }
 
 // send hands a batch to the workers; false when ctx is done.
@@ -513,24 +514,24 @@ func (e *epoch) send(ctx context.Context, b *batch) bool {
 // of its own.
 func (e *epoch) work(ctx context.Context) error {
 	p := e.pipeline
-	var part *partWriter
+	var part *dataset.PartWriter
 	maker := newRowMaker(p.cfg.Crawlers)
-	var rs rowSet
+	var rs dataset.Rows
 	flush := func() error {
-		if rs.len() == 0 {
+		if rs.Len() == 0 {
 			return nil
 		}
 		if part == nil {
 			var err error
-			if part, err = newPartWriter(e.stage, schema.PartName(int(p.parts.Add(1))), p.crawlerTokens()); err != nil {
+			if part, err = dataset.NewPartWriter(e.stage, schema.PartName(int(p.parts.Add(1))), p.cfg.crawlerTokens()); err != nil {
 				return err
 			}
 		}
-		err := part.write(&rs)
-		p.capturesOut.Add(int64(len(rs.captures)))
-		rs.reset()
-		if err == nil && part.rows >= p.cfg.PartCaptures {
-			err = part.close()
+		err := part.Write(&rs)
+		p.capturesOut.Add(int64(len(rs.Captures)))
+		rs.Reset()
+		if err == nil && part.Rows() >= p.cfg.PartCaptures {
+			err = part.Close()
 			part = nil
 		}
 		return err
@@ -540,12 +541,12 @@ func (e *epoch) work(ctx context.Context) error {
 		err = flush()
 	}
 	if part != nil {
-		err = errors.Join(err, part.close())
+		err = errors.Join(err, part.Close())
 	}
 	return err
 }
 
-func (e *epoch) workBatches(ctx context.Context, maker *rowMaker, rs *rowSet, flush func() error) error {
+func (e *epoch) workBatches(ctx context.Context, maker *rowMaker, rs *dataset.Rows, flush func() error) error {
 	for {
 		select {
 		case <-ctx.Done():
@@ -556,7 +557,7 @@ func (e *epoch) workBatches(ctx context.Context, maker *rowMaker, rs *rowSet, fl
 			}
 			for i := range b.jobs {
 				maker.add(rs, &b.jobs[i])
-				if rs.len() >= flushRows || rs.bodyBytes >= bodyRowGroupBytes {
+				if rs.Len() >= dataset.FlushRows || rs.BodyBytes >= dataset.BodyRowGroupBytes {
 					if err := flush(); err != nil {
 						return err
 					}
@@ -585,13 +586,13 @@ func (p *pipeline) newBatch() *batch {
 }
 
 // fits reports whether c can join the batch.
-func (b *batch) fits(c *Capture) bool {
+func (b *batch) fits(c *archive.Capture) bool {
 	return len(b.jobs) < batchCaptures && len(b.arena)+len(c.Body) <= cap(b.arena)
 }
 
 // add copies c into the batch. The capture's Body is copied into the arena
 // and its Problems cloned: the reader reuses both.
-func (b *batch) add(c *Capture, input, file string, keepBody bool) {
+func (b *batch) add(c *archive.Capture, input, file string, keepBody bool) {
 	start := len(b.arena)
 	b.arena = append(b.arena, c.Body...)
 	j := job{c: *c, input: input, file: file, keepBody: keepBody}
@@ -607,9 +608,10 @@ func (b *batch) reset() {
 }
 
 // crawlerTokens are the agent column's values: the tracked crawlers' tokens.
-func (p *pipeline) crawlerTokens() []string {
-	out := make([]string, len(p.cfg.Crawlers))
-	for i, c := range p.cfg.Crawlers {
+// crawlerTokens are the tokens of the crawlers of the agents table.
+func (c *Config) crawlerTokens() []string {
+	out := make([]string, len(c.Crawlers))
+	for i, c := range c.Crawlers {
 		out[i] = c.Token
 	}
 	return out
@@ -656,7 +658,7 @@ func WARCFilename(input string) string {
 	if i := strings.Index(s, "crawl-data/"); i >= 0 {
 		return s[i:]
 	}
-	if IsRemote(input) {
+	if remote.IsRemote(input) {
 		return input
 	}
 	return filepath.ToSlash(filepath.Clean(input))
@@ -694,7 +696,7 @@ func (p Progress) ETA() (time.Duration, bool) {
 func localSize(inputs []string) int64 {
 	var n int64
 	for _, in := range inputs {
-		if IsRemote(in) {
+		if remote.IsRemote(in) {
 			return 0
 		}
 		fi, err := os.Stat(in)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/robots"
 )
@@ -199,7 +200,7 @@ func TestCrawlLabel(t *testing.T) {
 	now := time.Date(2026, 11, 22, 23, 0, 0, 0, time.UTC)
 	f := func(want string, inputs ...string) {
 		t.Helper()
-		if got := ingest.CrawlLabel(inputs, now); got != want {
+		if got := remote.CrawlLabel(inputs, now); got != want {
 			t.Errorf("CrawlLabel(%q) = %q, want %q", inputs, got, want)
 		}
 	}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/robocensus/robocensus/ingest/dataset"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -26,15 +27,15 @@ func Plan(cfg Config, inputs []string) ([]Planned, error) {
 		return nil, err
 	}
 	files, folderOf := expandFolders(inputs)
-	segs, err := newWorkDir(cfg.Dir, cfg.Crawl, cfg.Shard).committed()
+	segs, err := dataset.NewWork(cfg.Dir, cfg.Crawl, cfg.Shard).Committed()
 	if err != nil {
 		return nil, err
 	}
 	done := doneInputs(segs)
-	if resumed, _ := shardSegments(segs, cfg.Shard); !cfg.Fresh && !resumed {
+	if resumed, _ := dataset.ShardSegments(segs, cfg.Shard); !cfg.Fresh && !resumed {
 		// A rerun of a published crawl keeps what it read to its end (see
 		// rerun.go's keepPublished).
-		published, err := publishedInputs(cfg.Dir, cfg.Crawl)
+		published, err := dataset.PublishedInputs(cfg.Dir, cfg.Crawl)
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +58,7 @@ func Plan(cfg Config, inputs []string) ([]Planned, error) {
 }
 
 // whyNotRead says why a run does not read an input, or "" when it does.
-func whyNotRead(in string, done map[string]schema.Input, shard Shard) string {
+func whyNotRead(in string, done map[string]schema.Input, shard dataset.Shard) string {
 	if _, ok := done[in]; ok {
 		return "done"
 	}

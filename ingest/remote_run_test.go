@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +17,8 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/testutil"
 )
 
@@ -58,17 +62,17 @@ func TestRunManifestOverHTTP(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	opts := []ingest.Option{ingest.WithBaseURL(srv.URL), ingest.WithRetries(2), ingest.WithBackoff(time.Millisecond, time.Millisecond)}
-	inputs, err := ingest.ExpandInputs([]string{srv.URL + "/" + crawl + "robotstxt.paths.gz"}, opts...)
+	opts := []remote.Option{remote.WithBaseURL(srv.URL), remote.WithRetries(2), remote.WithBackoff(time.Millisecond, time.Millisecond)}
+	inputs, err := remote.ExpandInputs([]string{srv.URL + "/" + crawl + "robotstxt.paths.gz"}, opts...)
 	if err != nil || len(inputs) != 4 {
 		t.Fatalf("inputs %q, %v", inputs, err)
 	}
-	label := ingest.CrawlLabel(inputs, time.Now())
+	label := remote.CrawlLabel(inputs, time.Now())
 	if label != "CC-MAIN-2025-05" {
 		t.Fatalf("crawl label %q", label)
 	}
 	dir := t.TempDir()
-	sum, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: label, Workers: 2, Readers: 4, ReadOptions: opts}, inputs)
+	sum, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: label, Workers: 2, Readers: 4, FetchOptions: opts}, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,13 +110,13 @@ func TestRunManifestOverHTTP(t *testing.T) {
 // sampleWARC is a robotstxt WARC of n captures, written by WARCWriter.
 func sampleWARC(tb testing.TB, n int) []byte {
 	var buf bytes.Buffer
-	w, err := ingest.NewWARCWriter(&buf, fmt.Sprintf("sample-%d.warc.gz", n))
+	w, err := archive.NewWARCWriter(&buf, fmt.Sprintf("sample-%d.warc.gz", n))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for i := range n {
 		body := fmt.Sprintf("User-agent: *\nDisallow: /%d/\n%s", i, strings.Repeat("Disallow: /x"+strconv.Itoa(i*n)+"/\n", i%7))
-		f := ingest.Fetch{URL: fmt.Sprintf("https://www.site%d-%d.example/robots.txt", n, i), Time: time.Date(2025, 1, 13, 20, 0, i, 0, time.UTC),
+		f := archive.Fetch{URL: fmt.Sprintf("https://www.site%d-%d.example/robots.txt", n, i), Time: time.Date(2025, 1, 13, 20, 0, i, 0, time.UTC),
 			ContentType: "text/plain", Body: []byte(body)}
 		if i%9 == 8 {
 			f.Status, f.Body = 404, []byte("<html>not found</html>")
@@ -136,12 +140,12 @@ func gzipText(s string) []byte {
 // localOffsets is the sum of the record offsets of the captures of data
 // read from memory, as a string.
 func localOffsets(tb testing.TB, data []byte) string {
-	r, err := ingest.NewWARCReader(bytes.NewReader(data), "x.warc.gz", ingest.WithMode(ingest.ModeRobotstxt))
+	r, err := archive.NewWARCReader(bytes.NewReader(data), "x.warc.gz", archive.WithMode(archive.ModeRobotstxt))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var sum int64
-	for c, err := range ingest.All(r) {
+	for c, err := range archive.All(r) {
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -193,5 +197,42 @@ func hijackClose(w http.ResponseWriter) {
 	rc.Flush()
 	if conn, _, err := rc.Hijack(); err == nil {
 		conn.Close()
+	}
+}
+
+// TestIssue16LengthUnknown: an input whose server announces no length is
+// marked in the inputs table (it may be short without any error); one
+// with a Content-Length, and a local file, are not.
+func TestIssue16LengthUnknown(t *testing.T) {
+	data := sampleWARC(t, 30)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "chunked") {
+			w.WriteHeader(http.StatusOK)
+			w.Write(data[:len(data)/2])
+			http.NewResponseController(w).Flush()
+			w.Write(data[len(data)/2:])
+			return
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+	}))
+	t.Cleanup(srv.Close)
+	url := srv.URL
+	local := filepath.Join(t.TempDir(), "c", "local.warc.gz")
+	if err := os.MkdirAll(filepath.Dir(local), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(local, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	inputs := []string{url + "/a/chunked.warc.gz", url + "/b/sized.warc.gz", local}
+	sum, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: "length", Workers: 2}, inputs)
+	if err != nil || sum.Failed != 0 {
+		t.Fatalf("Run: %+v, %v", sum, err)
+	}
+	db := testutil.DuckDB(t, dir)
+	got := testutil.Query(t, db, "SELECT string_agg(regexp_extract(input, '([a-z]+)\\.warc', 1) || '=' || length_unknown || '/' || captures, ' ' ORDER BY input) FROM inputs")
+	if want := "local=false/30 chunked=true/30 sized=false/30"; got != want {
+		t.Errorf("inputs: %s, want %s", got, want)
 	}
 }

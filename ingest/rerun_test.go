@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -65,14 +67,14 @@ func testRerun(t *testing.T, shards int) {
 	for i, n := range names {
 		urls[i] = srv.URL + "/" + n
 	}
-	opts := []ingest.Option{ingest.WithRetries(1), ingest.WithBackoff(time.Millisecond, time.Millisecond)}
+	opts := []remote.Option{remote.WithRetries(1), remote.WithBackoff(time.Millisecond, time.Millisecond)}
 	run := func(dir string, inputs []string, fresh bool) ingest.Summary {
 		t.Helper()
 		var last ingest.Summary
 		for k := range shards {
-			cfg := ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, ReadOptions: opts, Fresh: fresh}
+			cfg := ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, FetchOptions: opts, Fresh: fresh}
 			if shards > 1 {
-				cfg.Shard = ingest.Shard{K: k, N: shards}
+				cfg.Shard = dataset.Shard{K: k, N: shards}
 			}
 			sum, err := ingest.Run(context.Background(), cfg, inputs)
 			if err != nil {
@@ -185,12 +187,12 @@ func TestIssue16RerunInterrupted(t *testing.T) {
 	for i := range 4 {
 		urls = append(urls, fmt.Sprintf("%s/CC-MAIN-2025-%05d.warc.gz", srv.URL, i))
 	}
-	opts := []ingest.Option{ingest.WithRetries(1), ingest.WithBackoff(time.Millisecond, time.Millisecond)}
+	opts := []remote.Option{remote.WithRetries(1), remote.WithBackoff(time.Millisecond, time.Millisecond)}
 	run := func(dir string, fresh bool) (ingest.Summary, error) {
 		ctx, stop := context.WithCancel(context.Background())
 		defer stop()
 		cancel.Store(&stop)
-		return ingest.Run(ctx, ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, ReadOptions: opts, Fresh: fresh}, urls)
+		return ingest.Run(ctx, ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, FetchOptions: opts, Fresh: fresh}, urls)
 	}
 	dir := t.TempDir()
 	if sum, err := run(dir, false); err != nil || sum.Failed != 1 {

@@ -7,62 +7,19 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/dataset"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
 
-// rowSet collects the rows of the captures a worker has parsed, table by
-// table, until they are written. Its slices are reused.
-type rowSet struct {
-	captures    []schema.Capture
-	diagnostics []schema.Diagnostic
-	rules       []schema.Rule
-	sitemaps    []schema.Sitemap
-	agents      agentRows
-	bodies      []schema.Body
-	directives  []schema.Directive
-	preferences []schema.Preference
-	bodyBytes   int
-}
-
-// agentRows are the agents table's rows of some captures, as
-// schema.AgentsWriter takes them: for capture i, named and access hold one
-// entry per tracked crawler from i*len(crawlers) on.
-type agentRows struct {
-	ids, hosts []string
-	named      []bool
-	access     []robots.Access
-}
-
-func (a *agentRows) reset() {
-	a.ids, a.hosts, a.named, a.access = a.ids[:0], a.hosts[:0], a.named[:0], a.access[:0]
-}
-
-func (rs *rowSet) reset() {
-	rs.captures = rs.captures[:0]
-	rs.diagnostics = rs.diagnostics[:0]
-	rs.rules = rs.rules[:0]
-	rs.sitemaps = rs.sitemaps[:0]
-	rs.agents.reset()
-	rs.bodies = rs.bodies[:0]
-	rs.directives = rs.directives[:0]
-	rs.preferences = rs.preferences[:0]
-	rs.bodyBytes = 0
-}
-
-// len is the number of rows held, all tables together.
-func (rs *rowSet) len() int {
-	return len(rs.captures) + len(rs.diagnostics) + len(rs.rules) + len(rs.sitemaps) + len(rs.agents.named) + len(rs.bodies) +
-		len(rs.directives) + len(rs.preferences)
-}
-
 // job is one capture handed from a reader to a worker, with what the
 // worker needs to know of its input.
 type job struct {
-	c        Capture // Body points into the batch's arena
-	input    string  // the input as given, the inputs table's key
-	file     string  // the warc_filename of its captures
-	keepBody bool    // the first capture of the input with its payload digest
+	c        archive.Capture // Body points into the batch's arena
+	input    string          // the input as given, the inputs table's key
+	file     string          // the warc_filename of its captures
+	keepBody bool            // the first capture of the input with its payload digest
 }
 
 // rowMaker turns parsed captures into rows. It holds what a worker reuses
@@ -84,24 +41,24 @@ func newRowMaker(crawlers []robots.Crawler) *rowMaker {
 }
 
 // add parses one capture and appends its rows to rs.
-func (m *rowMaker) add(rs *rowSet, j *job) {
+func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 	c := &j.c
 	resp := robots.Response{Status: c.Status, ContentType: c.ContentType, URL: c.URL, Location: c.Location, Truncated: c.Truncated}
 	f := robots.ParsePrefix(resp, c.Body, int(min(c.BodySize, int64(^uint(0)>>1))))
 	id := CaptureID(j.file, c.Source.Offset, c.RecordID)
 	host := c.Host
-	rs.captures = append(rs.captures, captureRow(id, j, f))
+	rs.Captures = append(rs.Captures, captureRow(id, j, f))
 	m.addDiagnostics(rs, id, host, c, f)
 	m.addRules(rs, id, host, f)
 	for _, s := range f.Sitemaps {
-		rs.sitemaps = append(rs.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
+		rs.Sitemaps = append(rs.Sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
 	}
 	addExtensions(rs, id, host, f)
 	m.addAgents(rs, id, host, f)
 	if j.keepBody && readByCrawlers(f) {
 		text := f.Text()
-		rs.bodies = append(rs.bodies, schema.Body{PayloadDigest: c.PayloadDigest, Body: text})
-		rs.bodyBytes += len(text)
+		rs.Bodies = append(rs.Bodies, schema.Body{PayloadDigest: c.PayloadDigest, Body: text})
+		rs.BodyBytes += len(text)
 	}
 }
 
@@ -174,12 +131,12 @@ func mediaType(ct string) string {
 // addDiagnostics appends the engine's findings and the reader's problems
 // with the capture: each problem is the catalogue's code "ingest-" + its
 // Problem code (see robots.Codes), with the problem's detail as argument.
-func (m *rowMaker) addDiagnostics(rs *rowSet, id, host string, c *Capture, f *robots.File) {
+func (m *rowMaker) addDiagnostics(rs *dataset.Rows, id, host string, c *archive.Capture, f *robots.File) {
 	for _, d := range f.Diagnostics {
-		rs.diagnostics = append(rs.diagnostics, diagnosticRow(id, host, d))
+		rs.Diagnostics = append(rs.Diagnostics, diagnosticRow(id, host, d))
 	}
 	for _, p := range c.Problems {
-		rs.diagnostics = append(rs.diagnostics, diagnosticRow(id, host, robots.Diagnostic{Code: problemCode(p.Code), Arg: p.Detail}))
+		rs.Diagnostics = append(rs.Diagnostics, diagnosticRow(id, host, robots.Diagnostic{Code: problemCode(p.Code), Arg: p.Detail}))
 	}
 }
 
@@ -196,13 +153,13 @@ func problemCode(problem string) robots.Code {
 	return c
 }
 
-func (m *rowMaker) addRules(rs *rowSet, id, host string, f *robots.File) {
+func (m *rowMaker) addRules(rs *dataset.Rows, id, host string, f *robots.File) {
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
 		agents := agentValues(g.Agents)
 		for ri := range g.Rules {
 			r := &g.Rules[ri]
-			rs.rules = append(rs.rules, schema.Rule{
+			rs.Rules = append(rs.Rules, schema.Rule{
 				CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
 				Directive: r.Directive.String(), Pattern: r.Value, Line: int32(r.Line),
 				HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor(),
@@ -213,7 +170,7 @@ func (m *rowMaker) addRules(rs *rowSet, id, host string, f *robots.File) {
 
 // addExtensions appends the extension directives and the usage
 // preferences of the file; most files have none.
-func addExtensions(rs *rowSet, id, host string, f *robots.File) {
+func addExtensions(rs *dataset.Rows, id, host string, f *robots.File) {
 	for i := range f.Extensions {
 		e := &f.Extensions[i]
 		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: agentValues(e.Agents), Key: e.Key, Value: e.Value, Valid: e.Valid}
@@ -221,7 +178,7 @@ func addExtensions(rs *rowSet, id, host string, f *robots.File) {
 			g := int32(e.Group)
 			d.GroupIndex = &g
 		}
-		rs.directives = append(rs.directives, d)
+		rs.Directives = append(rs.Directives, d)
 	}
 	for i := range f.Preferences {
 		p := &f.Preferences[i]
@@ -230,7 +187,7 @@ func addExtensions(rs *rowSet, id, host string, f *robots.File) {
 		if allowed, known := p.Allowed.Bool(); known {
 			row.Allowed = &allowed
 		}
-		rs.preferences = append(rs.preferences, row)
+		rs.Preferences = append(rs.Preferences, row)
 	}
 }
 
@@ -246,24 +203,24 @@ func agentValues(agents []robots.Agent) []string {
 // addAgents appends one row per tracked crawler. A crawler that no group
 // names gets the verdict of the '*' groups, computed once; the named ones
 // are found from the file's own user-agent names.
-func (m *rowMaker) addAgents(rs *rowSet, id, host string, f *robots.File) {
-	a := &rs.agents
-	first := len(a.named)
+func (m *rowMaker) addAgents(rs *dataset.Rows, id, host string, f *robots.File) {
+	a := &rs.Agents
+	first := len(a.Named)
 	star := f.Access()
 	for range m.crawlers {
-		a.named = append(a.named, false)
-		a.access = append(a.access, star)
+		a.Named = append(a.Named, false)
+		a.Access = append(a.Access, star)
 	}
-	a.ids, a.hosts = append(a.ids, id), append(a.hosts, host)
+	a.IDs, a.Hosts = append(a.IDs, id), append(a.Hosts, host)
 	for gi := range f.Groups {
 		for _, ag := range f.Groups[gi].Agents {
 			if ag.Token == "" {
 				continue
 			}
 			for _, i := range m.byToken[lowerASCII(ag.Token)] {
-				if !a.named[first+i] {
-					a.named[first+i] = true
-					a.access[first+i] = f.Access(m.tokens[i])
+				if !a.Named[first+i] {
+					a.Named[first+i] = true
+					a.Access[first+i] = f.Access(m.tokens[i])
 				}
 			}
 		}

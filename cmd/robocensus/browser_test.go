@@ -13,6 +13,7 @@ import (
 
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
 )
 
 // The HTML reports are loaded in a real headless Chromium (Debian's
@@ -75,18 +76,18 @@ var hostile = strings.Join([]string{
 }, "\n") + "\n"
 
 // hostileDataset writes the hostile body (and a redirect with a hostile
-// Location) as a WARC with ingest.WARCWriter and ingests it.
+// Location) as a WARC with archive.WARCWriter and ingests it.
 func hostileDataset(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	warc := filepath.Join(dir, "hostile.warc.gz")
 	var buf bytes.Buffer
-	w, err := ingest.NewWARCWriter(&buf, "hostile.warc.gz")
+	w, err := archive.NewWARCWriter(&buf, "hostile.warc.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2025, 1, 13, 0, 0, 0, 0, time.UTC)
-	fetches := []ingest.Fetch{
+	fetches := []archive.Fetch{
 		{URL: "https://evil.example/robots.txt", Time: at, Status: 200, ContentType: "text/plain", Body: []byte(hostile)},
 		{URL: "https://twin.example/robots.txt", Time: at, Status: 200, ContentType: "text/plain", Body: []byte(hostile)},
 		{URL: "https://moved.example/robots.txt", Time: at, Status: 301, ContentType: "text/html",

@@ -27,43 +27,6 @@ func timeOrNull(t interface{ Format(string) string }) string {
 	return t.Format("2006-01-02T15:04:05")
 }
 
-func checkDiagnostics(q *querier, c *analyze.Crawl) {
-	var want [][]string
-	for _, d := range c.Diagnostics {
-		if d.Findings > 0 || d.Captures.N > 0 {
-			want = append(want, row(d.Code, d.Severity, d.Findings, d.Captures.N))
-		}
-		if d.Captures.Of != c.Captures {
-			q.t.Errorf("code %s: denominator %d", d.Code, d.Captures.Of)
-		}
-	}
-	sortRows(want)
-	q.same("diagnostics", `SELECT code, severity, count(*), count(DISTINCT capture_id) FROM diagnostics WHERE crawl = ?
-		GROUP BY ALL ORDER BY 1`, want)
-	t := c.Typos
-	q.same("typos", `SELECT count(DISTINCT capture_id) FILTER (code = 'typo-accepted'), count(*) FILTER (code = 'typo-accepted'),
-		count(DISTINCT capture_id) FILTER (code = 'typo-ignored'), count(*) FILTER (code = 'typo-ignored')
-		FROM diagnostics WHERE crawl = ?`,
-		[][]string{row(t.Accepted.Captures.N, t.Accepted.Lines, t.Ignored.Captures.N, t.Ignored.Lines)})
-	var keys [][]string
-	for _, k := range t.Keys {
-		keys = append(keys, row(k.Key, k.Code, k.Lines))
-	}
-	q.same("typo keys", fmt.Sprintf(`SELECT lower(regexp_extract(message, '^"([^"]*)"', 1)) AS k, code, count(*) AS n
-		FROM diagnostics WHERE crawl = ? AND code IN ('typo-accepted', 'typo-ignored')
-		GROUP BY ALL ORDER BY n DESC, k, code LIMIT %d`, max(1, len(t.Keys))), keys)
-}
-
-func checkPatterns(q *querier, c *analyze.Crawl, top int) {
-	p := c.Patterns
-	q.same("rules", `SELECT count(*), count(*) FILTER (directive = 'allow'), count(*) FILTER (directive = 'disallow'),
-		count(*) FILTER (has_wildcard), count(*) FILTER (has_end_anchor), count(DISTINCT capture_id) FILTER (has_end_anchor)
-		FROM rules WHERE crawl = ?`,
-		[][]string{row(p.Rules, p.Allow, p.Disallow, p.WildcardRules.N, p.EndAnchorRules.N, p.EndAnchorCaptures.N)})
-	q.same("captures with rules", `SELECT count(*) FILTER (rule_count > 0), count(*) FILTER (rule_count > 0 AND wildcard_rule_count > 0)
-		FROM captures WHERE crawl = ?`, [][]string{row(p.WithRules, p.WildcardCaptures.N)})
-}
-
 func checkFarms(q *querier, c *analyze.Crawl, top int) {
 	f := c.Farms
 	const farmHosts = `SELECT payload_digest, count(*) AS n, list(url_host_name ORDER BY url_host_name)[1:5] AS sample
@@ -86,47 +49,6 @@ func checkFarms(q *querier, c *analyze.Crawl, top int) {
 			q.t.Errorf("farm %s: first line %q not in its body", fm.Digest, fm.Head[0])
 		}
 	}
-}
-
-func checkWorst(q *querier, c *analyze.Crawl, top int) {
-	var want [][]string
-	for _, h := range c.WorstHosts {
-		want = append(want, row(h.Host, h.CaptureID, h.Errors, h.Warnings, "["+strings.Join(h.Codes, " ")+"]"))
-	}
-	q.same("worst hosts", fmt.Sprintf(`SELECT url_host_name, capture_id, error_count, warning_count,
-		coalesce((SELECT list(DISTINCT code ORDER BY code) FROM diagnostics g WHERE g.crawl = d.crawl AND g.capture_id = d.capture_id AND severity = 'error'), [])
-		FROM deciding d WHERE crawl = ? AND error_count > 0 ORDER BY error_count DESC, warning_count DESC, url_host_name LIMIT %d`, top), want)
-}
-
-func checkCrawlers(q *querier, c *analyze.Crawl) {
-	f := c.Crawlers
-	q.same("crawler denominators", `SELECT count(*) FILTER (usable), count(*) FROM deciding WHERE crawl = ?`,
-		[][]string{row(f.UsableHosts, f.AllHosts)})
-	var want [][]string
-	for _, s := range f.Crawlers {
-		u, a := s.Usable, s.All
-		if a.Allowed+a.Partial+a.Disallowed == 0 {
-			continue // not in this crawl's agents table
-		}
-		want = append(want, row(s.Agent, u.Named, u.NamedDisallowed, u.Disallowed, u.Partial, u.Allowed, a.Named, a.NamedDisallowed, a.Disallowed, a.Partial, a.Allowed))
-	}
-	sortRows(want)
-	q.same("crawler verdicts", `SELECT agent,
-		count(*) FILTER (usable AND named), count(*) FILTER (usable AND named AND verdict = 'disallowed'),
-		count(*) FILTER (usable AND verdict = 'disallowed'), count(*) FILTER (usable AND verdict = 'partially-disallowed'),
-		count(*) FILTER (usable AND verdict = 'allowed'),
-		count(*) FILTER (named), count(*) FILTER (named AND verdict = 'disallowed'),
-		count(*) FILTER (verdict = 'disallowed'), count(*) FILTER (verdict = 'partially-disallowed'), count(*) FILTER (verdict = 'allowed')
-		FROM agents a JOIN deciding d USING (crawl, capture_id) WHERE a.crawl = ? GROUP BY agent ORDER BY agent`, want)
-	q.same("AI hosts", `WITH per AS (
-			SELECT d.capture_id, bool_or(named) AS any_named, bool_or(named AND verdict = 'disallowed') AS any_blocked,
-				count(*) FILTER (verdict = 'disallowed') AS blocked
-			FROM agents a JOIN deciding d USING (crawl, capture_id) WHERE a.crawl = ? AND usable AND agent IN (SELECT agent FROM ai)
-			GROUP BY 1)
-		SELECT count(*) FILTER (any_named), count(*) FILTER (any_blocked),
-			count(*) FILTER (blocked >= (SELECT count(DISTINCT agent) FROM agents WHERE crawl = ? AND agent IN (SELECT agent FROM ai)))
-		FROM per`,
-		[][]string{row(f.AnyAINamed.N, f.AnyAINamedDisallowed.N, f.EveryAIDisallowed.N)})
 }
 
 // sortRows sorts rows by their cells, as ORDER BY 1, 2, ... would for the

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
 )
 
 var demoCmd = &Command{
@@ -77,7 +78,7 @@ func writeSampleWARC(path string) error {
 		return err
 	}
 	var buf bytes.Buffer
-	w, err := ingest.NewWARCWriter(&buf, filepath.Base(path))
+	w, err := archive.NewWARCWriter(&buf, filepath.Base(path))
 	if err != nil {
 		return err
 	}
@@ -95,8 +96,8 @@ func writeSampleWARC(path string) error {
 // sampleFetches reads the embedded sample: sections
 // "-- URL STATUS [Content-Type] [-> LOCATION] --" each followed by a body,
 // then the fetches whose bytes a text file cannot hold.
-func sampleFetches() ([]ingest.Fetch, error) {
-	var out []ingest.Fetch
+func sampleFetches() ([]archive.Fetch, error) {
+	var out []archive.Fetch
 	sections := strings.Split("\n"+sampleCaptures, "\n-- ")[1:]
 	for i, sec := range sections {
 		head, body, _ := strings.Cut(sec, "\n")
@@ -114,22 +115,22 @@ func sampleFetches() ([]ingest.Fetch, error) {
 	return append(out, generatedFetches()...), nil
 }
 
-func parseSampleHead(head string) (ingest.Fetch, error) {
+func parseSampleHead(head string) (archive.Fetch, error) {
 	head, location, _ := strings.Cut(head, " -> ")
 	fields := strings.Fields(head)
 	if len(fields) < 2 {
-		return ingest.Fetch{}, fmt.Errorf("bad header %q", head)
+		return archive.Fetch{}, fmt.Errorf("bad header %q", head)
 	}
 	status, err := strconv.Atoi(fields[1])
 	if err != nil {
-		return ingest.Fetch{}, fmt.Errorf("bad status in %q", head)
+		return archive.Fetch{}, fmt.Errorf("bad status in %q", head)
 	}
-	return ingest.Fetch{URL: fields[0], Status: status, ContentType: strings.Join(fields[2:], " "), Location: location}, nil
+	return archive.Fetch{URL: fields[0], Status: status, ContentType: strings.Join(fields[2:], " "), Location: location}, nil
 }
 
 // generatedFetches are the sample's byte-level cases: a byte order mark, a
 // legacy encoding, a gzip body served unasked, and an oversize file.
-func generatedFetches() []ingest.Fetch {
+func generatedFetches() []archive.Fetch {
 	at := sampleTime.Add(time.Hour)
 	var zipped bytes.Buffer
 	zw := gzip.NewWriter(&zipped)
@@ -141,7 +142,7 @@ func generatedFetches() []ingest.Fetch {
 		fmt.Fprintf(&big, "Disallow: /generated/page-%06d.html\n", i)
 	}
 	big.WriteString("Disallow: /after-the-limit/\n")
-	return []ingest.Fetch{
+	return []archive.Fetch{
 		{URL: "https://bom.example/robots.txt", Time: at, ContentType: "text/plain", Body: []byte("\xEF\xBB\xBFUser-agent: *\nDisallow: /bom/\n")},
 		{URL: "https://latin1.example/robots.txt", Time: at, ContentType: "text/plain; charset=iso-8859-1", Body: []byte("User-agent: *\nDisallow: /caf\xe9/\n")},
 		{URL: "https://gzipped.example/robots.txt", Time: at, ContentType: "application/octet-stream", Body: zipped.Bytes()},

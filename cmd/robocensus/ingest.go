@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -90,12 +93,12 @@ in which no input could be read publishes nothing.`,
 		segment := fs.Int("segment-inputs", 32, "inputs per committed `segment` (the most work a crash loses)")
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
 		dryRun := fs.Bool("dry-run", false, "list the inputs the run would read, and where from, without reading them")
-		baseURL := fs.String("base-url", ingest.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
+		baseURL := fs.String("base-url", remote.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
 		fresh := fs.Bool("fresh", false, "read every input again, also those a published partition read to their end")
-		retries := fs.Int("retries", ingest.DefaultRetries, "failed attempts in a row a remote transfer survives (`N`)")
-		retryWait := fs.Duration("retry-wait", ingest.DefaultBackoffBase, "wait before the first retry, doubled at each retry in a row up to a minute (`D`)")
-		idle := fs.Duration("idle-timeout", ingest.DefaultIdleTimeout, "longest stall in a remote body (`D`)")
-		header := fs.Duration("header-timeout", ingest.DefaultHeaderTimeout, "longest wait for a response header, connecting included (`D`)")
+		retries := fs.Int("retries", remote.DefaultRetries, "failed attempts in a row a remote transfer survives (`N`)")
+		retryWait := fs.Duration("retry-wait", remote.DefaultBackoffBase, "wait before the first retry, doubled at each retry in a row up to a minute (`D`)")
+		idle := fs.Duration("idle-timeout", remote.DefaultIdleTimeout, "longest stall in a remote body (`D`)")
+		header := fs.Duration("header-timeout", remote.DefaultHeaderTimeout, "longest wait for a response header, connecting included (`D`)")
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
 				env.errorf("ingest: no INPUT given")
@@ -103,29 +106,29 @@ in which no input could be read publishes nothing.`,
 			}
 			// The environment's proxy settings (HTTPS_PROXY, ...) apply
 			// to remote inputs.
-			remote := []ingest.Option{ingest.WithHTTPClient(ingest.NewHTTPClient(http.ProxyFromEnvironment)),
-				ingest.WithRetries(*retries), ingest.WithBackoff(*retryWait, max(*retryWait, ingest.DefaultBackoffMax)),
-				ingest.WithIdleTimeout(*idle), ingest.WithHeaderTimeout(*header)}
-			inputs, from, err := expandArgs(env, args, *baseURL, append([]ingest.Option{ingest.WithBaseURL(*baseURL)}, remote...)...)
+			fetch := []remote.Option{remote.WithHTTPClient(remote.NewHTTPClient(http.ProxyFromEnvironment)),
+				remote.WithRetries(*retries), remote.WithBackoff(*retryWait, max(*retryWait, remote.DefaultBackoffMax)),
+				remote.WithIdleTimeout(*idle), remote.WithHeaderTimeout(*header)}
+			inputs, from, err := expandArgs(env, args, *baseURL, append([]remote.Option{remote.WithBaseURL(*baseURL)}, fetch...)...)
 			if err != nil {
 				env.errorf("%v", err)
-				if errors.Is(err, ingest.ErrInvalidOption) {
+				if errors.Is(err, archive.ErrInvalidOption) {
 					return exitUsage
 				}
 				return exitFailure // a list or manifest that cannot be read
 			}
 			label := *crawl
 			if label == "" {
-				label = ingest.CrawlLabel(inputs, time.Now())
+				label = remote.CrawlLabel(inputs, time.Now())
 			}
 			if err := schema.CheckCrawl(label); err != nil {
 				env.errorf("ingest: --crawl: %v", err)
 				return exitUsage
 			}
 			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose, isTerminal(env.Stderr)),
-				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, ReadOptions: remote, Fresh: *fresh}
+				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, FetchOptions: fetch, Fresh: *fresh}
 			if *shard != "" {
-				if cfg.Shard, err = ingest.ParseShard(*shard); err != nil {
+				if cfg.Shard, err = dataset.ParseShard(*shard); err != nil {
 					env.errorf("%v", err)
 					return exitUsage
 				}
@@ -266,13 +269,13 @@ func plural(n int, one, many string) string {
 }
 
 // expandArgs expands the command line's @FILE lists and manifests (see
-// ingest.ExpandInputs), says on stderr what each manifest stood for, and
+// remote.ExpandInputs), says on stderr what each manifest stood for, and
 // maps each input that came from a list or manifest to it.
-func expandArgs(env *Env, args []string, base string, opts ...ingest.Option) ([]string, map[string]string, error) {
+func expandArgs(env *Env, args []string, base string, opts ...remote.Option) ([]string, map[string]string, error) {
 	var inputs []string
 	from := map[string]string{}
 	for _, a := range args {
-		items, err := ingest.ExpandInputs([]string{a}, opts...)
+		items, err := remote.ExpandInputs([]string{a}, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -281,7 +284,7 @@ func expandArgs(env *Env, args []string, base string, opts ...ingest.Option) ([]
 				from[in] = a
 			}
 		}
-		if ingest.IsManifest(a) {
+		if remote.IsManifest(a) {
 			fmt.Fprintf(env.Stderr, "manifest %s: %s under %s\n", a, plural(len(items), "input", "inputs"), base)
 		}
 		inputs = append(inputs, items...)

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/dataset"
 )
 
 // nightlyMirror lays out a Common Crawl mirror served on loopback: the
@@ -49,7 +49,7 @@ func nightlyMirrorDir(t *testing.T) (url, mirror string) {
 		}
 		paths = append(paths, name)
 		for k := range shards {
-			if (ingest.Shard{K: k, N: 2}).Has(srv.URL + "/" + name) {
+			if (dataset.Shard{K: k, N: 2}).Has(srv.URL + "/" + name) {
 				shards[k]++
 			}
 		}

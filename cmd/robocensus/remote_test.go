@@ -12,7 +12,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
 )
 
 // robocensus ingest of a Common Crawl manifest: a local mirror with
@@ -57,13 +57,13 @@ func TestIngestManifest(t *testing.T) {
 
 func sampleWARC(tb testing.TB, n int) []byte {
 	var buf bytes.Buffer
-	w, err := ingest.NewWARCWriter(&buf, "sample.warc.gz")
+	w, err := archive.NewWARCWriter(&buf, "sample.warc.gz")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for i := range n {
 		host := string(rune('a'+i)) + ".example"
-		if err := w.WriteCapture(ingest.Fetch{URL: "https://" + host + "/robots.txt", Time: time.Date(2025, 1, 13, 0, 0, i, 0, time.UTC),
+		if err := w.WriteCapture(archive.Fetch{URL: "https://" + host + "/robots.txt", Time: time.Date(2025, 1, 13, 0, 0, i, 0, time.UTC),
 			ContentType: "text/plain", Body: []byte("User-agent: *\nDisallow: /\n")}); err != nil {
 			tb.Fatal(err)
 		}

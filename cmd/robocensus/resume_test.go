@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/dataset"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -55,7 +56,7 @@ func makeInputs(t *testing.T, dir string, n, captures int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fetches []ingest.Fetch
+	var fetches []archive.Fetch
 	for _, f := range all {
 		if len(f.Body) < 64<<10 { // not the 600 KiB one: keep the test quick
 			fetches = append(fetches, f)
@@ -64,7 +65,7 @@ func makeInputs(t *testing.T, dir string, n, captures int) []string {
 	var paths []string
 	for f := range n {
 		var buf bytes.Buffer
-		w, err := ingest.NewWARCWriter(&buf, fmt.Sprintf("in-%02d.warc.gz", f))
+		w, err := archive.NewWARCWriter(&buf, fmt.Sprintf("in-%02d.warc.gz", f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +194,7 @@ func TestShardAloneDoesNotPublish(t *testing.T) {
 	// wherever the test runs; it must give each shard some.
 	first := 0
 	for _, in := range inputs {
-		if (ingest.Shard{K: 0, N: 2}).Has(in) {
+		if (dataset.Shard{K: 0, N: 2}).Has(in) {
 			first++
 		}
 	}

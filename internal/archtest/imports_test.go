@@ -16,23 +16,52 @@ import (
 
 const module = "github.com/robocensus/robocensus"
 
-// allowedRepoImports lists, for each top-level package of the repository, the
-// packages of this repository its non-test files may import (DESIGN.md,
-// "Data flow"). cmd wires everything and may import anything.
+// allowedRepoImports lists, for each package of the repository (a folder;
+// a rule covers the folders below it that have no rule of their own), the
+// packages of this repository its non-test files may import, each with the
+// packages below it (DESIGN.md, "Data flow", and the README's layout).
+// cmd wires everything and may import anything. The stages of ingest:
+// archive reads archives and knows nothing of robots.txt, tables or the
+// network; remote fetches inputs and hands their bytes to archive's
+// readers; dataset publishes a partition from rows (segments, shards,
+// locks, reruns) and knows nothing of inputs' formats; the pipeline
+// (ingest) wires them to the parser and the tables.
 var allowedRepoImports = map[string][]string{
-	"robots":  {},
-	"schema":  {"robots"},
-	"ingest":  {"robots", "schema"},
-	"analyze": {"schema", "robots"},
+	"robots":         {},
+	"schema":         {"robots"},
+	"ingest/archive": {},
+	"ingest/remote":  {"ingest/archive"},
+	"ingest/dataset": {"schema", "robots"},
+	"ingest":         {"ingest/archive", "ingest/remote", "ingest/dataset", "robots", "schema"},
+	"analyze":        {"schema", "robots"},
 }
 
-// robotsForbidden are standard packages that would give robots/ I/O: it
-// takes bytes in and gives a parsed file out.
-var robotsForbidden = []string{
-	"os", "os/exec", "os/signal", "io", "io/fs", "io/ioutil", "bufio", "net",
-	"net/http", "log", "log/slog", "syscall", "embed", "path/filepath", "runtime",
-	"unsafe",
+// forbiddenStd are standard packages a package must not import: robots/
+// takes bytes in and gives a parsed file out (no I/O), and the archive
+// readers open no connection (remote inputs are package remote's; the
+// WARC writer takes only status texts and the date format of net/http).
+var forbiddenStd = map[string][]string{
+	"robots": {
+		"os", "os/exec", "os/signal", "io", "io/fs", "io/ioutil", "bufio", "net",
+		"net/http", "log", "log/slog", "syscall", "embed", "path/filepath", "runtime",
+		"unsafe",
+	},
+	"ingest/archive": {"net", "net/http/httptrace", "crypto/tls"},
 }
+
+// ruleOf returns the rule that covers the package in dir: the longest
+// rule that is dir or a folder above it.
+func ruleOf(dir string) (key string, allowed []string, ok bool) {
+	for k, a := range allowedRepoImports {
+		if (dir == k || strings.HasPrefix(dir, k+"/")) && len(k) > len(key) {
+			key, allowed, ok = k, a, true
+		}
+	}
+	return key, allowed, ok
+}
+
+// under reports whether the package rel is pkg or below it.
+func under(rel, pkg string) bool { return rel == pkg || strings.HasPrefix(rel, pkg+"/") }
 
 type pkgImports struct {
 	dir          string   // relative to the repository root
@@ -56,27 +85,30 @@ func violations(pkgs []*pkgImports) []string {
 	var out []string
 	for _, p := range pkgs {
 		top := strings.Split(p.dir, "/")[0]
-		allowed, ruled := allowedRepoImports[top]
+		key, allowed, ruled := ruleOf(p.dir)
+		ok := func(rel string) bool {
+			return under(rel, p.dir) || slices.ContainsFunc(allowed, func(a string) bool { return under(rel, a) })
+		}
 		for _, imp := range p.code {
 			rel, inRepo := strings.CutPrefix(imp, module+"/")
 			switch {
 			case top == "cmd":
 			case inRepo && strings.HasPrefix(rel, "internal/testutil"):
 				out = append(out, fmt.Sprintf("%s: non-test code imports %s, which is for tests only", p.dir, imp))
-			case ruled && inRepo && !slices.Contains(allowed, strings.Split(rel, "/")[0]) && !strings.HasPrefix(rel, top+"/"):
-				out = append(out, fmt.Sprintf("%s: imports %s; DESIGN.md allows %s only %v", p.dir, imp, top, allowed))
+			case ruled && inRepo && !ok(rel):
+				out = append(out, fmt.Sprintf("%s: imports %s; DESIGN.md allows %s only %v", p.dir, imp, key, allowed))
 			}
-			if top == "robots" && (slices.Contains(robotsForbidden, imp) || !inRepo && strings.Contains(imp, ".")) {
-				out = append(out, fmt.Sprintf("%s: imports %s; robots/ does no I/O and imports no third-party code", p.dir, imp))
+			if slices.Contains(forbiddenStd[key], imp) || key == "robots" && !inRepo && strings.Contains(imp, ".") {
+				out = append(out, fmt.Sprintf("%s: imports %s, which %s must not (see forbiddenStd)", p.dir, imp, key))
 			}
 		}
 		for _, imp := range p.tests {
 			rel, inRepo := strings.CutPrefix(imp, module+"/")
-			if !inRepo || top == "cmd" || top == "internal" {
+			if !inRepo || top == "cmd" || top == "internal" || !ruled {
 				continue
 			}
-			if !slices.Contains(allowed, strings.Split(rel, "/")[0]) && !strings.HasPrefix(rel, top) && rel != "internal/testutil" {
-				out = append(out, fmt.Sprintf("%s: a test imports %s, outside what %s may use", p.dir, imp, top))
+			if !ok(rel) && rel != "internal/testutil" {
+				out = append(out, fmt.Sprintf("%s: a test imports %s, outside what %s may use", p.dir, imp, key))
 			}
 		}
 	}
@@ -84,15 +116,20 @@ func violations(pkgs []*pkgImports) []string {
 }
 
 // TestImportRulesSeeViolations checks the checker: in a synthetic tree it
-// must report robots/ importing os and schema, and schema importing ingest.
+// must report robots/ importing os and schema, schema importing ingest,
+// the archive readers importing net and the remote package, and the
+// remote package importing schema.
 func TestImportRulesSeeViolations(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "robots", "bad.go"), "package robots\nimport (\n\t\"os\"\n\t\""+module+"/schema\"\n)\n")
 	writeFile(t, filepath.Join(dir, "schema", "bad.go"), "package schema\nimport \""+module+"/ingest\"\n")
 	writeFile(t, filepath.Join(dir, "cmd", "x", "ok.go"), "package main\nimport \""+module+"/ingest\"\n")
+	writeFile(t, filepath.Join(dir, "ingest", "archive", "bad.go"), "package archive\nimport (\n\t\"net\"\n\t\""+module+"/ingest/remote\"\n)\n")
+	writeFile(t, filepath.Join(dir, "ingest", "remote", "bad.go"), "package remote\nimport \""+module+"/schema\"\n")
+	writeFile(t, filepath.Join(dir, "ingest", "ok.go"), "package ingest\nimport (\n\t\""+module+"/ingest/remote\"\n\t\""+module+"/schema\"\n)\n")
 	got := violations(scan(t, dir))
-	if len(got) != 3 {
-		t.Fatalf("want 3 violations, got %d: %q", len(got), got)
+	if len(got) != 6 {
+		t.Fatalf("want 6 violations, got %d: %q", len(got), got)
 	}
 }
 

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -207,8 +208,8 @@ func main() {
 	defer srv.Close()
 	srvURL = srv.URL
 
-	opts := []ingest.Option{ingest.WithRetries(3), ingest.WithBackoff(100*time.Millisecond, time.Second),
-		ingest.WithIdleTimeout(time.Second), ingest.WithHeaderTimeout(2 * time.Second)}
+	opts := []remote.Option{remote.WithRetries(3), remote.WithBackoff(100*time.Millisecond, time.Second),
+		remote.WithIdleTimeout(time.Second), remote.WithHeaderTimeout(2 * time.Second)}
 	local := filepath.Join(dir, "local.warc.gz")
 	if err := os.WriteFile(local, data, 0o644); err != nil {
 		log.Fatal(err)
@@ -217,7 +218,7 @@ func main() {
 	want := localRows[local].Captures
 	fmt.Printf("local ingest of %s: %d captures (%d records, %d bytes)\n", filepath.Base(*warc), want, localRows[local].Records, len(data))
 
-	inputs, err := ingest.ExpandInputs([]string{srv.URL + "/robotstxt.paths.gz"}, append(opts, ingest.WithBaseURL(srv.URL))...)
+	inputs, err := remote.ExpandInputs([]string{srv.URL + "/robotstxt.paths.gz"}, append(opts, remote.WithBaseURL(srv.URL))...)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -236,8 +237,8 @@ func main() {
 }
 
 // run ingests inputs into dir and returns the published inputs rows by input.
-func run(dir string, inputs []string, opts []ingest.Option) map[string]schema.Input {
-	_, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: "faults", Workers: 2, SegmentInputs: 1, ReadOptions: opts}, inputs)
+func run(dir string, inputs []string, opts []remote.Option) map[string]schema.Input {
+	_, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: "faults", Workers: 2, SegmentInputs: 1, FetchOptions: opts}, inputs)
 	if err != nil {
 		log.Fatal(err)
 	}

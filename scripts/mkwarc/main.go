@@ -22,7 +22,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
 )
 
 func main() {
@@ -36,7 +36,7 @@ func main() {
 	f, err := os.Create(*out)
 	check(err)
 	bw := bufio.NewWriterSize(f, 1<<20)
-	w, err := ingest.NewWARCWriter(bw, filepath.Base(*out))
+	w, err := archive.NewWARCWriter(bw, filepath.Base(*out))
 	check(err)
 	rng := rand.New(rand.NewPCG(*seed, 42))
 	at := time.Date(2025, 1, 13, 0, 0, 0, 0, time.UTC)
@@ -54,27 +54,27 @@ func main() {
 
 // pick returns the fetches of one host: usually one, two for a redirect
 // (the 301 and its target).
-func pick(rng *rand.Rand, host string, at time.Time, robots, pages [][]byte) []ingest.Fetch {
+func pick(rng *rand.Rand, host string, at time.Time, robots, pages [][]byte) []archive.Fetch {
 	u := "https://" + host + "/robots.txt"
 	robotsBody := func() []byte { return robots[rng.IntN(len(robots))] }
 	page := func() []byte { return pages[rng.IntN(len(pages))] }
 	switch r := rng.IntN(100); {
 	case r < 50:
-		return []ingest.Fetch{{URL: u, Time: at, Status: 200, ContentType: "text/plain", Body: robotsBody()}}
+		return []archive.Fetch{{URL: u, Time: at, Status: 200, ContentType: "text/plain", Body: robotsBody()}}
 	case r < 80:
 		target := "https://www." + host + "/robots.txt"
-		return []ingest.Fetch{
+		return []archive.Fetch{
 			{URL: u, Time: at, Status: 301, ContentType: "text/html", Location: target, Body: []byte("<html><body>Moved Permanently</body></html>")},
 			{URL: target, Time: at, Status: 200, ContentType: "text/plain", Body: robotsBody()},
 		}
 	case r < 92:
-		return []ingest.Fetch{{URL: u, Time: at, Status: 404, ContentType: "text/html", Body: page()}}
+		return []archive.Fetch{{URL: u, Time: at, Status: 404, ContentType: "text/html", Body: page()}}
 	case r < 96:
-		return []ingest.Fetch{{URL: u, Time: at, Status: 403, ContentType: "text/html", Body: page()}}
+		return []archive.Fetch{{URL: u, Time: at, Status: 403, ContentType: "text/html", Body: page()}}
 	case r < 98:
-		return []ingest.Fetch{{URL: u, Time: at, Status: 503, ContentType: "text/html", Body: []byte("<html><body>Service Unavailable</body></html>")}}
+		return []archive.Fetch{{URL: u, Time: at, Status: 503, ContentType: "text/html", Body: []byte("<html><body>Service Unavailable</body></html>")}}
 	default:
-		return []ingest.Fetch{{URL: u, Time: at, Status: 200, ContentType: "text/html", Body: page()}}
+		return []archive.Fetch{{URL: u, Time: at, Status: 200, ContentType: "text/html", Body: page()}}
 	}
 }
 

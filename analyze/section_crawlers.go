@@ -1,0 +1,485 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+// crawlersSection is what the deciding capture of each host says of each
+// tracked crawler (the agents table), over the hosts with a usable
+// robots.txt and over all hosts, and what usable hosts say of AI crawlers
+// as a whole.
+var crawlersSection = &Section{
+	Name: "crawlers",
+	Doc:  "what hosts say to each tracked AI and search crawler",
+	Needs: []Need{
+		{Table: "agents", Columns: []string{"agent"}},
+		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},
+		{Table: HostsTable},
+	},
+	New: func(Params) Accumulator { return newCrawlersAcc() },
+	Trends: []Trend{
+		{Name: "an AI crawler named", Ratio: func(c *Crawl) Ratio { return c.Crawlers.AnyAINamed }},
+		{Name: "an AI crawler named and disallowed", Ratio: func(c *Crawl) Ratio { return c.Crawlers.AnyAINamedDisallowed }},
+		{Name: "every AI crawler disallowed", Ratio: func(c *Crawl) Ratio { return c.Crawlers.EveryAIDisallowed }},
+	},
+	MoreTrends: crawlerTrends,
+	View:       func(c *Crawl, p Params) any { return newCrawlersView(c, p.Top) },
+	Markdown:   mdCrawlers,
+}
+
+// verdict numbers, as counted.
+const (
+	vAllowed = iota
+	vPartial
+	vDisallowed
+)
+
+// parseVerdict returns the number of an agents.verdict value, or -1.
+func parseVerdict(v string) int {
+	switch {
+	case v == verdictNames[vAllowed]:
+		return vAllowed
+	case v == verdictNames[vDisallowed]:
+		return vDisallowed
+	case v == verdictNames[vPartial]:
+		return vPartial
+	}
+	return -1
+}
+
+// verdictNames are the values of agents.verdict, by verdict number.
+var verdictNames = [...]string{
+	vAllowed: robots.AccessAllowed.String(), vPartial: robots.AccessPartial.String(), vDisallowed: robots.AccessDisallowed.String(),
+}
+
+// verdictCounts counts hosts for one crawler: [usable, all] ×
+// {named, named and disallowed, allowed, partial, disallowed}.
+type verdictCounts [2][5]int64
+
+const (
+	cNamed = iota
+	cNamedDisallowed
+	cVerdict // + vAllowed, vPartial, vDisallowed
+)
+
+// The tally of a host: the AI crawlers its deciding capture disallows
+// fully, and whether it names one (and disallows it fully).
+const (
+	tallyBlocks          = 1<<24 - 1
+	tallyAINamed         = 1 << 30
+	tallyAINamedDisallow = 1 << 31
+)
+
+// crawlersAcc counts the verdicts of the hosts' deciding captures.
+type crawlersAcc struct {
+	known []verdictCounts           // by index in robots.Crawlers
+	other map[string]*verdictCounts // agents not in robots.Crawlers
+	seen  []bool                    // known crawlers in the agents table
+
+	usable, all                int64   // hosts
+	aiNamed, aiNamedDisallowed int64   // usable hosts naming an AI crawler (and disallowing it)
+	aiBlocks                   []int64 // usable hosts by the AI crawlers their deciding capture disallows fully
+
+	agentOf   []agentSlot // by index in the record's agent dictionary
+	verdictOf []int       // verdict number by index in the record's verdict dictionary
+	used      []bool      // indices of the agent dictionary found in the record
+}
+
+// agentSlot is where the rows of one agent are counted: a known crawler,
+// or another agent (counts created when first counted).
+type agentSlot struct {
+	known  int    // index in robots.Crawlers, -1 for another agent
+	ai     bool   // an AI crawler
+	name   string // aliases the record
+	counts *verdictCounts
+}
+
+// crawlerIndex maps the tokens of robots.Crawlers to their index.
+var crawlerIndex = func() map[string]int {
+	m := make(map[string]int, len(robots.Crawlers))
+	for i, c := range robots.Crawlers {
+		m[c.Token] = i
+	}
+	return m
+}()
+
+func newCrawlersAcc() *crawlersAcc {
+	return &crawlersAcc{
+		known: make([]verdictCounts, len(robots.Crawlers)), other: map[string]*verdictCounts{},
+		seen: make([]bool, len(robots.Crawlers)),
+	}
+}
+
+// Add marks the known crawlers that have a row in a record of agents.
+func (a *crawlersAcc) Add(_ string, rec arrow.Record) error {
+	cs := columnSet{rec: rec}
+	agents := cs.dict("agent")
+	if cs.err != nil {
+		return cs.err
+	}
+	a.used = slices.Grow(a.used[:0], agents.vals.Len())[:agents.vals.Len()]
+	clear(a.used)
+	for _, x := range agents.idx {
+		a.used[x] = true
+	}
+	for x, used := range a.used {
+		if k, ok := crawlerIndex[agents.vals.Value(x)]; used && ok {
+			a.seen[k] = true
+		}
+	}
+	return nil
+}
+
+// AddHostRows counts the verdicts of runs of agents rows of deciding
+// captures.
+func (a *crawlersAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) error {
+	cs := columnSet{rec: rec}
+	agents, verdicts, named := cs.dict("agent"), cs.dict("verdict"), cs.boolean("named")
+	if cs.err != nil {
+		return cs.err
+	}
+	a.prepare(agents, verdicts)
+	for _, r := range runs {
+		a.countRun(r.Marks, agents.idx[r.From:r.To], verdicts.idx[r.From:r.To], named, r.From)
+	}
+	return nil
+}
+
+// prepare maps the dictionaries of a record to crawlers and verdicts.
+func (a *crawlersAcc) prepare(agents, verdicts dictColumn) {
+	a.agentOf = a.agentOf[:0]
+	for i := range agents.vals.Len() {
+		slot := agentSlot{known: -1, name: agents.vals.Value(i)}
+		if k, ok := crawlerIndex[slot.name]; ok {
+			slot.known, slot.ai, slot.counts = k, robots.Crawlers[k].Kind == robots.CrawlerAI, &a.known[k]
+		}
+		a.agentOf = append(a.agentOf, slot)
+	}
+	a.verdictOf = a.verdictOf[:0]
+	for i := range verdicts.vals.Len() {
+		a.verdictOf = append(a.verdictOf, parseVerdict(verdicts.vals.Value(i)))
+	}
+}
+
+// countRun counts rows of a deciding capture: agents and verdicts are
+// indices in the record's dictionaries, and the first row is row first
+// of the record. What the rows say of AI crawlers is added to the host's
+// tally at the end, at once.
+func (a *crawlersAcc) countRun(m *Marks, agents, verdicts []int32, named *array.Boolean, first int) {
+	usable := m.Usable()
+	var blocks, flags uint32
+	for r, x := range agents {
+		v := a.verdictOf[verdicts[r]]
+		if v < 0 {
+			continue
+		}
+		isNamed, slot := named.Value(first+r), &a.agentOf[x]
+		if slot.counts == nil {
+			slot.counts = a.otherCounts(slot.name)
+		}
+		slot.counts.add(usable, isNamed, v)
+		if slot.ai {
+			blocks, flags = markAI(blocks, flags, isNamed, v)
+		}
+	}
+	if blocks > 0 {
+		m.Tally().Add(uint64(blocks))
+	}
+	if flags != 0 {
+		m.Tally().Or(uint64(flags))
+	}
+}
+
+// otherCounts returns the counts of an agent not in robots.Crawlers.
+func (a *crawlersAcc) otherCounts(agent string) *verdictCounts {
+	vc := a.other[agent]
+	if vc == nil {
+		vc = new(verdictCounts)
+		a.other[strings.Clone(agent)] = vc
+	}
+	return vc
+}
+
+// markAI adds what a capture says of one AI crawler to what its other
+// rows said: the AI crawlers it disallows fully, and its AI flags.
+func markAI(blocks, flags uint32, named bool, v int) (uint32, uint32) {
+	if v == vDisallowed {
+		blocks++
+	}
+	switch {
+	case named && v == vDisallowed:
+		flags |= tallyAINamed | tallyAINamedDisallow
+	case named:
+		flags |= tallyAINamed
+	}
+	return blocks, flags
+}
+
+// add counts one host.
+func (vc *verdictCounts) add(usable, named bool, v int) {
+	countVerdict(&vc[1], named, v)
+	if usable {
+		countVerdict(&vc[0], named, v)
+	}
+}
+
+func countVerdict(c *[5]int64, named bool, v int) {
+	c[cVerdict+v]++
+	if named {
+		c[cNamed]++
+		if v == vDisallowed {
+			c[cNamedDisallowed]++
+		}
+	}
+}
+
+// AddHosts counts the hosts, and the usable ones by what their tally says
+// of AI crawlers.
+func (a *crawlersAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
+	for _, h := range hosts {
+		a.all++
+		if !h.Marks.Usable() {
+			continue
+		}
+		a.usable++
+		t := h.Marks.Tally().Load()
+		if t&tallyAINamed != 0 {
+			a.aiNamed++
+		}
+		if t&tallyAINamedDisallow != 0 {
+			a.aiNamedDisallowed++
+		}
+		blocks := int(t & tallyBlocks)
+		for blocks >= len(a.aiBlocks) {
+			a.aiBlocks = append(a.aiBlocks, 0)
+		}
+		a.aiBlocks[blocks]++
+	}
+	return nil
+}
+
+// Merge adds another worker's counts.
+func (a *crawlersAcc) Merge(other Accumulator) {
+	o := other.(*crawlersAcc)
+	for k := range a.known {
+		a.known[k].merge(&o.known[k])
+		a.seen[k] = a.seen[k] || o.seen[k]
+	}
+	for name, vc := range o.other {
+		if a.other[name] == nil {
+			a.other[name] = new(verdictCounts)
+		}
+		a.other[name].merge(vc)
+	}
+	a.usable, a.all = a.usable+o.usable, a.all+o.all
+	a.aiNamed, a.aiNamedDisallowed = a.aiNamed+o.aiNamed, a.aiNamedDisallowed+o.aiNamedDisallowed
+	for b, n := range o.aiBlocks {
+		for b >= len(a.aiBlocks) {
+			a.aiBlocks = append(a.aiBlocks, 0)
+		}
+		a.aiBlocks[b] += n
+	}
+}
+
+func (vc *verdictCounts) merge(o *verdictCounts) {
+	for d := range vc {
+		for i := range vc[d] {
+			vc[d][i] += o[d][i]
+		}
+	}
+}
+
+// Finish fills the crawler figures.
+func (a *crawlersAcc) Finish(out *Crawl) {
+	f := &out.Crawlers
+	f.UsableHosts, f.AllHosts = a.usable, a.all
+	f.Crawlers = []CrawlerShare{}
+	aiSeen := 0
+	for k, c := range robots.Crawlers {
+		if c.Kind == robots.CrawlerAI && a.seen[k] {
+			aiSeen++
+		}
+		f.Crawlers = append(f.Crawlers, a.known[k].share(c.Token, c.Kind.String(), c.Operator, f))
+	}
+	for _, name := range sortedKeys(a.other) {
+		f.Crawlers = append(f.Crawlers, a.other[name].share(name, "other", "", f))
+	}
+	f.AnyAINamed = Ratio{a.aiNamed, f.UsableHosts}
+	f.AnyAINamedDisallowed = Ratio{a.aiNamedDisallowed, f.UsableHosts}
+	f.EveryAIDisallowed = Ratio{Of: f.UsableHosts}
+	if aiSeen > 0 {
+		for blocks, n := range a.aiBlocks {
+			if blocks >= aiSeen {
+				f.EveryAIDisallowed.N += n
+			}
+		}
+	}
+}
+
+// share returns the figures of one crawler.
+func (vc *verdictCounts) share(agent, kind, operator string, f *CrawlerFigures) CrawlerShare {
+	hv := func(d int, hosts int64) HostVerdicts {
+		c := vc[d]
+		return HostVerdicts{
+			Hosts: hosts, Named: c[cNamed], NamedDisallowed: c[cNamedDisallowed],
+			Allowed: c[cVerdict+vAllowed], Partial: c[cVerdict+vPartial], Disallowed: c[cVerdict+vDisallowed],
+		}
+	}
+	return CrawlerShare{Agent: agent, Kind: kind, Operator: operator, Usable: hv(0, f.UsableHosts), All: hv(1, f.AllHosts)}
+}
+
+// trendCrawlers is the most AI crawlers followed in the trends.
+const trendCrawlers = 8
+
+// crawlerTrends follows the AI crawlers most often named in the latest
+// crawl: the share of usable hosts naming each, and disallowing it.
+func crawlerTrends(latest *Crawl, p Params) []Trend {
+	var out []Trend
+	for _, agent := range trendAgents(latest, min(p.Top, trendCrawlers)) {
+		out = append(out,
+			Trend{Name: agent + " named", Ratio: func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Named, v.Hosts} }},
+			Trend{Name: agent + " disallowed", Ratio: func(c *Crawl) Ratio { v := crawlerUsable(c, agent); return Ratio{v.Disallowed, v.Hosts} }})
+	}
+	return out
+}
+
+// crawlerUsable returns a crawler's figures over usable hosts.
+func crawlerUsable(c *Crawl, agent string) HostVerdicts {
+	for _, s := range c.Crawlers.Crawlers {
+		if s.Agent == agent {
+			return s.Usable
+		}
+	}
+	return HostVerdicts{Hosts: c.Crawlers.UsableHosts}
+}
+
+// trendAgents returns the AI crawlers most often named in a crawl.
+func trendAgents(c *Crawl, n int) []string {
+	var ai []CrawlerShare
+	for _, s := range c.Crawlers.Crawlers {
+		if s.Kind == robots.CrawlerAI.String() && s.Usable.Named > 0 {
+			ai = append(ai, s)
+		}
+	}
+	slices.SortStableFunc(ai, func(a, b CrawlerShare) int { return cmp.Compare(b.Usable.Named, a.Usable.Named) })
+	var out []string
+	for _, s := range ai[:min(n, len(ai))] {
+		out = append(out, s.Agent)
+	}
+	return out
+}
+
+// aiChartRows is the number of AI crawlers drawn in the chart.
+const aiChartRows = 16
+
+// crawlersView is what the HTML fragment of the section draws.
+type crawlersView struct {
+	AIChart    *barChart
+	AIRows     []CrawlerShare // AI crawlers named or blocked anywhere, ranked
+	AIShown    []CrawlerShare // the first of AIRows, drawn in the chart
+	AIQuiet    int            // AI crawlers no host names or blocks
+	SearchRows []CrawlerShare
+	OtherRows  []CrawlerShare
+}
+
+// newCrawlersView ranks the tracked crawlers and draws the AI chart.
+func newCrawlersView(c *Crawl, top int) *crawlersView {
+	r := rankCrawlers(c.Crawlers.Crawlers, top)
+	v := &crawlersView{AIRows: r.ai, AIShown: r.aiShown, AIQuiet: r.aiQuiet, SearchRows: r.search, OtherRows: r.other}
+	if len(r.aiShown) > 0 {
+		v.AIChart = aiChart(r.aiShown)
+	}
+	return v
+}
+
+// crawlerRanking sorts the tracked crawlers of a crawl for display.
+type crawlerRanking struct {
+	ai      []CrawlerShare // AI crawlers named or blocked anywhere, most named first
+	aiShown []CrawlerShare // the first of ai, the ones the reports show
+	aiQuiet int            // AI crawlers no host names or blocks
+	search  []CrawlerShare // search crawlers, in catalogue order
+	other   []CrawlerShare // agents of the dataset not in the catalogue
+}
+
+// rankCrawlers ranks the tracked crawlers; the HTML and Markdown reports
+// show the same ones.
+func rankCrawlers(crawlers []CrawlerShare, top int) crawlerRanking {
+	var r crawlerRanking
+	for _, s := range crawlers {
+		switch {
+		case s.Kind == robots.CrawlerSearch.String():
+			r.search = append(r.search, s)
+		case s.Kind != robots.CrawlerAI.String():
+			r.other = append(r.other, s)
+		case s.Usable.Named+s.All.Named+s.All.Disallowed+s.All.Partial == 0:
+			r.aiQuiet++
+		default:
+			r.ai = append(r.ai, s)
+		}
+	}
+	slices.SortStableFunc(r.ai, func(a, b CrawlerShare) int {
+		return cmp.Or(cmp.Compare(b.Usable.Named, a.Usable.Named), cmp.Compare(b.Usable.Disallowed, a.Usable.Disallowed))
+	})
+	r.aiShown = r.ai[:min(len(r.ai), max(aiChartRows, top))]
+	if i := slices.IndexFunc(r.aiShown, func(s CrawlerShare) bool { return s.Usable.Named == 0 }); i >= 3 {
+		r.aiShown = r.aiShown[:i] // the crawlers some host names, when there are a few
+	}
+	return r
+}
+
+// aiChart draws one stacked bar per crawler over the usable hosts, with a
+// tick at the share that names it.
+func aiChart(crawlers []CrawlerShare) *barChart {
+	var rows []barInput
+	for _, s := range crawlers {
+		u := s.Usable
+		named := share(u.Named, u.Hosts)
+		rows = append(rows, barInput{
+			label: s.Agent, note: "named " + fmtShare(named),
+			values: []float64{share(u.Disallowed, u.Hosts), share(u.Partial, u.Hosts), share(u.Allowed, u.Hosts)},
+			class:  []string{"c-disallowed", "c-partial", "c-allowed"},
+			title: []string{"fully disallowed: " + fmtRatio(Ratio{u.Disallowed, u.Hosts}),
+				"partially disallowed: " + fmtRatio(Ratio{u.Partial, u.Hosts}), "allowed: " + fmtRatio(Ratio{u.Allowed, u.Hosts})},
+			marker: &named,
+		})
+	}
+	return newBarChart(1100, 190, 1, rows, []float64{0, 0.25, 0.5, 0.75, 1}, fmtShare)
+}
+
+// mdCrawlers lists the crawlers the HTML report shows: the top AI crawlers
+// in its order, then the search crawlers. The JSON has them all.
+func mdCrawlers(m *mdWriter, c *Crawl, top int) {
+	f := &c.Crawlers
+	m.heading(3, "Tracked crawlers")
+	m.para("Over the %s hosts with a usable robots.txt (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",
+		fmtInt(f.UsableHosts), fmtInt(f.AllHosts), fmtRatio(f.AnyAINamed), fmtRatio(f.AnyAINamedDisallowed), fmtRatio(f.EveryAIDisallowed))
+	r := rankCrawlers(f.Crawlers, top)
+	if len(r.aiShown) > 0 {
+		m.para("AI crawlers, the %d most named:", len(r.aiShown))
+		mdCrawlerTable(m, r.aiShown)
+	}
+	if len(r.search) > 0 {
+		m.para("Search crawlers:")
+		mdCrawlerTable(m, r.search)
+	}
+	m.para("The full table of all %d tracked crawlers (%d AI crawlers not listed here, %d other agents) is in the JSON report: `robocensus report --format json`, `crawls[].crawlers.crawlers`.",
+		len(f.Crawlers), len(r.ai)-len(r.aiShown)+r.aiQuiet, len(r.other))
+}
+
+func mdCrawlerTable(m *mdWriter, crawlers []CrawlerShare) {
+	var rows [][]string
+	for _, s := range crawlers {
+		u, a := s.Usable, s.All
+		rows = append(rows, []string{code(s.Agent), md(s.Kind), fmtShare(share(u.Named, u.Hosts)), fmtShare(share(u.NamedDisallowed, u.Hosts)),
+			fmtShare(share(u.Disallowed, u.Hosts)), fmtShare(share(u.Partial, u.Hosts)), fmtShare(share(u.Allowed, u.Hosts)),
+			fmtShare(share(a.Named, a.Hosts)), fmtShare(share(a.Disallowed, a.Hosts))})
+	}
+	m.table([]string{"crawler", "kind", " named", " named & fully disallowed", " fully disallowed", " partially", " allowed", " named (all hosts)", " fully disallowed (all hosts)"}, rows)
+}

@@ -1,0 +1,19 @@
+package main
+
+import "github.com/robocensus/robocensus/analyze"
+
+// checkDiagnostics checks the diagnostics section (analyze/section_diagnostics.go).
+func checkDiagnostics(q *querier, c *analyze.Crawl, _ int) {
+	var want [][]string
+	for _, d := range c.Diagnostics {
+		if d.Findings > 0 || d.Captures.N > 0 {
+			want = append(want, row(d.Code, d.Severity, d.Findings, d.Captures.N))
+		}
+		if d.Captures.Of != c.Captures {
+			q.t.Errorf("code %s: denominator %d", d.Code, d.Captures.Of)
+		}
+	}
+	sortRows(want)
+	q.same("diagnostics", `SELECT code, severity, count(*), count(DISTINCT capture_id) FROM diagnostics WHERE crawl = ?
+		GROUP BY ALL ORDER BY 1`, want)
+}

@@ -1,0 +1,306 @@
+package dataset
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// The dataset on disk. A run writes its part files under a staging folder,
+// DIR/.staging/RUN/<table>/crawl=<label>/, invisible to a glob of
+// DIR/<table>/**. When every part is closed, each table's partition folder
+// is swapped in by renames: a reader sees the old partition or the new one,
+// never a part of either.
+
+// Staging is the folder of the staged parts of one run.
+type Staging struct {
+	root, crawl, path string
+}
+
+func newStaging(root, crawl string) (*Staging, error) {
+	path := filepath.Join(root, ".staging", crawl+"-"+randomHex(6))
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, fmt.Errorf("ingest: creating staging folder: %w", err)
+	}
+	return &Staging{root: root, crawl: crawl, path: path}, nil
+}
+
+// randomHex returns n random bytes in hexadecimal.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b) // never fails (crypto/rand)
+	return hex.EncodeToString(b)
+}
+
+// partitionDir returns the staged partition folder of a table.
+func (s *Staging) partitionDir(table string) string {
+	return schema.PartitionDir(s.path, table, s.crawl)
+}
+
+// create opens a new part file of table.
+func (s *Staging) create(table, name string) (*os.File, error) {
+	dir := s.partitionDir(table)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(filepath.Join(dir, name))
+}
+
+// commit replaces each table's partition with the staged one. Tables with
+// no staged folder are left alone.
+func (s *Staging) commit() error {
+	for _, t := range schema.Tables() {
+		staged := s.partitionDir(t.Name)
+		if _, err := os.Stat(staged); err != nil {
+			continue
+		}
+		if err := swapDir(staged, schema.PartitionDir(s.root, t.Name, s.crawl)); err != nil {
+			return fmt.Errorf("ingest: publishing %s: %w", t.Name, err)
+		}
+	}
+	return s.discard()
+}
+
+// discard removes the staging folder.
+func (s *Staging) discard() error {
+	err := os.RemoveAll(s.path)
+	if rest, _ := os.ReadDir(filepath.Dir(s.path)); len(rest) == 0 {
+		os.Remove(filepath.Dir(s.path))
+	}
+	return err
+}
+
+// swapDir puts the folder src at dst, replacing what dst held: the old
+// folder is first renamed aside, so dst is at every moment either the old
+// folder or the new one.
+func swapDir(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	old := dst + ".old-" + filepath.Base(filepath.Dir(filepath.Dir(src)))
+	hadOld := true
+	if err := os.Rename(dst, old); errors.Is(err, os.ErrNotExist) {
+		hadOld = false
+	} else if err != nil {
+		return err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		if hadOld {
+			os.Rename(old, dst)
+		}
+		return err
+	}
+	if hadOld {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// tableWriter writes the rows of one table to a part file.
+type tableWriter[T schema.Row] struct {
+	f *os.File
+	w *schema.Writer[T]
+}
+
+func openTable[T schema.Row](s *Staging, part string, opts ...schema.WriterOption) (*tableWriter[T], error) {
+	f, err := s.create(schema.TableName[T](), part)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, schema.WithMetadata("robocensus.crawl", s.crawl))
+	return &tableWriter[T]{f: f, w: schema.NewWriter[T](f, opts...)}, nil
+}
+
+func (t *tableWriter[T]) write(rows []T) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err := t.w.Write(rows)
+	return err
+}
+
+// close finishes the part: footer, sync, close.
+func (t *tableWriter[T]) close() error {
+	err := t.w.Close()
+	if err == nil {
+		err = t.f.Sync()
+	}
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// PartWriter writes a Rows to one part file per table.
+type PartWriter struct {
+	captures    *tableWriter[schema.Capture]
+	diagnostics *tableWriter[schema.Diagnostic]
+	rules       *tableWriter[schema.Rule]
+	sitemaps    *tableWriter[schema.Sitemap]
+	agents      *agentsWriter
+	bodies      *tableWriter[schema.Body]
+	directives  *tableWriter[schema.Directive]
+	preferences *tableWriter[schema.Preference]
+	closers     []func() error // of the files opened
+	rows        int64          // captures written
+	bodyBytes   int            // body bytes buffered in the current row group
+}
+
+// Sizes of the pipeline's part files. Small pages keep memory low with many
+// columns open at once; bodies get short row groups because a body may be
+// 500 KiB.
+const (
+	pipelinePageSize = 256 << 10
+	// BodyRowGroupBytes ends a row group of the bodies table: rows are
+	// flushed once the bodies buffered pass it.
+	BodyRowGroupBytes = 8 << 20
+	// FlushRows is how many rows a writer buffers before it writes them.
+	FlushRows = 16 << 10
+)
+
+func NewPartWriter(s *Staging, name string, crawlers []string) (*PartWriter, error) {
+	p := &PartWriter{}
+	var err error
+	p.captures, err = openPart[schema.Capture](p, s, name, err)
+	p.diagnostics, err = openPart[schema.Diagnostic](p, s, name, err)
+	p.rules, err = openPart[schema.Rule](p, s, name, err)
+	p.sitemaps, err = openPart[schema.Sitemap](p, s, name, err)
+	if err == nil && len(crawlers) > 0 {
+		p.agents, err = openAgents(s, name, crawlers)
+		if err == nil {
+			p.closers = append(p.closers, p.agents.close)
+		}
+	}
+	p.bodies, err = openPart[schema.Body](p, s, name, err)
+	p.directives, err = openPart[schema.Directive](p, s, name, err)
+	p.preferences, err = openPart[schema.Preference](p, s, name, err)
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("ingest: opening part %s: %w", name, err)
+	}
+	return p, nil
+}
+
+// openPart opens the file of one table of the part, unless an earlier one
+// failed (err).
+func openPart[T schema.Row](p *PartWriter, s *Staging, name string, err error) (*tableWriter[T], error) {
+	if err != nil {
+		return nil, err
+	}
+	t, err := openTable[T](s, name, schema.WithPageBufferSize(pipelinePageSize))
+	if err == nil {
+		p.closers = append(p.closers, t.close)
+	}
+	return t, err
+}
+
+// write writes the rows of rs.
+func (p *PartWriter) Write(rs *Rows) error {
+	err := errors.Join(
+		p.captures.write(rs.Captures), p.diagnostics.write(rs.Diagnostics), p.rules.write(rs.Rules),
+		p.sitemaps.write(rs.Sitemaps), p.agents.write(&rs.Agents), p.bodies.write(rs.Bodies),
+		p.directives.write(rs.Directives), p.preferences.write(rs.Preferences),
+	)
+	p.rows += int64(len(rs.Captures))
+	if p.bodyBytes += rs.BodyBytes; p.bodyBytes >= BodyRowGroupBytes && err == nil {
+		err = p.bodies.w.Flush()
+		p.bodyBytes = 0
+	}
+	return err
+}
+
+// close finishes every file of the part.
+// Rows returns the number of captures written.
+func (p *PartWriter) Rows() int64 { return p.rows }
+
+// Close closes the part's files.
+func (p *PartWriter) Close() error {
+	var errs []error
+	for _, c := range p.closers {
+		errs = append(errs, c())
+	}
+	return errors.Join(errs...)
+}
+
+// agentsWriter writes the agents table of a part with schema.AgentsWriter.
+type agentsWriter struct {
+	f *os.File
+	w *schema.AgentsWriter
+	n int // crawlers per capture
+}
+
+func openAgents(s *Staging, part string, crawlers []string) (*agentsWriter, error) {
+	f, err := s.create(schema.TableName[schema.Agent](), part)
+	if err != nil {
+		return nil, err
+	}
+	w := schema.NewAgentsWriter(f, crawlers, schema.WithMetadata("robocensus.crawl", s.crawl))
+	return &agentsWriter{f: f, w: w, n: len(crawlers)}, nil
+}
+
+func (a *agentsWriter) write(rows *AgentRows) error {
+	if a == nil {
+		return nil
+	}
+	for i := range rows.IDs {
+		lo, hi := i*a.n, (i+1)*a.n
+		if err := a.w.Add(rows.IDs[i], rows.Hosts[i], rows.Named[lo:hi], rows.Access[lo:hi]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *agentsWriter) close() error {
+	err := a.w.Close()
+	if err == nil {
+		err = a.f.Sync()
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeEmpty writes a part with no rows for table, so that every table of
+// a published crawl has a file DuckDB can describe.
+func writeEmpty(s *Staging, table string) error {
+	f, err := s.create(table, schema.PartName(0))
+	if err != nil {
+		return err
+	}
+	write := map[string]func() error{
+		"captures":    func() error { return schema.NewWriter[schema.Capture](f).Close() },
+		"diagnostics": func() error { return schema.NewWriter[schema.Diagnostic](f).Close() },
+		"rules":       func() error { return schema.NewWriter[schema.Rule](f).Close() },
+		"sitemaps":    func() error { return schema.NewWriter[schema.Sitemap](f).Close() },
+		"agents":      func() error { return schema.NewWriter[schema.Agent](f).Close() },
+		"bodies":      func() error { return schema.NewWriter[schema.Body](f).Close() },
+		"inputs":      func() error { return schema.NewWriter[schema.Input](f).Close() },
+		"directives":  func() error { return schema.NewWriter[schema.Directive](f).Close() },
+		"preferences": func() error { return schema.NewWriter[schema.Preference](f).Close() },
+	}[table]
+	if write == nil {
+		f.Close()
+		return fmt.Errorf("ingest: no table %q", table)
+	}
+	return errors.Join(write(), f.Close())
+}
+
+// writeInputs writes the inputs table's single part.
+func writeInputs(s *Staging, rows []schema.Input) error {
+	t, err := openTable[schema.Input](s, schema.PartName(0))
+	if err != nil {
+		return err
+	}
+	if err := t.write(rows); err != nil {
+		t.close()
+		return err
+	}
+	return t.close()
+}

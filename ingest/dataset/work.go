@@ -1,0 +1,398 @@
+package dataset
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// Resuming, sharding and compaction.
+//
+// A run works in DIR/.work/<crawl>/, invisible to a glob of
+// DIR/<table>/**. Its inputs are processed in segments of a few inputs each:
+// a segment's part files are written to tmp-<shard>-<random>/, renamed to
+// segments/<name>/ when complete, and committed by writing
+// segments/<name>.json, the list of its inputs with their inputs rows. Only
+// committed segments count: after a crash (even kill -9) a rerun finds the
+// inputs already done in the manifests, removes what its shard left half
+// written, and reads the rest.
+//
+// When every input of the run is in a committed segment, the run publishes
+// the crawl: the parts of all segments are merged (schema.Concat, no
+// re-encoding) into parts of about PartBytes, the inputs table is written
+// from the manifests, each table's partition is swapped in (see
+// Staging), and the work folder is removed. Runs of several shards share
+// the work folder; whichever finds the work complete publishes it, the
+// others leave it alone (finalize.lock).
+
+// Shard selects a deterministic share of the inputs: the inputs whose base
+// name (the last element of the path or URL path: Common Crawl's file names
+// are unique within a crawl) hashes (the first 8 bytes of its SHA-256) to K
+// modulo N. Hashing the base name, not the full name, makes the share the
+// same wherever the inputs live: machines reading one crawl from different
+// mirrors or folders agree, and so do test runs in different temporary
+// folders. The hash must mix well: Common Crawl's file names differ in a few
+// digits only, and a weak hash (FNV-1a's low bits are the parity of the
+// bytes) would put them all in one shard. The zero value selects everything.
+type Shard struct{ K, N int }
+
+// ParseShard reads "K/N" with 0 <= K < N, as a Kubernetes Indexed Job's
+// completion index K of N completions.
+func ParseShard(s string) (Shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	ki, err1 := strconv.Atoi(k)
+	ni, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || ni < 1 || ki < 0 || ki >= ni {
+		return Shard{}, fmt.Errorf("ingest: shard %q: want K/N with 0 <= K < N", s)
+	}
+	return Shard{K: ki, N: ni}, nil
+}
+
+// Has reports whether the shard reads input.
+func (s Shard) Has(input string) bool {
+	if s.N <= 1 {
+		return true
+	}
+	sum := sha256.Sum256([]byte(shardKey(input)))
+	return binary.BigEndian.Uint64(sum[:8])%uint64(s.N) == uint64(s.K)
+}
+
+// shardKey is the part of an input's name that decides its shard: the last
+// element of a URL's path (without query) or of a local path.
+func shardKey(input string) string {
+	if _, _, isURL := strings.Cut(input, "://"); isURL {
+		if u, err := url.Parse(input); err == nil && u.Host != "" {
+			return path.Base(u.Path)
+		}
+	}
+	return filepath.Base(input)
+}
+
+// String returns "K/N", or "all".
+func (s Shard) String() string {
+	if s.N <= 1 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
+}
+
+// tag names the shard in file names: "s3of8", or "s0of1".
+func (s Shard) tag() string { return fmt.Sprintf("s%dof%d", s.K, max(s.N, 1)) }
+
+// Work is the work folder of one crawl.
+type Work struct {
+	root, crawl, path string
+	shard             Shard
+}
+
+// SegmentManifest is the commit record of a segment.
+type SegmentManifest struct {
+	Segment string         `json:"segment"`
+	Shard   string         `json:"shard"`
+	Inputs  []schema.Input `json:"inputs"`
+	From    string         `json:"from,omitempty"` // "kept": copied from the published partition (rerun.go)
+}
+
+// NewWork returns the work folder of a crawl's shard, without touching
+// the disk.
+func NewWork(root, crawl string, shard Shard) *Work {
+	return &Work{root: root, crawl: crawl, path: workPath(root, crawl), shard: shard}
+}
+
+// workPath is the work folder of a crawl: DIR/.work/<crawl>.
+func workPath(root, crawl string) string { return filepath.Join(root, ".work", crawl) }
+
+// removeEmptyWork removes a crawl's work folder, its segments folder and
+// .work itself, each only when nothing else is in it.
+func removeEmptyWork(path string) {
+	os.Remove(filepath.Join(path, "segments"))
+	os.Remove(path)
+	os.Remove(filepath.Dir(path))
+}
+
+func OpenWork(root, crawl string, shard Shard) (*Work, error) {
+	w := NewWork(root, crawl, shard)
+	if err := os.MkdirAll(filepath.Join(w.path, "segments"), 0o755); err != nil {
+		return nil, fmt.Errorf("ingest: creating work folder: %w", err)
+	}
+	return w, w.cleanUp()
+}
+
+// cleanUp removes what an interrupted run of this shard left: folders
+// being written, and segment folders whose manifest was never written.
+func (w *Work) cleanUp() error {
+	entries, _ := os.ReadDir(w.path)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "tmp-"+w.shard.tag()+"-") {
+			if err := os.RemoveAll(filepath.Join(w.path, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	segs, _ := os.ReadDir(filepath.Join(w.path, "segments"))
+	for _, e := range segs {
+		name := e.Name()
+		if e.IsDir() && strings.HasPrefix(name, w.shard.tag()+"-") && !exists(filepath.Join(w.path, "segments", name+".json")) {
+			if err := os.RemoveAll(filepath.Join(w.path, "segments", name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// committed returns the manifests of the committed segments, by name.
+func (w *Work) Committed() ([]SegmentManifest, error) {
+	paths, err := filepath.Glob(filepath.Join(w.path, "segments", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(paths)
+	var out []SegmentManifest
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		var m SegmentManifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("ingest: reading %s: %w", p, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Segment is a segment being written.
+type Segment struct {
+	w     *Work
+	name  string
+	stage *Staging // tmp-<shard>-<name>/, laid out like a dataset
+}
+
+// Stage is where the segment's part files are written before it commits.
+func (s *Segment) Stage() *Staging { return s.stage }
+
+func (w *Work) NewSegment(seq int) (*Segment, error) {
+	name := fmt.Sprintf("%s-%s-%06d-%s", w.shard.tag(), time.Now().UTC().Format("20060102T150405"), seq, randomHex(4))
+	tmp := filepath.Join(w.path, "tmp-"+name)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	return &Segment{w: w, name: name, stage: &Staging{root: w.root, crawl: w.crawl, path: tmp}}, nil
+}
+
+// Commit makes the segment count: its folder is renamed into segments/,
+// then its manifest written aside and renamed into place.
+func (s *Segment) Commit(rows []schema.Input) error { return s.commitAs(rows, "") }
+
+// commitAs is commit with the manifest's From.
+func (s *Segment) commitAs(rows []schema.Input, from string) error {
+	dir := filepath.Join(s.w.path, "segments")
+	// The folder exists since OpenWork, unless a run that found nothing to
+	// do removed it empty in the meantime (removeEmptyWork).
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("ingest: committing segment: %w", err)
+	}
+	if err := os.Rename(s.stage.path, filepath.Join(dir, s.name)); err != nil {
+		return fmt.Errorf("ingest: committing segment: %w", err)
+	}
+	data, err := json.Marshal(SegmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows, From: from})
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, s.name+".json"), data)
+}
+
+func (s *Segment) Discard() { os.RemoveAll(s.stage.path) }
+
+// writeFileAtomic writes data to path through a temporary file, synced and
+// renamed, so that path is either absent or complete.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp-" + randomHex(4)
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// lockFinalize takes the right to publish the crawl: it creates
+// finalize.lock, or takes it over when the process holding it is gone (same
+// host, no such process) or the lock is older than staleAfter.
+func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
+	return takeLock(filepath.Join(w.path, "finalize.lock"), staleAfter)
+}
+
+// takeLock creates the lock file at path holding "HOST PID TIME", or
+// takes it over when it is stale (see lockIsStale). It reports false when
+// another live run holds it; the error is that of the file system.
+func takeLock(path string, staleAfter time.Duration) (bool, error) {
+	host, _ := os.Hostname()
+	content := fmt.Sprintf("%s %d %s\n", host, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
+	for attempt := 0; attempt < 2; attempt++ {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			_, err = f.WriteString(content)
+			if err = errors.Join(err, f.Close()); err != nil {
+				os.Remove(path)
+				return false, err
+			}
+			return true, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return false, err
+		}
+		if !lockIsStale(path, host, staleAfter) {
+			return false, nil
+		}
+		os.Remove(path)
+	}
+	return false, nil
+}
+
+func lockIsStale(path, host string, staleAfter time.Duration) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) != 3 {
+		return true
+	}
+	at, err := time.Parse(time.RFC3339, fields[2])
+	if err != nil || time.Since(at) > staleAfter {
+		return true
+	}
+	pid, err := strconv.Atoi(fields[1])
+	return fields[0] == host && err == nil && processGone(pid)
+}
+
+// finalize publishes the crawl from the segments covering inputs: merged
+// parts of about partBytes, the inputs table, the swap, and the removal of
+// the work folder.
+func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes int64) error {
+	stage, err := newStaging(w.root, w.crawl)
+	if err != nil {
+		return err
+	}
+	for _, t := range schema.Tables() {
+		if t.Name == schema.TableName[schema.Input]() {
+			continue
+		}
+		if err == nil {
+			err = w.mergeTable(stage, t.Name, segs, partBytes)
+		}
+	}
+	if err == nil {
+		err = writeInputs(stage, rows)
+	}
+	if err == nil {
+		err = stage.commit()
+	}
+	if err != nil {
+		stage.discard()
+		return err
+	}
+	return w.Discard()
+}
+
+// discard removes the work folder of the crawl, and .work itself when no
+// other crawl uses it.
+func (w *Work) Discard() error {
+	if err := os.RemoveAll(w.path); err != nil {
+		return err
+	}
+	os.Remove(filepath.Dir(w.path))
+	return nil
+}
+
+// mergeTable merges the parts of one table of the segments into parts of
+// about partBytes each; a table no segment has gets one empty part.
+func (w *Work) mergeTable(stage *Staging, table string, segs []SegmentManifest, partBytes int64) error {
+	var parts []string
+	for _, s := range segs {
+		p, err := filepath.Glob(filepath.Join(schema.PartitionDir(filepath.Join(w.path, "segments", s.Segment), table, w.crawl), "*.parquet"))
+		if err != nil {
+			return err
+		}
+		parts = append(parts, p...)
+	}
+	if len(parts) == 0 {
+		return writeEmpty(stage, table)
+	}
+	n := 0
+	for len(parts) > 0 {
+		var group []string
+		var size int64
+		for len(parts) > 0 && (len(group) == 0 || size < partBytes) {
+			fi, err := os.Stat(parts[0])
+			if err != nil {
+				return err
+			}
+			group, size, parts = append(group, parts[0]), size+fi.Size(), parts[1:]
+		}
+		if err := concatFiles(stage, table, schema.PartName(n), group); err != nil {
+			return err
+		}
+		n++
+	}
+	return nil
+}
+
+// concatFiles writes the merge of files as one part of table.
+func concatFiles(stage *Staging, table, part string, files []string) (err error) {
+	var sources []schema.Source
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		sources = append(sources, schema.Source{Name: path, R: f, Size: fi.Size()})
+	}
+	out, err := stage.create(table, part)
+	if err != nil {
+		return err
+	}
+	_, err = schema.Concat(out, sources)
+	if err == nil {
+		err = out.Sync()
+	}
+	return errors.Join(err, out.Close())
+}

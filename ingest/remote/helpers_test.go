@@ -1,0 +1,5 @@
+package remote
+
+import "github.com/robocensus/robocensus/internal/testutil"
+
+var testTar = testutil.BodiesTarGz
