@@ -32,6 +32,10 @@ func TestIssue16PublishedNulls(t *testing.T) {
 		return perRecord(t,
 			robots200("a."+host, "User-agent: *\nDisallow: /a\n\nUser-agent: b\nDisallow:\n"),
 			response("https://redir."+host+"/robots.txt", "HTTP/1.1 301 Moved", "Location: https://a."+host+"/robots.txt\r\n", ""),
+			// A redirect to a URL never captured (hosts.effective_capture_id
+			// NULL), and an IP address (no registered domain).
+			response("https://gone."+host+"/robots.txt", "HTTP/1.1 301 Moved", "Location: https://nowhere."+host+"/robots.txt\r\n", ""),
+			robots200("192.0.2.1", "User-agent: *\nDisallow: /ip\n"),
 			response("https://none."+host+"/robots.txt", "HTTP/1.1 404 Not Found", "", "nope"),
 			badDate,
 			response("https://cut."+host+"/robots.txt", "HTTP/1.1 200 OK", "Content-Type: text/plain\r\n", "User-agent: *\nDisal", "WARC-Truncated: length"),

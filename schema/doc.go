@@ -34,6 +34,7 @@
 //	bodies       Body          distinct robots.txt text read by crawlers
 //	directives   Directive     line of an extension directive (crawl-delay, license, ...)
 //	preferences  Preference    usage preference (Content-Signal, Content-Usage pair)
+//	hosts        Host          host, with its deciding and effective captures (computed at publication)
 //
 // capture_id joins every table to captures, and captures.input joins
 // inputs.input. Column names follow Common Crawl's columnar index where they

@@ -49,6 +49,8 @@ var wantTypes = map[string]string{
 		"user_agents VARCHAR[], key VARCHAR, value VARCHAR, valid BOOLEAN, crawl VARCHAR",
 	"preferences": "capture_id VARCHAR, url_host_name VARCHAR, line INTEGER, source VARCHAR, " +
 		"user_agents VARCHAR[], path VARCHAR, category VARCHAR, value VARCHAR, allowed BOOLEAN, crawl VARCHAR",
+	"hosts": "url_host_name VARCHAR, url_host_registered_domain VARCHAR, capture_id VARCHAR, captures INTEGER, redirect_hops INTEGER, " +
+		"redirect_result VARCHAR, effective_capture_id VARCHAR, effective_outcome VARCHAR, fetch_class VARCHAR, crawl VARCHAR",
 }
 
 // openDuckDB writes the fixture dataset and opens an in-memory DuckDB with
@@ -115,6 +117,8 @@ func TestDuckDBQueries(t *testing.T) {
 			"1:NULL:0 5:0:1 2:1:2"},
 		{"preference allowed NULL when not understood", "SELECT string_agg(category || ':' || coalesce(allowed::VARCHAR, 'NULL'), ' ' ORDER BY capture_id, category) FROM preferences",
 			"ai-train:false search:true train-ai:NULL"},
+		{"host effective capture NULL when unresolved", "SELECT string_agg(url_host_name || ':' || coalesce(effective_capture_id, 'NULL') || ':' || fetch_class, ' ' ORDER BY url_host_name) FROM hosts",
+			"bücher.example:NULL:redirect-not-resolved example.com:a-1:robots-with-rules"},
 
 		// Values come back exact.
 		{"unicode host and list", "SELECT url_host_name || ' ' || user_agents::VARCHAR FROM captures WHERE capture_id = 'a-3'",
@@ -148,13 +152,13 @@ func TestDuckDBQueries(t *testing.T) {
 			FROM agents WHERE agent = 'GPTBot' GROUP BY crawl ORDER BY crawl)`, "CC-MAIN-2025-05=0.0 CC-MAIN-2025-08=1.0"},
 		{"doc: kv metadata", fmt.Sprintf(`SELECT string_agg(decode(key) || '=' || decode(value), ' ' ORDER BY decode(key)) FROM
 			parquet_kv_metadata(%s) WHERE file_name LIKE %s`, quote(schema.Glob(dir, "captures")), quote("%"+crawlB+"%")),
-			"robocensus.crawl=CC-MAIN-2025-08 robocensus.schema_version=1.2 robocensus.table=captures"},
+			"robocensus.crawl=CC-MAIN-2025-08 robocensus.schema_version=1.3 robocensus.table=captures"},
 
 		// The files say what they are.
 		{"schema version", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ') FROM parquet_kv_metadata(%s)
 			WHERE decode(key) = 'robocensus.schema_version'`, quote(schema.Glob(dir, "*"))), schema.Version},
 		{"table key", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ' ORDER BY decode(value)) FROM parquet_kv_metadata(%s)
-			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents bodies captures diagnostics directives inputs preferences rules sitemaps"},
+			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents bodies captures diagnostics directives hosts inputs preferences rules sitemaps"},
 		{"zstd everywhere", fmt.Sprintf("SELECT string_agg(DISTINCT compression, ' ') FROM parquet_metadata(%s)",
 			quote(schema.Glob(dir, "*"))), "ZSTD"},
 	}
@@ -193,7 +197,7 @@ func TestDuckDBDictionaries(t *testing.T) {
 // dictColumns lists the columns whose tag (or list element tag) has dict.
 func dictColumns(table schema.Table) []string {
 	var out []string
-	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}, schema.Body{}, schema.Directive{}, schema.Preference{}} {
+	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}, schema.Body{}, schema.Directive{}, schema.Preference{}, schema.Host{}} {
 		if parquet.SchemaOf(row).Name() != table.Parquet.Name() {
 			continue
 		}

@@ -32,6 +32,7 @@ type crawlRows struct {
 	bodies      []schema.Body
 	directives  []schema.Directive
 	preferences []schema.Preference
+	hosts       []schema.Host
 }
 
 var (
@@ -111,6 +112,12 @@ func fixtureA() crawlRows {
 			{CaptureID: "a-1", URLHostName: "example.com", Line: 1, Source: "content-signal", Path: "/", Category: "ai-train", Value: "no", Allowed: ptr(false)},
 			{CaptureID: "a-3", URLHostName: "bücher.example", Line: 3, Source: "content-usage", UserAgents: []string{"GPTBot"}, Path: "/größe/", Category: "train-ai", Value: "maybe"}, // not understood: NULL
 		},
+		hosts: []schema.Host{
+			{URLHostName: "example.com", URLHostRegisteredDomain: "example.com", CaptureID: "a-1", Captures: 2, RedirectResult: "none",
+				EffectiveCaptureID: "a-1", EffectiveOutcome: "rules", FetchClass: "robots-with-rules"},
+			{URLHostName: "bücher.example", URLHostRegisteredDomain: "bücher.example", CaptureID: "a-3", Captures: 1, RedirectHops: 1, RedirectResult: "not-captured",
+				EffectiveOutcome: "redirect", FetchClass: "redirect-not-resolved"}, // effective_capture_id NULL
+		},
 	}
 }
 
@@ -145,6 +152,7 @@ func writeDataset(t testing.TB, dir string) map[string]crawlRows {
 		writePart(t, dir, crawl, rows.bodies)
 		writePart(t, dir, crawl, rows.directives)
 		writePart(t, dir, crawl, rows.preferences)
+		writePart(t, dir, crawl, rows.hosts)
 	}
 	return data
 }

@@ -37,6 +37,7 @@ var tables = []Table{
 	newTable[Body]("bodies", "one row per distinct robots.txt text read by crawlers"),
 	newTable[Directive]("directives", "one row per line of an extension directive (crawl-delay, content-signal, license, ...)"),
 	newTable[Preference]("preferences", "one row per usage preference stated (Content-Signal, Content-Usage)"),
+	newTable[Host]("hosts", "one row per host, with its deciding and effective captures after redirects, and its fetch class"),
 }
 
 func newTable[T Row](name, doc string) Table {

@@ -24,6 +24,7 @@ func TestTables(t *testing.T) {
 		{"bodies", schema.TableName[schema.Body]()},
 		{"directives", schema.TableName[schema.Directive]()},
 		{"preferences", schema.TableName[schema.Preference]()},
+		{"hosts", schema.TableName[schema.Host]()},
 	}
 	tables := schema.Tables()
 	if len(tables) != len(tests) {

@@ -48,5 +48,8 @@ func (r *Reader[T]) Read(rows []T) (int, error) {
 	return n, err
 }
 
+// NumRows returns the number of rows of the file.
+func (r *Reader[T]) NumRows() int64 { return r.r.NumRows() }
+
 // Close releases the reader. It does not close r.
 func (r *Reader[T]) Close() error { return r.r.Close() }

@@ -50,7 +50,7 @@ import "time"
 //   - The crawl label is not a column: DuckDB adds crawl from the Hive
 //     partition directory (crawl=<label>), see [PartitionDir].
 type Row interface {
-	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body | Directive | Preference
+	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body | Directive | Preference | Host
 }
 
 // Capture is one row of the captures table: one robots.txt capture (a WARC
@@ -341,4 +341,43 @@ type Preference struct {
 	// Allowed is what the value says: true (yes, y), false (no, n), or
 	// NULL when it is not understood.
 	Allowed *bool `parquet:"allowed,optional"`
+}
+
+// Host is one row of the hosts table: one host of a crawl partition (a
+// url_host_name with at least one capture) and what decides for it, after
+// following redirects within the partition. It is computed when the
+// partition is published.
+type Host struct {
+	// URLHostName is the host, as in captures.url_host_name.
+	URLHostName string `parquet:"url_host_name"`
+	// URLHostRegisteredDomain is the host's registered domain by the public
+	// suffix list ("example.co.uk" for "www.example.co.uk"); NULL for an IP
+	// address or a host that is itself a public suffix.
+	URLHostRegisteredDomain string `parquet:"url_host_registered_domain,optional"`
+	// CaptureID is the host's deciding capture: a capture that is not a
+	// redirect if it has one, then the latest fetched, then the smallest
+	// capture_id.
+	CaptureID string `parquet:"capture_id"`
+	// Captures is the number of captures of the host in the partition.
+	Captures int32 `parquet:"captures"`
+	// RedirectHops is the number of redirects followed from the deciding
+	// capture: 0 when it is not a redirect.
+	RedirectHops int32 `parquet:"redirect_hops"`
+	// RedirectResult is what following the deciding capture's redirects
+	// gave: none (not a redirect), resolved, not-captured, loop,
+	// too-many-hops or invalid-location.
+	RedirectResult string `parquet:"redirect_result,dict"`
+	// EffectiveCaptureID is the capture whose answer decides for the host:
+	// the deciding capture, or the end of its redirect chain; NULL when the
+	// chain is unresolved.
+	EffectiveCaptureID string `parquet:"effective_capture_id,optional"`
+	// EffectiveOutcome is the outcome of the effective capture (the
+	// captures.outcome vocabulary), "redirect" when the chain is
+	// unresolved.
+	EffectiveOutcome string `parquet:"effective_outcome,dict"`
+	// FetchClass is Common Crawl's robotstxt-experiments class of the host:
+	// robots-with-rules, robots-no-rules, not-robots, http-allow-all,
+	// http-forbidden, http-defer-visits or redirect-not-resolved, the best
+	// of its captures' classes (redirects followed) in that order.
+	FetchClass string `parquet:"fetch_class,dict"`
 }

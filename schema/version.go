@@ -17,7 +17,7 @@ import (
 // version still read the file, by column name. The major version grows when
 // a column is removed, renamed or changes type or meaning: readers refuse
 // files of a major version they do not know ([CheckVersion]).
-const Version = "1.2"
+const Version = "1.3"
 
 // versionMajor is the major part of [Version], the only major version this
 // package reads.

@@ -346,3 +346,7 @@ func (r *Preference) validUTF8(fix bool) bool {
 	ok := validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Source, &r.Path, &r.Category, &r.Value)
 	return validList(fix, &r.UserAgents) && ok
 }
+
+func (r *Host) validUTF8(fix bool) bool {
+	return validStrings(fix, &r.URLHostName, &r.URLHostRegisteredDomain, &r.CaptureID, &r.EffectiveCaptureID)
+}

@@ -284,6 +284,7 @@ func writeEmpty(s *Staging, table string) error {
 		"inputs":      func() error { return schema.NewWriter[schema.Input](f).Close() },
 		"directives":  func() error { return schema.NewWriter[schema.Directive](f).Close() },
 		"preferences": func() error { return schema.NewWriter[schema.Preference](f).Close() },
+		"hosts":       func() error { return schema.NewWriter[schema.Host](f).Close() },
 	}[table]
 	if write == nil {
 		f.Close()

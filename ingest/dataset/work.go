@@ -299,17 +299,17 @@ func lockIsStale(path, host string, staleAfter time.Duration) bool {
 	return fields[0] == host && err == nil && processGone(pid)
 }
 
-// finalize publishes the crawl from the segments covering inputs: merged
-// parts of about partBytes, the inputs table, the swap, and the removal of
-// the work folder.
+// Finalize publishes the crawl from the segments covering inputs: merged
+// parts of about partBytes, the inputs table, the hosts table (hosts.go),
+// the swap, and the removal of the work folder.
 func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes int64) error {
 	stage, err := newStaging(w.root, w.crawl)
 	if err != nil {
 		return err
 	}
 	for _, t := range schema.Tables() {
-		if t.Name == schema.TableName[schema.Input]() {
-			continue
+		if t.Name == schema.TableName[schema.Input]() || t.Name == schema.TableName[schema.Host]() {
+			continue // written from the manifests, and from the merged captures
 		}
 		if err == nil {
 			err = w.mergeTable(stage, t.Name, segs, partBytes)
@@ -317,6 +317,9 @@ func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes i
 	}
 	if err == nil {
 		err = writeInputs(stage, rows)
+	}
+	if err == nil {
+		err = buildHosts(stage)
 	}
 	if err == nil {
 		err = stage.commit()

@@ -1,0 +1,248 @@
+package dataset
+
+import (
+	"cmp"
+	"net"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// The hosts table: one row per host of a partition, computed when the
+// partition is published (DESIGN.md, "Sites: the hosts table").
+//
+// For each host: its deciding capture (a capture that is not a redirect if
+// it has one, then the latest fetched, then the smallest capture_id, as
+// the reports choose it), the redirect chain followed from it, the
+// effective capture and outcome at the chain's end, its registered domain
+// and Common Crawl's fetch class.
+//
+// Redirects are followed as Google does: the Location of a 3xx capture,
+// resolved against its URL, is looked up among the captures of the
+// partition (scheme and host compared case-insensitively, default ports
+// dropped, path and query as written), at most maxRedirectHops hops,
+// across hosts and schemes. A target captured several times stands for
+// its deciding capture among those of that URL. The chain ends resolved
+// (a capture that is not a redirect), not-captured (no capture of the
+// target URL), loop (a URL met twice), too-many-hops, or
+// invalid-location (a 3xx without a Location that resolves to an http(s)
+// URL).
+//
+// The fetch class of a capture follows its outcome and status, a
+// redirect's being that of its chain's end (redirect-not-resolved when
+// the chain is unresolved); a host's class is the best of its captures'
+// in the order of fetchClasses, so that a host fetched over http and
+// https counts as its success, as Common Crawl counts them.
+
+// maxRedirectHops is the most redirects followed from a capture (RFC 9309
+// §2.3.1.2 asks for at least five; Google follows five).
+const maxRedirectHops = 5
+
+// Redirect results (hosts.redirect_result).
+const (
+	redirectNone            = "none"
+	redirectResolved        = "resolved"
+	redirectNotCaptured     = "not-captured"
+	redirectLoop            = "loop"
+	redirectTooManyHops     = "too-many-hops"
+	redirectInvalidLocation = "invalid-location"
+)
+
+// fetchClasses are Common Crawl's robotstxt-experiments classes
+// (hosts.fetch_class), best first: a host's class is the first of its
+// captures' classes in this order.
+var fetchClasses = []string{
+	"robots-with-rules",     // 2xx robots.txt with at least one rule
+	"robots-no-rules",       // 2xx robots.txt with none
+	"not-robots",            // 2xx but HTML or another non-robots content
+	"http-allow-all",        // 404, 410, 401 and the other 4xx but 403 and 429
+	"http-forbidden",        // 403
+	"http-defer-visits",     // 5xx and 429
+	"redirect-not-resolved", // a redirect whose chain does not end at a capture
+}
+
+// Indexes into fetchClasses.
+const (
+	classWithRules = iota
+	classNoRules
+	classNotRobots
+	classAllowAll
+	classForbidden
+	classDeferVisits
+	classRedirectNotResolved
+)
+
+// hostCapture is what the hosts computation keeps of a capture.
+type hostCapture struct {
+	id      string
+	host    string
+	key     string // the capture's URL as a lookup key (see urlKey)
+	target  string // for a 3xx, its Location's key; "" when invalid or none
+	status  int32
+	outcome string
+	rules   int32
+	fetched int64 // fetch time, Unix microseconds
+}
+
+// isRedirect reports whether the capture is a redirect (outcome redirect:
+// a 3xx answer).
+func (c *hostCapture) isRedirect() bool { return c.outcome == "redirect" }
+
+// newHostCapture keeps of a captures row what the hosts computation needs.
+func newHostCapture(r *schema.Capture) hostCapture {
+	c := hostCapture{id: r.CaptureID, host: r.URLHostName, status: r.FetchStatus, outcome: r.Outcome, rules: r.RuleCount,
+		fetched: r.FetchTime.UnixMicro()}
+	u, err := url.Parse(r.URL)
+	if err != nil {
+		return c
+	}
+	c.key = urlKey(u)
+	if c.isRedirect() && r.RedirectLocation != "" {
+		if loc, err := u.Parse(strings.TrimSpace(r.RedirectLocation)); err == nil && (loc.Scheme == "http" || loc.Scheme == "https") && loc.Host != "" {
+			c.target = urlKey(loc)
+		}
+	}
+	return c
+}
+
+// urlKey is the form in which a URL is looked up among the captures:
+// scheme and host in lower case, the scheme's default port dropped, the
+// path (at least "/") and query as written, no fragment.
+func urlKey(u *url.URL) string {
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if port == "80" && scheme == "http" || port == "443" && scheme == "https" {
+		port = ""
+	}
+	if port != "" {
+		host = net.JoinHostPort(host, port)
+	} else if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		path += "?" + u.RawQuery
+	}
+	return scheme + "://" + host + path
+}
+
+// hostOfKey returns the host part of a key, as url_host_name spells it
+// (lower case, no port, no brackets).
+func hostOfKey(key string) string {
+	_, rest, _ := strings.Cut(key, "://")
+	authority, _, _ := strings.Cut(rest, "/")
+	authority, _, _ = strings.Cut(authority, "?")
+	if h, _, err := net.SplitHostPort(authority); err == nil {
+		return h
+	}
+	return strings.Trim(authority, "[]")
+}
+
+// decides reports whether a decides for its host before b: a capture that
+// is not a redirect before a redirect, then the latest fetched, then the
+// smallest capture_id.
+func decides(a, b *hostCapture) bool {
+	if a.isRedirect() != b.isRedirect() {
+		return !a.isRedirect()
+	}
+	if a.fetched != b.fetched {
+		return a.fetched > b.fetched
+	}
+	return a.id < b.id
+}
+
+// ownClass is the fetch class of a capture that is not a redirect.
+func ownClass(c *hostCapture) int {
+	switch c.outcome {
+	case "rules":
+		return classWithRules
+	case "no-rules":
+		return classNoRules
+	case "not-robots":
+		return classNotRobots
+	case "allow-all":
+		if c.status == 403 {
+			return classForbidden
+		}
+		return classAllowAll
+	case "disallow-all":
+		return classDeferVisits
+	case "unknown": // no HTTP status (a tar entry, a file): judged on its rules
+		if c.rules > 0 {
+			return classWithRules
+		}
+		return classNoRules
+	}
+	return classRedirectNotResolved
+}
+
+// chainEnd is where a redirect chain from a capture ended.
+type chainEnd struct {
+	result  string
+	hops    int32
+	id      string // the effective capture; "" when unresolved
+	outcome string // its outcome; "redirect" when unresolved
+	class   int
+}
+
+// unresolved returns the end of a chain that stopped after hops with the
+// result given.
+func unresolved(result string, hops int32) chainEnd {
+	return chainEnd{result: result, hops: hops, outcome: "redirect", class: classRedirectNotResolved}
+}
+
+// resolvedAt returns the end of a chain at capture c after hops.
+func resolvedAt(c *hostCapture, hops int32) chainEnd {
+	return chainEnd{result: redirectResolved, hops: hops, id: c.id, outcome: c.outcome, class: ownClass(c)}
+}
+
+// hostRow makes the row of a host from its captures (at least one) and the
+// ends of their chains (ends[i] for caps[i]; only those of redirects are
+// read).
+func hostRow(caps []*hostCapture, ends []chainEnd) schema.Host {
+	best := 0
+	for i := range caps {
+		if decides(caps[i], caps[best]) {
+			best = i
+		}
+	}
+	d := caps[best]
+	row := schema.Host{URLHostName: d.host, URLHostRegisteredDomain: registeredDomain(d.host), CaptureID: d.id, Captures: int32(len(caps))}
+	end := chainEnd{result: redirectNone, id: d.id, outcome: d.outcome}
+	if d.isRedirect() {
+		end = ends[best]
+	}
+	row.RedirectHops, row.RedirectResult, row.EffectiveCaptureID, row.EffectiveOutcome = end.hops, end.result, end.id, end.outcome
+	class := classRedirectNotResolved
+	for i, c := range caps {
+		k := ownClass(c)
+		if c.isRedirect() {
+			k = ends[i].class
+		}
+		class = min(class, k)
+	}
+	row.FetchClass = fetchClasses[class]
+	return row
+}
+
+// registeredDomain returns the host's registered domain by the public
+// suffix list ("eTLD+1"), or "" for an IP address, a host that is a
+// public suffix, or a name the list cannot place.
+func registeredDomain(host string) string {
+	if host == "" || net.ParseIP(strings.Trim(host, "[]")) != nil {
+		return ""
+	}
+	d, err := publicsuffix.EffectiveTLDPlusOne(strings.TrimSuffix(host, "."))
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
+// compareHosts orders rows by host, for a deterministic table.
+func compareHosts(a, b schema.Host) int { return cmp.Compare(a.URLHostName, b.URLHostName) }

@@ -1,0 +1,188 @@
+package dataset
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// redirectCrawl is a synthetic partition whose hosts cover every redirect
+// case: same-host scheme changes, cross-host redirects, chains of 2 to 6
+// hops, loops, targets not captured, relative and odd Locations, mixed
+// http/https captures of one host, and each HTTP class. want holds the
+// hosts rows it must give, in host order.
+func redirectCrawl() (caps []schema.Capture, want []schema.Host) {
+	t0 := time.Date(2025, 1, 13, 4, 0, 0, 0, time.UTC)
+	n := 0
+	add := func(rawURL string, status int32, outcome, location string, rules int32) string {
+		n++
+		host := strings.ToLower(strings.Split(strings.Split(rawURL, "://")[1], "/")[0])
+		host = strings.Split(host, ":")[0]
+		id := fmt.Sprintf("c%02d", n)
+		caps = append(caps, schema.Capture{CaptureID: id, URL: rawURL, URLHostName: host, FetchTime: t0.Add(time.Duration(n) * time.Minute),
+			FetchStatus: status, Outcome: outcome, RedirectLocation: location, RuleCount: rules})
+		return id
+	}
+	host := func(name, domain, id string, captures, hops int32, result, eff, effOutcome, class string) {
+		want = append(want, schema.Host{URLHostName: name, URLHostRegisteredDomain: domain, CaptureID: id, Captures: captures,
+			RedirectHops: hops, RedirectResult: result, EffectiveCaptureID: eff, EffectiveOutcome: effOutcome, FetchClass: class})
+	}
+	// A plain robots.txt.
+	a := add("https://a.example/robots.txt", 200, "rules", "", 3)
+	host("a.example", "a.example", a, 1, 0, "none", a, "rules", "robots-with-rules")
+	// Same host, http to https: the https answer decides.
+	add("http://b.example/robots.txt", 301, "redirect", "https://b.example/robots.txt", 0)
+	b := add("https://b.example/robots.txt", 200, "no-rules", "", 0)
+	host("b.example", "b.example", b, 2, 0, "none", b, "no-rules", "robots-no-rules")
+	// Cross host, to a target captured later in the partition.
+	c := add("https://c.example/robots.txt", 301, "redirect", "https://www.c.example/robots.txt", 0)
+	wc := add("https://www.c.example/robots.txt", 200, "rules", "", 5)
+	host("c.example", "c.example", c, 1, 1, "resolved", wc, "rules", "robots-with-rules")
+	host("www.c.example", "c.example", wc, 1, 0, "none", wc, "rules", "robots-with-rules")
+	// A chain of two, the second relative.
+	d := add("http://d.example/robots.txt", 302, "redirect", "https://d2.example/robots.txt", 0)
+	d2 := add("https://d2.example/robots.txt", 301, "redirect", "/new/robots.txt", 0)
+	d2new := add("https://d2.example/new/robots.txt", 200, "rules", "", 1)
+	host("d.example", "d.example", d, 1, 2, "resolved", d2new, "rules", "robots-with-rules")
+	host("d2.example", "d2.example", d2new, 2, 0, "none", d2new, "rules", "robots-with-rules")
+	_ = d2
+	// Six redirects e1 -> ... -> e7: from e1 too many, from e2 five, resolved.
+	var es []string
+	for i := 1; i <= 6; i++ {
+		es = append(es, add(fmt.Sprintf("https://e%d.example/robots.txt", i), 301, "redirect", fmt.Sprintf("https://e%d.example/robots.txt", i+1), 0))
+	}
+	e7 := add("https://e7.example/robots.txt", 404, "allow-all", "", 0)
+	for i, id := range es {
+		name := fmt.Sprintf("e%d.example", i+1)
+		if hops := int32(6 - i); hops > maxRedirectHops {
+			host(name, name, id, 1, maxRedirectHops, "too-many-hops", "", "redirect", "redirect-not-resolved")
+		} else {
+			host(name, name, id, 1, hops, "resolved", e7, "allow-all", "http-allow-all")
+		}
+	}
+	host("e7.example", "e7.example", e7, 1, 0, "none", e7, "allow-all", "http-allow-all")
+	// A loop between two hosts, and a redirect to itself.
+	f := add("https://f.example/robots.txt", 301, "redirect", "https://g.example/robots.txt", 0)
+	g := add("https://g.example/robots.txt", 302, "redirect", "https://f.example/robots.txt", 0)
+	s := add("https://self.example/robots.txt", 301, "redirect", "https://SELF.example:443/robots.txt", 0)
+	host("f.example", "f.example", f, 1, 1, "loop", "", "redirect", "redirect-not-resolved")
+	host("g.example", "g.example", g, 1, 1, "loop", "", "redirect", "redirect-not-resolved")
+	host("self.example", "self.example", s, 1, 0, "loop", "", "redirect", "redirect-not-resolved")
+	// A target never captured; no Location; a Location that is not http(s).
+	h := add("https://h.example/robots.txt", 302, "redirect", "https://elsewhere.example/robots.txt", 0)
+	host("h.example", "h.example", h, 1, 1, "not-captured", "", "redirect", "redirect-not-resolved")
+	j := add("https://j.example/robots.txt", 301, "redirect", "", 0)
+	host("j.example", "j.example", j, 1, 0, "invalid-location", "", "redirect", "redirect-not-resolved")
+	k := add("https://k.example/robots.txt", 301, "redirect", "ftp://k.example/robots.txt", 0)
+	host("k.example", "k.example", k, 1, 0, "invalid-location", "", "redirect", "redirect-not-resolved")
+	// Upper case, default port: the same URL as the target's capture.
+	m := add("http://m.example/robots.txt", 301, "redirect", "HTTPS://Www.M.Example:443/robots.txt", 0)
+	wm := add("https://www.m.example/robots.txt", 200, "not-robots", "", 0)
+	host("m.example", "m.example", m, 1, 1, "resolved", wm, "not-robots", "not-robots")
+	host("www.m.example", "m.example", wm, 1, 0, "none", wm, "not-robots", "not-robots")
+	// Mixed answers of one host: allow-all wins over forbidden and defer.
+	add("http://mixed.example/robots.txt", 503, "disallow-all", "", 0)
+	add("https://mixed.example/robots.txt", 404, "allow-all", "", 0)
+	mx := add("https://mixed.example:8443/robots.txt", 403, "allow-all", "", 0)
+	host("mixed.example", "mixed.example", mx, 3, 0, "none", mx, "allow-all", "http-allow-all")
+	// A redirect to a success and a direct 503: the success wins, the
+	// deciding capture is the 503 (not a redirect).
+	p503 := add("https://p.example/robots.txt", 503, "disallow-all", "", 0)
+	add("http://p.example/robots.txt", 301, "redirect", "https://a.example/robots.txt", 0)
+	host("p.example", "p.example", p503, 2, 0, "none", p503, "disallow-all", "robots-with-rules")
+	// Forbidden, defer visits (429), a tar entry with rules; an IP address
+	// and a name under a multi-label public suffix.
+	q := add("https://q.example/robots.txt", 403, "allow-all", "", 0)
+	host("q.example", "q.example", q, 1, 0, "none", q, "allow-all", "http-forbidden")
+	r := add("https://r.example/robots.txt", 429, "disallow-all", "", 0)
+	host("r.example", "r.example", r, 1, 0, "none", r, "disallow-all", "http-defer-visits")
+	tar := add("https://tar.example/robots.txt", 0, "unknown", "", 2)
+	host("tar.example", "tar.example", tar, 1, 0, "none", tar, "unknown", "robots-with-rules")
+	ip := add("http://192.0.2.7/robots.txt", 200, "no-rules", "", 0)
+	host("192.0.2.7", "", ip, 1, 0, "none", ip, "no-rules", "robots-no-rules")
+	uk := add("https://www.shop.co.uk/robots.txt", 200, "rules", "", 1)
+	host("www.shop.co.uk", "shop.co.uk", uk, 1, 0, "none", uk, "rules", "robots-with-rules")
+	// A target captured twice: the latest capture of that URL answers.
+	add("https://t.example/robots.txt", 200, "no-rules", "", 0)
+	t2 := add("https://t.example/robots.txt", 200, "rules", "", 4)
+	u := add("https://u.example/robots.txt", 308, "redirect", "https://t.example/robots.txt", 0)
+	host("t.example", "t.example", t2, 2, 0, "none", t2, "rules", "robots-with-rules")
+	host("u.example", "u.example", u, 1, 1, "resolved", t2, "rules", "robots-with-rules")
+	slices.SortFunc(want, compareHosts)
+	return caps, want
+}
+
+// TestHostsRedirectCrawl computes the hosts of the synthetic redirect
+// crawl through Parquet files, with one bucket and with buckets so small
+// that every chain crosses them, and compares each row field by field.
+func TestHostsRedirectCrawl(t *testing.T) {
+	caps, want := redirectCrawl()
+	defer func(n int64) { hostsBucketCaptures = n }(hostsBucketCaptures)
+	for _, perBucket := range []int64{1_000, 7, 1} {
+		t.Run(fmt.Sprint(perBucket), func(t *testing.T) {
+			hostsBucketCaptures = perBucket
+			got := buildHostsOf(t, caps)
+			if len(got) != len(want) {
+				t.Fatalf("%d hosts, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("host %s:\n got %+v\nwant %+v", want[i].URLHostName, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestHostsEmpty: a partition without captures gets an empty hosts part.
+func TestHostsEmpty(t *testing.T) {
+	if got := buildHostsOf(t, nil); len(got) != 0 {
+		t.Errorf("%d hosts from no capture", len(got))
+	}
+}
+
+// buildHostsOf stages caps as a captures part (split in two, as merged
+// parts are), builds the hosts table and reads it back, in host order.
+func buildHostsOf(t *testing.T, caps []schema.Capture) []schema.Host {
+	t.Helper()
+	stage, err := newStaging(t.TempDir(), "CC-MAIN-2025-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := len(caps) / 2
+	for i, part := range [][]schema.Capture{caps[:half], caps[half:]} {
+		tw, err := openTable[schema.Capture](stage, schema.PartName(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.write(part); err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := buildHosts(stage); err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := filepath.Glob(filepath.Join(stage.partitionDir("hosts"), "*.parquet"))
+	if len(parts) == 0 {
+		t.Fatal("no hosts part")
+	}
+	var got []schema.Host
+	for _, p := range parts {
+		if err := eachRow(p, func(h *schema.Host) error { got = append(got, *h); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rest, _ := filepath.Glob(filepath.Join(stage.path, "hosts-work*")); len(rest) != 0 {
+		t.Errorf("spill folder left: %v", rest)
+	}
+	slices.SortFunc(got, compareHosts)
+	return got
+}

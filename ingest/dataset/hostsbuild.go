@@ -1,0 +1,536 @@
+package dataset
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/klauspost/compress/s2"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// How the hosts table is computed in bounded memory and linear time.
+//
+// The captures of the partition are read once and spread over buckets by
+// a hash of their host: a bucket file holds, for each of its captures,
+// what hostCapture keeps (about 150 bytes before compression). A bucket
+// is then loaded whole, one at a time: hostsBucketCaptures captures a
+// bucket, about 60 MB in memory, whatever the partition's size.
+//
+// A redirect is followed by "chases": a chase is a request to look a URL
+// up, sent to the bucket of the URL's host. Each round loads the buckets
+// that received chases, answers each (the chain ends there, or goes on
+// with a chase to the next hop's bucket) and writes the chains' ends to
+// the bucket of the capture they started from. After at most
+// maxRedirectHops rounds every chain has ended, and a last pass over the
+// buckets makes each host's row. A bucket is thus read at most
+// maxRedirectHops+1 times, and only when chases reached it: the work is
+// linear in the captures plus the redirect hops, and memory is one bucket.
+// (The report's host shards, which reread the whole partition once per
+// shard, are quadratic; this is not.)
+
+// hostsBucketCaptures is the number of captures a bucket is sized for; a
+// variable so that tests can make many small buckets.
+var hostsBucketCaptures int64 = 200_000
+
+// hostsPartRows is the number of hosts rows of a part file.
+const hostsPartRows = 2_000_000
+
+// hostsBuild is the spill folder of one computation.
+type hostsBuild struct {
+	dir     string
+	buckets int
+	counts  []uint32 // captures per bucket
+}
+
+// buildHosts computes the hosts table of the partition staged in stage
+// from its captures parts, and stages it.
+func buildHosts(stage *Staging) (err error) {
+	parts, err := filepath.Glob(filepath.Join(stage.partitionDir(schema.TableName[schema.Capture]()), "*.parquet"))
+	if err != nil {
+		return err
+	}
+	total, err := countRows(parts)
+	if err != nil {
+		return err
+	}
+	b := &hostsBuild{dir: filepath.Join(stage.path, "hosts-work"), buckets: int(max(1, (total+hostsBucketCaptures-1)/hostsBucketCaptures))}
+	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, os.RemoveAll(b.dir)) }()
+	if err := b.spread(parts); err != nil {
+		return fmt.Errorf("ingest: hosts table: %w", err)
+	}
+	for round := 1; round <= maxRedirectHops; round++ {
+		if err := b.chase(round); err != nil {
+			return fmt.Errorf("ingest: hosts table: redirects, round %d: %w", round, err)
+		}
+	}
+	if err := b.write(stage); err != nil {
+		return fmt.Errorf("ingest: hosts table: %w", err)
+	}
+	return nil
+}
+
+// countRows returns the number of rows of Parquet files of captures.
+func countRows(parts []string) (int64, error) {
+	var n int64
+	for _, p := range parts {
+		f, err := os.Open(p)
+		if err != nil {
+			return 0, err
+		}
+		fi, err := f.Stat()
+		if err == nil {
+			var r *schema.Reader[schema.Capture]
+			if r, err = schema.NewReader[schema.Capture](f, fi.Size()); err == nil {
+				n += r.NumRows()
+				r.Close()
+			}
+		}
+		f.Close()
+		if err != nil {
+			return 0, fmt.Errorf("ingest: reading %s: %w", p, err)
+		}
+	}
+	return n, nil
+}
+
+// bucketOf returns the bucket of a host.
+func (b *hostsBuild) bucketOf(host string) int {
+	if b.buckets == 1 {
+		return 0
+	}
+	sum := sha256.Sum256([]byte(host))
+	return int(binary.BigEndian.Uint64(sum[:8]) % uint64(b.buckets))
+}
+
+func (b *hostsBuild) capsFile(bucket int) string {
+	return filepath.Join(b.dir, fmt.Sprintf("caps-%d", bucket))
+}
+func (b *hostsBuild) endsFile(round, bucket int) string {
+	return filepath.Join(b.dir, fmt.Sprintf("ends-%d-%d", round, bucket))
+}
+func (b *hostsBuild) chaseFile(round, bucket int) string {
+	return filepath.Join(b.dir, fmt.Sprintf("chase-%d-%d", round, bucket))
+}
+
+// spread reads the captures once, writes each to its host's bucket, and
+// starts a chase from each redirect (or ends it at once when its Location
+// is unusable).
+func (b *hostsBuild) spread(parts []string) error {
+	caps, ends, chases := newSpills(b.buckets), newSpills(b.buckets), newSpills(b.buckets)
+	b.counts = make([]uint32, b.buckets)
+	for _, p := range parts {
+		err := eachRow(p, func(r *schema.Capture) error {
+			if r.URLHostName == "" {
+				return nil
+			}
+			c := newHostCapture(r)
+			bucket := b.bucketOf(c.host)
+			idx := b.counts[bucket]
+			b.counts[bucket]++
+			if err := caps.to(bucket, b.capsFile).capture(&c); err != nil {
+				return err
+			}
+			switch {
+			case !c.isRedirect():
+			case c.target == "":
+				return ends.to(bucket, func(t int) string { return b.endsFile(0, t) }).end(idx, unresolved(redirectInvalidLocation, 0))
+			case c.target == c.key:
+				return ends.to(bucket, func(t int) string { return b.endsFile(0, t) }).end(idx, unresolved(redirectLoop, 0))
+			default:
+				ch := chase{src: uint32(bucket), idx: idx, hops: 1, key: c.target, visited: []string{c.key}}
+				return chases.to(b.bucketOf(hostOfKey(c.target)), func(t int) string { return b.chaseFile(1, t) }).chase(&ch)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return errors.Join(caps.close(), ends.close(), chases.close())
+}
+
+// chase answers the chases of a round, bucket by bucket.
+func (b *hostsBuild) chase(round int) error {
+	ends, next := newSpills(b.buckets), newSpills(b.buckets)
+	for bucket := range b.buckets {
+		in := b.chaseFile(round, bucket)
+		if _, err := os.Stat(in); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		caps, err := b.load(bucket)
+		if err != nil {
+			return err
+		}
+		byKey := map[string]*hostCapture{}
+		for i := range caps {
+			c := &caps[i]
+			if old, ok := byKey[c.key]; !ok || decides(c, old) {
+				byKey[c.key] = c
+			}
+		}
+		err = readSpill(in, func(r *spillReader) error {
+			var ch chase
+			r.chase(&ch)
+			if r.err != nil {
+				return r.err
+			}
+			end, goOn := step(byKey[ch.key], &ch)
+			if goOn {
+				return next.to(b.bucketOf(hostOfKey(ch.key)), func(t int) string { return b.chaseFile(round+1, t) }).chase(&ch)
+			}
+			return ends.to(int(ch.src), func(t int) string { return b.endsFile(round, t) }).end(ch.idx, end)
+		})
+		if err != nil {
+			return err
+		}
+		os.Remove(in)
+	}
+	return errors.Join(ends.close(), next.close())
+}
+
+// step follows a chase one hop: t is the capture of the URL looked up
+// (nil when none). It returns the chain's end, or goOn with ch updated to
+// the next hop. A chain's hops are the redirects followed to a URL not
+// met before: the redirect that closes a loop is not counted.
+func step(t *hostCapture, ch *chase) (end chainEnd, goOn bool) {
+	switch {
+	case t == nil:
+		return unresolved(redirectNotCaptured, ch.hops), false
+	case !t.isRedirect():
+		return resolvedAt(t, ch.hops), false
+	case t.target == "":
+		return unresolved(redirectInvalidLocation, ch.hops), false
+	case t.target == t.key || slices.Contains(ch.visited, t.target):
+		return unresolved(redirectLoop, ch.hops), false
+	case ch.hops >= maxRedirectHops:
+		return unresolved(redirectTooManyHops, ch.hops), false
+	}
+	ch.visited = append(ch.visited, t.key)
+	ch.key = t.target
+	ch.hops++
+	return chainEnd{}, true
+}
+
+// load reads a bucket's captures, in the order they were written.
+func (b *hostsBuild) load(bucket int) ([]hostCapture, error) {
+	caps := make([]hostCapture, 0, b.counts[bucket])
+	if b.counts[bucket] == 0 {
+		return caps, nil
+	}
+	err := readSpill(b.capsFile(bucket), func(r *spillReader) error {
+		var c hostCapture
+		r.capture(&c)
+		caps = append(caps, c)
+		return r.err
+	})
+	return caps, err
+}
+
+// write makes each host's row from its bucket's captures and chain ends,
+// and stages the hosts table.
+func (b *hostsBuild) write(stage *Staging) error {
+	out := &hostsWriter{stage: stage}
+	for bucket := range b.buckets {
+		caps, err := b.load(bucket)
+		if err != nil {
+			return err
+		}
+		ends, err := b.loadEnds(bucket, caps)
+		if err != nil {
+			return err
+		}
+		order := make([]int, len(caps))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(i, j int) int { return strings.Compare(caps[i].host, caps[j].host) })
+		for start := 0; start < len(order); {
+			end := start + 1
+			for end < len(order) && caps[order[end]].host == caps[order[start]].host {
+				end++
+			}
+			hc, he := make([]*hostCapture, 0, end-start), make([]chainEnd, 0, end-start)
+			for _, i := range order[start:end] {
+				hc, he = append(hc, &caps[i]), append(he, ends[i])
+			}
+			if err := out.add(hostRow(hc, he)); err != nil {
+				return err
+			}
+			start = end
+		}
+	}
+	return out.close()
+}
+
+// loadEnds reads the ends of the chains started from a bucket's
+// redirects, by capture index. Every redirect has one.
+func (b *hostsBuild) loadEnds(bucket int, caps []hostCapture) ([]chainEnd, error) {
+	ends := make([]chainEnd, len(caps))
+	found := make([]bool, len(caps))
+	for round := 0; round <= maxRedirectHops; round++ {
+		path := b.endsFile(round, bucket)
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		err := readSpill(path, func(r *spillReader) error {
+			idx, end := r.end()
+			if r.err == nil && int(idx) < len(ends) {
+				ends[idx], found[idx] = end, true
+			}
+			return r.err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i := range caps {
+		if caps[i].isRedirect() && !found[i] {
+			return nil, fmt.Errorf("capture %s: the chain of its redirect did not end", caps[i].id)
+		}
+	}
+	return ends, nil
+}
+
+// hostsWriter writes hosts rows to part files of hostsPartRows rows.
+type hostsWriter struct {
+	stage *Staging
+	tw    *tableWriter[schema.Host]
+	buf   []schema.Host
+	rows  int
+	parts int
+}
+
+func (w *hostsWriter) add(row schema.Host) error {
+	w.buf = append(w.buf, row)
+	if len(w.buf) < FlushRows {
+		return nil
+	}
+	return w.flush()
+}
+
+func (w *hostsWriter) flush() error {
+	if w.tw == nil {
+		tw, err := openTable[schema.Host](w.stage, schema.PartName(w.parts), schema.WithPageBufferSize(pipelinePageSize))
+		if err != nil {
+			return err
+		}
+		w.tw, w.parts = tw, w.parts+1
+	}
+	err := w.tw.write(w.buf)
+	w.rows += len(w.buf)
+	w.buf = w.buf[:0]
+	if err == nil && w.rows >= hostsPartRows {
+		err, w.tw, w.rows = w.tw.close(), nil, 0
+	}
+	return err
+}
+
+// close writes what is buffered and the last part; a partition with no
+// host gets one empty part, as every table does.
+func (w *hostsWriter) close() error {
+	var err error
+	if len(w.buf) > 0 {
+		err = w.flush()
+	}
+	if w.tw != nil {
+		err = errors.Join(err, w.tw.close())
+	}
+	if err == nil && w.parts == 0 {
+		err = writeEmpty(w.stage, schema.TableName[schema.Host]())
+	}
+	return err
+}
+
+// A chase is a request to look a redirect's target up.
+type chase struct {
+	src     uint32 // the bucket of the capture the chain started from
+	idx     uint32 // that capture's index in its bucket
+	hops    int32  // redirects followed so far, this one included
+	key     string // the URL to look up
+	visited []string
+}
+
+// spills are one spill file per bucket, opened when first written.
+type spills []*spillWriter
+
+func newSpills(n int) spills { return make(spills, n) }
+
+// to returns the writer of a bucket's file, opening it at path(bucket).
+func (s spills) to(bucket int, path func(int) string) *spillWriter {
+	if s[bucket] == nil {
+		s[bucket] = newSpillWriter(path(bucket))
+	}
+	return s[bucket]
+}
+
+func (s spills) close() error {
+	var err error
+	for _, w := range s {
+		if w != nil {
+			err = errors.Join(err, w.close())
+		}
+	}
+	return err
+}
+
+// spillWriter writes records of varints and strings to an s2-compressed
+// file. Errors stick and are returned by close.
+type spillWriter struct {
+	f   *os.File
+	zw  *s2.Writer
+	bw  *bufio.Writer
+	buf [binary.MaxVarintLen64]byte
+	err error
+}
+
+func newSpillWriter(path string) *spillWriter {
+	f, err := os.Create(path)
+	w := &spillWriter{f: f, err: err}
+	if err == nil {
+		w.zw = s2.NewWriter(f, s2.WriterBlockSize(64<<10), s2.WriterConcurrency(1))
+		w.bw = bufio.NewWriterSize(w.zw, 16<<10)
+	}
+	return w
+}
+
+func (w *spillWriter) uvarint(v uint64) {
+	if w.err == nil {
+		_, w.err = w.bw.Write(binary.AppendUvarint(w.buf[:0], v))
+	}
+}
+
+func (w *spillWriter) str(s string) {
+	w.uvarint(uint64(len(s)))
+	if w.err == nil {
+		_, w.err = w.bw.WriteString(s)
+	}
+}
+
+func (w *spillWriter) capture(c *hostCapture) error {
+	w.str(c.id)
+	w.str(c.host)
+	w.str(c.key)
+	w.str(c.target)
+	w.uvarint(uint64(uint32(c.status)))
+	w.str(c.outcome)
+	w.uvarint(uint64(uint32(c.rules)))
+	w.uvarint(uint64(c.fetched))
+	return w.err
+}
+
+func (w *spillWriter) chase(c *chase) error {
+	w.uvarint(uint64(c.src))
+	w.uvarint(uint64(c.idx))
+	w.uvarint(uint64(c.hops))
+	w.str(c.key)
+	w.uvarint(uint64(len(c.visited)))
+	for _, v := range c.visited {
+		w.str(v)
+	}
+	return w.err
+}
+
+func (w *spillWriter) end(idx uint32, e chainEnd) error {
+	w.uvarint(uint64(idx))
+	w.str(e.result)
+	w.uvarint(uint64(e.hops))
+	w.str(e.id)
+	w.str(e.outcome)
+	w.uvarint(uint64(e.class))
+	return w.err
+}
+
+func (w *spillWriter) close() error {
+	if w.f == nil {
+		return w.err
+	}
+	if w.err == nil {
+		w.err = w.bw.Flush()
+	}
+	if w.err == nil {
+		w.err = w.zw.Close()
+	}
+	return errors.Join(w.err, w.f.Close())
+}
+
+// spillReader reads what a spillWriter wrote. Errors stick in err.
+type spillReader struct {
+	br  *bufio.Reader
+	err error
+}
+
+// readSpill calls f until the file at path ends.
+func readSpill(path string, f func(*spillReader) error) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	r := &spillReader{br: bufio.NewReaderSize(s2.NewReader(file), 64<<10)}
+	for {
+		if _, err := r.br.Peek(1); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if err := f(r); err != nil {
+			return err
+		}
+	}
+}
+
+func (r *spillReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, err := binary.ReadUvarint(r.br)
+	r.err = err
+	return v
+}
+
+func (r *spillReader) str() string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	b := make([]byte, n)
+	_, r.err = io.ReadFull(r.br, b)
+	return string(b)
+}
+
+func (r *spillReader) capture(c *hostCapture) {
+	c.id, c.host, c.key, c.target = r.str(), r.str(), r.str(), r.str()
+	c.status = int32(uint32(r.uvarint()))
+	c.outcome = r.str()
+	c.rules = int32(uint32(r.uvarint()))
+	c.fetched = int64(r.uvarint())
+}
+
+func (r *spillReader) chase(c *chase) {
+	c.src, c.idx, c.hops = uint32(r.uvarint()), uint32(r.uvarint()), int32(r.uvarint())
+	c.key = r.str()
+	n := r.uvarint()
+	c.visited = make([]string, 0, min(n, maxRedirectHops+1))
+	for range n {
+		c.visited = append(c.visited, r.str())
+	}
+}
+
+func (r *spillReader) end() (uint32, chainEnd) {
+	idx := uint32(r.uvarint())
+	e := chainEnd{result: r.str(), hops: int32(r.uvarint()), id: r.str(), outcome: r.str()}
+	e.class = int(r.uvarint())
+	return idx, e
+}

@@ -1,0 +1,51 @@
+-- 10_hosts.sql: sites, not captures: each host after following its redirects, in Common Crawl's fetch classes.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/10_hosts.sql
+--
+-- The hosts table has one row per crawl and host, computed when the crawl
+-- was published: its deciding capture (capture_id), the redirect chain
+-- followed from it within the crawl (redirect_hops, redirect_result: none,
+-- resolved, not-captured, loop, too-many-hops, invalid-location), the
+-- capture that answers for the host at the chain's end
+-- (effective_capture_id, NULL when unresolved), and fetch_class, the
+-- classes of Common Crawl's robotstxt-experiments (their
+-- robotstxt-status-counts-topk.csv counts them per Tranco stratum).
+-- Shows: the classes per crawl in Common Crawl's column order, what
+-- following redirects changes, the registered domains with most hosts, and
+-- GPTBot's verdict for each host by its effective capture (a host that
+-- redirects to a robots.txt blocking GPTBot blocks GPTBot).
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+
+-- Hosts per fetch class and crawl, in the columns of Common Crawl's table.
+SELECT crawl, count(*) AS hosts,
+       count(*) FILTER (fetch_class = 'http-forbidden') AS "HTTP forbidden",
+       count(*) FILTER (fetch_class = 'http-defer-visits') AS "HTTP defer visits",
+       count(*) FILTER (fetch_class = 'http-allow-all') AS "HTTP allow all",
+       count(*) FILTER (fetch_class = 'redirect-not-resolved') AS "HTTP redirect not resolved",
+       count(*) FILTER (fetch_class = 'not-robots') AS "MIME not a robots.txt",
+       count(*) FILTER (fetch_class = 'robots-no-rules') AS "Robots.txt no rules",
+       count(*) FILTER (fetch_class = 'robots-with-rules') AS "Robots.txt with rules"
+FROM hosts GROUP BY crawl ORDER BY crawl;
+
+-- What following redirects changes: the deciding capture's outcome against
+-- the effective one, and how the chains ended.
+SELECT h.crawl, c.outcome AS deciding_outcome, h.effective_outcome, h.redirect_result,
+       count(*) AS hosts, round(avg(h.redirect_hops), 2) AS mean_hops
+FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = h.capture_id
+GROUP BY ALL ORDER BY h.crawl, hosts DESC;
+
+-- Registered domains (public suffix list) with the most hosts in a crawl.
+SELECT crawl, coalesce(url_host_registered_domain, '(IP address or public suffix)') AS registered_domain,
+       count(*) AS hosts, count(*) FILTER (fetch_class = 'robots-with-rules') AS with_rules
+FROM hosts GROUP BY ALL ORDER BY hosts DESC, registered_domain LIMIT 20;
+
+-- GPTBot's verdict per host, by the effective capture; hosts whose chain
+-- is unresolved have no verdict.
+SELECT h.crawl, coalesce(a.verdict, '(no effective capture)') AS gptbot, count(*) AS hosts,
+       count(*) FILTER (h.redirect_result = 'resolved') AS through_redirects
+FROM hosts h LEFT JOIN agents a ON a.crawl = h.crawl AND a.capture_id = h.effective_capture_id AND a.agent = 'GPTBot'
+GROUP BY ALL ORDER BY h.crawl, hosts DESC;
