@@ -7,34 +7,71 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 )
 
-// The agents pass: the agents table has a row per capture and tracked
+// The "host T" passes: the rows of a table keyed by capture_id (agents,
+// directives, preferences) of each deciding capture of the shard, fed in
+// runs of one capture. The agents table has a row per capture and tracked
 // crawler (some 180 per capture). It is read once per shard, its string
 // columns as dictionaries, so that a row costs a few indices: the first
 // shard feeds every record to the sections that need "agents", and every
 // shard feeds the runs of rows of its deciding captures to those that
-// need "host agents".
+// need "host agents". The other "host T" tables are read once per shard
+// each, after agents, for all the sections that need them.
 
-// agentsPass feeds the agents of the shard's deciding captures.
+// hostDictColumns are the string columns of the "host T" tables read as
+// dictionaries when asked for: repeated values, looked at once per record.
+var hostDictColumns = []string{"capture_id", "agent", "verdict", "key", "source", "category", "path"}
+
+// makeTallies makes the shard's tallies, once its hosts are let go.
+func (s *crawlState) makeTallies(_ context.Context, sh *shard) error {
+	for k := range sh.tallies {
+		sh.tallies[k] = make([]uint64, len(sh.caps))
+	}
+	return nil
+}
+
+// agentsPass feeds the agents of the shard's deciding captures, and in
+// the first shard every row of agents.
 func (s *crawlState) agentsPass(ctx context.Context, sh *shard) error {
-	if !s.secs.wants(HostAgentsTable) && !(sh.counting && s.secs.wants("agents")) {
+	return s.hostRowsPass(ctx, sh, "agents")
+}
+
+// hostTablesPass feeds the rows of the deciding captures of the shard of
+// each "host T" table but agents.
+func (s *crawlState) hostTablesPass(ctx context.Context, sh *shard) error {
+	for _, t := range s.secs.hostTables() {
+		if t == "agents" {
+			continue
+		}
+		if err := s.hostRowsPass(ctx, sh, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hostRowsPass reads a table once for the shard: it feeds the runs of
+// rows of the deciding captures to the sections that need "host T", and
+// in the counting shard every record to those that need the table
+// itself when the shard's passes feed it (agents).
+func (s *crawlState) hostRowsPass(ctx context.Context, sh *shard, table string) error {
+	pseudo := HostRowsTable(table)
+	all := sh.counting && slices.Contains(shardTables, table) && s.secs.wants(table)
+	if !s.secs.wants(pseudo) && !all {
 		return nil
 	}
-	columns := union([]string{"capture_id"}, s.secs.columns(HostAgentsTable))
-	if sh.counting {
-		columns = union(columns, s.secs.columns("agents"))
-	}
-	for k := range sh.tallies {
-		sh.tallies[k] = make([]uint32, len(sh.caps))
+	columns := union([]string{"capture_id"}, s.secs.columns(pseudo))
+	if all {
+		columns = union(columns, s.secs.columns(table))
 	}
 	feeds := make([]runFeed, s.d.workers())
-	spec := scanSpec{table: "agents", crawl: s.label, columns: columns, dict: dictColumns(columns, "capture_id", "agent", "verdict")}
+	spec := scanSpec{table: table, crawl: s.label, columns: columns, dict: dictColumns(columns, hostDictColumns...)}
 	return s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
-		if sh.counting {
-			if err := s.secs.add("agents", w, rec); err != nil {
+		if all {
+			if err := s.secs.add(table, w, rec); err != nil {
 				return err
 			}
 		}
-		return s.feedHostAgents(sh, w, &feeds[w], rec)
+		return s.feedHostRows(sh, table, w, &feeds[w], rec)
 	})
 }
 
@@ -49,10 +86,10 @@ func dictColumns(read []string, dict ...string) []string {
 	return out
 }
 
-// feedHostAgents feeds the runs of rows of the record that belong to a
+// feedHostRows feeds the runs of rows of the record that belong to a
 // deciding capture of the shard.
-func (s *crawlState) feedHostAgents(sh *shard, w int, f *runFeed, rec arrow.Record) error {
-	if !s.secs.wants(HostAgentsTable) {
+func (s *crawlState) feedHostRows(sh *shard, table string, w int, f *runFeed, rec arrow.Record) error {
+	if !s.secs.wants(HostRowsTable(table)) {
 		return nil
 	}
 	cs := columnSet{rec: rec}
@@ -76,7 +113,7 @@ func (s *crawlState) feedHostAgents(sh *shard, w int, f *runFeed, rec arrow.Reco
 	if len(runs) == 0 {
 		return nil
 	}
-	return s.secs.addHostAgents(w, rec, runs, func(slot, run int) *uint32 { return &sh.tallies[slot][f.cis[run]] })
+	return s.secs.addHostRows(table, w, rec, runs, func(slot, run int) *uint64 { return &sh.tallies[slot][f.cis[run]] })
 }
 
 // runFeed gathers the runs of rows of deciding captures of a record.
@@ -84,7 +121,7 @@ type runFeed struct {
 	cis   []uint32
 	marks []Marks
 	spans [][2]int
-	out   []AgentRun
+	out   []HostRun
 }
 
 func (f *runFeed) reset() { f.cis, f.marks, f.spans = f.cis[:0], f.marks[:0], f.spans[:0] }
@@ -94,10 +131,10 @@ func (f *runFeed) add(ci uint32, m Marks, from, to int) {
 }
 
 // runs returns the runs gathered, pointing into the feed.
-func (f *runFeed) runs() []AgentRun {
+func (f *runFeed) runs() []HostRun {
 	f.out = f.out[:0]
 	for k, sp := range f.spans {
-		f.out = append(f.out, AgentRun{From: sp[0], To: sp[1], Marks: &f.marks[k]})
+		f.out = append(f.out, HostRun{From: sp[0], To: sp[1], Marks: &f.marks[k]})
 	}
 	return f.out
 }

@@ -269,13 +269,21 @@ func explainPreference(sp *SitePreference) string {
 }
 
 // asksNoTraining reports a preference against AI training for the whole
-// site and every crawler: Content-Signal ai-train=no or Content-Usage
-// train-ai=n, file-wide or in the '*' group, for the path "/".
+// site and every crawler (see noTraining).
 func asksNoTraining(sp *SitePreference) bool {
-	training := sp.Source == robots.ContentSignal.String() && sp.Category == "ai-train" ||
-		sp.Source == robots.ContentUsage.String() && sp.Category == "train-ai"
-	return training && sp.Allowed != nil && !*sp.Allowed && sp.Path == "/" &&
-		(len(sp.Agents) == 0 || slices.Contains(sp.Agents, "*"))
+	return sp.Allowed != nil && noTraining(sp.Source, sp.Category, *sp.Allowed, sp.Path, sp.Agents)
+}
+
+// noTraining reports whether a preference (a row of preferences, allowed
+// not NULL) asks that the whole site not train AI models, whichever
+// crawler reads it: Content-Signal ai-train=no (the key in any case, as
+// the engine reads it) or Content-Usage train-ai=n, file-wide or in a
+// group of '*', for the path "/". The site check and the crawl report's
+// preferences section both use it.
+func noTraining(source, category string, allowed bool, path string, agents []string) bool {
+	training := source == robots.ContentSignal.String() && strings.EqualFold(category, "ai-train") ||
+		source == robots.ContentUsage.String() && category == "train-ai"
+	return training && !allowed && path == "/" && (len(agents) == 0 || slices.Contains(agents, "*"))
 }
 
 // SitemapCheck looks at the sitemaps declared.

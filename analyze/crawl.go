@@ -72,7 +72,7 @@ func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
 	if sh.index == sh.of-1 {
 		steps = append(steps, s.chooseFarms)
 	}
-	steps = append(steps, s.rankingPass, s.agentsPass, s.marksFeed, s.hostsPass)
+	steps = append(steps, s.rankingPass, s.makeTallies, s.agentsPass, s.hostTablesPass, s.marksFeed, s.hostsPass)
 	for _, step := range steps {
 		if err := step(ctx, sh); err != nil {
 			return err
@@ -294,12 +294,16 @@ type codeTable struct {
 	index    map[string]int
 	names    []string
 	severity []string
+	ofCode   [256]int // number by robots.Code, -1 for none
 }
 
 func newCodeTable() *codeTable {
 	t := &codeTable{index: map[string]int{}}
+	for i := range t.ofCode {
+		t.ofCode[i] = -1
+	}
 	for _, c := range robots.Codes() {
-		t.add(c.Name, c.Severity.String())
+		t.ofCode[c.Code] = t.add(c.Name, c.Severity.String())
 	}
 	return t
 }

@@ -26,19 +26,21 @@ func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
 	return nil
 }
 
-// hostsPass reads the captures again and feeds each host of the shard
+// hostsPass reads the captures again: it feeds each host of the shard
 // once, as the row of its deciding capture with the columns the sections
-// ask for.
+// ask for, and every capture of the shard as its row ("marked captures").
 func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	if !s.secs.wants(HostsTable) {
+	hosts, marked := s.secs.wants(HostsTable), s.secs.wants(MarkedCapturesTable)
+	if !hosts && !marked {
 		return nil
 	}
 	columns := union([]string{"capture_id", "url_host_name"}, s.secs.columns(HostsTable))
+	columns = union(columns, s.secs.columns(MarkedCapturesTable))
 	var dict []string
 	if slices.Contains(columns, "outcome") {
 		dict = []string{"outcome"}
 	}
-	var f hostFeed
+	var f, all hostFeed
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: dict}
 	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		s.mu.Lock()
@@ -48,21 +50,31 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 			return err
 		}
 		f.reset()
+		all.reset()
 		for i := range int(rec.NumRows()) {
 			ci, ok := sh.lookup(s.hash, ids.Value(i))
 			if !ok {
 				continue
 			}
-			if c := &sh.caps[ci]; c.flags&capDeciding != 0 && c.flags&capFed == 0 {
+			c := &sh.caps[ci]
+			if marked {
+				all.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
+			}
+			if hosts && c.flags&capDeciding != 0 && c.flags&capFed == 0 {
 				c.flags |= capFed
 				f.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
+			}
+		}
+		if rows := all.rows(); len(rows) > 0 {
+			if err := s.secs.addMarkedCaptures(rec, rows); err != nil {
+				return err
 			}
 		}
 		rows := f.rows()
 		if len(rows) == 0 {
 			return nil
 		}
-		return s.secs.addHosts(rec, rows, func(slot, h int) *uint32 { return &sh.tallies[slot][f.cis[h]] })
+		return s.secs.addHosts(rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][f.cis[h]] })
 	})
 }
 
@@ -71,7 +83,7 @@ type hostFeed struct {
 	cis   []uint32
 	marks []Marks
 	at    []int
-	out   []HostRow
+	out   []CaptureRow
 }
 
 func (f *hostFeed) reset() { f.cis, f.marks, f.at = f.cis[:0], f.marks[:0], f.at[:0] }
@@ -81,10 +93,10 @@ func (f *hostFeed) add(ci uint32, row int, m Marks) {
 }
 
 // rows returns the hosts gathered, pointing into the feed.
-func (f *hostFeed) rows() []HostRow {
+func (f *hostFeed) rows() []CaptureRow {
 	f.out = f.out[:0]
 	for k, row := range f.at {
-		f.out = append(f.out, HostRow{Row: row, Marks: &f.marks[k]})
+		f.out = append(f.out, CaptureRow{Row: row, Marks: &f.marks[k]})
 	}
 	return f.out
 }

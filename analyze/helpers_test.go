@@ -22,6 +22,8 @@ type partition struct {
 	agents      []schema.Agent
 	bodies      []schema.Body
 	inputs      []schema.Input
+	directives  []schema.Directive
+	preferences []schema.Preference
 }
 
 // write writes the partition's tables under dir, with the writer options
@@ -35,6 +37,8 @@ func (p *partition) write(dir, crawl string, opts ...schema.WriterOption) error 
 		func() error { return writeTable(dir, crawl, p.agents, opts) },
 		func() error { return writeTable(dir, crawl, p.bodies, opts) },
 		func() error { return writeTable(dir, crawl, p.inputs, opts) },
+		func() error { return writeTable(dir, crawl, p.directives, opts) },
+		func() error { return writeTable(dir, crawl, p.preferences, opts) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -105,6 +109,7 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 	for _, s := range f.Sitemaps {
 		p.sitemaps = append(p.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
 	}
+	p.addExtensions(id, host, f)
 	for _, c := range crawlers {
 		p.agents = append(p.agents, schema.Agent{CaptureID: id, URLHostName: host, Agent: c, Named: f.Names(c), Verdict: f.Access(c).String()})
 	}
@@ -112,6 +117,33 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 		p.bodies = append(p.bodies, schema.Body{PayloadDigest: digest, Body: f.Text()})
 	}
 	return f
+}
+
+// addExtensions adds the directives and preferences rows of a file.
+func (p *partition) addExtensions(id, host string, f *robots.File) {
+	values := func(agents []robots.Agent) []string {
+		var out []string
+		for _, a := range agents {
+			out = append(out, a.Value)
+		}
+		return out
+	}
+	for _, e := range f.Extensions {
+		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: values(e.Agents), Key: e.Key, Value: e.Value, Valid: e.Valid}
+		if e.Group >= 0 {
+			g := int32(e.Group)
+			d.GroupIndex = &g
+		}
+		p.directives = append(p.directives, d)
+	}
+	for _, pr := range f.Preferences {
+		row := schema.Preference{CaptureID: id, URLHostName: host, Line: int32(pr.Line), Source: pr.Source.String(),
+			UserAgents: values(pr.Agents), Path: pr.Path, Category: pr.Category, Value: pr.Value}
+		if allowed, known := pr.Allowed.Bool(); known {
+			row.Allowed = &allowed
+		}
+		p.preferences = append(p.preferences, row)
+	}
 }
 
 // shopBody is a robots.txt with a typo, an AI block and a sitemap.

@@ -64,17 +64,19 @@ type Crawl struct {
 	FirstFetch *time.Time `json:"first_fetch,omitempty"`
 	LastFetch  *time.Time `json:"last_fetch,omitempty"`
 
-	Inputs      Inputs         `json:"inputs"`
-	Outcomes    []OutcomeShare `json:"outcomes"`
-	Diagnostics []CodeShare    `json:"diagnostics"`
-	Sizes       Sizes          `json:"sizes"`
-	Patterns    Patterns       `json:"patterns"`
-	Typos       Typos          `json:"typos"`
-	UserAgents  UserAgents     `json:"user_agents"`
-	Sitemaps    Sitemaps       `json:"sitemaps"`
-	Farms       Farms          `json:"farms"`
-	WorstHosts  []HostErrors   `json:"worst_hosts"`
-	Crawlers    CrawlerFigures `json:"crawlers"`
+	Inputs      Inputs           `json:"inputs"`
+	Outcomes    []OutcomeShare   `json:"outcomes"`
+	Diagnostics []CodeShare      `json:"diagnostics"`
+	Sizes       Sizes            `json:"sizes"`
+	Patterns    Patterns         `json:"patterns"`
+	Typos       Typos            `json:"typos"`
+	UserAgents  UserAgents       `json:"user_agents"`
+	Sitemaps    Sitemaps         `json:"sitemaps"`
+	Farms       Farms            `json:"farms"`
+	WorstHosts  []HostErrors     `json:"worst_hosts"`
+	Crawlers    CrawlerFigures   `json:"crawlers"`
+	Preferences UsagePreferences `json:"usage_preferences"` // section_preferences.go
+	Mistakes    ClassicMistakes  `json:"classic_mistakes"`  // section_mistakes.go
 }
 
 // Inputs sums the inputs table of the crawl.

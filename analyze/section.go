@@ -2,9 +2,13 @@ package analyze
 
 import (
 	"iter"
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/robots"
 )
 
 // A Section is one section of the crawl report, in the shape of a site
@@ -51,21 +55,30 @@ type Params struct {
 //     verdict are read as dictionaries (columnSet.dict).
 //   - Any other table (sitemaps, inputs, ...) is read once per crawl.
 //
-// Three pseudo-tables carry what the driver's passes find of captures and
-// hosts, host shard by host shard; they are fed to the first accumulator
-// of the section, one call at a time, through the interfaces below:
+// Pseudo-tables carry what the driver's passes find of captures and
+// hosts, host shard by host shard; "marks", "marked captures" and "hosts"
+// are fed to the first accumulator of the section, one call at a time,
+// through the interfaces below:
 //
 //   - "marks" ([MarksTable], [MarksAdder]): every capture once, with its
 //     diagnostic codes, whether a rule of it is end-anchored, whether it
 //     decides for its host and is a usable robots.txt. No columns.
+//   - "marked captures" ([MarkedCapturesTable], [MarkedCapturesAdder]):
+//     every capture once, as its row of a record of captures with
+//     capture_id and the Need's columns, and its marks. Read in the same
+//     pass as "hosts".
 //   - "hosts" ([HostsTable], [HostsAdder]): every host once, as its
 //     deciding capture: a record of captures with url_host_name,
 //     capture_id and the Need's columns, the rows that are deciding
 //     captures, and each one's marks.
-//   - "host agents" ([HostAgentsTable], [HostAgentsAdder]): the rows of
-//     the agents table of each deciding capture, in runs of one capture,
-//     with its marks and a [Tally] the section keeps per host; the hosts
-//     fed afterwards carry it. Columns as for agents.
+//   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
+//     any other table T keyed by capture_id: "host directives", "host
+//     preferences"), through [HostRowsAdder]: the rows of T of each
+//     deciding capture, in runs of one capture, with its marks and a
+//     [Tally] the section keeps per host; the hosts fed afterwards carry
+//     it. Each T is read once per shard for all the sections that need
+//     it, after agents; "host agents" shares the agents pass. The string
+//     columns of hostDictColumns are read as dictionaries.
 //
 // The hosts come from the host shards today. A hosts table (one row per
 // crawl and host with its deciding capture, issue 9) plugs in here: the
@@ -78,10 +91,32 @@ type Need struct {
 
 // The pseudo-tables of [Need].
 const (
-	MarksTable      = "marks"
-	HostsTable      = "hosts"
-	HostAgentsTable = "host agents"
+	MarksTable          = "marks"
+	MarkedCapturesTable = "marked captures"
+	HostsTable          = "hosts"
+	HostAgentsTable     = "host agents" // HostRowsTable("agents")
 )
+
+// hostRowsPrefix starts the name of a "host T" pseudo-table.
+const hostRowsPrefix = "host "
+
+// HostRowsTable returns the pseudo-table of the rows of a table of each
+// deciding capture.
+func HostRowsTable(table string) string { return hostRowsPrefix + table }
+
+// hostRowsOf returns the table of a "host T" pseudo-table, or "".
+func hostRowsOf(pseudo string) string {
+	t, ok := strings.CutPrefix(pseudo, hostRowsPrefix)
+	if !ok {
+		return ""
+	}
+	return t
+}
+
+// isPseudo reports whether a Need's table is a pseudo-table.
+func isPseudo(table string) bool {
+	return slices.Contains(pseudoTables, table) || hostRowsOf(table) != ""
+}
 
 // An Accumulator counts what one worker of the driver reads. Add gets a
 // record of one of the tables the section needs, with at least the
@@ -99,30 +134,38 @@ type MarksAdder interface {
 	AddMarks(m *Marks)
 }
 
+// A MarkedCapturesAdder is the accumulator of a section that needs
+// "marked captures": rec holds rows of captures, and rows those of
+// captures of the shard, each once.
+type MarkedCapturesAdder interface {
+	AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) error
+}
+
 // A HostsAdder is the accumulator of a section that needs "hosts": rec
 // holds rows of captures, and hosts the rows that are deciding captures.
 type HostsAdder interface {
-	AddHosts(rec arrow.Record, hosts []HostRow) error
+	AddHosts(rec arrow.Record, hosts []CaptureRow) error
 }
 
-// A HostAgentsAdder is the accumulator of a section that needs "host
-// agents": rec holds rows of agents, and runs the rows of deciding
-// captures. It may be called from several goroutines, each with its own
-// accumulator; the tallies are shared.
-type HostAgentsAdder interface {
-	AddHostAgents(rec arrow.Record, runs []AgentRun) error
+// A HostRowsAdder is the accumulator of a section that needs "host T"
+// pseudo-tables: rec holds rows of table T, and runs the rows of
+// deciding captures. It may be called from several goroutines, each with
+// its own accumulator; the tallies are shared.
+type HostRowsAdder interface {
+	AddHostRows(table string, rec arrow.Record, runs []HostRun) error
 }
 
-// HostRow is one host of a record of captures: the row of its deciding
-// capture, and what the driver marked on it.
-type HostRow struct {
+// CaptureRow is one capture of a record of captures (for "hosts", a
+// host as the row of its deciding capture), and what the driver marked
+// on it.
+type CaptureRow struct {
 	Row   int
 	Marks *Marks
 }
 
-// AgentRun is the rows [From, To) of a record of agents, all of the
-// deciding capture of one host.
-type AgentRun struct {
+// HostRun is the rows [From, To) of a record of a "host T" table, all of
+// the deciding capture of one host.
+type HostRun struct {
 	From, To int
 	Marks    *Marks
 }
@@ -133,7 +176,7 @@ type Marks struct {
 	c     *capture
 	codes *codeTable
 	extra []int // codes of the capture past maxBitCodes
-	tally *uint32
+	tally *uint64
 }
 
 // Codes yields the diagnostic codes the capture has a finding of, each
@@ -148,6 +191,22 @@ func (m *Marks) Codes() iter.Seq2[string, string] {
 	}
 }
 
+// Has reports whether the capture has a finding of a catalogue code.
+func (m *Marks) Has(code robots.Code) bool {
+	i := m.codes.ofCode[code]
+	switch {
+	case i < 0:
+		return false
+	case i < maxBitCodes:
+		return m.c.codes[i/64]&(1<<(i%64)) != 0
+	}
+	return slices.Contains(m.extra, int(i))
+}
+
+// Read reports whether crawlers read the capture's body: status 2xx or
+// none.
+func (m *Marks) Read() bool { return m.c.flags&capRead != 0 }
+
 // HasRules reports whether the capture has a rule (rule_count > 0).
 func (m *Marks) HasRules() bool { return m.c.flags&capNoRules == 0 }
 
@@ -161,26 +220,28 @@ func (m *Marks) Deciding() bool { return m.c.flags&capDeciding != 0 }
 // usable robots.txt (package documentation).
 func (m *Marks) Usable() bool { return m.c.flags&(capDeciding|capUsable) == capDeciding|capUsable }
 
-// Tally is the word the section that needs "host agents" keeps for the
-// host; 0 for other sections.
+// Tally is the word the section that needs a "host T" table keeps for
+// the host; nil for other sections.
 func (m *Marks) Tally() *Tally { return (*Tally)(m.tally) }
 
-// A Tally is a word a section keeps per host while the host agents are
-// fed, shared by the workers: change it with Add and Or only.
-type Tally uint32
+// A Tally is a word a section keeps per host while the "host T" tables
+// are fed, shared by the workers: change it with Add and Or only. It is
+// made per capture of the shard once the shard's hosts are let go: 8
+// bytes per capture and section that keeps one.
+type Tally uint64
 
 // Add adds n to the tally.
-func (t *Tally) Add(n uint32) { atomic.AddUint32((*uint32)(t), n) }
+func (t *Tally) Add(n uint64) { atomic.AddUint64((*uint64)(t), n) }
 
 // Or sets bits of the tally.
-func (t *Tally) Or(bits uint32) { atomic.OrUint32((*uint32)(t), bits) }
+func (t *Tally) Or(bits uint64) { atomic.OrUint64((*uint64)(t), bits) }
 
 // Load returns the tally.
-func (t *Tally) Load() uint32 {
+func (t *Tally) Load() uint64 {
 	if t == nil {
 		return 0
 	}
-	return atomic.LoadUint32((*uint32)(t))
+	return atomic.LoadUint64((*uint64)(t))
 }
 
 // A Trend is one figure of a section followed across crawls: a share, or
@@ -194,6 +255,6 @@ type Trend struct {
 // crawlSections are the sections of the crawl report, in the order the
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
-	outcomesSection, crawlersSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, farmsSection, worstSection, inputsSection,
+	outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
+	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, inputsSection,
 }

@@ -137,8 +137,9 @@ func (a *crawlersAcc) Add(_ string, rec arrow.Record) error {
 	return nil
 }
 
-// AddHostAgents counts the verdicts of runs of deciding captures.
-func (a *crawlersAcc) AddHostAgents(rec arrow.Record, runs []AgentRun) error {
+// AddHostRows counts the verdicts of runs of agents rows of deciding
+// captures.
+func (a *crawlersAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	agents, verdicts, named := cs.dict("agent"), cs.dict("verdict"), cs.boolean("named")
 	if cs.err != nil {
@@ -189,10 +190,10 @@ func (a *crawlersAcc) countRun(m *Marks, agents, verdicts []int32, named *array.
 		}
 	}
 	if blocks > 0 {
-		m.Tally().Add(blocks)
+		m.Tally().Add(uint64(blocks))
 	}
 	if flags != 0 {
-		m.Tally().Or(flags)
+		m.Tally().Or(uint64(flags))
 	}
 }
 
@@ -241,7 +242,7 @@ func countVerdict(c *[5]int64, named bool, v int) {
 
 // AddHosts counts the hosts, and the usable ones by what their tally says
 // of AI crawlers.
-func (a *crawlersAcc) AddHosts(_ arrow.Record, hosts []HostRow) error {
+func (a *crawlersAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
 	for _, h := range hosts {
 		a.all++
 		if !h.Marks.Usable() {

@@ -42,7 +42,7 @@ func worstBefore(a, b *worstHost) bool {
 func (a *worstAcc) Add(string, arrow.Record) error { return nil }
 
 // AddHosts offers the hosts with an error to the list.
-func (a *worstAcc) AddHosts(rec arrow.Record, hosts []HostRow) error {
+func (a *worstAcc) AddHosts(rec arrow.Record, hosts []CaptureRow) error {
 	cs := columnSet{rec: rec}
 	ids, names, errs, warns := cs.str("capture_id"), cs.str("url_host_name"), cs.i32("error_count"), cs.i32("warning_count")
 	if cs.err != nil {

@@ -20,8 +20,9 @@ type sectionRun struct {
 // that need them are fed from the first shard's passes.
 var shardTables = []string{"captures", "diagnostics", "rules", "agents"}
 
-// pseudoTables are fed by the driver from what it marks in the shards.
-var pseudoTables = []string{MarksTable, HostsTable, HostAgentsTable}
+// pseudoTables are fed by the driver from what it marks in the shards,
+// with the "host T" tables (isPseudo).
+var pseudoTables = []string{MarksTable, MarkedCapturesTable, HostsTable}
 
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
@@ -34,7 +35,7 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 			accs[w] = s.New(p)
 		}
 		slot := -1
-		if s.needs(HostAgentsTable) {
+		if s.keepsTally() {
 			slot, r.tallys = r.tallys, r.tallys+1
 		}
 		r.secs, r.accs, r.tally = append(r.secs, s), append(r.accs, accs), append(r.tally, slot)
@@ -72,8 +73,22 @@ func (r *sectionRun) tables() []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if !slices.Contains(shardTables, n.Table) && !slices.Contains(pseudoTables, n.Table) && !slices.Contains(out, n.Table) {
+			if !slices.Contains(shardTables, n.Table) && !isPseudo(n.Table) && !slices.Contains(out, n.Table) {
 				out = append(out, n.Table)
+			}
+		}
+	}
+	return out
+}
+
+// hostTables returns the tables T of the "host T" needs, in the order of
+// their first need.
+func (r *sectionRun) hostTables() []string {
+	var out []string
+	for _, s := range r.secs {
+		for _, n := range s.Needs {
+			if t := hostRowsOf(n.Table); t != "" && !slices.Contains(out, t) {
+				out = append(out, t)
 			}
 		}
 	}
@@ -102,9 +117,22 @@ func (r *sectionRun) addMarks(m *Marks) {
 	}
 }
 
+// addMarkedCaptures feeds rows of captures with their marks.
+func (r *sectionRun) addMarkedCaptures(rec arrow.Record, rows []CaptureRow) error {
+	for i, s := range r.secs {
+		if r.accs[i] == nil || !s.needs(MarkedCapturesTable) {
+			continue
+		}
+		if err := r.accs[i][0].(MarkedCapturesAdder).AddMarkedCaptures(rec, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // addHosts feeds hosts to the sections that need them; tally gives each
 // host row's tally in a slot.
-func (r *sectionRun) addHosts(rec arrow.Record, hosts []HostRow, tally func(slot, host int) *uint32) error {
+func (r *sectionRun) addHosts(rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || !s.needs(HostsTable) {
 			continue
@@ -121,17 +149,18 @@ func (r *sectionRun) addHosts(rec arrow.Record, hosts []HostRow, tally func(slot
 	return nil
 }
 
-// addHostAgents feeds the agents of deciding captures; tally gives each
-// run's tally in a slot.
-func (r *sectionRun) addHostAgents(w int, rec arrow.Record, runs []AgentRun, tally func(slot, run int) *uint32) error {
+// addHostRows feeds the rows of a table of deciding captures; tally
+// gives each run's tally in a slot.
+func (r *sectionRun) addHostRows(table string, w int, rec arrow.Record, runs []HostRun, tally func(slot, run int) *uint64) error {
+	pseudo := HostRowsTable(table)
 	for i, s := range r.secs {
-		if r.accs[i] == nil || !s.needs(HostAgentsTable) {
+		if r.accs[i] == nil || !s.needs(pseudo) {
 			continue
 		}
 		for j := range runs {
 			runs[j].Marks.tally = tally(r.tally[i], j)
 		}
-		if err := r.accs[i][w].(HostAgentsAdder).AddHostAgents(rec, runs); err != nil {
+		if err := r.accs[i][w].(HostRowsAdder).AddHostRows(table, rec, runs); err != nil {
 			return err
 		}
 	}
@@ -187,6 +216,12 @@ func union(a, b []string) []string {
 // needsOnly reports whether the section reads only the tables given.
 func (s *Section) needsOnly(tables []string) bool {
 	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return !slices.Contains(tables, n.Table) })
+}
+
+// keepsTally reports whether the section keeps a tally per host: it
+// needs a "host T" table.
+func (s *Section) keepsTally() bool {
+	return slices.ContainsFunc(s.Needs, func(n Need) bool { return hostRowsOf(n.Table) != "" })
 }
 
 func (s *Section) needs(table string) bool {

@@ -125,6 +125,73 @@ func TestOutcomesSection(t *testing.T) {
 	}
 }
 
+func TestPreferencesSection(t *testing.T) {
+	var p partition
+	gpt := "GPTBot"
+	p.site("p0", "sig.example", 200, "Content-Signal: ai-train=yes\n", fetched.Add(-time.Hour), gpt) // not the deciding capture
+	p.site("p1", "sig.example", 200, "User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n", fetched, gpt)
+	p.site("p2", "usage.example", 200, "Content-Usage: train-ai=y\nLicense: https://usage.example/l.xml\nCrawl-delay: 5\nCrawl-delay: soon\n\nUser-agent: GPTBot\nDisallow: /\n", fetched, gpt)
+	p.site("p3", "plain.example", 200, "User-agent: GPTBot\nDisallow: /\n", fetched, gpt)
+	p.site("p4", "down.example", 503, "Content-Signal: ai-train=no\n", fetched, gpt)                                    // not usable
+	p.site("p5", "acap.example", 0, "ACAP-crawler: *\nACAP-disallow-crawl: /x\nUser-agent: *\nDisallow: /y\n", fetched) // no agents rows
+	p.site("p6", "case.example", 200, "Content-Signal: AI-Train=no, use=reference\nUser-agent: *\nDisallow:\n", fetched, gpt)
+	for shards, c := range sectionCrawl(t, &p) {
+		f := c.Preferences
+		if f.UsableHosts != 5 || c.UsableHosts != 5 {
+			t.Errorf("%d shards: usable hosts %d (report %d), want 5", shards, f.UsableHosts, c.UsableHosts)
+		}
+		var got []string
+		for _, m := range f.Mechanisms {
+			got = append(got, fmt.Sprint(m.Mechanism, " ", m.Hosts.N))
+		}
+		for _, v := range f.Values {
+			got = append(got, fmt.Sprint(v.Source, " ", v.Category, " ", v.Yes.N, v.No.N, v.Other.N))
+		}
+		for _, s := range f.Blocking {
+			got = append(got, fmt.Sprint(s.Stance, " ", s.Hosts, s.Allowed, s.Partial, s.Disallowed, s.NoVerdict))
+		}
+		for _, e := range f.Extensions {
+			got = append(got, fmt.Sprint(e.Key, " ", e.Hosts.N, e.Lines, e.Valid.N))
+		}
+		want := []string{
+			"content-signal 2", "content-usage 1", "license 1",
+			"content-signal search 1 0 0", "content-signal ai-train 0 2 0", "content-signal use 0 0 1", "content-usage train-ai 1 0 0",
+			"asks no AI training 2 2 0 0 0", "states other preferences 1 0 0 1 0", "states no preference 2 0 0 1 1",
+			"content-signal 2 2 2", "crawl-delay 1 2 1", "content-usage 1 1 1", "license 1 1 1", "acap-* 1 2 2",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%d shards: preferences\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+func TestMistakesSection(t *testing.T) {
+	var p partition
+	// Malformed (an error): m1 (path-not-absolute), m2, m4 and m5 (unparsable-line).
+	p.site("m1", "reversed.example", 200, "User-agent: *\nDisallow: scooter\n", fetched)               // 1 and 10
+	p.site("m2", "several.example", 200, "User-agent: *\nDisallow: /a/ /b/\nAllow: /c/\n", fetched)    // 2 and 9
+	p.site("m3", "dos.example", 200, "User-agent: *\r\nDisallow: /x # no\r\n", fetched)                // 3 and 4
+	p.site("m4", "page.example", 200, "<!DOCTYPE html><html><body>Not found</body></html>\n", fetched) // 6; unreadable
+	p.site("m5", "prose.example", 0, "Nothing to see here.\n", fetched)                                // unreadable: no directive
+	p.site("m6", "gone.example", 404, "<html><body>404</body></html>", fetched)                        // not read
+	p.site("m7", "empty.example", 200, "", fetched)                                                    // read, nothing wrong
+	for shards, c := range sectionCrawl(t, &p) {
+		f := c.Mistakes
+		got := []string{fmt.Sprint(f.ReadCaptures, " ", f.Malformed, " ", f.Unreadable, " ", f.Survey.MalformedOver)}
+		for _, m := range f.Mistakes {
+			got = append(got, fmt.Sprint(m.Number, " ", m.Measure, " ", m.Captures))
+		}
+		want := []string{
+			"6 {4 6} {2 6} 0.05", "1 reversed-syntax {1 6}", "2 multiple-paths {1 6}", "3 crlf-line-endings {1 6}",
+			"4 end-of-line-comment {1 6}", "5 leading-whitespace {0 6}", "6 html-content {1 6}", "7  {0 0}",
+			"8 files-listed-one-by-one {0 6}", "9 allow_count > 0 {1 6}", "10 path-not-absolute {1 6}", "11 binary-content {0 6}",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%d shards: mistakes\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
 func TestRulesSection(t *testing.T) {
 	var p partition
 	p.site("r1", "one.example", 200, "User-agent: *\nDisallow: /*.pdf$\nAllow: /public\n", fetched) // a wildcard and end anchor in one rule

@@ -45,7 +45,7 @@ type shard struct {
 	keys    captureKeys
 
 	extra   map[uint32][]int // codes past maxBitCodes, by capture index (sorted)
-	tallies [][]uint32       // by tally slot (sectionRun.tally), then capture index
+	tallies [][]uint64       // by tally slot (sectionRun.tally), then capture index
 
 	// In roundFarms: the digests of the shared bodies listed, and the host
 	// names of the captures serving one (by index in caps).
@@ -99,7 +99,7 @@ func (s *crawlState) newShard(i int, round shardRound) *shard {
 	return &shard{
 		index: i, of: s.shards, round: round, counting: round == roundMain && i == 0,
 		caps: make([]capture, 0, n), ids: newIDTable(n),
-		hostIdx: make(map[uint64]uint32, n), hosts: make([]host, 0, n), tallies: make([][]uint32, s.secs.tallys),
+		hostIdx: make(map[uint64]uint32, n), hosts: make([]host, 0, n), tallies: make([][]uint64, s.secs.tallys),
 	}
 }
 

@@ -64,13 +64,14 @@ GROUP BY ALL ORDER BY p.crawl, p.source, p.category;
 
 -- Preferences and blocking: hosts that ask not to train AI models
 -- (Content-Signal ai-train=no or Content-Usage train-ai=n, for the whole
--- site: file-wide or in the '*' group, path '/'), by what their rules say to
+-- site: file-wide or in the '*' group, path '/'; Content-Signal keys in any
+-- case, as the engine reads them), by what their rules say to
 -- GPTBot. "allowed" here is a host that asks not to be trained on yet lets
 -- OpenAI's training crawler fetch everything.
 WITH no_training AS (
     SELECT DISTINCT crawl, capture_id FROM preferences
     WHERE NOT allowed AND path = '/' AND (len(user_agents) = 0 OR list_contains(user_agents, '*'))
-      AND ((source = 'content-signal' AND category = 'ai-train') OR (source = 'content-usage' AND category = 'train-ai')))
+      AND ((source = 'content-signal' AND lower(category) = 'ai-train') OR (source = 'content-usage' AND category = 'train-ai')))
 SELECT h.crawl, (n.capture_id IS NOT NULL) AS asks_no_training, a.verdict AS gptbot_verdict, count(*) AS hosts
 FROM usable h
 JOIN agents a ON a.crawl = h.crawl AND a.capture_id = h.capture_id AND a.agent = 'GPTBot'

@@ -46,11 +46,13 @@ FROM captures c
 LEFT JOIN (SELECT crawl, capture_id, list(DISTINCT code) AS codes FROM diagnostics GROUP BY ALL) d USING (crawl, capture_id)
 WHERE c.fetch_status IS NULL OR c.fetch_status BETWEEN 200 AND 299;
 
--- The survey's two shares, measured again.
+-- The survey's two shares, measured again (robocensus report's "Classic
+-- mistakes" gives the same counts; the survey's figures are robots.Survey).
 SELECT crawl, count(*) AS files,
-       round(100 * avg((error_count > 0)::INT), 2) AS pct_malformed,
-       round(100 * avg((list_has_any(codes, ['binary-content', 'html-content', 'bom-utf16'])
-           OR (group_count = 0 AND sitemap_count = 0 AND list_contains(codes, 'no-rules')))::INT), 2) AS pct_unreadable,
+       count(*) FILTER (error_count > 0) AS malformed,
+       count(*) FILTER (list_has_any(codes, ['binary-content', 'html-content', 'bom-utf16'])
+           OR (group_count = 0 AND sitemap_count = 0 AND list_contains(codes, 'no-rules'))) AS unreadable,
+       round(100 * malformed / files, 2) AS pct_malformed, round(100 * unreadable / files, 2) AS pct_unreadable,
        5.0 AS survey_pct_malformed_over, 2.0 AS survey_pct_unreadable_over
 FROM read_files GROUP BY crawl ORDER BY crawl;
 

@@ -5,6 +5,7 @@ package notebooks_test
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,12 +16,21 @@ import (
 	"github.com/robocensus/robocensus/internal/testutil"
 )
 
+// TestNotebooks runs every query of every notebook against the demo
+// dataset, or, when ROBOCENSUS_NOTEBOOK_DATASET names a dataset folder,
+// against that one, logging each query's rows (go test -v): how to run a
+// notebook where the DuckDB command line is not installed, e.g.
+//
+//	ROBOCENSUS_NOTEBOOK_DATASET=DIR go test ./notebooks -run 'TestNotebooks/09' -v
 func TestNotebooks(t *testing.T) {
 	files, _ := filepath.Glob("*.sql")
 	if len(files) < 8 {
 		t.Fatalf("found %d notebooks, want 8", len(files))
 	}
-	dataset := demoDataset(t)
+	dataset, logRows := os.Getenv("ROBOCENSUS_NOTEBOOK_DATASET"), true
+	if dataset == "" {
+		dataset, logRows = demoDataset(t), false
+	}
 	ccIndex := ccIndexExcerpt(t, dataset)
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(file, ".sql"), func(t *testing.T) {
@@ -36,14 +46,15 @@ func TestNotebooks(t *testing.T) {
 			exec("SET VARIABLE dataset = '" + dataset + "'")
 			exec("SET VARIABLE cc_index = '" + ccIndex + "'")
 			for i, stmt := range Statements(string(text)) {
-				runStatement(t, db, i+1, stmt)
+				runStatement(t, db, i+1, stmt, logRows)
 			}
 		})
 	}
 }
 
-// runStatement runs one statement; a query must return at least one row.
-func runStatement(t *testing.T, db *sql.DB, n int, stmt string) {
+// runStatement runs one statement; a query must return at least one row,
+// and its rows are logged when logRows is set.
+func runStatement(t *testing.T, db *sql.DB, n int, stmt string, logRows bool) {
 	t.Helper()
 	head := strings.ToUpper(strings.Fields(stmt)[0])
 	if head == "CREATE" || head == "SET" {
@@ -57,7 +68,32 @@ func runStatement(t *testing.T, db *sql.DB, n int, stmt string) {
 		t.Fatalf("statement %d: %v\n%s", n, err, stmt)
 	}
 	defer rows.Close()
-	if !rows.Next() {
+	cols, _ := rows.Columns()
+	seen := false
+	for rows.Next() {
+		if !logRows {
+			seen = true
+			break
+		}
+		if !seen {
+			t.Logf("statement %d: %s", n, strings.Join(cols, " | "))
+			seen = true
+		}
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatalf("statement %d: %v", n, err)
+		}
+		cells := make([]string, len(vals))
+		for i, v := range vals {
+			cells[i] = fmt.Sprint(v)
+		}
+		t.Logf("statement %d: %s", n, strings.Join(cells, " | "))
+	}
+	if !seen {
 		t.Errorf("statement %d returned no row:\n%s", n, stmt)
 	}
 	if err := rows.Err(); err != nil {

@@ -73,6 +73,18 @@ var extensionDefs = [...]extensionDef{
 // 2007), "acap-...", which no major crawler adopted.
 var acapDef = extensionDef{"acap-", "from ACAP (Automated Content Access Protocol, 2007), which no major crawler adopted", nonEmpty}
 
+// ExtensionKeys returns the canonical keys of the extension directives
+// this package knows (the key column of the directives table), in the
+// order of their definitions, then "acap-", the prefix every ACAP key
+// starts with.
+func ExtensionKeys() []string {
+	out := make([]string, 0, len(extensionDefs)+1)
+	for _, d := range extensionDefs {
+		out = append(out, d.key)
+	}
+	return append(out, acapDef.key)
+}
+
 // lookupExtension returns the definition of an extension key, or nil.
 func lookupExtension(k string) *extensionDef {
 	if len(k) < 4 {

@@ -95,6 +95,17 @@ var signalKeys = [...]string{"search", "ai-input", "ai-train", "use"}
 // search) and those of its earlier revisions (train-genai, all, bots).
 var usageLabels = [...]string{"train-ai", "ai-use", "search", "train-genai", "all", "bots"}
 
+// Categories returns the categories the standard of src defines, in the
+// order of its vocabulary: the Content Signals keys, or the Content-Usage
+// labels (current, then those of earlier revisions). Content Signals keys
+// match in any case, Content-Usage labels exactly.
+func Categories(src PreferenceSource) []string {
+	if src == ContentSignal {
+		return append([]string(nil), signalKeys[:]...)
+	}
+	return append([]string(nil), usageLabels[:]...)
+}
+
 // KnownCategory reports whether the category is one the preference's
 // standard defines.
 func (p *Preference) KnownCategory() bool { return knownCategory(p.Source, p.Category) }

@@ -56,6 +56,21 @@ func Mistakes() []Mistake {
 	}
 }
 
+// SurveyFigures are the figures of the survey of the DMOZ sites, as it
+// states them.
+type SurveyFigures struct {
+	Sites int64 // sites crawled: 2.4 million
+	Files int64 // robots.txt files found: about 75,000
+	// The survey found "more than" these shares of the files malformed
+	// and unreadable by any crawler (5% and 2%).
+	MalformedOver, UnreadableOver float64
+}
+
+// Survey holds the survey's figures, the one place the report, the
+// notebook's comparison columns (checked against it by the cross-check
+// tests) and the README take them from.
+var Survey = SurveyFigures{Sites: 2_400_000, Files: 75_000, MalformedOver: 0.05, UnreadableOver: 0.02}
+
 // Malformed reports whether f has at least one finding of error severity:
 // the survey's "malformed" (over 5% of files). Over the dataset it is
 // captures.error_count > 0.
@@ -77,21 +92,30 @@ func Malformed(f *File) bool { return f.Stats.Errors > 0 }
 //
 // for a capture c (notebooks/09_classic_mistakes.sql).
 func Unreadable(f *File) bool {
-	noDirective := f.Stats.Groups == 0 && f.Stats.Sitemaps == 0
-	for _, d := range f.Diagnostics {
-		if d.Line > 0 {
-			break // file findings come first
-		}
-		switch d.Code {
-		case BinaryContent, HTMLContent, BOMUTF16:
-			return true
-		case NoRules:
-			if noDirective {
+	has := func(c Code) bool {
+		for _, d := range f.Diagnostics {
+			if d.Line > 0 {
+				break // file findings come first
+			}
+			if d.Code == c {
 				return true
 			}
 		}
+		return false
 	}
-	return false
+	return UnreadableFindings(has, f.Stats.Groups, f.Stats.Sitemaps)
+}
+
+// UnreadableFindings is [Unreadable] for a file known by its findings and
+// counts, as a dataset keeps it: has reports whether the file has a
+// finding of a code (its diagnostics rows), groups and sitemaps are its
+// Stats.Groups and Stats.Sitemaps (captures.group_count and
+// sitemap_count).
+func UnreadableFindings(has func(Code) bool, groups, sitemaps int) bool {
+	if has(BinaryContent) || has(HTMLContent) || has(BOMUTF16) {
+		return true
+	}
+	return groups == 0 && sitemaps == 0 && has(NoRules)
 }
 
 // minFilesOneByOne is how many file rules of one directory, in one group

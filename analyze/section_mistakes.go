@@ -1,0 +1,157 @@
+package analyze
+
+import (
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+// mistakesSection measures again the survey of 2.4 million DMOZ sites
+// (robots.Survey): its eleven classic mistakes (robots.Mistakes) and its
+// malformed and unreadable shares, over the read captures. It reads the
+// "marked captures": each read capture's codes come from the shard's
+// marks, its counts from its row of captures.
+var mistakesSection = &Section{
+	Name: "mistakes",
+	Doc:  "the survey's classic mistakes and its malformed and unreadable shares, measured again",
+	Needs: []Need{{Table: MarkedCapturesTable,
+		Columns: []string{"error_count", "allow_count", "group_count", "sitemap_count"}}},
+	New: func(Params) Accumulator { return &mistakesAcc{mistakes: robots.Mistakes()} },
+	Trends: []Trend{
+		{Name: "malformed (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Mistakes.Malformed }},
+		{Name: "unreadable (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Mistakes.Unreadable }},
+	},
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdMistakes(m, c) },
+}
+
+// ClassicMistakes are the survey's figures measured again. Its shares are
+// of the read captures (status 2xx or none), the files crawlers read, as
+// the survey's were of the robots.txt files it found: the usable ones
+// would leave out by definition the HTML and binary answers that mistakes
+// 6 and 11 and the unreadable share are about.
+type ClassicMistakes struct {
+	ReadCaptures int64 `json:"read_captures"`
+	// Malformed: robots.Malformed, error_count > 0.
+	Malformed Ratio `json:"malformed"`
+	// Unreadable: robots.UnreadableFindings over the capture's codes and
+	// its group_count and sitemap_count.
+	Unreadable Ratio          `json:"unreadable"`
+	Survey     SurveyFigures  `json:"survey"`
+	Mistakes   []MistakeShare `json:"mistakes"` // 1 to 11, in the survey's order
+}
+
+// SurveyFigures are the survey's own figures (robots.Survey), shown beside
+// ours: "more than" MalformedOver and UnreadableOver of Files.
+type SurveyFigures struct {
+	Sites          int64   `json:"sites"`
+	Files          int64   `json:"files"`
+	MalformedOver  float64 `json:"malformed_over"`
+	UnreadableOver float64 `json:"unreadable_over"`
+}
+
+// MistakeShare is one classic mistake and the read captures showing it.
+type MistakeShare struct {
+	Number int    `json:"number"`
+	Name   string `json:"name"`
+	// Measure says how it is measured: the code that is its own (the first
+	// robots.Mistakes lists, whose doc cites the survey), "allow_count > 0"
+	// for mistake 9, or "" when it is not measured (see Note).
+	Measure  string `json:"measure"`
+	Captures Ratio  `json:"captures"` // read captures showing it
+	Note     string `json:"note,omitempty"`
+}
+
+// allowMistake is the survey's mistake measured by captures.allow_count
+// instead of a code (robots.Mistakes says so in its note).
+const allowMistake = 9
+
+// mistakesAcc counts the read captures of one worker.
+type mistakesAcc struct {
+	mistakes                    []robots.Mistake
+	read, malformed, unreadable int64
+	shown                       [12]int64 // read captures by mistake number
+}
+
+func (a *mistakesAcc) Add(string, arrow.Record) error { return nil }
+
+// AddMarkedCaptures counts rows of captures: the read ones.
+func (a *mistakesAcc) AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) error {
+	cs := columnSet{rec: rec}
+	errs, allows, groups, sitemaps := cs.i32("error_count"), cs.i32("allow_count"), cs.i32("group_count"), cs.i32("sitemap_count")
+	if cs.err != nil {
+		return cs.err
+	}
+	for _, r := range rows {
+		k, i := r.Marks, r.Row
+		if !k.Read() {
+			continue
+		}
+		a.read++
+		if errs.Value(i) > 0 { // robots.Malformed: the file's Stats.Errors
+			a.malformed++
+		}
+		if robots.UnreadableFindings(k.Has, int(groups.Value(i)), int(sitemaps.Value(i))) {
+			a.unreadable++
+		}
+		if allows.Value(i) > 0 {
+			a.shown[allowMistake]++
+		}
+		for _, m := range a.mistakes {
+			if m.Number > 0 && len(m.Codes) > 0 && k.Has(m.Codes[0]) {
+				a.shown[m.Number]++
+			}
+		}
+	}
+	return nil
+}
+
+func (a *mistakesAcc) Merge(other Accumulator) {
+	o := other.(*mistakesAcc)
+	a.read, a.malformed, a.unreadable = a.read+o.read, a.malformed+o.malformed, a.unreadable+o.unreadable
+	for i, n := range o.shown {
+		a.shown[i] += n
+	}
+}
+
+func (a *mistakesAcc) Finish(out *Crawl) {
+	s := robots.Survey
+	f := ClassicMistakes{
+		ReadCaptures: a.read, Malformed: Ratio{a.malformed, a.read}, Unreadable: Ratio{a.unreadable, a.read},
+		Survey:   SurveyFigures{Sites: s.Sites, Files: s.Files, MalformedOver: s.MalformedOver, UnreadableOver: s.UnreadableOver},
+		Mistakes: []MistakeShare{},
+	}
+	for _, m := range a.mistakes {
+		if m.Number == 0 {
+			continue // domain farms: the shared bodies section
+		}
+		ms := MistakeShare{Number: m.Number, Name: m.Name, Captures: Ratio{a.shown[m.Number], a.read}}
+		switch {
+		case m.Number == allowMistake:
+			ms.Measure = "allow_count > 0"
+		case len(m.Codes) > 0:
+			ms.Measure = m.Codes[0].String()
+		default:
+			ms.Captures, ms.Note = Ratio{}, m.Note
+		}
+		f.Mistakes = append(f.Mistakes, ms)
+	}
+	out.Mistakes = f
+}
+
+func mdMistakes(m *mdWriter, c *Crawl) {
+	f := &c.Mistakes
+	m.heading(3, "Classic mistakes")
+	m.para("The survey of %s DMOZ sites found about %s robots.txt files, over %s of them malformed and over %s unreadable by any crawler. Here, of the %s read captures (2xx or no status): malformed (a finding of severity error) %s; unreadable (binary, HTML or UTF-16, or no line a crawler can use) %s.",
+		fmtInt(f.Survey.Sites), fmtInt(f.Survey.Files), fmtShare(f.Survey.MalformedOver), fmtShare(f.Survey.UnreadableOver),
+		fmtInt(f.ReadCaptures), fmtRatio(f.Malformed), fmtRatio(f.Unreadable))
+	var rows [][]string
+	for _, ms := range f.Mistakes {
+		if ms.Measure == "" {
+			rows = append(rows, []string{fmtInt(int64(ms.Number)), md(ms.Name), "not measured", "", ""})
+			continue
+		}
+		rows = append(rows, []string{fmtInt(int64(ms.Number)), md(ms.Name), code(ms.Measure), fmtInt(ms.Captures.N), fmtShare(ms.Captures.Share())})
+	}
+	m.table([]string{" #", "mistake", "measured by", " read captures", " share"}, rows)
+	m.para("Domain farms, the survey's last observation: %s of the hosts with a usable, non-empty robots.txt serve a body other hosts serve too (shared bodies).", fmtRatio(c.Farms.SharedHosts))
+}

@@ -1,0 +1,463 @@
+package analyze
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
+// preferencesSection is what hosts with a usable robots.txt say of the use
+// of their content (Content-Signal, Content-Usage, License), how that sits
+// with what their rules say to OpenAI's training crawler, and the other
+// extension directives. Its unit is the host: it reads the rows of the
+// directives, preferences and agents tables of the usable hosts' deciding
+// captures ("host T" pseudo-tables; the agents rows come from the agents
+// pass the crawlers section needs anyway), sets bits in its tally of the
+// host, and counts each usable host by its tally when the hosts are fed.
+var preferencesSection = &Section{
+	Name: "preferences",
+	Doc:  "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
+	Needs: []Need{
+		{Table: HostRowsTable("directives"), Columns: []string{"key", "valid"}},
+		{Table: HostRowsTable("preferences"), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},
+		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
+		{Table: HostsTable},
+	},
+	New:      func(Params) Accumulator { return &preferencesAcc{} },
+	Trends:   preferenceTrends(),
+	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdPreferences(m, &c.Preferences) },
+}
+
+// UsagePreferences is the section on usage preferences. Every share is of
+// the hosts with a usable robots.txt (UsableHosts; see the package
+// documentation), each counted once by its deciding capture.
+type UsagePreferences struct {
+	UsableHosts int64 `json:"usable_hosts"`
+	// Mechanisms: the hosts with at least one line of each (directives
+	// key content-signal, content-usage, license), valid or not.
+	Mechanisms []MechanismShare `json:"mechanisms"`
+	// Values: for each source and category stated (the vocabulary's, any
+	// case for Content-Signal, exactly for Content-Usage; "other" for the
+	// rest), the hosts stating yes (y), no (n), and another value.
+	Values []PreferenceValues `json:"values"`
+	// Blocking: the hosts by what they ask and by what their rules say to
+	// TrainingCrawler (agents.verdict).
+	TrainingCrawler string             `json:"training_crawler"`
+	Blocking        []PreferenceStance `json:"blocking"`
+	// Extensions: every directives key found (ACAP's keys as "acap-*"),
+	// most hosts first.
+	Extensions []ExtensionUse `json:"extensions"`
+}
+
+// MechanismShare is the hosts with a line of one mechanism.
+type MechanismShare struct {
+	Mechanism string `json:"mechanism"`
+	Hosts     Ratio  `json:"hosts"`
+}
+
+// PreferenceValues is the hosts stating each value of one category.
+type PreferenceValues struct {
+	Source   string `json:"source"`
+	Category string `json:"category"`
+	Yes      Ratio  `json:"yes"`
+	No       Ratio  `json:"no"`
+	Other    Ratio  `json:"other"` // preferences.allowed NULL: a value neither yes nor no
+}
+
+// PreferenceStance counts the hosts of one stance by the verdict of their
+// rules for the training crawler; NoVerdict counts those without an agents
+// row for it. The stances: "asks no AI training" (Content-Signal
+// ai-train=no or Content-Usage train-ai=n, for the whole site: path "/",
+// file-wide or in a group of '*'), "states other preferences" (a row of
+// preferences, none of those), "states no preference".
+type PreferenceStance struct {
+	Stance     string `json:"stance"`
+	Hosts      int64  `json:"hosts"`
+	Allowed    int64  `json:"allowed"`
+	Partial    int64  `json:"partially_disallowed"`
+	Disallowed int64  `json:"disallowed"`
+	NoVerdict  int64  `json:"no_verdict"`
+}
+
+// ExtensionUse is the use of one directives key.
+type ExtensionUse struct {
+	Key   string `json:"key"`
+	Hosts Ratio  `json:"hosts"` // of UsableHosts
+	Lines int64  `json:"lines"`
+	Valid Ratio  `json:"valid"` // valid lines, of Lines
+}
+
+// trainingCrawler is the crawler whose verdict the blocking table gives:
+// OpenAI's training crawler, the one most often named.
+const trainingCrawler = "GPTBot"
+
+// The stances, in the order the table shows them.
+var stances = [...]string{"asks no AI training", "states other preferences", "states no preference"}
+
+// prefMechanisms are the directives keys of the usage mechanisms.
+var prefMechanisms = [...]string{"content-signal", "content-usage", "license"}
+
+// prefSources are the preferences.source values, in the order shown.
+var prefSources = [...]robots.PreferenceSource{robots.ContentSignal, robots.ContentUsage}
+
+// prefLayout places what a usable host's rows say in its tally:
+//
+//	bit 0          a row of preferences
+//	bit 1          asks no AI training (the first stance)
+//	bits 2-3       the training crawler's verdict + 1 (0: no row)
+//	bits 4-        a line of each directives key (extKeys, then other)
+//	then           per source, per category (the vocabulary's, then other),
+//	               3 bits: yes, no, other value
+type prefLayout struct {
+	extKeys    []string   // robots.ExtensionKeys, "acap-" as "acap-*"
+	categories [][]string // by source: the vocabulary, then "other"
+	keyShift   int
+	catShift   []int // by source
+}
+
+const (
+	bitStates     = 1 << 0
+	bitNoTraining = 1 << 1
+	verdictShift  = 2
+)
+
+var layout = newPrefLayout()
+
+func newPrefLayout() *prefLayout {
+	l := &prefLayout{keyShift: 4}
+	for _, k := range robots.ExtensionKeys() {
+		if k == "acap-" {
+			k = "acap-*"
+		}
+		l.extKeys = append(l.extKeys, k)
+	}
+	next := l.keyShift + len(l.extKeys) + 1
+	for _, src := range prefSources {
+		l.categories = append(l.categories, append(robots.Categories(src), "other"))
+		l.catShift = append(l.catShift, next)
+		next += 3 * len(l.categories[len(l.categories)-1])
+	}
+	if next > 64 {
+		panic("analyze: the preferences of a host do not fit in 64 bits") // a test runs this
+	}
+	return l
+}
+
+// keyBucket returns the bucket of a directives key: its index in extKeys,
+// or len(extKeys) for a key this version does not know.
+func (l *prefLayout) keyBucket(key string) int {
+	if strings.HasPrefix(key, "acap-") {
+		key = "acap-*"
+	}
+	if i := slices.Index(l.extKeys, key); i >= 0 {
+		return i
+	}
+	return len(l.extKeys)
+}
+
+// keyName is the name of a key bucket.
+func (l *prefLayout) keyName(b int) string {
+	if b < len(l.extKeys) {
+		return l.extKeys[b]
+	}
+	return "other"
+}
+
+// category returns the source index and category index of a preference,
+// or -1 for a source this version does not know.
+func (l *prefLayout) category(source, category string) (int, int) {
+	si := slices.IndexFunc(prefSources[:], func(s robots.PreferenceSource) bool { return s.String() == source })
+	if si < 0 {
+		return -1, -1
+	}
+	cats := l.categories[si]
+	for ci, c := range cats[:len(cats)-1] {
+		if c == category || prefSources[si] == robots.ContentSignal && strings.EqualFold(c, category) {
+			return si, ci
+		}
+	}
+	return si, len(cats) - 1
+}
+
+// valueBit returns the bit of a source, category and value (0 yes, 1 no,
+// 2 other).
+func (l *prefLayout) valueBit(si, ci, v int) uint64 { return 1 << (l.catShift[si] + 3*ci + v) }
+
+// preferencesAcc counts what one worker reads; the first also counts the
+// hosts.
+type preferencesAcc struct {
+	usable   int64
+	keyHosts [64]int64 // by key bucket
+	keyLines [64]int64
+	keyValid [64]int64
+	values   [][][3]int64 // by source, category, value: hosts
+	stances  [len(stances)][4]int64
+
+	keyOf []int // key bucket by index in a record's key dictionary
+}
+
+func (a *preferencesAcc) Add(string, arrow.Record) error { return nil }
+
+// AddHostRows keeps the rows of the usable hosts' deciding captures.
+func (a *preferencesAcc) AddHostRows(table string, rec arrow.Record, runs []HostRun) error {
+	switch table {
+	case "directives":
+		return a.addDirectives(rec, runs)
+	case "preferences":
+		return a.addPreferences(rec, runs)
+	}
+	return a.addAgents(rec, runs)
+}
+
+// addDirectives counts the lines of each key and marks the keys used.
+func (a *preferencesAcc) addDirectives(rec arrow.Record, runs []HostRun) error {
+	cs := columnSet{rec: rec}
+	keys, valid := cs.dict("key"), cs.boolean("valid")
+	if cs.err != nil {
+		return cs.err
+	}
+	a.keyOf = a.keyOf[:0]
+	for i := range keys.vals.Len() {
+		a.keyOf = append(a.keyOf, layout.keyBucket(keys.vals.Value(i)))
+	}
+	for _, r := range runs {
+		if !r.Marks.Usable() {
+			continue
+		}
+		var set uint64
+		for i := r.From; i < r.To; i++ {
+			b := a.keyOf[keys.idx[i]]
+			a.keyLines[b]++
+			if valid.Value(i) {
+				a.keyValid[b]++
+			}
+			set |= 1 << (layout.keyShift + b)
+		}
+		r.Marks.Tally().Or(set)
+	}
+	return nil
+}
+
+// addPreferences marks the values stated and the ask not to train AI.
+func (a *preferencesAcc) addPreferences(rec arrow.Record, runs []HostRun) error {
+	cs := columnSet{rec: rec}
+	source, category, path := cs.dict("source"), cs.dict("category"), cs.dict("path")
+	allowed, agents := cs.boolean("allowed"), cs.list("user_agents")
+	if cs.err != nil {
+		return cs.err
+	}
+	var names []string
+	for _, r := range runs {
+		if !r.Marks.Usable() {
+			continue
+		}
+		var set uint64
+		for i := r.From; i < r.To; i++ {
+			src, cat := source.value(i), category.value(i)
+			si, ci := layout.category(src, cat)
+			if si < 0 {
+				continue
+			}
+			v := 2 // another value
+			switch {
+			case allowed.IsNull(i):
+			case allowed.Value(i):
+				v = 0
+			default:
+				v = 1
+			}
+			set |= bitStates | layout.valueBit(si, ci, v)
+			names = lowerValues(names[:0], agents, i)
+			if v == 1 && noTraining(src, cat, false, path.value(i), names) {
+				set |= bitNoTraining
+			}
+		}
+		if set != 0 {
+			r.Marks.Tally().Or(set)
+		}
+	}
+	return nil
+}
+
+// addAgents marks the training crawler's verdict.
+func (a *preferencesAcc) addAgents(rec arrow.Record, runs []HostRun) error {
+	cs := columnSet{rec: rec}
+	agent, verdict := cs.dict("agent"), cs.dict("verdict")
+	if cs.err != nil {
+		return cs.err
+	}
+	want := agent.find(trainingCrawler)
+	if want < 0 {
+		return nil
+	}
+	for _, r := range runs {
+		if !r.Marks.Usable() {
+			continue
+		}
+		for i := r.From; i < r.To; i++ {
+			if agent.idx[i] != want {
+				continue
+			}
+			if v := parseVerdict(verdict.value(i)); v >= 0 {
+				r.Marks.Tally().Or(uint64(v+1) << verdictShift)
+			}
+		}
+	}
+	return nil
+}
+
+// AddHosts counts the usable hosts by their tallies.
+func (a *preferencesAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
+	a.grow()
+	for _, h := range hosts {
+		if h.Marks.Usable() {
+			a.countHost(h.Marks.Tally().Load())
+		}
+	}
+	return nil
+}
+
+// countHost counts a usable host by its tally.
+func (a *preferencesAcc) countHost(b uint64) {
+	a.usable++
+	for kb := (b >> layout.keyShift) & (1<<(len(layout.extKeys)+1) - 1); kb != 0; kb &= kb - 1 {
+		a.keyHosts[bits.TrailingZeros64(kb)]++
+	}
+	for si, cats := range layout.categories {
+		for ci := range cats {
+			for v := range 3 {
+				if b&layout.valueBit(si, ci, v) != 0 {
+					a.values[si][ci][v]++
+				}
+			}
+		}
+	}
+	st := 2
+	switch {
+	case b&bitNoTraining != 0:
+		st = 0
+	case b&bitStates != 0:
+		st = 1
+	}
+	a.stances[st][(b>>verdictShift)&3]++
+}
+
+// grow makes the value counts.
+func (a *preferencesAcc) grow() {
+	if a.values != nil {
+		return
+	}
+	for _, cats := range layout.categories {
+		a.values = append(a.values, make([][3]int64, len(cats)))
+	}
+}
+
+func (a *preferencesAcc) Merge(other Accumulator) {
+	o := other.(*preferencesAcc)
+	a.grow()
+	a.usable += o.usable
+	for i := range a.keyHosts {
+		a.keyHosts[i] += o.keyHosts[i]
+		a.keyLines[i] += o.keyLines[i]
+		a.keyValid[i] += o.keyValid[i]
+	}
+	for si := range o.values {
+		for ci := range o.values[si] {
+			for v := range 3 {
+				a.values[si][ci][v] += o.values[si][ci][v]
+			}
+		}
+	}
+	for s := range a.stances {
+		for v := range a.stances[s] {
+			a.stances[s][v] += o.stances[s][v]
+		}
+	}
+}
+
+func (a *preferencesAcc) Finish(out *Crawl) {
+	a.grow()
+	p := UsagePreferences{UsableHosts: a.usable, TrainingCrawler: trainingCrawler}
+	for _, m := range prefMechanisms {
+		p.Mechanisms = append(p.Mechanisms, MechanismShare{Mechanism: m, Hosts: Ratio{a.keyHosts[layout.keyBucket(m)], a.usable}})
+	}
+	p.Values = []PreferenceValues{}
+	for si, cats := range layout.categories {
+		for ci, cat := range cats {
+			n := a.values[si][ci]
+			if n != [3]int64{} {
+				p.Values = append(p.Values, PreferenceValues{Source: prefSources[si].String(), Category: cat,
+					Yes: Ratio{n[0], a.usable}, No: Ratio{n[1], a.usable}, Other: Ratio{n[2], a.usable}})
+			}
+		}
+	}
+	for s, name := range stances {
+		n := a.stances[s]
+		p.Blocking = append(p.Blocking, PreferenceStance{Stance: name, Hosts: n[0] + n[1] + n[2] + n[3],
+			NoVerdict: n[0], Allowed: n[1+vAllowed], Partial: n[1+vPartial], Disallowed: n[1+vDisallowed]})
+	}
+	p.Extensions = []ExtensionUse{}
+	for b := range len(layout.extKeys) + 1 {
+		if a.keyLines[b] > 0 {
+			p.Extensions = append(p.Extensions, ExtensionUse{Key: layout.keyName(b), Hosts: Ratio{a.keyHosts[b], a.usable},
+				Lines: a.keyLines[b], Valid: Ratio{a.keyValid[b], a.keyLines[b]}})
+		}
+	}
+	slices.SortStableFunc(p.Extensions, func(x, y ExtensionUse) int { return cmp.Compare(y.Hosts.N, x.Hosts.N) })
+	out.Preferences = p
+}
+
+// preferenceTrends follows each mechanism and the ask not to train AI.
+func preferenceTrends() []Trend {
+	var out []Trend
+	for i, m := range prefMechanisms {
+		out = append(out, Trend{Name: m + " stated (of usable hosts)", Ratio: func(c *Crawl) Ratio {
+			if i < len(c.Preferences.Mechanisms) {
+				return c.Preferences.Mechanisms[i].Hosts
+			}
+			return Ratio{}
+		}})
+	}
+	return append(out, Trend{Name: "asks no AI training (of usable hosts)", Ratio: func(c *Crawl) Ratio {
+		if len(c.Preferences.Blocking) > 0 {
+			return Ratio{c.Preferences.Blocking[0].Hosts, c.Preferences.UsableHosts}
+		}
+		return Ratio{}
+	}})
+}
+
+func mdPreferences(m *mdWriter, p *UsagePreferences) {
+	m.heading(3, "AI usage preferences")
+	var said []string
+	for _, ms := range p.Mechanisms {
+		said = append(said, code(ms.Mechanism)+" "+fmtRatio(ms.Hosts))
+	}
+	m.para("Of the %s hosts with a usable robots.txt, those with a line of each mechanism: %s. Preferences are not access rules: Google's parser ignores them.",
+		fmtInt(p.UsableHosts), strings.Join(said, ", "))
+	if len(p.Values) > 0 {
+		var rows [][]string
+		for _, v := range p.Values {
+			rows = append(rows, []string{code(v.Source), code(v.Category), fmtInt(v.Yes.N), fmtInt(v.No.N), fmtInt(v.Other.N)})
+		}
+		m.table([]string{"source", "category", " hosts: yes", " no", " other value"}, rows)
+	}
+	var rows [][]string
+	for _, s := range p.Blocking {
+		rows = append(rows, []string{md(s.Stance), fmtInt(s.Hosts), fmtInt(s.Allowed), fmtInt(s.Partial), fmtInt(s.Disallowed), fmtInt(s.NoVerdict)})
+	}
+	m.para("What they ask, and what their rules say to %s:", code(p.TrainingCrawler))
+	m.table([]string{"hosts that", " hosts", " allowed", " partially disallowed", " disallowed", " no verdict"}, rows)
+	if len(p.Extensions) > 0 {
+		rows = rows[:0]
+		for _, e := range p.Extensions {
+			rows = append(rows, []string{code(e.Key), fmtInt(e.Hosts.N), fmtShare(e.Hosts.Share()), fmtInt(e.Lines), fmtShare(e.Valid.Share())})
+		}
+		m.para("Extension directives (crawl-delay and the rest):")
+		m.table([]string{"key", " hosts", " share", " lines", " valid"}, rows)
+	}
+}
