@@ -153,7 +153,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
 		farms: newFarmState(),
-		secs:  newSectionRun(crawlSections, Params{Top: d.cfg.top}, d.workers()),
+		secs:  newSectionRun(crawlSections, Params{Top: d.cfg.top, Ranks: d.cfg.ranks}, d.workers()),
 	}, nil
 }
 

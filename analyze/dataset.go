@@ -316,6 +316,7 @@ type config struct {
 	mem     memory.Allocator
 	checks  []*Check
 	crawls  []string // nil: all
+	ranks   *Ranks
 }
 
 func newConfig(opts []Option) (config, error) {
@@ -326,6 +327,19 @@ func newConfig(opts []Option) (config, error) {
 		}
 	}
 	return c, nil
+}
+
+// WithRanks joins a ranked host list (see [ReadRanks]) with the crawls:
+// the crawl report gains the strata section, Common Crawl's fetch classes
+// of the hosts ranked in each top-k stratum.
+func WithRanks(r *Ranks) Option {
+	return func(c *config) error {
+		if r == nil || r.Len() == 0 {
+			return fmt.Errorf("%w: WithRanks: no ranked host", ErrBadOption)
+		}
+		c.ranks = r
+		return nil
+	}
 }
 
 // WithWorkers sets the number of files read at once, at least 1. Defaults

@@ -60,13 +60,14 @@
 // other table once per crawl. What it marks in the shards reaches the
 // sections as pseudo-tables (section.go): "marks" (every capture with its
 // codes, end anchor, read, deciding and usable marks), "marked captures"
-// (every capture as its row of captures and marks), "hosts" (every host
-// as its deciding capture's row of captures and marks) and "host T" for a
+// (every capture as its row of captures and marks), "deciding captures"
+// (every host as its deciding capture's row of captures and marks) and
+// "host T" for a
 // table T keyed by capture_id ("host agents", "host directives", "host
 // preferences": the rows of T of each deciding capture, with a tally the
 // section keeps per host). A section opens no file and knows nothing of
-// shards or row groups. A "hosts" table (one row per crawl and host with
-// its deciding capture, issue 9) would feed the same "hosts" need.
+// shards or row groups. The dataset's "hosts" table is read like any
+// other table, once per crawl.
 //
 // To add a section NAME:
 //

@@ -30,11 +30,11 @@ func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
 // once, as the row of its deciding capture with the columns the sections
 // ask for, and every capture of the shard as its row ("marked captures").
 func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	hosts, marked := s.secs.wants(HostsTable), s.secs.wants(MarkedCapturesTable)
+	hosts, marked := s.secs.wants(DecidingTable), s.secs.wants(MarkedCapturesTable)
 	if !hosts && !marked {
 		return nil
 	}
-	columns := union([]string{"capture_id", "url_host_name"}, s.secs.columns(HostsTable))
+	columns := union([]string{"capture_id", "url_host_name"}, s.secs.columns(DecidingTable))
 	columns = union(columns, s.secs.columns(MarkedCapturesTable))
 	var dict []string
 	if slices.Contains(columns, "outcome") {

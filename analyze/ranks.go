@@ -87,7 +87,9 @@ func rankLine(line string) (int32, string, bool) {
 
 // Rank returns the rank of a host (url_host_name), 0 when it is not
 // ranked.
-func (r *Ranks) Rank(host string) int32 { return r.byHost[strings.TrimSuffix(strings.ToLower(host), ".")] }
+func (r *Ranks) Rank(host string) int32 {
+	return r.byHost[strings.TrimSuffix(strings.ToLower(host), ".")]
+}
 
 // Len returns the number of ranked hosts.
 func (r *Ranks) Len() int { return len(r.byHost) }
@@ -116,3 +118,14 @@ func (r *Ranks) Strata() []Stratum {
 
 // In reports whether a host of rank rank (0: not ranked) is in stratum s.
 func (s Stratum) In(rank int32) bool { return rank > 0 && (s.Top == 0 || rank <= s.Top) }
+
+// Count returns the number of ranked hosts in stratum s.
+func (r *Ranks) Count(s Stratum) int64 {
+	var n int64
+	for _, rank := range r.byHost {
+		if s.In(rank) {
+			n++
+		}
+	}
+	return n
+}

@@ -77,6 +77,7 @@ type Crawl struct {
 	Crawlers    CrawlerFigures   `json:"crawlers"`
 	Preferences UsagePreferences `json:"usage_preferences"` // section_preferences.go
 	Mistakes    ClassicMistakes  `json:"classic_mistakes"`  // section_mistakes.go
+	Strata      *Strata          `json:"strata,omitempty"`  // section_strata.go, with a ranked host list only
 }
 
 // Inputs sums the inputs table of the crawl.

@@ -36,11 +36,17 @@ type Section struct {
 	// figures of the latest crawl (the crawlers most often named); they
 	// follow Trends.
 	MoreTrends func(latest *Crawl, p Params) []Trend
+
+	// When, when set, says whether the section runs with these settings
+	// (the strata need a ranked host list); a section that does not run
+	// reads nothing and leaves its figures empty.
+	When func(p Params) bool
 }
 
 // Params are the report's settings a section may use.
 type Params struct {
-	Top int // the length of the ranked lists
+	Top   int    // the length of the ranked lists
+	Ranks *Ranks // the ranked host list given (WithRanks), or nil
 }
 
 // A Need is a table a section reads, and its columns.
@@ -56,7 +62,8 @@ type Params struct {
 //   - Any other table (sitemaps, inputs, ...) is read once per crawl.
 //
 // Pseudo-tables carry what the driver's passes find of captures and
-// hosts, host shard by host shard; "marks", "marked captures" and "hosts"
+// hosts, host shard by host shard; "marks", "marked captures" and
+// "deciding captures"
 // are fed to the first accumulator of the section, one call at a time,
 // through the interfaces below:
 //
@@ -67,7 +74,8 @@ type Params struct {
 //     every capture once, as its row of a record of captures with
 //     capture_id and the Need's columns, and its marks. Read in the same
 //     pass as "hosts".
-//   - "hosts" ([HostsTable], [HostsAdder]): every host once, as its
+//   - "deciding captures" ([DecidingTable], [HostsAdder]): every host
+//     once, as its
 //     deciding capture: a record of captures with url_host_name,
 //     capture_id and the Need's columns, the rows that are deciding
 //     captures, and each one's marks.
@@ -80,10 +88,10 @@ type Params struct {
 //     it, after agents; "host agents" shares the agents pass. The string
 //     columns of hostDictColumns are read as dictionaries.
 //
-// The hosts come from the host shards today. A hosts table (one row per
-// crawl and host with its deciding capture, issue 9) plugs in here: the
-// driver would read it, join the deciding captures' columns and marks,
-// and feed the same HostsAdder without a change to the sections.
+// The deciding captures come from the host shards. The dataset's hosts
+// table (one row per crawl and host, computed at publication) is a table
+// like the others: a section that needs "hosts" gets its rows once per
+// crawl (the strata section does).
 type Need struct {
 	Table   string
 	Columns []string
@@ -93,7 +101,7 @@ type Need struct {
 const (
 	MarksTable          = "marks"
 	MarkedCapturesTable = "marked captures"
-	HostsTable          = "hosts"
+	DecidingTable       = "deciding captures"
 	HostAgentsTable     = "host agents" // HostRowsTable("agents")
 )
 
@@ -256,5 +264,5 @@ type Trend struct {
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
 	outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, inputsSection,
+	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, strataSection, inputsSection,
 }

@@ -21,7 +21,7 @@ var crawlersSection = &Section{
 	Needs: []Need{
 		{Table: "agents", Columns: []string{"agent"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},
-		{Table: HostsTable},
+		{Table: DecidingTable},
 	},
 	New: func(Params) Accumulator { return newCrawlersAcc() },
 	Trends: []Trend{

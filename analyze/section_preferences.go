@@ -26,7 +26,7 @@ var preferencesSection = &Section{
 		{Table: HostRowsTable("directives"), Columns: []string{"key", "valid"}},
 		{Table: HostRowsTable("preferences"), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
-		{Table: HostsTable},
+		{Table: DecidingTable},
 	},
 	New:      func(Params) Accumulator { return &preferencesAcc{} },
 	Trends:   preferenceTrends(),

@@ -22,12 +22,12 @@ var shardTables = []string{"captures", "diagnostics", "rules", "agents"}
 
 // pseudoTables are fed by the driver from what it marks in the shards,
 // with the "host T" tables (isPseudo).
-var pseudoTables = []string{MarksTable, MarkedCapturesTable, HostsTable}
+var pseudoTables = []string{MarksTable, MarkedCapturesTable, DecidingTable}
 
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
 	for _, s := range secs {
-		if s.New == nil {
+		if s.New == nil || s.When != nil && !s.When(p) {
 			continue
 		}
 		accs := make([]Accumulator, workers)
@@ -134,7 +134,7 @@ func (r *sectionRun) addMarkedCaptures(rec arrow.Record, rows []CaptureRow) erro
 // host row's tally in a slot.
 func (r *sectionRun) addHosts(rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
 	for i, s := range r.secs {
-		if r.accs[i] == nil || !s.needs(HostsTable) {
+		if r.accs[i] == nil || !s.needs(DecidingTable) {
 			continue
 		}
 		if slot := r.tally[i]; slot >= 0 {

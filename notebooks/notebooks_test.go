@@ -32,6 +32,7 @@ func TestNotebooks(t *testing.T) {
 		dataset, logRows = demoDataset(t), false
 	}
 	ccIndex := ccIndexExcerpt(t, dataset)
+	ranks := rankedList(t, dataset)
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(file, ".sql"), func(t *testing.T) {
 			text, err := os.ReadFile(file)
@@ -45,6 +46,7 @@ func TestNotebooks(t *testing.T) {
 			exec := func(q string) { mustExec(t, db, q) }
 			exec("SET VARIABLE dataset = '" + dataset + "'")
 			exec("SET VARIABLE cc_index = '" + ccIndex + "'")
+			exec("SET VARIABLE ranks = '" + ranks + "'")
 			for i, stmt := range Statements(string(text)) {
 				runStatement(t, db, i+1, stmt, logRows)
 			}
@@ -134,6 +136,20 @@ func ccIndexExcerpt(t *testing.T, dataset string) string {
 		warc_filename, warc_record_offset, warc_record_length, 'robotstxt' AS subset
 		FROM read_parquet('`+dataset+`/captures/**/*.parquet')) TO '`+dir+`/part-00000.parquet' (FORMAT parquet)`)
 	return filepath.Join(dir, "*.parquet")
+}
+
+// rankedList writes a ranked host list in Tranco's CSV form: the demo's
+// hosts, in name order, after 1,200 hosts the crawl does not have.
+func rankedList(t *testing.T, dataset string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "ranks.csv")
+	db := openDB(t)
+	mustExec(t, db, `COPY (SELECT row_number() OVER (ORDER BY h) AS rank, h FROM (
+		SELECT 'absent-' || lpad(i::VARCHAR, 4, '0') || '.example' AS h FROM range(1200) t(i)
+		UNION ALL SELECT DISTINCT 'zz' || url_host_name FROM read_parquet('`+dataset+`/captures/**/*.parquet')
+		UNION ALL SELECT DISTINCT url_host_name FROM read_parquet('`+dataset+`/captures/**/*.parquet')))
+		TO '`+p+`' (FORMAT csv, HEADER false)`)
+	return p
 }
 
 func openDB(t *testing.T) *sql.DB {

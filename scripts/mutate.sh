@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 
 # FILE FUNCTION PACKAGE (the tests that must catch it)
 mutants=(
+  "analyze/section_strata.go Add ./cmd/robocensus"
   "analyze/checks.go runFetch ./analyze"
   "analyze/checks.go runSyntax ./analyze"
   "analyze/checks.go runSearch ./analyze"

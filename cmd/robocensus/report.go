@@ -17,7 +17,7 @@ import (
 
 var reportCmd = &Command{
 	Name:  "report",
-	Usage: "report [--site HOST] [--crawl LABEL]... [--format html|md|json] [-o FILE] [--host-shards N] DATASET",
+	Usage: "report [--site HOST] [--crawl LABEL]... [--ranks FILE] [--format html|md|json] [-o FILE] [--host-shards N] DATASET",
 	Short: "write the site-health report of a dataset, or of one host",
 	Long: `
 Report reads the dataset that ingest wrote in DATASET (every crawl partition)
@@ -33,6 +33,14 @@ Crawls are ordered by time, not by label: a Common Crawl label by its year
 and week, a date label by its date, any other label by the earliest fetch
 time of its captures. --crawl LABEL (repeatable) reports on the crawls
 named only; trends and changes then compare those.
+
+--ranks FILE joins a ranked host list (Tranco's CSV "rank,host", or
+"rank<TAB>host", gzipped or not) with the dataset's hosts table: the report
+gains, per crawl and top-k stratum (1k, 10k, 50k, 100k, 1M, every ranked
+host), the ranked hosts with no robots.txt capture and the others by Common
+Crawl's fetch classes, redirects followed: the columns of Common Crawl's
+robotstxt-status-counts-topk.csv. The list is read at report time, never
+stored in the dataset.
 
 With --site HOST it writes the report on one host instead: its captures in
 every crawl, its robots.txt with each finding at its line, what it says to
@@ -63,6 +71,7 @@ or holds no capture of HOST, 2 on a usage error.`,
 		shards := fs.Int("host-shards", 0, "split each crawl's captures into `N` host shards (default: one per 1,048,576 captures)")
 		var crawls labels
 		fs.Var(&crawls, "crawl", "report on the crawl `LABEL` only (repeatable; default: every crawl)")
+		ranksFile := fs.String("ranks", "", "join the ranked host list `FILE` (rank,host lines; Tranco's CSV) with the crawls")
 		return func(env *Env, args []string) int {
 			if len(args) > 1 { // flags may follow DATASET too
 				if err := fs.Parse(args[1:]); err != nil {
@@ -83,7 +92,19 @@ or holds no capture of HOST, 2 on a usage error.`,
 				env.errorf("report: --host-shards must be at least 1")
 				return exitUsage
 			}
-			return report(env, args[0], *site, f, *out, *shards, crawls)
+			var opts []analyze.Option
+			if len(crawls) > 0 {
+				opts = append(opts, analyze.WithCrawls(crawls...))
+			}
+			if *ranksFile != "" {
+				r, err := readRanks(*ranksFile)
+				if err != nil {
+					env.errorf("report: --ranks: %v", err)
+					return exitUsage
+				}
+				opts = append(opts, analyze.WithRanks(r))
+			}
+			return report(env, args[0], *site, f, *out, *shards, opts)
 		}
 	},
 }
@@ -100,13 +121,9 @@ const reportMemoryLimit = 240 << 20
 // report writes the crawl report, or the site report when site is set,
 // with the crawl's captures split into the given number of host shards,
 // or into as few as fit the soft memory limit when shards is 0.
-func report(env *Env, dataset, site string, f analyze.Format, out string, shards int, crawls []string) int {
+func report(env *Env, dataset, site string, f analyze.Format, out string, shards int, opts []analyze.Option) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var opts []analyze.Option
-	if len(crawls) > 0 {
-		opts = append(opts, analyze.WithCrawls(crawls...))
-	}
 	if shards > 0 {
 		opts = append(opts, analyze.WithHostShards(shards))
 	} else {
@@ -219,6 +236,16 @@ func demoReport(env *Env, dir, dataset string) int {
 // no -o is given, which it removes on exit.
 func isDemoTemp(dir string) bool {
 	return filepath.Dir(dir) == filepath.Clean(os.TempDir()) && strings.HasPrefix(filepath.Base(dir), "robocensus-demo-")
+}
+
+// readRanks reads the ranked host list of --ranks.
+func readRanks(name string) (*analyze.Ranks, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return analyze.ReadRanks(f)
 }
 
 // labels is a repeatable flag: each use adds a value.

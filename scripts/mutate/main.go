@@ -1,6 +1,8 @@
 // Command mutate turns one function of a Go file into a no-op: its body
 // becomes a return of zero values. scripts/mutate.sh uses it to check that
-// the tests notice when a computation is removed.
+// the tests notice when a computation is removed. Imports the function
+// alone used become blank imports, so that a mutant always builds: a
+// mutant that fails to build proves nothing.
 //
 //	go run ./scripts/mutate FILE FUNC
 package main
@@ -13,6 +15,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -51,10 +54,57 @@ func mutate(path, name string) error {
 			}
 		}
 	}
+	used := selectorsOf(fn.Body)
 	fn.Body = &ast.BlockStmt{List: []ast.Stmt{ret}}
+	keepImports(f, used)
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, f); err != nil {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// selectorsOf returns, for each package name used in n as pkg.Name, one
+// name it uses.
+func selectorsOf(n ast.Node) map[string]string {
+	out := map[string]string{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if se, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := se.X.(*ast.Ident); ok && id.Obj == nil {
+				out[id.Name] = se.Sel.Name
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// keepImports turns into a blank import (import _ "pkg") each package
+// the removed body used that nothing else in the file uses any more.
+func keepImports(f *ast.File, used map[string]string) {
+	still := selectorsOf(f)
+	for _, imp := range f.Imports {
+		name := importName(imp)
+		if _, wasUsed := used[name]; !wasUsed {
+			continue
+		}
+		if _, stillUsed := still[name]; !stillUsed {
+			imp.Name = ast.NewIdent("_")
+		}
+	}
+}
+
+// importName returns the name an import is used by: its alias, or the last
+// element of its path (a major-version suffix such as v15 skipped).
+func importName(imp *ast.ImportSpec) string {
+	if imp.Name != nil {
+		return imp.Name.Name
+	}
+	p := strings.Trim(imp.Path.Value, `"`)
+	parts := strings.Split(p, "/")
+	last := parts[len(parts)-1]
+	if len(parts) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = parts[len(parts)-2]
+	}
+	return last
 }

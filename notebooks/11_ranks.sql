@@ -1,0 +1,48 @@
+-- 11_ranks.sql: ranked sites (Tranco, Common Crawl's combined list) by Common Crawl's fetch classes, per top-k stratum.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -cmd "SET VARIABLE ranks = 'tranco.csv'" -f notebooks/11_ranks.sql
+--
+-- A ranked host list has one "rank,host" (Tranco's CSV) or "rank<TAB>host"
+-- line per host. Joined with the hosts table (one row per crawl and host,
+-- redirects followed within the crawl), it gives Common Crawl's
+-- robotstxt-status-counts-topk.csv for each crawl: per stratum (top 1k,
+-- 10k, 50k, 100k, 1M, every ranked host), the ranked hosts with no
+-- robots.txt capture, and the others by fetch class. robocensus report
+-- --ranks FILE shows the same table; a test checks that they agree.
+
+CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+-- The ranked list, one line per host: "rank,host", "rank<TAB>host" or "host<TAB>rank" (gzipped or not);
+-- a header line is dropped (no number in it); a host listed twice keeps its best rank.
+CREATE OR REPLACE TABLE ranks AS
+WITH lines AS (
+    SELECT regexp_split_to_array(trim(line), '\s*[,\t]\s*') AS f
+    FROM read_csv(coalesce(getvariable('ranks'), 'ranks.csv'), columns = {'line': 'VARCHAR'}, header = false,
+                  delim = chr(1), quote = '', escape = '', auto_detect = false)
+    WHERE trim(line) <> '' AND NOT starts_with(trim(line), '#')
+), fields AS (
+    SELECT CASE WHEN TRY_CAST(f[1] AS INTEGER) IS NOT NULL THEN TRY_CAST(f[1] AS INTEGER) ELSE TRY_CAST(f[2] AS INTEGER) END AS rank,
+           CASE WHEN TRY_CAST(f[1] AS INTEGER) IS NOT NULL THEN f[2] ELSE f[1] END AS host
+    FROM lines WHERE len(f) = 2
+)
+SELECT rtrim(lower(host), '.') AS host, min(rank) AS rank FROM fields
+WHERE rank >= 1 AND host <> '' GROUP BY ALL;
+CREATE OR REPLACE TABLE strata AS
+SELECT * FROM (VALUES (1, '1k', 1000), (2, '10k', 10000), (3, '50k', 50000), (4, '100k', 100000), (5, '1M', 1000000), (6, 'all ranked', NULL))
+    AS s(ord, stratum, top)
+WHERE top IS NULL OR top < (SELECT max(rank) FROM ranks);
+
+-- Ranked hosts per stratum and crawl, in the columns of Common Crawl's table.
+SELECT c.crawl, s.stratum, count(*) AS ranked,
+       count(*) FILTER (h.fetch_class IS NULL) AS no_capture,
+       count(*) FILTER (h.fetch_class = 'http-forbidden') AS http_forbidden,
+       count(*) FILTER (h.fetch_class = 'http-defer-visits') AS http_defer_visits,
+       count(*) FILTER (h.fetch_class = 'http-allow-all') AS http_allow_all,
+       count(*) FILTER (h.fetch_class = 'redirect-not-resolved') AS redirect_not_resolved,
+       count(*) FILTER (h.fetch_class = 'not-robots') AS not_robots,
+       count(*) FILTER (h.fetch_class = 'robots-no-rules') AS robots_no_rules,
+       count(*) FILTER (h.fetch_class = 'robots-with-rules') AS robots_with_rules
+FROM (SELECT DISTINCT crawl FROM hosts) c
+CROSS JOIN strata s
+JOIN ranks r ON s.top IS NULL OR r.rank <= s.top
+LEFT JOIN hosts h ON h.crawl = c.crawl AND h.url_host_name = r.host
+GROUP BY c.crawl, s.ord, s.stratum ORDER BY c.crawl, s.ord;
