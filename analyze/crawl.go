@@ -28,17 +28,21 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 	return r, nil
 }
 
-// crawl computes the figures of one crawl partition. Its captures are
+// crawl computes the figures of one crawl partition. First the tables the
+// sections read once (sitemaps, inputs, hosts, ...). Then its captures are
 // split into host shards processed one after the other; each shard makes
 // passes over the tables (captures, which indexes the shard's captures and
 // hosts; diagnostics and rules, which mark them; captures again for the
 // ranked lists; agents), and what it counts is added to the crawl's
 // figures before the next shard starts. The first shard also counts what
 // needs no capture state over every row. Then the samples of the shared
-// bodies, the sitemaps, the inputs and the few bodies shown.
+// bodies and the few bodies shown.
 func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 	s, err := newCrawlState(d, label)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.sectionsPass(ctx); err != nil {
 		return nil, err
 	}
 	for i := range s.shards {
@@ -46,7 +50,7 @@ func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 			return nil, err
 		}
 	}
-	for _, step := range []func(context.Context) error{s.farmSamples, s.sectionsPass} {
+	for _, step := range []func(context.Context) error{s.farmSamples} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
@@ -59,7 +63,9 @@ func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 	return s.out, nil
 }
 
-// sectionsPass reads the tables the sections need, other than captures.
+// sectionsPass reads the tables the sections need that the shards' passes
+// do not read (sitemaps, inputs, hosts, ...): before the shards, so that
+// a section may join one of them with a table the passes feed.
 func (s *crawlState) sectionsPass(ctx context.Context) error {
 	return s.secs.scanTables(ctx, s.d, s.label)
 }

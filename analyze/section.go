@@ -37,6 +37,13 @@ type Section struct {
 	// follow Trends.
 	MoreTrends func(latest *Crawl, p Params) []Trend
 
+	// Shared makes the driver call New once per crawl and give that one
+	// accumulator to every worker at once: it must be safe for concurrent
+	// use, and Merge is never called. For a section that joins tables it
+	// is fed one after the other (the strata join the hosts table, read
+	// before the shards' passes, with agents).
+	Shared bool
+
 	// When, when set, says whether the section runs with these settings
 	// (the strata need a ranked host list); a section that does not run
 	// reads nothing and leaves its figures empty.
@@ -59,7 +66,8 @@ type Params struct {
 //     anyway to mark captures: asking for them costs no pass. The string
 //     columns capture_id, outcome, code, severity, directive, agent and
 //     verdict are read as dictionaries (columnSet.dict).
-//   - Any other table (sitemaps, inputs, ...) is read once per crawl.
+//   - Any other table (sitemaps, inputs, hosts, ...) is read once per
+//     crawl, before the shards' passes.
 //
 // Pseudo-tables carry what the driver's passes find of captures and
 // hosts, host shard by host shard; "marks", "marked captures" and

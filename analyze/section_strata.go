@@ -1,9 +1,13 @@
 package analyze
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/robots"
 )
 
 // strataSection joins a ranked host list (report --ranks) with the
@@ -11,15 +15,31 @@ import (
 // crawl has no robots.txt capture of, and how many fall in each of Common
 // Crawl's fetch classes, redirects followed. These are the columns of
 // Common Crawl's robotstxt-status-counts-topk.csv, so a crawl of theirs
-// can be compared with their published table.
+// can be compared with their published table. Then what the hosts'
+// robots.txt, redirects followed (their effective capture), say to the AI
+// crawlers of strataCrawlers.
+//
+// The hosts table is read before the agents rows come (the driver reads
+// it before the shards' passes): the section keeps the effective capture
+// of each ranked host, at most one entry per ranked host whatever the
+// crawl's size, and counts the agents rows of those captures. Its workers
+// share one accumulator (Shared).
 var strataSection = &Section{
-	Name:     "strata",
-	Doc:      "Common Crawl's fetch classes of the hosts of each rank stratum, redirects followed",
-	Needs:    []Need{{Table: "hosts", Columns: []string{"url_host_name", "fetch_class"}}},
+	Name: "strata",
+	Doc:  "Common Crawl's fetch classes of the hosts of each rank stratum, redirects followed, and what their robots.txt say to AI crawlers",
+	Needs: []Need{
+		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class", "effective_capture_id"}},
+		{Table: "agents", Columns: []string{"capture_id", "agent", "verdict"}},
+	},
 	New:      func(p Params) Accumulator { return newStrataAcc(p.Ranks) },
+	Shared:   true,
 	Markdown: mdStrata,
 	When:     func(p Params) bool { return p.Ranks != nil },
 }
+
+// strataCrawlers are the AI crawlers the strata follow: the most named in
+// robots.txt files and the most discussed.
+var strataCrawlers = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
 
 // fetchClassColumns are the fetch classes in the order of Common Crawl's
 // table, after "No robots.txt capture".
@@ -28,51 +48,74 @@ var fetchClassColumns = []string{
 	"not-robots", "robots-no-rules", "robots-with-rules",
 }
 
-// Strata are the fetch classes of the ranked hosts, per stratum.
+// Strata are the fetch classes of the ranked hosts, per stratum, and what
+// their robots.txt say to AI crawlers.
 type Strata struct {
 	// Classes are the fetch classes, in the order of each stratum's
 	// Hosts after its NoCapture.
-	Classes []string     `json:"classes"`
-	Rows    []StratumRow `json:"rows"`
+	Classes []string `json:"classes"`
+	// Crawlers are the AI crawlers of each stratum's Disallowed and
+	// Partially.
+	Crawlers []string     `json:"crawlers"`
+	Rows     []StratumRow `json:"rows"`
 }
 
 // StratumRow is one stratum: its ranked hosts, those the crawl has no
 // capture of, and the others by fetch class (Hosts[i] of Classes[i]).
+// Robots counts those whose effective capture is a robots.txt (fetch
+// class robots-with-rules or robots-no-rules); Disallowed[i] and
+// Partially[i] those of them whose robots.txt disallow Crawlers[i]
+// everything, or some paths.
 type StratumRow struct {
-	Stratum   Stratum `json:"stratum"`
-	Ranked    int64   `json:"ranked"`
-	NoCapture int64   `json:"no_capture"`
-	Hosts     []int64 `json:"hosts"`
+	Stratum    Stratum `json:"stratum"`
+	Ranked     int64   `json:"ranked"`
+	NoCapture  int64   `json:"no_capture"`
+	Hosts      []int64 `json:"hosts"`
+	Robots     int64   `json:"robots_txt"`
+	Disallowed []int64 `json:"disallowed"`
+	Partially  []int64 `json:"partially_disallowed"`
 }
 
-// strataAcc counts one worker's share of the hosts table.
+// strataAcc counts the strata; every worker shares it (Shared).
 type strataAcc struct {
 	ranks  *Ranks
 	strata []Stratum
-	counts [][]int64 // by stratum, then fetch class
+
+	mu        sync.Mutex
+	counts    [][]int64        // by stratum, then fetch class
+	effective map[string][]int32 // the effective capture of ranked robots.txt hosts, to their ranks
+	verdicts  [][2][]int64     // by stratum: disallowed, partially, by crawler
 }
 
 func newStrataAcc(r *Ranks) *strataAcc {
-	a := &strataAcc{ranks: r, strata: r.Strata()}
+	a := &strataAcc{ranks: r, strata: r.Strata(), effective: map[string][]int32{}}
 	a.counts = make([][]int64, len(a.strata))
+	a.verdicts = make([][2][]int64, len(a.strata))
 	for i := range a.counts {
 		a.counts[i] = make([]int64, len(fetchClassColumns))
+		a.verdicts[i] = [2][]int64{make([]int64, len(strataCrawlers)), make([]int64, len(strataCrawlers))}
 	}
 	return a
 }
 
-func (a *strataAcc) Add(_ string, rec arrow.Record) error {
+func (a *strataAcc) Add(table string, rec arrow.Record) error {
+	if table == "agents" {
+		return a.addAgents(rec)
+	}
 	cs := columnSet{rec: rec}
-	hosts, classes := cs.str("url_host_name"), cs.str("fetch_class")
+	hosts, classes, effective := cs.str("url_host_name"), cs.str("fetch_class"), cs.str("effective_capture_id")
 	if cs.err != nil {
 		return cs.err
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	for i := range int(rec.NumRows()) {
 		rank := a.ranks.Rank(hosts.Value(i))
 		if rank == 0 {
 			continue
 		}
-		k := slices.Index(fetchClassColumns, classes.Value(i))
+		class := classes.Value(i)
+		k := slices.Index(fetchClassColumns, class)
 		if k < 0 {
 			continue // a class this version does not know
 		}
@@ -81,23 +124,68 @@ func (a *strataAcc) Add(_ string, rec arrow.Record) error {
 				a.counts[s][k]++
 			}
 		}
+		if (class == "robots-with-rules" || class == "robots-no-rules") && !effective.IsNull(i) {
+			id := effective.Value(i) // several hosts may redirect to one capture
+			a.effective[id] = append(a.effective[id], rank)
+		}
 	}
 	return nil
 }
 
-func (a *strataAcc) Merge(other Accumulator) {
-	o := other.(*strataAcc)
-	for s := range a.counts {
-		for k := range a.counts[s] {
-			a.counts[s][k] += o.counts[s][k]
+// addAgents counts the verdicts of the effective captures of ranked hosts,
+// once for each host whose capture it is.
+func (a *strataAcc) addAgents(rec arrow.Record) error {
+	cs := columnSet{rec: rec}
+	ids, agents, verdicts := cs.dict("capture_id"), cs.dict("agent"), cs.dict("verdict")
+	if cs.err != nil {
+		return cs.err
+	}
+	crawler := make([]int, agents.vals.Len())
+	for i := range crawler {
+		crawler[i] = slices.Index(strataCrawlers, agents.vals.Value(i))
+	}
+	disallowed, partially := verdicts.find(robots.AccessDisallowed.String()), verdicts.find(robots.AccessPartial.String())
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, x := range agents.idx {
+		c := crawler[x]
+		if c < 0 {
+			continue
+		}
+		ranks, ok := a.effective[ids.value(i)]
+		if !ok {
+			continue
+		}
+		v := -1
+		switch verdicts.idx[i] {
+		case disallowed:
+			v = 0
+		case partially:
+			v = 1
+		}
+		if v < 0 {
+			continue
+		}
+		for _, rank := range ranks {
+			for s, st := range a.strata {
+				if st.In(rank) {
+					a.verdicts[s][v][c]++
+				}
+			}
 		}
 	}
+	return nil
 }
 
+// Merge is never called: the workers share one accumulator.
+func (a *strataAcc) Merge(Accumulator) {}
+
 func (a *strataAcc) Finish(out *Crawl) {
-	st := &Strata{Classes: fetchClassColumns}
+	st := &Strata{Classes: fetchClassColumns, Crawlers: strataCrawlers}
+	withRules, noRules := slices.Index(fetchClassColumns, "robots-with-rules"), slices.Index(fetchClassColumns, "robots-no-rules")
 	for s, stratum := range a.strata {
-		row := StratumRow{Stratum: stratum, Ranked: a.ranks.Count(stratum), Hosts: a.counts[s]}
+		row := StratumRow{Stratum: stratum, Ranked: a.ranks.Count(stratum), Hosts: a.counts[s],
+			Robots: a.counts[s][withRules] + a.counts[s][noRules], Disallowed: a.verdicts[s][0], Partially: a.verdicts[s][1]}
 		var found int64
 		for _, n := range row.Hosts {
 			found += n
@@ -121,6 +209,17 @@ func mdStrata(m *mdWriter, c *Crawl, _ int) {
 		row := []string{r.Stratum.Name, fmtInt(r.Ranked), fmtInt(r.NoCapture)}
 		for _, n := range r.Hosts {
 			row = append(row, fmtInt(n))
+		}
+		rows = append(rows, row)
+	}
+	m.table(head, rows)
+	m.para("What the robots.txt of the ranked hosts, redirects followed, say to AI crawlers: hosts disallowed everything (and some paths), of those whose answer is a robots.txt.")
+	head = append([]string{"stratum", "robots.txt"}, st.Crawlers...)
+	rows = nil
+	for _, r := range st.Rows {
+		row := []string{r.Stratum.Name, fmtInt(r.Robots)}
+		for c := range st.Crawlers {
+			row = append(row, fmt.Sprintf("%s (%s)", fmtRatio(Ratio{N: r.Disallowed[c], Of: r.Robots}), fmtInt(r.Partially[c])))
 		}
 		rows = append(rows, row)
 	}

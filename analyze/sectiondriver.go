@@ -32,7 +32,11 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 		}
 		accs := make([]Accumulator, workers)
 		for w := range accs {
-			accs[w] = s.New(p)
+			if s.Shared && w > 0 {
+				accs[w] = accs[0]
+			} else {
+				accs[w] = s.New(p)
+			}
 		}
 		slot := -1
 		if s.keepsTally() {
@@ -171,7 +175,9 @@ func (r *sectionRun) addHostRows(table string, w int, rec arrow.Record, runs []H
 func (r *sectionRun) merge(i int) {
 	accs := r.accs[i]
 	for _, a := range accs[1:] {
-		accs[0].Merge(a)
+		if a != accs[0] { // a Shared section's workers share one
+			accs[0].Merge(a)
+		}
 	}
 	r.accs[i] = accs[:1]
 }

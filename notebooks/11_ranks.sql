@@ -7,9 +7,12 @@
 -- redirects followed within the crawl), it gives Common Crawl's
 -- robotstxt-status-counts-topk.csv for each crawl: per stratum (top 1k,
 -- 10k, 50k, 100k, 1M, every ranked host), the ranked hosts with no
--- robots.txt capture, and the others by fetch class. robocensus report
--- --ranks FILE shows the same table; a test checks that they agree.
+-- robots.txt capture, and the others by fetch class; then what the
+-- robots.txt of those hosts, redirects followed (their effective
+-- capture), say to some AI crawlers. robocensus report --ranks FILE shows
+-- the same tables; a test checks that they agree.
 
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
 CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
 -- The ranked list, one line per host: "rank,host", "rank<TAB>host" or "host<TAB>rank" (gzipped or not);
 -- a header line is dropped (no number in it); a host listed twice keeps its best rank.
@@ -46,3 +49,16 @@ CROSS JOIN strata s
 JOIN ranks r ON s.top IS NULL OR r.rank <= s.top
 LEFT JOIN hosts h ON h.crawl = c.crawl AND h.url_host_name = r.host
 GROUP BY c.crawl, s.ord, s.stratum ORDER BY c.crawl, s.ord;
+
+-- What the ranked hosts' robots.txt, redirects followed, say to AI crawlers:
+-- of the hosts whose answer is a robots.txt, those disallowed everything or some paths.
+SELECT h.crawl, s.stratum, g.agent, count(*) AS robots_txt,
+       count(*) FILTER (a.verdict = 'disallowed') AS disallowed,
+       count(*) FILTER (a.verdict = 'partially-disallowed') AS partially_disallowed
+FROM hosts h
+JOIN ranks r ON r.host = h.url_host_name
+JOIN strata s ON s.top IS NULL OR r.rank <= s.top
+CROSS JOIN (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent)
+LEFT JOIN agents a ON a.crawl = h.crawl AND a.capture_id = h.effective_capture_id AND a.agent = g.agent
+WHERE h.fetch_class IN ('robots-with-rules', 'robots-no-rules')
+GROUP BY h.crawl, s.ord, s.stratum, g.ord, g.agent ORDER BY h.crawl, s.ord, g.ord;

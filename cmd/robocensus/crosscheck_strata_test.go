@@ -60,8 +60,8 @@ func TestStrataMatchDuckDB(t *testing.T) {
 		t.Fatalf("strata %+v, want the 1k stratum and every ranked host", st)
 	}
 	q := &querier{t: t, db: db, crawl: r.Crawls[0].Crawl}
-	const ranksSQL, strataSQL, tableSQL = "CREATE OR REPLACE TABLE ranks", "CREATE OR REPLACE TABLE strata", "SELECT c.crawl, s.stratum"
-	stmts := notebookQueries(q, ranksNotebook, ranksSQL, strataSQL, tableSQL)
+	const ranksSQL, strataSQL, tableSQL, aiSQL = "CREATE OR REPLACE TABLE ranks", "CREATE OR REPLACE TABLE strata", "SELECT c.crawl, s.stratum", "SELECT h.crawl, s.stratum, g.agent"
+	stmts := notebookQueries(q, ranksNotebook, ranksSQL, strataSQL, tableSQL, aiSQL)
 	for _, s := range []string{"SET VARIABLE ranks = '" + ranksFile + "'", stmts[ranksSQL], stmts[strataSQL]} {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatalf("%s: %v", s, err)
@@ -76,6 +76,18 @@ func TestStrataMatchDuckDB(t *testing.T) {
 		want = append(want, row(cells...))
 	}
 	q.same("strata: ranked hosts by fetch class", `SELECT * EXCLUDE (crawl) FROM (`+stmts[tableSQL]+`) WHERE crawl = ?`, want)
+	want = nil
+	var disallowed int64
+	for _, sr := range st.Rows {
+		for c, agent := range st.Crawlers {
+			want = append(want, row(sr.Stratum.Name, agent, sr.Robots, sr.Disallowed[c], sr.Partially[c]))
+			disallowed += sr.Disallowed[c]
+		}
+	}
+	q.same("strata: what the ranked hosts' robots.txt say to AI crawlers", `SELECT * EXCLUDE (crawl) FROM (`+stmts[aiSQL]+`) WHERE crawl = ?`, want)
+	if disallowed == 0 {
+		t.Error("no ranked host disallows an AI crawler: the check proves nothing")
+	}
 	// Facts of the list, so that agreement is not vacuous: the demo's 35
 	// hosts are ranked among 1,235, 2 to 70, all in the top 1k.
 	if st.Rows[0].Ranked != 500+int64(len(hosts)) || st.Rows[1].Ranked != 1200+int64(len(hosts)) || st.Rows[0].NoCapture != 500 {
