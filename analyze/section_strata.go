@@ -82,9 +82,9 @@ type strataAcc struct {
 	strata []Stratum
 
 	mu        sync.Mutex
-	counts    [][]int64        // by stratum, then fetch class
+	counts    [][]int64          // by stratum, then fetch class
 	effective map[string][]int32 // the effective capture of ranked robots.txt hosts, to their ranks
-	verdicts  [][2][]int64     // by stratum: disallowed, partially, by crawler
+	verdicts  [][2][]int64       // by stratum: disallowed, partially, by crawler
 }
 
 func newStrataAcc(r *Ranks) *strataAcc {
