@@ -375,6 +375,7 @@ func (p *parser) indexAgent(a *Agent, i int) {
 	}
 	if _, ok := p.s.agentIndex[key]; !ok && key != "" {
 		p.s.agentIndex[key] = i
+		p.s.agentKeys = append(p.s.agentKeys, key)
 	}
 }
 
@@ -520,14 +521,10 @@ func (p *parser) forgetAgents() {
 	if !p.agentIndexOn {
 		return
 	}
-	for i := range p.f.agents {
-		a := &p.f.agents[i]
-		if a.Global {
-			delete(p.s.agentIndex, "*")
-		} else if a.Token != "" {
-			delete(p.s.agentIndex, strings.ToLower(a.Token))
-		}
+	for _, k := range p.s.agentKeys {
+		delete(p.s.agentIndex, k)
 	}
+	p.s.agentKeys = p.s.agentKeys[:0]
 	p.agentIndexOn = false
 }
 

@@ -20,6 +20,7 @@ type scratch struct {
 
 	groupRules map[string]Directive // patterns of a large current group
 	agentIndex map[string]int       // agent token (lower case) -> first agent line naming it
+	agentKeys  []string             // the keys of agentIndex, to empty it
 	dirFiles   map[string]int       // directory -> rules listing a file in it (filesOneByOne)
 	dirs       []string             // the directory of each rule of a group that names a file (filesOneByOne)
 }
@@ -45,6 +46,7 @@ func (s *scratch) release() {
 	s.groups = reuse(s.groups)
 	s.agents = reuse(s.agents)
 	s.dirs = reuse(s.dirs)
+	s.agentKeys = reuse(s.agentKeys)
 	scratchPool.Put(s)
 }
 
