@@ -46,8 +46,11 @@ func parse(r Response, text string, size int) *File {
 // parseText parses all of text, a body of size bytes.
 func parseText(r Response, text string, size int) *File {
 	f := &File{Response: r, Size: size, text: text}
-	p := parser{f: f, cur: -1}
+	s := scratchPool.Get().(*scratch)
+	f.Rules, f.Diagnostics, f.Groups, f.agents = s.rules, s.diags, s.groups, s.agents
+	p := parser{f: f, cur: -1, s: s}
 	p.run()
+	s.release()
 	return f
 }
 
@@ -70,10 +73,10 @@ type parser struct {
 	agentLines    int
 	content       bool // a line other than blank or comment was seen
 
-	groupRules   map[string]Directive // patterns of a large current group, reused across groups
-	groupRulesOn bool                 // groupRules holds the current group
-	agentIndex   map[string]int       // agent token (lower case) -> first agent line naming it, for large files
-
+	s            *scratch // storage while parsing; the maps of the duplicate checks
+	rulesMade    bool     // File.Rules is not nil even when empty
+	groupRulesOn bool     // s.groupRules holds the current group
+	agentIndexOn bool     // s.agentIndex holds every agent line so far
 }
 
 // Thresholds above which the duplicate checks switch from a linear scan to
@@ -107,11 +110,7 @@ func (p *parser) run() {
 		return
 	}
 	p.sniff()
-	if !p.quiet {
-		// Every rule line but a rare colon-less one has a ':', so this
-		// bounds the rules without a growing slice.
-		f.Rules = make([]Rule, 0, strings.Count(f.text, ":")+1)
-	}
+	p.rulesMade = !p.quiet
 	f.bom = skipBOM(f.text)
 	sp := newLineSplitter(f.text[f.bom:])
 	var text string // the last line
@@ -293,12 +292,11 @@ func (p *parser) agent(l *Line) {
 		a.Token = ExtractAgentToken(l.Value)
 	}
 	if p.cur < 0 || p.curHasRules {
+		p.forgetGroupRules() // before curFirstRule moves on
 		f.Groups = append(f.Groups, Group{Line: l.Number})
 		p.cur, p.curHasRules, p.blankInAgents = len(f.Groups)-1, false, false
 		p.curText, p.curFirstRule = l.Text, len(f.Rules)
 		p.curFirstPref = len(f.Preferences)
-		clear(p.groupRules)
-		p.groupRulesOn = false
 	} else if p.blankInAgents && !p.quiet {
 		p.add(l.Number, AgentsMergedAcrossBlankLine, l.Text, l.Value)
 	}
@@ -351,13 +349,16 @@ func (p *parser) earlierAgentOf(a *Agent) int {
 		}
 		return -1
 	}
-	if p.agentIndex == nil {
-		p.agentIndex = make(map[string]int, 2*len(agents))
+	if !p.agentIndexOn {
+		if p.s.agentIndex == nil {
+			p.s.agentIndex = make(map[string]int, 2*len(agents))
+		}
+		p.agentIndexOn = true
 		for i := range agents {
 			p.indexAgent(&agents[i], i)
 		}
 	}
-	i, ok := p.agentIndex[strings.ToLower(key)]
+	i, ok := p.s.agentIndex[strings.ToLower(key)]
 	if !ok {
 		i = -1
 	}
@@ -372,8 +373,9 @@ func (p *parser) indexAgent(a *Agent, i int) {
 	if a.Global {
 		key = "*"
 	}
-	if _, ok := p.agentIndex[key]; !ok && key != "" {
-		p.agentIndex[key] = i
+	if _, ok := p.s.agentIndex[key]; !ok && key != "" {
+		p.s.agentIndex[key] = i
+		p.s.agentKeys = append(p.s.agentKeys, key)
 	}
 }
 
@@ -484,15 +486,15 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		return found, ok
 	}
 	if !p.groupRulesOn {
-		if p.groupRules == nil {
-			p.groupRules = make(map[string]Directive, 4*linearRules)
+		if p.s.groupRules == nil {
+			p.s.groupRules = make(map[string]Directive, 4*linearRules)
 		}
 		p.groupRulesOn = true
 		for i := first; i < len(rules); i++ {
 			p.recordRule(&rules[i])
 		}
 	}
-	d, ok := p.groupRules[r.Pattern]
+	d, ok := p.s.groupRules[r.Pattern]
 	if ok && d != r.Directive && p.hasRule(first, r) {
 		d = r.Directive
 	}
@@ -500,9 +502,35 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 	return d, ok
 }
 
+// forgetGroupRules empties s.groupRules of the current group's patterns:
+// deleting them one by one costs what the group cost, where clear would
+// cost the largest capacity the pooled map ever reached.
+func (p *parser) forgetGroupRules() {
+	if !p.groupRulesOn {
+		return
+	}
+	for i := p.curFirstRule; i < len(p.f.Rules); i++ {
+		delete(p.s.groupRules, p.f.Rules[i].Pattern)
+	}
+	p.groupRulesOn = false
+}
+
+// forgetAgents empties s.agentIndex of this file's agents, for the same
+// reason.
+func (p *parser) forgetAgents() {
+	if !p.agentIndexOn {
+		return
+	}
+	for _, k := range p.s.agentKeys {
+		delete(p.s.agentIndex, k)
+	}
+	p.s.agentKeys = p.s.agentKeys[:0]
+	p.agentIndexOn = false
+}
+
 func (p *parser) recordRule(r *Rule) {
-	if _, ok := p.groupRules[r.Pattern]; !ok {
-		p.groupRules[r.Pattern] = r.Directive
+	if _, ok := p.s.groupRules[r.Pattern]; !ok {
+		p.s.groupRules[r.Pattern] = r.Directive
 	}
 }
 
@@ -706,10 +734,25 @@ func lineEndings(sp *lineSplitter) string {
 	return strings.Join(parts, ", ")
 }
 
+// keep moves the File's slices out of the scratch space into slices of
+// their exact length, nil when empty (Rules is empty but not nil when the
+// body was read as text, as it always was).
+func (p *parser) keep() {
+	f, s := p.f, p.s
+	p.forgetGroupRules()
+	p.forgetAgents()
+	s.rules, s.diags, s.groups, s.agents = f.Rules, f.Diagnostics, f.Groups, f.agents
+	f.Rules, f.Diagnostics, f.Groups, f.agents = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents)
+	if f.Rules == nil && p.rulesMade {
+		f.Rules = []Rule{}
+	}
+}
+
 // finish links groups to their agents and rules, sorts the diagnostics and
 // fills the statistics.
 func (p *parser) finish() {
 	f := p.f
+	p.keep()
 	ai, ri := 0, 0
 	for gi := range f.Groups {
 		g := &f.Groups[gi]

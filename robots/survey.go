@@ -161,31 +161,42 @@ func (p *parser) filesOneByOne(rules []Rule) {
 	if len(rules) < minFilesOneByOne {
 		return
 	}
-	files := 0
+	dirs, files := p.s.dirs[:0], 0
 	for i := range rules {
-		if _, ok := fileDir(rules[i].Pattern); ok {
+		dir, ok := fileDir(rules[i].Pattern)
+		if ok {
 			files++
 		}
+		dirs = append(dirs, dir) // "" when the rule names no file
 	}
+	p.s.dirs = dirs
 	if files < minFilesOneByOne {
 		return
 	}
-	count := map[string]int{}
-	for i := range rules {
-		if dir, ok := fileDir(rules[i].Pattern); ok {
+	if p.s.dirFiles == nil {
+		p.s.dirFiles = map[string]int{}
+	}
+	count := p.s.dirFiles
+	for _, dir := range dirs {
+		if dir != "" {
 			count[dir]++
 		}
 	}
-	for i := range rules {
-		dir, ok := fileDir(rules[i].Pattern)
+	for i, dir := range dirs {
 		n := count[dir]
-		if !ok || n < minFilesOneByOne || hasDirRule(rules, dir) {
+		if dir == "" || n < minFilesOneByOne {
 			continue
 		}
-		count[dir] = 0 // reported once, at its first file
+		count[dir] = 0 // decided once, at its first file
+		if hasDirRule(rules, dir) {
+			continue
+		}
 		p.addFile(FilesListedOneByOne, dir)
 		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
 		d.Ref, d.RefArg = rules[i].Line, strconv.Itoa(n)
+	}
+	for _, dir := range dirs {
+		delete(count, dir) // key by key: clear costs the map's largest capacity
 	}
 }
 
