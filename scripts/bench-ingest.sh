@@ -9,6 +9,10 @@
 #   two files:  zcat A; zcat B (one after   against  robocensus ingest A B
 #               the other: "both")
 #   linearity:  robocensus ingest of files of N/2, N and 2N hosts
+#   real bodies: the one- and two-file cases again on WARCs where every
+#               capture is a real robots.txt (mkwarc -mix robots: the
+#               egonkm and Alexa 2015 bodies), where parsing and writing
+#               rows cost most (issue 12's targets: 1.3x and 1.0x)
 #
 # Each figure is the median of RUNS runs (default 3). Ratios are wall-clock
 # ingest time over wall-clock zcat time; peak memory is the maximum resident
@@ -27,9 +31,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 go build -o "$work/robocensus" ./cmd/robocensus
-for spec in "a:1:$n" "b:2:$n" "half:3:$((n / 2))" "double:4:$((n * 2))"; do
-  IFS=: read -r name seed hosts <<<"$spec"
-  go run ./scripts/mkwarc -corpus "$corpus" -n "$hosts" -seed "$seed" -o "$work/$name.warc.gz"
+for spec in "a:1:$n:cc" "b:2:$n:cc" "half:3:$((n / 2)):cc" "double:4:$((n * 2)):cc" "ra:5:$n:robots" "rb:6:$n:robots"; do
+  IFS=: read -r name seed hosts mix <<<"$spec"
+  go run ./scripts/mkwarc -corpus "$corpus" -n "$hosts" -seed "$seed" -mix "$mix" -o "$work/$name.warc.gz"
 done
 
 # measure CMD...: prints "wall_seconds max_rss_kb" of one run.
@@ -61,6 +65,12 @@ m2=$(median 2 "${ingest[@]}" "$work/a.warc.gz" "$work/b.warc.gz")
 ih=$(median 1 "${ingest[@]}" "$work/half.warc.gz")
 id=$(median 1 "${ingest[@]}" "$work/double.warc.gz")
 md=$(median 2 "${ingest[@]}" "$work/double.warc.gz")
+rz1=$(median 1 zcat "$work/ra.warc.gz")
+ri1=$(median 1 "${ingest[@]}" "$work/ra.warc.gz")
+rm1=$(median 2 "${ingest[@]}" "$work/ra.warc.gz")
+rz2=$(median 1 sh -c "zcat '$work/ra.warc.gz' >/dev/null && zcat '$work/rb.warc.gz' >/dev/null")
+ri2=$(median 1 "${ingest[@]}" "$work/ra.warc.gz" "$work/rb.warc.gz")
+rm2=$(median 2 "${ingest[@]}" "$work/ra.warc.gz" "$work/rb.warc.gz")
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 printf '%-34s %8s %8s %7s %10s\n' "case" "zcat s" "ingest s" "ratio" "peak RSS"
@@ -68,3 +78,5 @@ printf '%-34s %8s %8s %7s %7s MiB\n' "one file" "$z1" "$i1" "$(ratio "$i1" "$z1"
 printf '%-34s %8s %8s %7s %7s MiB\n' "two files (zcat of both)" "$z2" "$i2" "$(ratio "$i2" "$z2")" "$((m2 / 1024))"
 printf '%-34s %8s %8s\n' "linearity: N/2, N, 2N hosts" "" "$ih $i1 $id"
 printf '%-34s %8s %8s %7s %7s MiB\n' "2N hosts, time per N" "" "" "$(ratio "$id" "$i1")" "$((md / 1024))"
+printf '%-34s %8s %8s %7s %7s MiB\n' "real bodies: one file" "$rz1" "$ri1" "$(ratio "$ri1" "$rz1")" "$((rm1 / 1024))"
+printf '%-34s %8s %8s %7s %7s MiB\n' "real bodies: two files (zcat both)" "$rz2" "$ri2" "$(ratio "$ri2" "$rz2")" "$((rm2 / 1024))"

@@ -49,6 +49,8 @@ type hostsBuild struct {
 	dir     string
 	buckets int
 	counts  []uint32 // captures per bucket
+
+	only []hostCapture // the one bucket's captures, once loaded, when there is one
 }
 
 // buildHosts computes the hosts table of the partition staged in stage
@@ -223,8 +225,13 @@ func step(t *hostCapture, ch *chase) (end chainEnd, goOn bool) {
 	return chainEnd{}, true
 }
 
-// load reads a bucket's captures, in the order they were written.
+// load reads a bucket's captures, in the order they were written. With
+// one bucket (a partition of up to hostsBucketCaptures captures) they are
+// read once and kept.
 func (b *hostsBuild) load(bucket int) ([]hostCapture, error) {
+	if b.only != nil {
+		return b.only, nil
+	}
 	caps := make([]hostCapture, 0, b.counts[bucket])
 	if b.counts[bucket] == 0 {
 		return caps, nil
@@ -235,6 +242,9 @@ func (b *hostsBuild) load(bucket int) ([]hostCapture, error) {
 		caps = append(caps, c)
 		return r.err
 	})
+	if err == nil && b.buckets == 1 {
+		b.only = caps
+	}
 	return caps, err
 }
 

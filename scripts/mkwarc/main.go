@@ -6,6 +6,12 @@
 //
 //	go run ./scripts/mkwarc -corpus ../shared/corpus -n 20000 -seed 1 -o /tmp/a.warc.gz
 //
+// With -mix robots every capture is instead a 200 answer with a real
+// robots.txt (the egonkm and Alexa 2015 bodies), the workload where parsing
+// and writing rows cost most:
+//
+//	go run ./scripts/mkwarc -mix robots -n 20000 -o /tmp/real.warc.gz
+//
 // Bodies come from the shared corpus and never leave the machine: the
 // output is for local measurement only.
 package main
@@ -30,8 +36,16 @@ func main() {
 	n := flag.Int("n", 20000, "captures to write")
 	seed := flag.Uint64("seed", 1, "random seed: different seeds give different files")
 	out := flag.String("o", "robotstxt.warc.gz", "output `file`")
+	mix := flag.String("mix", "cc", "answers: cc (Common Crawl's mix) or robots (every capture a real robots.txt)")
 	flag.Parse()
+	if *mix != "cc" && *mix != "robots" {
+		fmt.Fprintln(os.Stderr, "mkwarc: -mix is cc or robots")
+		os.Exit(2)
+	}
 	robots := readTar(filepath.Join(*corpus, "robots", "egonkm-robots-txt", "robots.tar.gz"))
+	if *mix == "robots" {
+		robots = append(robots, readTar(filepath.Join(*corpus, "robots", "danielmiessler-alexa100k-2015", "nonhtml-unique.tar.gz"))...)
+	}
 	pages := readTar(filepath.Join(*corpus, "robots", "danielmiessler-alexa100k-2015", "html-sample.tar.gz"))
 	f, err := os.Create(*out)
 	check(err)
@@ -43,7 +57,11 @@ func main() {
 	for i := 0; i < *n; i++ {
 		host := fmt.Sprintf("site-%d-%d.example", *seed, i)
 		at = at.Add(time.Second)
-		for _, fetch := range pick(rng, host, at, robots, pages) {
+		fetches := []archive.Fetch{{URL: "https://" + host + "/robots.txt", Time: at, Status: 200, ContentType: "text/plain", Body: robots[rng.IntN(len(robots))]}}
+		if *mix == "cc" {
+			fetches = pick(rng, host, at, robots, pages)
+		}
+		for _, fetch := range fetches {
 			check(w.WriteCapture(fetch))
 		}
 	}
