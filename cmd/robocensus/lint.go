@@ -242,4 +242,21 @@ func listCodes(env *Env) {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", c.Name, c.Severity, summary)
 	}
 	w.Flush()
+	fmt.Fprintln(env.Stdout, "\nThe classic mistakes of the 2.4-million-site robots.txt survey, and the codes that find them:")
+	w = tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "MISTAKE\tCODES\tNOTE")
+	for _, m := range robots.Mistakes() {
+		if m.Number == 0 {
+			continue // domain farms: a report figure, not a finding
+		}
+		var codes []string
+		for _, c := range m.Codes {
+			codes = append(codes, c.String())
+		}
+		if len(codes) == 0 {
+			codes = []string{"(none)"}
+		}
+		fmt.Fprintf(w, "%d %s\t%s\t%s\n", m.Number, m.Name, strings.Join(codes, ", "), m.Note)
+	}
+	w.Flush()
 }
