@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"cmp"
 	"net"
 	"net/url"
 	"strings"
@@ -243,6 +242,3 @@ func registeredDomain(host string) string {
 	}
 	return d
 }
-
-// compareHosts orders rows by host, for a deterministic table.
-func compareHosts(a, b schema.Host) int { return cmp.Compare(a.URLHostName, b.URLHostName) }

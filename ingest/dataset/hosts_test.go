@@ -186,3 +186,6 @@ func buildHostsOf(t *testing.T, caps []schema.Capture) []schema.Host {
 	slices.SortFunc(got, compareHosts)
 	return got
 }
+
+// compareHosts orders rows by host.
+func compareHosts(a, b schema.Host) int { return strings.Compare(a.URLHostName, b.URLHostName) }
