@@ -26,17 +26,18 @@ var style = func() template.CSS {
 // cannot become markup; the pages hold no script at all, and their
 // Content-Security-Policy forbids scripts and every fetch.
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"int":       fmtInt,
-	"share":     fmtShare,
-	"ratio":     fmtRatio,
-	"pct":       func(r Ratio) string { return fmtShare(r.Share()) },
-	"bytes":     fmtBytes,
-	"value":     fmtValue,
-	"delta":     fmtDelta,
-	"status":    status,
-	"plural":    plural,
-	"frac":      func(n, of int64) float64 { return Ratio{n, of}.Share() },
-	"lineClass": lineClass,
+	"int":           fmtInt,
+	"share":         fmtShare,
+	"ratio":         fmtRatio,
+	"pct":           func(r Ratio) string { return fmtShare(r.Share()) },
+	"bytes":         fmtBytes,
+	"value":         fmtValue,
+	"delta":         fmtDelta,
+	"status":        status,
+	"plural":        plural,
+	"siteRedirects": siteRedirects,
+	"frac":          func(n, of int64) float64 { return Ratio{n, of}.Share() },
+	"lineClass":     lineClass,
 }).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
 // reportView is what the crawl report template draws.

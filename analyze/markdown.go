@@ -216,6 +216,9 @@ func mdSiteCrawl(m *mdWriter, sc *SiteCrawl) {
 	m.heading(2, "robots.txt in "+md(sc.Crawl))
 	m.para("Capture %s of %s: %s, outcome %s, %s; errors: %d, warnings: %d. Other hosts serving the same file: %s.",
 		code(c.CaptureID), code(c.URL), status(c.Status), code(c.Outcome), fmtBytes(c.Length), c.Errors, c.Warnings, fmtInt(sc.SharedWith))
+	if h := sc.Host; h != nil {
+		m.para("As a site: fetch class %s; %s.", code(h.FetchClass), siteRedirects(h))
+	}
 	for _, f := range sc.FileFindings {
 		m.printf("- whole file: **%s** %s %s\n", f.Severity, md(f.Message), code(f.Code))
 	}
@@ -262,6 +265,21 @@ func pad(s string, n int) string {
 		return s
 	}
 	return strings.Repeat(" ", n-len(s)) + s
+}
+
+// siteRedirects says in words what following the host's redirects gave.
+func siteRedirects(h *SiteHost) string {
+	switch h.RedirectResult {
+	case "none":
+		return "no redirect"
+	case "resolved":
+		to := "its own capture"
+		if h.EffectiveURL != "" {
+			to = h.EffectiveURL
+		}
+		return fmt.Sprintf("redirects resolved after %d %s to %s, outcome %s", h.RedirectHops, plural(int64(h.RedirectHops), "hop", "hops"), to, h.EffectiveOutcome)
+	}
+	return fmt.Sprintf("redirects not resolved (%s after %d %s)", h.RedirectResult, h.RedirectHops, plural(int64(h.RedirectHops), "hop", "hops"))
 }
 
 func mdSiteCaptures(m *mdWriter, caps []SiteCapture) {

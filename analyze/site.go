@@ -77,9 +77,26 @@ type SiteCrawl struct {
 	// SharedWith counts the other hosts of the crawl with a capture of the
 	// same non-empty body.
 	SharedWith int64 `json:"shared_with"`
+	// Host is the host's row of the hosts table: its redirects followed
+	// and Common Crawl's fetch class; nil for a crawl published before
+	// the table existed.
+	Host *SiteHost `json:"host,omitempty"`
 
 	findings []SiteDiagnostic // all findings, until the listing is made
 	text     string           // the body, when kept
+}
+
+// SiteHost is what the hosts table says of the host in a crawl (see
+// schema.Host): the redirects followed from its deciding capture, the
+// capture that answers for it at their end, and its fetch class.
+type SiteHost struct {
+	RegisteredDomain string `json:"registered_domain,omitempty"`
+	RedirectHops     int32  `json:"redirect_hops"`
+	RedirectResult   string `json:"redirect_result"`
+	EffectiveID      string `json:"effective_capture_id,omitempty"`
+	EffectiveURL     string `json:"effective_url,omitempty"` // when it is another capture than the deciding one
+	EffectiveOutcome string `json:"effective_outcome"`
+	FetchClass       string `json:"fetch_class"`
 }
 
 // Listing is a robots.txt text cut into lines as the engine numbers them.
@@ -178,7 +195,7 @@ func (d *Dataset) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteC
 	}
 	caps[best].Deciding = true
 	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, Preferences: []SitePreference{}, FileFindings: []SiteDiagnostic{}}
-	steps := []func(context.Context, *SiteCrawl, string) error{d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteShared}
+	steps := []func(context.Context, *SiteCrawl, string) error{d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteShared, d.siteHost}
 	for _, step := range steps {
 		if err := step(ctx, sc, hostName); err != nil {
 			return nil, nil, err
@@ -465,6 +482,52 @@ func (d *Dataset) siteShared(ctx context.Context, sc *SiteCrawl, hostName string
 			}
 		}
 		sc.SharedWith = int64(len(others))
+		return nil
+	})
+}
+
+// siteHost reads the host's row of the hosts table, and the URL of its
+// effective capture when redirects led to another one.
+func (d *Dataset) siteHost(ctx context.Context, sc *SiteCrawl, hostName string) error {
+	var mu sync.Mutex
+	spec := scanSpec{table: "hosts", crawl: sc.Crawl, columns: []string{"url_host_name", "url_host_registered_domain", "redirect_hops",
+		"redirect_result", "effective_capture_id", "effective_outcome", "fetch_class"}}
+	err := d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+		cs := columnSet{rec: rec}
+		hosts, domains, hops := cs.str("url_host_name"), cs.str("url_host_registered_domain"), cs.i32("redirect_hops")
+		results, effective, outcomes, classes := cs.str("redirect_result"), cs.str("effective_capture_id"), cs.str("effective_outcome"), cs.str("fetch_class")
+		if cs.err != nil {
+			return cs.err
+		}
+		for i := range hosts.Len() {
+			if hosts.Value(i) != hostName {
+				continue
+			}
+			h := &SiteHost{RegisteredDomain: strings.Clone(strOrEmpty(domains, i)), RedirectHops: hops.Value(i),
+				RedirectResult: strings.Clone(results.Value(i)), EffectiveID: strings.Clone(strOrEmpty(effective, i)),
+				EffectiveOutcome: strings.Clone(outcomes.Value(i)), FetchClass: strings.Clone(classes.Value(i))}
+			mu.Lock()
+			sc.Host = h
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil || sc.Host == nil || sc.Host.EffectiveID == "" || sc.Host.EffectiveID == sc.Capture.CaptureID {
+		return err
+	}
+	return d.scan(ctx, scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"capture_id", "url"}}, func(_ int, rec arrow.Record) error {
+		cs := columnSet{rec: rec}
+		ids, urls := cs.str("capture_id"), cs.str("url")
+		if cs.err != nil {
+			return cs.err
+		}
+		for i := range ids.Len() {
+			if ids.Value(i) == sc.Host.EffectiveID {
+				mu.Lock()
+				sc.Host.EffectiveURL = strings.Clone(urls.Value(i))
+				mu.Unlock()
+			}
+		}
 		return nil
 	})
 }
