@@ -14,7 +14,7 @@
 -- Shows: how many captures the index knows, and index columns (languages,
 -- the index's own digest) next to robocensus's.
 
-CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR});
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW cc_index AS SELECT * FROM read_parquet(coalesce(getvariable('cc_index'), 'cc-index/*.parquet'), hive_partitioning = true, union_by_name = true);
 
 -- Captures found in the index, per crawl.
