@@ -145,29 +145,14 @@ func openInput(ctx context.Context, name string, cfg *Config, inFolder bool) (ar
 		r := newSkipReader(reason, fi.Size())
 		return r, r, nil
 	}
-	switch _, err := detectFile(name); {
+	r, closer, err := archive.Open(name, cfg.ReadOptions...)
+	switch {
 	case errors.Is(err, archive.ErrBinary):
-		r := newSkipReader(archive.SkipNotRobotsTxt, fi.Size())
-		return r, r, nil
-	case errors.Is(err, archive.ErrUnsupportedFormat):
-		r := newSkipReader(archive.SkipUnsupported, fi.Size())
-		return r, r, nil
+		skip := newSkipReader(archive.SkipNotRobotsTxt, fi.Size())
+		return skip, skip, nil
+	case errors.Is(err, archive.ErrUnknownFormat): // no reader takes it; a reader failing is the input's error
+		skip := newSkipReader(archive.SkipUnsupported, fi.Size())
+		return skip, skip, nil
 	}
-	return archive.Open(name, cfg.ReadOptions...)
-}
-
-// detectFile finds the format of a local file from its first bytes (see
-// archive.Detect); an error reading them is left to archive.Open.
-func detectFile(name string) (archive.Format, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return archive.FormatUnknown, nil
-	}
-	defer f.Close()
-	head := make([]byte, archive.SniffLen)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return archive.FormatUnknown, nil
-	}
-	return archive.Detect(head[:n], name)
+	return r, closer, err
 }

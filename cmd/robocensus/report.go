@@ -69,7 +69,7 @@ or holds no capture of HOST, 2 on a usage error.`,
 		format := fs.String("format", "html", "output `format`: html, md or json")
 		out := fs.String("o", "", "write to `FILE` (default: standard output)")
 		shards := fs.Int("host-shards", 0, "split each crawl's captures into `N` host shards (default: one per 1,048,576 captures)")
-		var crawls labels
+		var crawls stringList
 		fs.Var(&crawls, "crawl", "report on the crawl `LABEL` only (repeatable; default: every crawl)")
 		ranksFile := fs.String("ranks", "", "join the ranked host list `FILE` (rank,host lines; Tranco's CSV) with the crawls")
 		return func(env *Env, args []string) int {
@@ -246,17 +246,4 @@ func readRanks(name string) (*analyze.Ranks, error) {
 	}
 	defer f.Close()
 	return analyze.ReadRanks(f)
-}
-
-// labels is a repeatable flag: each use adds a value.
-type labels []string
-
-func (l *labels) String() string { return strings.Join(*l, ",") }
-
-func (l *labels) Set(v string) error {
-	if v == "" {
-		return errors.New("empty label")
-	}
-	*l = append(*l, v)
-	return nil
 }

@@ -70,12 +70,18 @@ func Detect(head []byte, name string) (Format, error) {
 	case comp == compNone:
 		return FormatUnknown, ErrBinary
 	}
-	return FormatUnknown, fmt.Errorf("%w: compressed data of unknown kind", ErrUnsupportedFormat)
+	return FormatUnknown, fmt.Errorf("%w: compressed data of unknown kind", ErrUnknownFormat)
 }
 
+// ErrUnknownFormat is wrapped by every error of Detect: no reader of this
+// package takes the data (as opposed to a reader that fails on data it
+// takes, e.g. a bzip2 WARC). It wraps ErrUnsupportedFormat and adds
+// nothing to the message.
+var ErrUnknownFormat = fmt.Errorf("%w", ErrUnsupportedFormat)
+
 // ErrBinary is the error of Detect for uncompressed binary data; it wraps
-// ErrUnsupportedFormat.
-var ErrBinary = fmt.Errorf("%w: binary data, neither a WARC, ARC or tar file nor a robots.txt body", ErrUnsupportedFormat)
+// ErrUnknownFormat.
+var ErrBinary = fmt.Errorf("%w: binary data, neither a WARC, ARC or tar file nor a robots.txt body", ErrUnknownFormat)
 
 func firstLine(b []byte) []byte {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
@@ -92,7 +98,7 @@ func decompressHead(head []byte, comp compression) ([]byte, error) {
 	case compNone:
 		return head, nil
 	case compLZ4:
-		return nil, fmt.Errorf("%w: LZ4-compressed (not a WARC compression this package reads)", ErrUnsupportedFormat)
+		return nil, fmt.Errorf("%w: LZ4-compressed (not a WARC compression this package reads)", ErrUnknownFormat)
 	case compGzip:
 		zr, err := gzip.NewReader(bytes.NewReader(head))
 		if err != nil {
@@ -129,7 +135,7 @@ func Open(name string, opts ...Option) (CaptureReader, io.Closer, error) {
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
-		if s := urlScheme(name); s != "" {
+		if s := URLScheme(name); s != "" {
 			err = fmt.Errorf("%w: URL scheme %q (http and https URLs are read; Common Crawl's s3://commoncrawl/ is https://data.commoncrawl.org/)", ErrUnsupportedFormat, s)
 			return nil, nil, &InputError{File: name, Err: err}
 		}
@@ -153,9 +159,9 @@ func Open(name string, opts ...Option) (CaptureReader, io.Closer, error) {
 	return r, f, nil
 }
 
-// urlScheme returns the scheme of a name that looks like a URL
+// URLScheme returns the scheme of a name that looks like a URL
 // ("s3://...", "https://..."), or "".
-func urlScheme(name string) string {
+func URLScheme(name string) string {
 	scheme, _, ok := strings.Cut(name, "://")
 	if !ok || scheme == "" {
 		return ""

@@ -303,17 +303,10 @@ func IsRemote(name string) bool {
 // otherScheme returns the scheme of a name that looks like a URL of a
 // scheme other than http(s) ("s3://..."), or "".
 func otherScheme(name string) string {
-	scheme, _, ok := strings.Cut(name, "://")
-	if !ok || scheme == "" || IsRemote(name) {
+	if IsRemote(name) {
 		return ""
 	}
-	for i, r := range scheme {
-		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
-			return ""
-		}
-	}
-	return scheme
+	return archive.URLScheme(name)
 }
 
 // parseRemote checks a remote input's URL.
