@@ -178,8 +178,8 @@ func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
 	s.markUsable(sh)
 	for i := range sh.caps {
 		c := &sh.caps[i]
-		if c.flags&(capDeciding|capUsable) == capDeciding|capUsable {
-			s.out.UsableHosts++
+		if c.flags&capUsable != 0 {
+			s.out.UsableHosts += int64(c.weight) // the hosts it decides for, redirects followed
 		}
 		s.farms.count(c)
 	}

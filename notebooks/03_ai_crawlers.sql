@@ -24,14 +24,17 @@ CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable
 CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, payload_digest) * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
--- One row per host and crawl: its deciding capture (not a redirect if it has one,
--- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
-CREATE OR REPLACE VIEW hosts AS
-SELECT * EXCLUDE (rn) FROM (
-    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
-        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
-    FROM captures c)
-WHERE rn = 1;
+CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+
+-- One row per host and crawl (the hosts table, schema 1.3 and later): the
+-- capture whose answer decides for it once redirects are followed, as
+-- Google follows them (effective_capture_id), or its deciding capture when
+-- the chain is not resolved; host is the host's name, url_host_name the
+-- capture's. A host that redirects to a robots.txt blocking GPTBot blocks
+-- GPTBot. This is how robocensus report counts hosts.
+CREATE OR REPLACE VIEW effective AS
+SELECT h.url_host_name AS host, c.*
+FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.effective_capture_id, h.capture_id);
 
 -- The tracked crawlers of the dataset.
 SELECT agent, count(*) AS rows FROM agents GROUP BY agent ORDER BY agent;
@@ -40,7 +43,7 @@ SELECT agent, count(*) AS rows FROM agents GROUP BY agent ORDER BY agent;
 -- or no-rules; or no status, and a rule or no sign of HTML, binary or UTF-16
 -- content), most often named first.
 WITH usable AS (
-    SELECT * FROM hosts
+    SELECT * FROM effective
     WHERE outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0 AND capture_id IN (
         SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16')))))
 SELECT a.crawl, a.agent, count(*) AS hosts,
@@ -66,20 +69,20 @@ SELECT a.crawl, a.agent, count(*) AS hosts,
        round(100 * avg((via = 'named' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_named,
        round(100 * avg((via = 'fallback' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_fallback,
        round(100 * avg((via = 'star' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_star
-FROM agents a JOIN hosts h USING (crawl, capture_id)
+FROM agents a JOIN effective h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY a.crawl, pct_via_fallback DESC, pct_via_named DESC, a.agent;
 
 -- The same over all hosts (a 5xx answer blocks everything, a 404 nothing).
 SELECT a.crawl, a.agent, count(*) AS hosts,
        round(100 * avg(named::INT), 2) AS pct_named,
        round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked
-FROM agents a JOIN hosts h USING (crawl, capture_id)
+FROM agents a JOIN effective h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY a.crawl, pct_named DESC, a.agent;
 
 -- A few well-known AI crawlers over time: one row per crawl.
 PIVOT (
     SELECT a.crawl, a.agent, round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked
-    FROM agents a JOIN hosts h USING (crawl, capture_id)
+    FROM agents a JOIN effective h USING (crawl, capture_id)
     WHERE a.agent IN ('GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'PerplexityBot', 'Bytespider')
     GROUP BY ALL)
 ON agent USING any_value(pct_blocked) ORDER BY crawl;

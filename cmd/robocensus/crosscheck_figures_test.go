@@ -17,7 +17,7 @@ func checkOverview(q *querier, c *analyze.Crawl) {
 		count(*) FILTER (error_count > 0), strftime(min(fetch_time), '%Y-%m-%dT%H:%M:%S'), strftime(max(fetch_time), '%Y-%m-%dT%H:%M:%S')
 		FROM captures WHERE crawl = ?`,
 		[][]string{row(c.Captures, c.Hosts, c.ReadCaptures, c.WithErrors.N, timeOrNull(c.FirstFetch), timeOrNull(c.LastFetch))})
-	q.same("usable hosts", `SELECT count(*) FILTER (usable) FROM deciding WHERE crawl = ?`, [][]string{row(c.UsableHosts)})
+	q.same("usable hosts", `SELECT count(*) FILTER (usable) FROM effective WHERE crawl = ?`, [][]string{row(c.UsableHosts)})
 }
 
 func timeOrNull(t interface{ Format(string) string }) string {
