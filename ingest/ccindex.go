@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/robocensus/robocensus/ingest/archive"
@@ -65,10 +64,19 @@ func protocol(scheme string) string {
 }
 
 // portNumber returns a port written in a URL, or 0 (NULL) when none is
-// written or it is not a port number.
+// written or it is not a port number (1 to 65535).
 func portNumber(port string) int32 {
-	n, err := strconv.ParseUint(port, 10, 16)
-	if err != nil || n == 0 {
+	if port == "" || len(port) > 5 {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return 0
+		}
+		n = n*10 + int(port[i]-'0')
+	}
+	if n > 65535 {
 		return 0
 	}
 	return int32(n)
@@ -83,25 +91,10 @@ func isDefaultPort(scheme, port string) bool {
 // url_host_tld; "" for an IP address.
 func hostTLD(host string) string {
 	host = strings.TrimSuffix(host, ".")
-	if host == "" || isIPHost(host) {
+	if host == "" || dataset.IsIPAddress(host) {
 		return ""
 	}
 	return host[strings.LastIndexByte(host, '.')+1:]
-}
-
-// isIPHost reports whether a host (without brackets) is an IP address:
-// IPv6 has colons, IPv4 only digits and dots. Common Crawl gives an IP
-// address no host parts.
-func isIPHost(host string) bool {
-	if strings.IndexByte(host, ':') >= 0 {
-		return true
-	}
-	for i := 0; i < len(host); i++ {
-		if c := host[i]; c != '.' && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // appendSURT appends the SURT key of a URL whose lower-case host is host,

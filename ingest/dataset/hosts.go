@@ -240,7 +240,7 @@ func hostRow(caps []*hostCapture, ends []chainEnd) schema.Host {
 // Crawl gives NULL. It allocates nothing: the result is a part of host.
 func RegisteredDomain(host string) string {
 	host = strings.TrimSuffix(host, ".")
-	if host == "" || strings.HasPrefix(host, "[") || strings.IndexByte(host, ':') >= 0 || net.ParseIP(host) != nil {
+	if host == "" || IsIPAddress(host) {
 		return ""
 	}
 	suffix, icann := publicsuffix.PublicSuffix(host)
@@ -256,4 +256,21 @@ func RegisteredDomain(host string) string {
 	}
 	rest := host[:len(host)-len(suffix)-1]
 	return host[strings.LastIndexByte(rest, '.')+1:]
+}
+
+// IsIPAddress reports whether a host name (as url_host_name spells it,
+// without brackets) is an IP address: an IPv6 address has colons, an IPv4
+// address only digits and dots (Common Crawl's index also reads the
+// shortened decimal forms, "127.1", as IPv4). It allocates nothing, unlike
+// net.ParseIP on a name.
+func IsIPAddress(host string) bool {
+	if strings.IndexByte(host, ':') >= 0 || strings.HasPrefix(host, "[") {
+		return true
+	}
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; c != '.' && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return host != ""
 }
