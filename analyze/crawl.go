@@ -91,7 +91,7 @@ func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
 type capture struct {
 	id       uint64    // hash of capture_id
 	codes    [2]uint64 // bit i: a diagnostic of code i (set atomically)
-	digest   uint64    // hash of payload_digest, 0 when NULL
+	digest   uint64    // hash of content_digest, 0 when NULL
 	errors   int32
 	warnings int32
 	flags    uint32 // cap* bits (set atomically after the captures pass), and the outcome in the top byte
@@ -186,7 +186,7 @@ type captureCols struct {
 func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCols, error) {
 	cs := columnSet{rec: rec}
 	c := &captureCols{
-		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("payload_digest"),
+		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("content_digest"),
 		outcome: cs.dict("outcome"), fetch: cs.timestamp("fetch_time"), status: cs.i32("fetch_status"),
 		rules: cs.i32("rule_count"), errs: cs.i32("error_count"), warns: cs.i32("warning_count"),
 		length: cs.i64("payload_length"),

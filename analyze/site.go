@@ -226,8 +226,8 @@ func siteDecidesBefore(a, b *SiteCapture) bool {
 // siteColumns are the captures columns the site report reads.
 var siteColumns = []string{
 	"capture_id", "url", "url_host_name", "fetch_time", "fetch_status", "content_mime_type",
-	"payload_length", "payload_digest", "truncated", "oversize", "warc_filename", "warc_record_offset",
-	"warc_record_length", "redirect_location", "outcome", "rule_count", "error_count", "warning_count", "info_count",
+	"payload_length", "content_digest", "content_truncated", "oversize", "warc_filename", "warc_record_offset",
+	"warc_record_length", "fetch_redirect", "outcome", "rule_count", "error_count", "warning_count", "info_count",
 }
 
 // siteCaptures returns the captures of the host in one crawl, by fetch time.
@@ -274,7 +274,7 @@ func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
 	str := func(name string) string { return strings.Clone(strOrEmpty(cs.str(name), i)) }
 	c := SiteCapture{
 		CaptureID: str("capture_id"), URL: str("url"), ContentType: str("content_mime_type"),
-		Digest: str("payload_digest"), Truncated: str("truncated"), Redirect: str("redirect_location"),
+		Digest: str("content_digest"), Truncated: str("content_truncated"), Redirect: str("fetch_redirect"),
 		Outcome: str("outcome"), WARCFilename: str("warc_filename"),
 	}
 	status, ts := cs.i32("fetch_status"), cs.timestamp("fetch_time")
@@ -486,10 +486,10 @@ func (d *Dataset) siteShared(ctx context.Context, sc *SiteCrawl, hostName string
 	var mu sync.Mutex
 	h := newHasher()
 	others := map[uint64]struct{}{}
-	spec := scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"url_host_name", "payload_digest"}}
+	spec := scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"url_host_name", "content_digest"}}
 	return d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		cs := columnSet{rec: rec}
-		hosts, digests := cs.str("url_host_name"), cs.str("payload_digest")
+		hosts, digests := cs.str("url_host_name"), cs.str("content_digest")
 		if cs.err != nil {
 			return cs.err
 		}
