@@ -24,6 +24,7 @@ type partition struct {
 	inputs      []schema.Input
 	directives  []schema.Directive
 	preferences []schema.Preference
+	hosts       []schema.Host
 }
 
 // write writes the partition's tables under dir, with the writer options
@@ -39,6 +40,7 @@ func (p *partition) write(dir, crawl string, opts ...schema.WriterOption) error 
 		func() error { return writeTable(dir, crawl, p.inputs, opts) },
 		func() error { return writeTable(dir, crawl, p.directives, opts) },
 		func() error { return writeTable(dir, crawl, p.preferences, opts) },
+		func() error { return writeTable(dir, crawl, p.hosts, opts) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
