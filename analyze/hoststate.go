@@ -18,10 +18,11 @@ import (
 //
 // A record is the name's length (uvarint), the name, and stateFixed
 // bytes: the digest hash (8, little-endian), the verdict bits (2), the
-// fetch class (1) and the flags (1). With names of 15-25 bytes, as
-// Common Crawl's hosts are, a record takes 28-38 bytes: some 1.5-2 GB of
-// disk per state file for 50 million hosts, and while a crawl's runs are
-// merged into the next file, twice that. In memory, a host takes 24
+// fetch class (1) and the flags (1). With names of 15-25 bytes a record
+// takes 28-38 bytes: some 1.5-2 GB of disk per state file for 50 million
+// hosts, and about four times that at the end of a crawl, when its runs
+// (two records per host: its row of hosts, its deciding capture), the
+// previous crawl's file and the new file coexist. In memory, a host takes 24
 // bytes and its name while it waits in the buffer (at most
 // changesRunBytes), and nothing afterwards; merging holds one 64 KiB
 // reader per run.
