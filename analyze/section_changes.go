@@ -8,8 +8,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-
-	"github.com/robocensus/robocensus/robots"
 )
 
 // changesSection compares each crawl of the report with the crawl before
@@ -146,20 +144,16 @@ func (a *changesAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) err
 	if cs.err != nil {
 		return cs.err
 	}
-	crawler := make([]int, agents.vals.Len())
-	for i := range crawler {
-		crawler[i] = slices.Index(followedAICrawlers, agents.vals.Value(i))
-	}
-	full, partial := verdicts.find(robots.AccessDisallowed.String()), verdicts.find(robots.AccessPartial.String())
+	fv := newFollowedVerdicts(agents, verdicts)
 	for _, r := range runs {
 		var bits uint16
 		for i := r.From; i < r.To; i++ {
-			k := crawler[agents.idx[i]]
+			k := fv.crawler[agents.idx[i]]
 			switch {
 			case k < 0:
-			case verdicts.idx[i] == full:
+			case verdicts.idx[i] == fv.full:
 				bits |= fullBit(k)
-			case verdicts.idx[i] == partial:
+			case verdicts.idx[i] == fv.partial:
 				bits |= partialBit(k)
 			}
 		}

@@ -43,6 +43,25 @@ var strataSection = &Section{
 // them too.
 var followedAICrawlers = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
 
+// followedVerdicts maps the dictionaries of a record of agents to the
+// followed AI crawlers: crawler[x] is the index in followedAICrawlers of
+// the agent of dictionary index x (-1 for the others); full and partial
+// are the dictionary indices of the verdicts "disallowed" and
+// "partially-disallowed" (-1 when the record has none).
+type followedVerdicts struct {
+	crawler       []int
+	full, partial int32
+}
+
+func newFollowedVerdicts(agents, verdicts dictColumn) followedVerdicts {
+	fv := followedVerdicts{crawler: make([]int, agents.vals.Len()),
+		full: verdicts.find(robots.AccessDisallowed.String()), partial: verdicts.find(robots.AccessPartial.String())}
+	for i := range fv.crawler {
+		fv.crawler[i] = slices.Index(followedAICrawlers, agents.vals.Value(i))
+	}
+	return fv
+}
+
 // fetchClassColumns are the fetch classes in the order of Common Crawl's
 // table, after "No robots.txt capture".
 var fetchClassColumns = []string{
@@ -142,11 +161,8 @@ func (a *strataAcc) addAgents(rec arrow.Record) error {
 	if cs.err != nil {
 		return cs.err
 	}
-	crawler := make([]int, agents.vals.Len())
-	for i := range crawler {
-		crawler[i] = slices.Index(followedAICrawlers, agents.vals.Value(i))
-	}
-	disallowed, partially := verdicts.find(robots.AccessDisallowed.String()), verdicts.find(robots.AccessPartial.String())
+	fv := newFollowedVerdicts(agents, verdicts)
+	crawler, disallowed, partially := fv.crawler, fv.full, fv.partial
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i, x := range agents.idx {
