@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -246,14 +247,14 @@ func (a *changesAcc) join(out *Crawl) (err error) {
 	}
 	var next *stateWriter
 	if a.p.Next {
-		dir, err := a.p.carry.tempDir()
-		if err != nil {
+		var dir string
+		if dir, err = a.p.carry.tempDir(); err != nil {
 			return err
 		}
 		if next, err = createStateFile(dir, "changes-state-*"); err != nil {
 			return err
 		}
-		defer func() {
+		defer func() { // err is the result of join
 			if cerr := next.close(); err == nil {
 				err = cerr
 			}
@@ -272,7 +273,7 @@ func (a *changesAcc) join(out *Crawl) (err error) {
 		case !curOK:
 			c = 1
 		default:
-			c = strings.Compare(string(cur.st.name), string(prev.st.name))
+			c = bytes.Compare(cur.st.name, prev.st.name)
 		}
 		if c <= 0 && next != nil {
 			if err := next.write(&cur.st); err != nil {

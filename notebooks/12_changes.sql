@@ -127,19 +127,13 @@ GROUP BY o.ord, o.crawl, o.previous, g.ord, g.agent
 ORDER BY o.ord, g.ord;
 
 -- The per-host changes: every host of a crawl that changed since the previous crawl, with what
--- changed; the first crawl is compared with nothing, so every host of it is listed as appeared.
-SELECT h.crawl, h.previous, h.host, h.appeared, h.disappeared, h.robots_txt_changed,
+-- changed (no row when nothing changed, or the dataset has one crawl).
+SELECT /* may be empty */ h.crawl, h.previous, h.host, h.appeared, h.disappeared, h.robots_txt_changed,
        h.previous_fetch_class, h.fetch_class, v.verdicts
-FROM (
-    SELECT * FROM host_changes
-    UNION ALL BY NAME
-    SELECT o.crawl, NULL AS previous, s.host, true AS appeared, false AS disappeared, false AS robots_txt_changed,
-           false AS fetch_class_changed, s.fetch_class
-    FROM crawl_order o JOIN host_state s ON s.crawl = o.crawl WHERE o.previous IS NULL
-) h
+FROM host_changes h
 JOIN crawl_order o ON o.crawl = h.crawl
 LEFT JOIN (
-    SELECT crawl, host, string_agg(agent || ': ' || previous_verdict || ' -> ' || verdict, '; ' ORDER BY ord) AS verdicts
+    SELECT crawl, host, string_agg(agent || ': ' || previous_verdict || ' -> ' || verdict, ', ' ORDER BY ord) AS verdicts
     FROM verdict_changes GROUP BY crawl, host
 ) v ON v.crawl = h.crawl AND v.host = h.host
 WHERE h.appeared OR h.disappeared OR h.robots_txt_changed OR h.fetch_class_changed OR v.verdicts IS NOT NULL

@@ -168,4 +168,30 @@ func TestChangesMatchDuckDB(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("changes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// The notebook's per-host listing: every host that changed, and how.
+	const listSQL = "SELECT /* may be empty */ h.crawl, h.previous, h.host"
+	q := &querier{t: t, db: db, crawl: "CC-MAIN-2025-08"}
+	list := notebookQueries(q, changesNotebook, listSQL)[listSQL]
+	q.same("changes: the per-host listing", `SELECT host, appeared, disappeared, robots_txt_changed, previous_fetch_class <> fetch_class, verdicts FROM (`+list+`) WHERE crawl = ?`,
+		[][]string{
+			row("all.example", false, false, true, false, allBlocked("allowed")),
+			row("block.example", false, false, true, false, "GPTBot: allowed -> disallowed"),
+			row("class.example", false, false, false, true, nil),
+			row("down.example", false, false, true, true, allBlocked("allowed")),
+			row("gone.example", false, true, false, nil, nil),
+			row("new.example", true, false, false, nil, nil),
+			row("partial.example", false, false, true, false, "ClaudeBot: disallowed -> partially-disallowed"),
+			row("unblock.example", false, false, true, false, "GPTBot: disallowed -> allowed"),
+			row("www.redirect.example", false, false, true, false, "GPTBot: allowed -> disallowed"),
+		})
+}
+
+// allBlocked is the listing's verdict changes of a host that now
+// disallows every followed AI crawler.
+func allBlocked(before string) string {
+	var out []string
+	for _, agent := range []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"} {
+		out = append(out, agent+": "+before+" -> disallowed")
+	}
+	return strings.Join(out, ", ")
 }
