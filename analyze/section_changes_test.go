@@ -1,8 +1,11 @@
 package analyze_test
 
 import (
+	"context"
 	"crypto/sha1"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,5 +157,23 @@ func TestChangesRendering(t *testing.T) {
 		if f != analyze.JSON && !strings.Contains(out, "Since the previous crawl") {
 			t.Errorf("%v: no changes section", f)
 		}
+	}
+}
+
+// TestChangesFailure: when the section cannot write its per-host state
+// (no temporary folder), the report fails and says why, rather than
+// leaving the changes out.
+func TestChangesFailure(t *testing.T) {
+	dir := changesDataset(t)
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, v := range []string{"TMPDIR", "TMP", "TEMP"} {
+		t.Setenv(v, missing)
+	}
+	d, err := analyze.Open(os.DirFS(dir), analyze.WithCrawls(changesOld, changesNew))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Report(context.Background()); err == nil || !strings.Contains(err.Error(), "changes since the previous crawl") {
+		t.Errorf("report without a temporary folder: %v, want the changes' error", err)
 	}
 }
