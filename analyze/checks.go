@@ -489,7 +489,9 @@ var ChangeCheck = &Check{
 	Name: "changes",
 	Doc: `what changed between crawls
 Compares each crawl with the one before: the answer (status and outcome), the
-file itself (payload digest), and the verdict for each tracked crawler.`,
+file itself (payload digest, when both captures have one), the verdict for
+each tracked crawler, and the fetch class (hosts table): the definitions of
+the crawl report's changes section, for one host.`,
 	Run: runChanges,
 }
 
@@ -516,6 +518,9 @@ func runChanges(p *Pass) error {
 		}
 		if ch := verdictChanges(before, after); len(ch) > 0 {
 			report(robots.Info, "crawler verdicts changed between %s and %s: %s", before.Crawl, after.Crawl, strings.Join(firstN(ch, maxVerdictChanges), "; "))
+		}
+		if bh, ah := before.Host, after.Host; bh != nil && ah != nil && bh.FetchClass != ah.FetchClass {
+			report(robots.Info, "the fetch class changed from %s in %s to %s in %s", bh.FetchClass, before.Crawl, ah.FetchClass, after.Crawl)
 		}
 	}
 	return nil

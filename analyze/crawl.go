@@ -17,8 +17,13 @@ import (
 // and their trends when there are several.
 func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 	r := &Report{Top: d.cfg.top}
-	for _, label := range d.crawls {
-		c, err := d.crawl(ctx, label)
+	cr := &carry{}
+	defer cr.close()
+	for i, label := range d.crawls {
+		c, err := d.crawl(ctx, label, d.crawlParams(i, cr))
+		if err == nil {
+			err = cr.failed()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -37,8 +42,8 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 // figures before the next shard starts. The first shard also counts what
 // needs no capture state over every row. Then the samples of the shared
 // bodies and the few bodies shown.
-func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
-	s, err := newCrawlState(d, label)
+func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, error) {
+	s, err := newCrawlState(d, label, p)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +158,7 @@ var knownOutcomes = []string{
 	robots.OutcomeUnknown.String(),
 }
 
-func newCrawlState(d *Dataset, label string) (*crawlState, error) {
+func newCrawlState(d *Dataset, label string, p Params) (*crawlState, error) {
 	n, shards, err := d.HostShards(label)
 	if err != nil {
 		return nil, err
@@ -163,10 +168,10 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 		return nil, err
 	}
 	return &crawlState{
-		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n, hosts: hosts > 0,
+		d: d, label: label, out: &Crawl{Crawl: label}, hash: d.hash, shards: shards, captures: n, hosts: hosts > 0,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
 		farms: newFarmState(),
-		secs:  newSectionRun(crawlSections, Params{Top: d.cfg.top, Ranks: d.cfg.ranks}, d.workers()),
+		secs:  newSectionRun(crawlSections, p, d.workers()),
 	}, nil
 }
 

@@ -29,6 +29,7 @@ type Dataset struct {
 	fsys   fs.FS
 	crawls []string
 	cfg    config
+	hash   hasher // one seed for every crawl, so that hashes compare across crawls
 }
 
 // Open opens the dataset whose root folder is fsys (for a folder on disk,
@@ -49,7 +50,7 @@ func Open(fsys fs.FS, opts ...Option) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Dataset{fsys: fsys, cfg: cfg}
+	d := &Dataset{fsys: fsys, cfg: cfg, hash: newHasher()}
 	for _, dir := range dirs {
 		label := strings.TrimPrefix(path.Base(dir), schema.PartitionKey+"=")
 		if files, _ := d.files("captures", label); len(files) > 0 {

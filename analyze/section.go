@@ -54,6 +54,13 @@ type Section struct {
 type Params struct {
 	Top   int    // the length of the ranked lists
 	Ranks *Ranks // the ranked host list given (WithRanks), or nil
+
+	// Previous is the label of the crawl before this one in the report
+	// ("" for the first), and Next whether one follows: a section that
+	// compares crawls hands its state on through carry (carry.go).
+	Previous string
+	Next     bool
+	carry    *carry
 }
 
 // A Need is a table a section reads, and its columns.
@@ -249,6 +256,10 @@ func (m *Marks) Usable() bool { return m.c.flags&capUsable != 0 && m.c.weight > 
 // redirect to.
 func (m *Marks) Weight() int64 { return int64(m.c.weight) }
 
+// Digest returns a hash of the capture's payload digest, 0 when NULL:
+// the same digest hashes the same in every crawl of a report.
+func (m *Marks) Digest() uint64 { return m.c.digest }
+
 // Tally is the word the section that needs a "host T" table keeps for
 // the host; nil for other sections.
 func (m *Marks) Tally() *Tally { return (*Tally)(m.tally) }
@@ -285,5 +296,5 @@ type Trend struct {
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
 	outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, strataSection, inputsSection,
+	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
 }

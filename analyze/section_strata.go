@@ -17,7 +17,7 @@ import (
 // Common Crawl's robotstxt-status-counts-topk.csv, so a crawl of theirs
 // can be compared with their published table. Then what the hosts'
 // robots.txt, redirects followed (their effective capture), say to the AI
-// crawlers of strataCrawlers.
+// crawlers of followedAICrawlers.
 //
 // The hosts table is read before the agents rows come (the driver reads
 // it before the shards' passes): the section keeps the effective capture
@@ -37,9 +37,30 @@ var strataSection = &Section{
 	When:     func(p Params) bool { return p.Ranks != nil },
 }
 
-// strataCrawlers are the AI crawlers the strata follow: the most named in
-// robots.txt files and the most discussed.
-var strataCrawlers = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
+// followedAICrawlers are the AI crawlers followed host by host, in the
+// strata and in the changes between crawls: the most named in robots.txt
+// files and the most discussed. Notebooks 11_ranks and 12_changes list
+// them too.
+var followedAICrawlers = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
+
+// followedVerdicts maps the dictionaries of a record of agents to the
+// followed AI crawlers: crawler[x] is the index in followedAICrawlers of
+// the agent of dictionary index x (-1 for the others); full and partial
+// are the dictionary indices of the verdicts "disallowed" and
+// "partially-disallowed" (-1 when the record has none).
+type followedVerdicts struct {
+	crawler       []int
+	full, partial int32
+}
+
+func newFollowedVerdicts(agents, verdicts dictColumn) followedVerdicts {
+	fv := followedVerdicts{crawler: make([]int, agents.vals.Len()),
+		full: verdicts.find(robots.AccessDisallowed.String()), partial: verdicts.find(robots.AccessPartial.String())}
+	for i := range fv.crawler {
+		fv.crawler[i] = slices.Index(followedAICrawlers, agents.vals.Value(i))
+	}
+	return fv
+}
 
 // fetchClassColumns are the fetch classes in the order of Common Crawl's
 // table, after "No robots.txt capture".
@@ -93,7 +114,7 @@ func newStrataAcc(r *Ranks) *strataAcc {
 	a.verdicts = make([][2][]int64, len(a.strata))
 	for i := range a.counts {
 		a.counts[i] = make([]int64, len(fetchClassColumns))
-		a.verdicts[i] = [2][]int64{make([]int64, len(strataCrawlers)), make([]int64, len(strataCrawlers))}
+		a.verdicts[i] = [2][]int64{make([]int64, len(followedAICrawlers)), make([]int64, len(followedAICrawlers))}
 	}
 	return a
 }
@@ -140,11 +161,8 @@ func (a *strataAcc) addAgents(rec arrow.Record) error {
 	if cs.err != nil {
 		return cs.err
 	}
-	crawler := make([]int, agents.vals.Len())
-	for i := range crawler {
-		crawler[i] = slices.Index(strataCrawlers, agents.vals.Value(i))
-	}
-	disallowed, partially := verdicts.find(robots.AccessDisallowed.String()), verdicts.find(robots.AccessPartial.String())
+	fv := newFollowedVerdicts(agents, verdicts)
+	crawler, disallowed, partially := fv.crawler, fv.full, fv.partial
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i, x := range agents.idx {
@@ -181,7 +199,7 @@ func (a *strataAcc) addAgents(rec arrow.Record) error {
 func (a *strataAcc) Merge(Accumulator) {}
 
 func (a *strataAcc) Finish(out *Crawl) {
-	st := &Strata{Classes: fetchClassColumns, Crawlers: strataCrawlers}
+	st := &Strata{Classes: fetchClassColumns, Crawlers: followedAICrawlers}
 	withRules, noRules := slices.Index(fetchClassColumns, "robots-with-rules"), slices.Index(fetchClassColumns, "robots-no-rules")
 	for s, stratum := range a.strata {
 		row := StratumRow{Stratum: stratum, Ranked: a.ranks.Count(stratum), Hosts: a.counts[s],

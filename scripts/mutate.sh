@@ -57,6 +57,10 @@ mutants=(
   "analyze/section_crawlers.go markAI ./analyze"
   "analyze/section_crawlers.go Merge ./analyze"
   "analyze/section_worst.go errorCodes ./analyze"
+  "analyze/section_changes.go AddHostRows ./analyze"
+  "analyze/section_changes.go AddHosts ./analyze"
+  "analyze/section_changes.go common ./analyze"
+  "analyze/section_changes.go Add ./analyze"
 )
 
 tmp=$(mktemp -d)

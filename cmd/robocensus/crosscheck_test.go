@@ -121,7 +121,7 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 // sectionChecks are the DuckDB checks of the crawl report's sections
 // (analyze/section_*.go), one file each: crosscheck_NAME_test.go.
 var sectionChecks = []func(q *querier, c *analyze.Crawl, top int){
-	checkOutcomes, checkCrawlers, checkDiagnostics, checkSizes, checkRules, checkTypos, checkAgentsNamed, checkSitemaps, checkWorst, checkInputs, checkPreferences, checkMistakes,
+	checkOutcomes, checkCrawlers, checkDiagnostics, checkSizes, checkRules, checkTypos, checkAgentsNamed, checkSitemaps, checkWorst, checkInputs, checkPreferences, checkMistakes, checkChanges,
 }
 
 // crossCheck compares every figure of every crawl with DuckDB.

@@ -6,6 +6,10 @@
 //
 //	go run ./scripts/mkwarc -corpus ../shared/corpus -n 20000 -seed 1 -o /tmp/a.warc.gz
 //
+// Two crawls of the same hosts, each answer drawn again:
+//
+//	go run ./scripts/mkwarc -n 20000 -seed 2 -host-seed 1 -o /tmp/b.warc.gz
+//
 // With -mix robots every capture is instead a 200 answer with a real
 // robots.txt (the egonkm and Alexa 2015 bodies), the workload where parsing
 // and writing rows cost most:
@@ -36,6 +40,7 @@ func main() {
 	n := flag.Int("n", 20000, "captures to write")
 	seed := flag.Uint64("seed", 1, "random seed: different seeds give different files")
 	out := flag.String("o", "robotstxt.warc.gz", "output `file`")
+	hostSeed := flag.Uint64("host-seed", 0, "seed of the host names, 0 for -seed: files of one -host-seed and different seeds hold the same hosts, each answer drawn again (two crawls to compare)")
 	mix := flag.String("mix", "cc", "answers: cc (Common Crawl's mix) or robots (every capture a real robots.txt)")
 	flag.Parse()
 	if *mix != "cc" && *mix != "robots" {
@@ -53,9 +58,12 @@ func main() {
 	w, err := archive.NewWARCWriter(bw, filepath.Base(*out))
 	check(err)
 	rng := rand.New(rand.NewPCG(*seed, 42))
+	if *hostSeed == 0 {
+		*hostSeed = *seed
+	}
 	at := time.Date(2025, 1, 13, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < *n; i++ {
-		host := fmt.Sprintf("site-%d-%d.example", *seed, i)
+		host := fmt.Sprintf("site-%d-%d.example", *hostSeed, i)
 		at = at.Add(time.Second)
 		fetches := []archive.Fetch{{URL: "https://" + host + "/robots.txt", Time: at, Status: 200, ContentType: "text/plain", Body: robots[rng.IntN(len(robots))]}}
 		if *mix == "cc" {

@@ -1,0 +1,90 @@
+package analyze
+
+import (
+	"os"
+	"sync"
+)
+
+// A carry holds what the sections of one crawl of a report hand on to
+// the next crawl of the report (the changes section's per-host state),
+// and the temporary folder where they keep it on disk; the report removes
+// the folder when it ends, whatever happened. It is safe for concurrent
+// use.
+type carry struct {
+	mu    sync.Mutex
+	dir   string         // made on first use
+	state map[string]any // by section name
+	err   error          // the first failure a section reported
+}
+
+// crawlParams returns the settings of the sections of crawl i of the
+// report.
+func (d *Dataset) crawlParams(i int, c *carry) Params {
+	p := Params{Top: d.cfg.top, Ranks: d.cfg.ranks, Next: i+1 < len(d.crawls), carry: c}
+	if i > 0 {
+		p.Previous = d.crawls[i-1]
+	}
+	return p
+}
+
+// tempDir returns the report's temporary folder, made on first use.
+func (c *carry) tempDir() (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dir == "" {
+		dir, err := os.MkdirTemp("", "robocensus-report-")
+		if err != nil {
+			return "", err
+		}
+		c.dir = dir
+	}
+	return c.dir, nil
+}
+
+// take returns what a section handed on from the previous crawl, and
+// forgets it; nil when nothing.
+func (c *carry) take(section string) any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.state[section]
+	delete(c.state, section)
+	return v
+}
+
+// put keeps what a section hands on to the next crawl.
+func (c *carry) put(section string, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state == nil {
+		c.state = map[string]any{}
+	}
+	c.state[section] = v
+}
+
+// fail records a failure of a section where the Accumulator interface
+// returns no error (Finish); the report returns the first.
+func (c *carry) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+	}
+}
+
+// failed returns the first failure recorded.
+func (c *carry) failed() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// close removes the temporary folder and what it holds.
+func (c *carry) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dir != "" {
+		os.RemoveAll(c.dir)
+		c.dir = ""
+	}
+	c.state = nil
+}

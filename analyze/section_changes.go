@@ -1,0 +1,460 @@
+package analyze
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// changesSection compares each crawl of the report with the crawl before
+// it in the report, host by host (url_host_name): hosts that appeared and
+// disappeared, and of the hosts in both, those whose deciding capture
+// started or stopped disallowing each AI crawler of followedAICrawlers
+// (fully, partially), whose robots.txt changed (payload digest of the
+// deciding capture) and whose fetch class changed (hosts table). The
+// verdicts are those of the crawlers section and of the site report's
+// change check: the agents rows of the deciding capture.
+//
+// Per-host state does not stay in memory: each host is written as a
+// record of its name and 12 bytes (digest hash, verdict bits, fetch class,
+// flags) to runs sorted by name in the report's temporary folder, at most
+// changesRunBytes held at once; at the end of the crawl the runs are
+// merged, joined with the previous crawl's merged file and written as this
+// crawl's file for the next. See stateRecordBytes.
+var changesSection = &Section{
+	Name: changesName,
+	Doc:  "what changed since the previous crawl of the report: hosts that started or stopped blocking AI crawlers, whose robots.txt or fetch class changed, that appeared or disappeared",
+	Needs: []Need{
+		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class"}},
+		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
+		{Table: DecidingTable},
+	},
+	New:      func(p Params) Accumulator { return newChangesAcc(p) },
+	Shared:   true,
+	Markdown: mdChanges,
+	When:     func(p Params) bool { return p.carry != nil && (p.Previous != "" || p.Next) },
+}
+
+// Changes is what changed since the previous crawl of the report, host
+// by host. Each HostChange counts hosts of a set and gives the first Top
+// of their names in byte order.
+type Changes struct {
+	Previous      string `json:"previous"`       // the previous crawl's label
+	PreviousHosts int64  `json:"previous_hosts"` // its hosts
+	Hosts         int64  `json:"hosts"`          // this crawl's hosts
+	Common        int64  `json:"common_hosts"`   // hosts of both crawls
+	// Appeared are hosts of this crawl that the previous one has not, of
+	// this crawl's hosts; Disappeared the reverse, of the previous
+	// crawl's hosts.
+	Appeared    HostChange `json:"appeared"`
+	Disappeared HostChange `json:"disappeared"`
+	// Body counts the hosts of both crawls whose deciding captures have
+	// different payload digests, of those whose deciding captures have
+	// one in both crawls.
+	Body HostChange `json:"robots_txt_changed"`
+	// FetchClass counts the hosts of both crawls whose fetch class (hosts
+	// table) differs, of those with a row of hosts in both crawls.
+	FetchClass HostChange `json:"fetch_class_changed"`
+	// Crawlers are the AI crawlers followed, each over the hosts of both
+	// crawls.
+	Crawlers []CrawlerChanges `json:"crawlers"`
+}
+
+// HostChange is a set of hosts: how many, of how many, and the first of
+// their names.
+type HostChange struct {
+	Hosts    Ratio    `json:"hosts"`
+	Examples []string `json:"examples"`
+}
+
+// CrawlerChanges are the hosts whose verdict for one AI crawler changed:
+// started being disallowed fully (not disallowed before, disallowed
+// now), stopped (the reverse), and likewise for partially. A host that
+// went from disallowed to partially disallowed stopped disallowing and
+// started partially.
+type CrawlerChanges struct {
+	Agent              string     `json:"agent"`
+	StartedDisallowing HostChange `json:"started_disallowing"`
+	StoppedDisallowing HostChange `json:"stopped_disallowing"`
+	StartedPartially   HostChange `json:"started_partially"`
+	StoppedPartially   HostChange `json:"stopped_partially"`
+}
+
+// changesName is the section's name, under which it hands on its state.
+const changesName = "changes"
+
+// changesRunBytes is the most per-host state the section holds in memory
+// before it writes a sorted run to disk.
+var changesRunBytes = 16 << 20
+
+// The verdict bits of a host: for crawler k of followedAICrawlers, bit
+// 2k when its deciding capture disallows it fully, bit 2k+1 partially.
+// They are kept in the host's tally, then in its state.
+func fullBit(k int) uint16    { return 1 << (2 * k) }
+func partialBit(k int) uint16 { return 1 << (2*k + 1) }
+
+// changesAcc gathers the per-host state of one crawl; every worker shares
+// it (Shared).
+type changesAcc struct {
+	p    Params
+	prev string // the previous crawl's state file, "" for none
+
+	mu   sync.Mutex
+	buf  stateBuffer
+	runs []string // run files, each sorted by name
+	err  error
+}
+
+func newChangesAcc(p Params) *changesAcc {
+	a := &changesAcc{p: p}
+	a.prev, _ = p.carry.take(changesName).(string)
+	return a
+}
+
+// Add reads rows of the hosts table: each host's fetch class.
+func (a *changesAcc) Add(_ string, rec arrow.Record) error {
+	cs := columnSet{rec: rec}
+	hosts, classes := cs.str("url_host_name"), cs.str("fetch_class")
+	if cs.err != nil {
+		return cs.err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := range hosts.Len() {
+		a.add(hosts.Value(i), hostState{class: fetchClassNumber(strOrEmpty(classes, i))})
+	}
+	return a.err
+}
+
+// fetchClassNumber numbers a fetch class from 1 (fetchClassColumns); 0
+// for NULL or a class this version does not know.
+func fetchClassNumber(class string) uint8 {
+	return uint8(slices.Index(fetchClassColumns, class) + 1)
+}
+
+// AddHostRows sets the verdict bits of deciding captures in their
+// tallies. Workers call it at once: it writes only tallies, atomically.
+func (a *changesAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) error {
+	cs := columnSet{rec: rec}
+	agents, verdicts := cs.dict("agent"), cs.dict("verdict")
+	if cs.err != nil {
+		return cs.err
+	}
+	fv := newFollowedVerdicts(agents, verdicts)
+	for _, r := range runs {
+		var bits uint16
+		for i := r.From; i < r.To; i++ {
+			k := fv.crawler[agents.idx[i]]
+			switch {
+			case k < 0:
+			case verdicts.idx[i] == fv.full:
+				bits |= fullBit(k)
+			case verdicts.idx[i] == fv.partial:
+				bits |= partialBit(k)
+			}
+		}
+		if bits != 0 {
+			r.Marks.Tally().Or(uint64(bits))
+		}
+	}
+	return nil
+}
+
+// AddHosts keeps the state of each host: its deciding capture's digest
+// and verdict bits.
+func (a *changesAcc) AddHosts(rec arrow.Record, hosts []CaptureRow) error {
+	names, err := column[*array.String](rec, "url_host_name")
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, h := range hosts {
+		a.add(names.Value(h.Row), hostState{digest: h.Marks.Digest(), verdicts: uint16(h.Marks.Tally().Load()), flags: statePresent})
+	}
+	return a.err
+}
+
+// add buffers the state of a host, and writes a run when the buffer is
+// full; a.mu is held.
+func (a *changesAcc) add(name string, st hostState) {
+	if a.err != nil {
+		return
+	}
+	a.buf.add(name, st)
+	if a.buf.size() >= changesRunBytes {
+		a.err = a.spill()
+	}
+}
+
+// spill writes the buffer as a run sorted by name.
+func (a *changesAcc) spill() error {
+	if len(a.buf.entries) == 0 {
+		return nil
+	}
+	dir, err := a.p.carry.tempDir()
+	if err != nil {
+		return err
+	}
+	path, err := a.buf.writeRun(dir)
+	if err != nil {
+		return err
+	}
+	a.runs = append(a.runs, path)
+	return nil
+}
+
+// Merge is never called: the workers share one accumulator.
+func (a *changesAcc) Merge(Accumulator) {}
+
+// Finish merges the crawl's runs, joins them with the previous crawl's
+// state and hands this crawl's on; a failure is the report's.
+func (a *changesAcc) Finish(out *Crawl) {
+	err := a.err
+	if err == nil {
+		err = a.spill()
+	}
+	if err == nil {
+		err = a.join(out)
+	}
+	for _, path := range append(a.runs, a.prev) {
+		removeFile(path)
+	}
+	if err != nil {
+		a.p.carry.fail(fmt.Errorf("changes since the previous crawl (%s): %w", out.Crawl, err))
+	}
+}
+
+// join walks this crawl's hosts and the previous crawl's in name order,
+// counting what changed, and writes this crawl's state for the next.
+func (a *changesAcc) join(out *Crawl) (err error) {
+	cur, err := openStateMerge(a.runs)
+	if err != nil {
+		return err
+	}
+	defer cur.close()
+	var prev *stateMerge
+	if a.prev != "" {
+		if prev, err = openStateMerge([]string{a.prev}); err != nil {
+			return err
+		}
+		defer prev.close()
+	}
+	var next *stateWriter
+	if a.p.Next {
+		var dir string
+		if dir, err = a.p.carry.tempDir(); err != nil {
+			return err
+		}
+		if next, err = createStateFile(dir, "changes-state-*"); err != nil {
+			return err
+		}
+		defer func() { // err is the result of join
+			if cerr := next.close(); err == nil {
+				err = cerr
+			}
+			if err == nil {
+				a.p.carry.put(changesName, next.path)
+			}
+		}()
+	}
+	k := newChangeCounter(a.p.Top)
+	curOK, prevOK := cur.nextPresent(), prev.nextPresent()
+	for curOK || prevOK {
+		c := 0
+		switch {
+		case !prevOK:
+			c = -1
+		case !curOK:
+			c = 1
+		default:
+			c = bytes.Compare(cur.st.name, prev.st.name)
+		}
+		if c <= 0 && next != nil {
+			if err := next.write(&cur.st); err != nil {
+				return err
+			}
+		}
+		switch {
+		case c < 0:
+			k.appeared(&cur.st)
+			curOK = cur.nextPresent()
+		case c > 0:
+			k.disappeared(&prev.st)
+			prevOK = prev.nextPresent()
+		default:
+			k.common(&prev.st, &cur.st)
+			curOK, prevOK = cur.nextPresent(), prev.nextPresent()
+		}
+	}
+	if err := cur.failed(); err != nil {
+		return err
+	}
+	if err := prev.failed(); err != nil {
+		return err
+	}
+	if a.prev != "" {
+		out.Changes = k.changes(a.p.Previous)
+	}
+	return nil
+}
+
+// The categories of changes counted: four per AI crawler (started and
+// stopped disallowing, started and stopped partially), then these.
+const perCrawler = 4
+
+const (
+	catAppeared = iota // + perCrawler*len(followedAICrawlers)
+	catDisappeared
+	catBody
+	catClass
+	globalCats // the number of categories that are not per crawler
+)
+
+// changeCounter counts the hosts of each category, and keeps the first
+// top names of each as they come (in name order).
+type changeCounter struct {
+	top                      int
+	n                        []int64
+	examples                 [][]string
+	cur, prev, both          int64
+	bothDigests, bothClasses int64
+}
+
+func newChangeCounter(top int) *changeCounter {
+	n := perCrawler*len(followedAICrawlers) + globalCats
+	return &changeCounter{top: top, n: make([]int64, n), examples: make([][]string, n)}
+}
+
+func (k *changeCounter) hit(cat int, name []byte) {
+	k.n[cat]++
+	if len(k.examples[cat]) < k.top {
+		k.examples[cat] = append(k.examples[cat], string(name))
+	}
+}
+
+// global returns the index of a category that is not per crawler.
+func (k *changeCounter) global(cat int) int { return perCrawler*len(followedAICrawlers) + cat }
+
+func (k *changeCounter) appeared(st *hostState) {
+	k.cur++
+	k.hit(k.global(catAppeared), st.name)
+}
+
+func (k *changeCounter) disappeared(st *hostState) {
+	k.prev++
+	k.hit(k.global(catDisappeared), st.name)
+}
+
+// common counts a host of both crawls.
+func (k *changeCounter) common(before, after *hostState) {
+	k.cur, k.prev, k.both = k.cur+1, k.prev+1, k.both+1
+	if before.digest != 0 && after.digest != 0 {
+		k.bothDigests++
+		if before.digest != after.digest {
+			k.hit(k.global(catBody), after.name)
+		}
+	}
+	if before.class != 0 && after.class != 0 {
+		k.bothClasses++
+		if before.class != after.class {
+			k.hit(k.global(catClass), after.name)
+		}
+	}
+	for c := range followedAICrawlers {
+		for i, bit := range [2]uint16{fullBit(c), partialBit(c)} {
+			was, is := before.verdicts&bit != 0, after.verdicts&bit != 0
+			switch {
+			case is && !was:
+				k.hit(perCrawler*c+2*i, after.name) // started
+			case was && !is:
+				k.hit(perCrawler*c+2*i+1, after.name) // stopped
+			}
+		}
+	}
+}
+
+// changes returns the figures.
+func (k *changeCounter) changes(previous string) *Changes {
+	set := func(cat int, of int64) HostChange {
+		ex := k.examples[cat]
+		if ex == nil {
+			ex = []string{}
+		}
+		return HostChange{Hosts: Ratio{N: k.n[cat], Of: of}, Examples: ex}
+	}
+	ch := &Changes{
+		Previous: previous, PreviousHosts: k.prev, Hosts: k.cur, Common: k.both,
+		Appeared: set(k.global(catAppeared), k.cur), Disappeared: set(k.global(catDisappeared), k.prev),
+		Body: set(k.global(catBody), k.bothDigests), FetchClass: set(k.global(catClass), k.bothClasses),
+		Crawlers: []CrawlerChanges{},
+	}
+	for c, agent := range followedAICrawlers {
+		ch.Crawlers = append(ch.Crawlers, CrawlerChanges{
+			Agent:              agent,
+			StartedDisallowing: set(perCrawler*c, k.both), StoppedDisallowing: set(perCrawler*c+1, k.both),
+			StartedPartially: set(perCrawler*c+2, k.both), StoppedPartially: set(perCrawler*c+3, k.both),
+		})
+	}
+	return ch
+}
+
+func mdChanges(m *mdWriter, c *Crawl, _ int) {
+	ch := c.Changes
+	if ch == nil {
+		return
+	}
+	m.heading(3, "Since the previous crawl")
+	m.para("Host by host, compared with %s: %s hosts in both crawls; %s appeared%s and %s disappeared%s.",
+		code(ch.Previous), fmtInt(ch.Common), fmtRatio(ch.Appeared.Hosts), mdExamples(ch.Appeared.Examples),
+		fmtRatio(ch.Disappeared.Hosts), mdExamples(ch.Disappeared.Examples))
+	m.para("Of the hosts in both, the robots.txt changed for %s%s (payload digest of the deciding capture, of those with one in both crawls), the fetch class for %s%s (hosts table, of those with a row in both).",
+		fmtRatio(ch.Body.Hosts), mdExamples(ch.Body.Examples), fmtRatio(ch.FetchClass.Hosts), mdExamples(ch.FetchClass.Examples))
+	m.para("Hosts in both crawls whose deciding capture started or stopped disallowing each AI crawler everything (fully) or some paths (partially):")
+	var rows [][]string
+	var examples []string
+	for _, cc := range ch.Crawlers {
+		sets := cc.sets()
+		row := []string{code(cc.Agent)}
+		for i, s := range sets {
+			row = append(row, fmtInt(s.Hosts.N))
+			if len(s.Examples) > 0 {
+				examples = append(examples, fmt.Sprintf("- %s %s: %s", code(cc.Agent), crawlerChangeNames[i], mdHostList(s.Examples)))
+			}
+		}
+		rows = append(rows, row)
+	}
+	m.table([]string{"crawler", " started disallowing", " stopped disallowing", " started partially", " stopped partially"}, rows)
+	if len(examples) > 0 {
+		m.para("%s", strings.Join(examples, "\n"))
+	}
+}
+
+// crawlerChangeNames name the sets of CrawlerChanges.sets.
+var crawlerChangeNames = [4]string{"started disallowing", "stopped disallowing", "started partially", "stopped partially"}
+
+// sets returns the four sets, in the order of crawlerChangeNames.
+func (cc CrawlerChanges) sets() [4]HostChange {
+	return [4]HostChange{cc.StartedDisallowing, cc.StoppedDisallowing, cc.StartedPartially, cc.StoppedPartially}
+}
+
+// mdExamples writes " (e.g. a, b)" for a list of hosts, or nothing.
+func mdExamples(hosts []string) string {
+	if len(hosts) == 0 {
+		return ""
+	}
+	return " (e.g. " + mdHostList(hosts) + ")"
+}
+
+func mdHostList(hosts []string) string {
+	out := make([]string, len(hosts))
+	for i, h := range hosts {
+		out[i] = code(h)
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,140 @@
+-- 12_changes.sql: what changed host by host between consecutive crawls: hosts that appeared and disappeared, AI crawlers hosts started or stopped disallowing, robots.txt files and fetch classes that changed.
+--
+--   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -cmd "SET VARIABLE top = 10" -f notebooks/12_changes.sql
+--
+-- The definitions of robocensus report's "Since the previous crawl"
+-- section (analyze/section_changes.go), which a test checks against these
+-- queries. Crawls are ordered by time as the report orders them: a Common
+-- Crawl label by the Monday of its ISO week, a label that is a date by
+-- that date, any other by the earliest fetch time of its captures; ties by
+-- label. Each crawl is compared with the one before it (the report with
+-- --crawl compares the crawls it picks). A host is a url_host_name; it
+-- stands for itself by its deciding capture (not a redirect if it has one,
+-- then the latest fetched, then the smallest capture_id), whose agents
+-- rows give the verdicts, as in the report's crawlers section and the site
+-- report. Of the hosts of both crawls:
+--   * a host started disallowing a crawler when its verdict is
+--     'disallowed' and was not, and stopped when it was and is not; the
+--     same for 'partially-disallowed' (a host that went from disallowed
+--     to partially disallowed stopped disallowing and started partially);
+--   * its robots.txt changed when both deciding captures have a payload
+--     digest and they differ;
+--   * its fetch class changed when it has a row of the hosts table in both
+--     crawls and the classes differ.
+-- The examples are the first `top` host names (default 10) in byte order.
+
+-- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
+CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+
+-- The AI crawlers followed host by host (those of 11_ranks.sql and of the report).
+CREATE OR REPLACE TABLE followed AS
+SELECT * FROM (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent);
+
+-- The crawls in time order, each with the one before it (NULL for the first).
+CREATE OR REPLACE TABLE crawl_order AS
+WITH c AS (
+    SELECT crawl, min(fetch_time) AS first_fetch, regexp_extract(crawl, '^CC-MAIN-(\d{4})-(\d{2})$', ['y', 'w']) AS cc
+    FROM captures GROUP BY crawl
+), t AS (
+    SELECT crawl, CASE
+        WHEN cc.y <> '' AND try_cast(cc.w AS INTEGER) BETWEEN 1 AND 53 THEN
+            make_date(try_cast(cc.y AS INTEGER), 1, 4) + to_days((try_cast(cc.w AS INTEGER) - 1) * 7 - (isodow(make_date(try_cast(cc.y AS INTEGER), 1, 4)) - 1)::INTEGER)
+        WHEN regexp_matches(crawl, '^\d{4}-\d{2}-\d{2}$') THEN try_cast(crawl AS DATE)::TIMESTAMP
+        ELSE first_fetch END AS crawl_time
+    FROM c
+), o AS (SELECT crawl, row_number() OVER (ORDER BY crawl_time NULLS FIRST, crawl) AS ord FROM t)
+SELECT o.crawl, o.ord, p.crawl AS previous FROM o LEFT JOIN o p ON p.ord = o.ord - 1;
+
+-- Each host's deciding capture, its payload digest and its fetch class. The digest is read by
+-- either name (payload_digest, or content_digest as Common Crawl's index spells it), so that
+-- crawls published by different schema versions compare.
+CREATE OR REPLACE TABLE host_state AS
+SELECT d.crawl, d.url_host_name AS host, d.capture_id, d.digest, h.fetch_class
+FROM (
+    SELECT crawl, url_host_name, capture_id, coalesce(*COLUMNS('^(payload|content)_digest$')) AS digest,
+           row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM captures
+) d
+LEFT JOIN hosts h ON h.crawl = d.crawl AND h.url_host_name = d.url_host_name
+WHERE d.rn = 1;
+
+-- Per host of two consecutive crawls: appeared, disappeared, its robots.txt or fetch class changed.
+CREATE OR REPLACE TABLE host_changes AS
+WITH p AS (SELECT o.crawl AS pair, s.* FROM crawl_order o JOIN host_state s ON s.crawl = o.previous),
+     c AS (SELECT o.crawl AS pair, s.* FROM crawl_order o JOIN host_state s ON s.crawl = o.crawl WHERE o.previous IS NOT NULL)
+SELECT o.previous, o.crawl, coalesce(c.host, p.host) AS host,
+       p.host IS NULL AS appeared, c.host IS NULL AS disappeared,
+       coalesce(p.digest <> c.digest, false) AS robots_txt_changed,
+       coalesce(p.fetch_class <> c.fetch_class, false) AS fetch_class_changed,
+       p.capture_id AS previous_capture_id, c.capture_id, p.digest AS previous_digest, c.digest,
+       p.fetch_class AS previous_fetch_class, c.fetch_class
+FROM p FULL JOIN c ON c.pair = p.pair AND c.host = p.host
+JOIN crawl_order o ON o.crawl = coalesce(c.pair, p.pair);
+
+-- Per host of both crawls and AI crawler whose verdict changed: before and after.
+CREATE OR REPLACE TABLE verdict_changes AS
+SELECT * FROM (
+    SELECT h.previous, h.crawl, h.host, g.ord, g.agent,
+           coalesce(pa.verdict, 'allowed') AS previous_verdict, coalesce(ca.verdict, 'allowed') AS verdict
+    FROM host_changes h
+    CROSS JOIN followed g
+    LEFT JOIN agents pa ON pa.crawl = h.previous AND pa.capture_id = h.previous_capture_id AND pa.agent = g.agent
+    LEFT JOIN agents ca ON ca.crawl = h.crawl AND ca.capture_id = h.capture_id AND ca.agent = g.agent
+    WHERE NOT h.appeared AND NOT h.disappeared
+) WHERE previous_verdict <> verdict;
+
+-- Per crawl: its hosts against the previous crawl's (NULL for the first crawl), with examples.
+SELECT o.crawl, o.previous, s.previous_hosts, s.hosts, s.common_hosts, s.appeared, s.appeared_examples,
+       s.disappeared, s.disappeared_examples, s.robots_txt_changed, s.with_digests, s.robots_txt_examples,
+       s.fetch_class_changed, s.with_fetch_classes, s.fetch_class_examples
+FROM crawl_order o
+LEFT JOIN (
+    SELECT crawl,
+           count(*) FILTER (NOT appeared) AS previous_hosts,
+           count(*) FILTER (NOT disappeared) AS hosts,
+           count(*) FILTER (NOT appeared AND NOT disappeared) AS common_hosts,
+           count(*) FILTER (appeared) AS appeared,
+           coalesce(list(host ORDER BY host) FILTER (appeared), [])[:coalesce(getvariable('top'), 10)] AS appeared_examples,
+           count(*) FILTER (disappeared) AS disappeared,
+           coalesce(list(host ORDER BY host) FILTER (disappeared), [])[:coalesce(getvariable('top'), 10)] AS disappeared_examples,
+           count(*) FILTER (robots_txt_changed) AS robots_txt_changed,
+           count(*) FILTER (previous_digest IS NOT NULL AND digest IS NOT NULL) AS with_digests,
+           coalesce(list(host ORDER BY host) FILTER (robots_txt_changed), [])[:coalesce(getvariable('top'), 10)] AS robots_txt_examples,
+           count(*) FILTER (fetch_class_changed) AS fetch_class_changed,
+           count(*) FILTER (previous_fetch_class IS NOT NULL AND fetch_class IS NOT NULL) AS with_fetch_classes,
+           coalesce(list(host ORDER BY host) FILTER (fetch_class_changed), [])[:coalesce(getvariable('top'), 10)] AS fetch_class_examples
+    FROM host_changes GROUP BY crawl
+) s ON s.crawl = o.crawl
+ORDER BY o.ord;
+
+-- Per crawl and AI crawler: hosts of both crawls that started or stopped disallowing it, fully
+-- or partially, with examples (NULL for the first crawl).
+SELECT o.crawl, o.previous, g.agent,
+       CASE WHEN o.previous IS NOT NULL THEN count(v.host) FILTER (v.verdict = 'disallowed') END AS started_disallowing,
+       coalesce(list(v.host ORDER BY v.host) FILTER (v.verdict = 'disallowed'), [])[:coalesce(getvariable('top'), 10)] AS started_disallowing_examples,
+       CASE WHEN o.previous IS NOT NULL THEN count(v.host) FILTER (v.previous_verdict = 'disallowed') END AS stopped_disallowing,
+       coalesce(list(v.host ORDER BY v.host) FILTER (v.previous_verdict = 'disallowed'), [])[:coalesce(getvariable('top'), 10)] AS stopped_disallowing_examples,
+       CASE WHEN o.previous IS NOT NULL THEN count(v.host) FILTER (v.verdict = 'partially-disallowed') END AS started_partially,
+       coalesce(list(v.host ORDER BY v.host) FILTER (v.verdict = 'partially-disallowed'), [])[:coalesce(getvariable('top'), 10)] AS started_partially_examples,
+       CASE WHEN o.previous IS NOT NULL THEN count(v.host) FILTER (v.previous_verdict = 'partially-disallowed') END AS stopped_partially,
+       coalesce(list(v.host ORDER BY v.host) FILTER (v.previous_verdict = 'partially-disallowed'), [])[:coalesce(getvariable('top'), 10)] AS stopped_partially_examples
+FROM crawl_order o
+CROSS JOIN followed g
+LEFT JOIN verdict_changes v ON v.crawl = o.crawl AND v.agent = g.agent
+GROUP BY o.ord, o.crawl, o.previous, g.ord, g.agent
+ORDER BY o.ord, g.ord;
+
+-- The per-host changes: every host of a crawl that changed since the previous crawl, with what
+-- changed (no row when nothing changed, or the dataset has one crawl).
+SELECT /* may be empty */ h.crawl, h.previous, h.host, h.appeared, h.disappeared, h.robots_txt_changed,
+       h.previous_fetch_class, h.fetch_class, v.verdicts
+FROM host_changes h
+JOIN crawl_order o ON o.crawl = h.crawl
+LEFT JOIN (
+    SELECT crawl, host, string_agg(agent || ': ' || previous_verdict || ' -> ' || verdict, ', ' ORDER BY ord) AS verdicts
+    FROM verdict_changes GROUP BY crawl, host
+) v ON v.crawl = h.crawl AND v.host = h.host
+WHERE h.appeared OR h.disappeared OR h.robots_txt_changed OR h.fetch_class_changed OR v.verdicts IS NOT NULL
+ORDER BY o.ord, h.host;
