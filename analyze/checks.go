@@ -489,9 +489,10 @@ var ChangeCheck = &Check{
 	Name: "changes",
 	Doc: `what changed between crawls
 Compares each crawl with the one before: the answer (status and outcome), the
-file itself (payload digest, when both captures have one), the verdict for
-each tracked crawler, and the fetch class (hosts table): the definitions of
-the crawl report's changes section, for one host.`,
+file (content digest, when both have one) and the verdict for each tracked
+crawler, both of the robots.txt that answers for the host with its redirects
+followed, and the fetch class (hosts table): the definitions of the crawl
+report's changes section, for one host.`,
 	Run: runChanges,
 }
 
@@ -513,8 +514,8 @@ func runChanges(p *Pass) error {
 			}
 			report(sev, "the answer changed from %s (%s) in %s to %s (%s) in %s", status(b.Status), b.Outcome, before.Crawl, status(a.Status), a.Outcome, after.Crawl)
 		}
-		if b.Digest != a.Digest && b.Digest != "" && a.Digest != "" {
-			report(robots.Info, "the file changed between %s and %s (%s → %s)", before.Crawl, after.Crawl, shortDigest(b.Digest), shortDigest(a.Digest))
+		if bd, ad := before.effectiveDigest(), after.effectiveDigest(); bd != ad && bd != "" && ad != "" {
+			report(robots.Info, "the file changed between %s and %s (%s → %s)", before.Crawl, after.Crawl, shortDigest(bd), shortDigest(ad))
 		}
 		if ch := verdictChanges(before, after); len(ch) > 0 {
 			report(robots.Info, "crawler verdicts changed between %s and %s: %s", before.Crawl, after.Crawl, strings.Join(firstN(ch, maxVerdictChanges), "; "))

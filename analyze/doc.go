@@ -53,20 +53,18 @@
 //     host appeared when only the later crawl has a capture of it, and
 //     disappeared when only the earlier one has. Of the hosts of both, a
 //     host started disallowing an AI crawler (of the strata's list)
-//     when the agents verdict of its deciding capture is "disallowed" now
-//     and was not, and stopped when it was and is not; likewise
-//     "partially-disallowed" (disallowed to partially disallowed is both
-//     a stop and a start); no agents row counts as allowed. Its robots.txt
-//     changed when both deciding captures have a payload digest and they
-//     differ; its fetch class changed when it has a row of the hosts
-//     table in both crawls with different classes. Examples are the first
-//     Top host names in byte order. The verdicts are the deciding
-//     capture's, as in the crawlers section and the site report's change
-//     check (which applies these definitions to one host, between the
-//     crawls that have it): switching the driver to the effective
-//     capture (redirects followed, issue 9) would change all three, and
-//     notebooks 03 and 12 with them. notebooks/12_changes.sql lists the
-//     per-host changes.
+//     when the agents verdict of its effective capture (redirects
+//     followed) is "disallowed" now and was not, and stopped when it was
+//     and is not; likewise "partially-disallowed" (disallowed to
+//     partially disallowed is both a stop and a start); no agents row
+//     counts as allowed. Its robots.txt changed when both effective
+//     captures have a content digest and they differ; its fetch class
+//     changed when it has a row of the hosts table in both crawls with
+//     different classes. Examples are the first Top host names in byte
+//     order. The crawlers section and the site report's change check
+//     (which applies these definitions to one host, between the crawls
+//     that have it) use the same effective captures, and so do notebooks
+//     03 and 12; notebooks/12_changes.sql lists the per-host changes.
 //
 // Every ratio carries its denominator ([Ratio]).
 //
@@ -213,7 +211,7 @@
 // The changes section keeps no per-host state in memory beyond a
 // buffer of 16 MiB (changesRunBytes, 24 bytes and the name per host):
 // each host's name and 12 bytes go to runs sorted by name in a temporary
-// folder (twice per host: its row of the hosts table and its deciding
+// folder (twice per host: its row of the hosts table and its effective
 // capture), merged at the end of the crawl, joined with the previous
 // crawl's merged file and written as this crawl's (hoststate.go): some
 // 28-38 bytes of disk per host and file, 1.5-2 GB for 50 million hosts,

@@ -1,7 +1,11 @@
 package analyze
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -24,7 +28,9 @@ import (
 
 // weightsPass gives each capture of the shard its weight: the hosts table
 // is read once per shard (two columns), and each host adds one to the
-// capture that decides for it, when that capture is of the shard.
+// capture that decides for it, when that capture is of the shard. When a
+// section needs "effective hosts", the names of those hosts are kept too
+// (sh.names), until the shard's passes end.
 func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
 	if !s.hosts {
 		for i := range sh.caps {
@@ -34,13 +40,24 @@ func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
 		}
 		return nil
 	}
-	spec := scanSpec{table: "hosts", crawl: s.label, columns: []string{"capture_id", "effective_capture_id"}}
-	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
+	names := s.secs.wants(EffectiveHostsTable)
+	columns := []string{"capture_id", "effective_capture_id"}
+	if names {
+		columns = append(columns, "url_host_name")
+	}
+	var mu sync.Mutex
+	spec := scanSpec{table: "hosts", crawl: s.label, columns: columns}
+	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		cs := columnSet{rec: rec}
 		deciding, effective := cs.str("capture_id"), cs.str("effective_capture_id")
+		var hosts interface{ Value(int) string }
+		if names {
+			hosts = cs.str("url_host_name")
+		}
 		if cs.err != nil {
 			return cs.err
 		}
+		var found []hostName
 		for i := range deciding.Len() {
 			id := deciding.Value(i)
 			if effective.IsValid(i) && effective.Value(i) != "" {
@@ -48,8 +65,36 @@ func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
 			}
 			if ci, ok := sh.lookup(s.hash, id); ok {
 				atomic.AddUint32(&sh.caps[ci].weight, 1)
+				if names {
+					found = append(found, hostName{ci: ci, name: strings.Clone(hosts.Value(i))})
+				}
 			}
 		}
+		mu.Lock()
+		sh.names = append(sh.names, found...)
+		mu.Unlock()
 		return nil
 	})
+	slices.SortFunc(sh.names, func(a, b hostName) int { return cmp.Or(cmp.Compare(a.ci, b.ci), strings.Compare(a.name, b.name)) })
+	return err
+}
+
+// hostName is a host that capture ci decides for.
+type hostName struct {
+	ci   uint32
+	name string
+}
+
+// hostsOf returns the names of the hosts capture ci of the shard decides
+// for: from the hosts table, or, in a crawl without one, its own host's.
+func (s *crawlState) hostsOf(sh *shard, ci uint32, own string) []string {
+	if !s.hosts {
+		return []string{own}
+	}
+	i, _ := slices.BinarySearchFunc(sh.names, ci, func(h hostName, ci uint32) int { return cmp.Compare(h.ci, ci) })
+	var out []string
+	for ; i < len(sh.names) && sh.names[i].ci == ci; i++ {
+		out = append(out, sh.names[i].name)
+	}
+	return out
 }

@@ -32,13 +32,16 @@ func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
 // followed ("effective captures", weighted), and every capture of the
 // shard as its row ("marked captures").
 func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	hosts, marked, effective := s.secs.wants(DecidingTable), s.secs.wants(MarkedCapturesTable), s.secs.wants(EffectiveTable)
+	hosts, marked := s.secs.wants(DecidingTable), s.secs.wants(MarkedCapturesTable)
+	named := s.secs.wants(EffectiveHostsTable)
+	effective := named || s.secs.wants(EffectiveTable)
 	if !hosts && !marked && !effective {
 		return nil
 	}
 	columns := union([]string{"capture_id", "url_host_name"}, s.secs.columns(DecidingTable))
 	columns = union(columns, s.secs.columns(MarkedCapturesTable))
 	columns = union(columns, s.secs.columns(EffectiveTable))
+	columns = union(columns, s.secs.columns(EffectiveHostsTable))
 	var dict []string
 	if slices.Contains(columns, "outcome") {
 		dict = []string{"outcome"}
@@ -49,6 +52,10 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ids, err := column[*array.String](rec, "capture_id")
+		if err != nil {
+			return err
+		}
+		own, err := column[*array.String](rec, "url_host_name")
 		if err != nil {
 			return err
 		}
@@ -70,7 +77,11 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 			}
 			if effective && c.weight > 0 && c.flags&capFedEffective == 0 {
 				c.flags |= capFedEffective
-				eff.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
+				m := Marks{c: c, codes: s.codes, extra: sh.extra[ci]}
+				if named {
+					m.hosts = s.hostsOf(sh, ci, own.Value(i))
+				}
+				eff.add(ci, i, m)
 			}
 		}
 		if rows := all.rows(); len(rows) > 0 {
@@ -81,7 +92,7 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 		for _, feed := range []struct {
 			table string
 			f     *hostFeed
-		}{{DecidingTable, &f}, {EffectiveTable, &eff}} {
+		}{{DecidingTable, &f}, {EffectiveTable, &eff}, {EffectiveHostsTable, &eff}} {
 			rows := feed.f.rows()
 			if len(rows) == 0 {
 				continue

@@ -98,6 +98,9 @@ type Params struct {
 //     followed (effective.go), once, in the same shape; [Marks.Weight]
 //     is the number of hosts it decides for, which a per-host figure
 //     counts it as. The per-host verdicts of the report use these.
+//   - "effective hosts" ([EffectiveHostsTable], [HostsAdder]): the same,
+//     with [Marks.Hosts], the names of the hosts each capture decides
+//     for (kept per shard only when a section asks for them).
 //   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
 //     any other table T keyed by capture_id: "host directives", "host
 //     preferences"), through [HostRowsAdder]: the rows of T of each
@@ -123,7 +126,8 @@ const (
 	MarkedCapturesTable = "marked captures"
 	DecidingTable       = "deciding captures"
 	EffectiveTable      = "effective captures"
-	HostAgentsTable     = "host agents" // HostRowsTable("agents")
+	EffectiveHostsTable = "effective hosts" // EffectiveTable, with Marks.Hosts
+	HostAgentsTable     = "host agents"     // HostRowsTable("agents")
 )
 
 // hostRowsPrefix starts the name of a "host T" pseudo-table.
@@ -204,6 +208,7 @@ type HostRun struct {
 // call that gives them.
 type Marks struct {
 	c     *capture
+	hosts []string // for "effective hosts"
 	codes *codeTable
 	extra []int // codes of the capture past maxBitCodes
 	tally *uint64
@@ -255,6 +260,11 @@ func (m *Marks) Usable() bool { return m.c.flags&capUsable != 0 && m.c.weight > 
 // host's deciding capture, more than 1 for a capture other hosts
 // redirect to.
 func (m *Marks) Weight() int64 { return int64(m.c.weight) }
+
+// Hosts are the names of the hosts the capture decides for, redirects
+// followed, in byte order: given to the sections that need "effective
+// hosts" only.
+func (m *Marks) Hosts() []string { return m.hosts }
 
 // Digest returns a hash of the capture's payload digest, 0 when NULL:
 // the same digest hashes the same in every crawl of a report.

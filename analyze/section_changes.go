@@ -8,17 +8,17 @@ import (
 	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
 // changesSection compares each crawl of the report with the crawl before
 // it in the report, host by host (url_host_name): hosts that appeared and
-// disappeared, and of the hosts in both, those whose deciding capture
-// started or stopped disallowing each AI crawler of followedAICrawlers
-// (fully, partially), whose robots.txt changed (payload digest of the
-// deciding capture) and whose fetch class changed (hosts table). The
-// verdicts are those of the crawlers section and of the site report's
-// change check: the agents rows of the deciding capture.
+// disappeared, and of the hosts in both, those whose robots.txt started
+// or stopped disallowing each AI crawler of followedAICrawlers (fully,
+// partially), whose robots.txt changed (content digest) and whose fetch
+// class changed (hosts table). A host's robots.txt is its effective
+// capture's, redirects followed (effective.go), as in the crawlers section
+// and the site report's change check: a host that redirects to a file
+// that starts blocking GPTBot starts blocking GPTBot.
 //
 // Per-host state does not stay in memory: each host is written as a
 // record of its name and 12 bytes (digest hash, verdict bits, fetch class,
@@ -32,7 +32,7 @@ var changesSection = &Section{
 	Needs: []Need{
 		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
-		{Table: DecidingTable},
+		{Table: EffectiveHostsTable},
 	},
 	New:      func(p Params) Accumulator { return newChangesAcc(p) },
 	Shared:   true,
@@ -53,8 +53,8 @@ type Changes struct {
 	// crawl's hosts.
 	Appeared    HostChange `json:"appeared"`
 	Disappeared HostChange `json:"disappeared"`
-	// Body counts the hosts of both crawls whose deciding captures have
-	// different payload digests, of those whose deciding captures have
+	// Body counts the hosts of both crawls whose effective captures have
+	// different content digests, of those whose effective captures have
 	// one in both crawls.
 	Body HostChange `json:"robots_txt_changed"`
 	// FetchClass counts the hosts of both crawls whose fetch class (hosts
@@ -93,7 +93,7 @@ const changesName = "changes"
 var changesRunBytes = 16 << 20
 
 // The verdict bits of a host: for crawler k of followedAICrawlers, bit
-// 2k when its deciding capture disallows it fully, bit 2k+1 partially.
+// 2k when its effective capture disallows it fully, bit 2k+1 partially.
 // They are kept in the host's tally, then in its state.
 func fullBit(k int) uint16    { return 1 << (2 * k) }
 func partialBit(k int) uint16 { return 1 << (2*k + 1) }
@@ -137,7 +137,7 @@ func fetchClassNumber(class string) uint8 {
 	return uint8(slices.Index(fetchClassColumns, class) + 1)
 }
 
-// AddHostRows sets the verdict bits of deciding captures in their
+// AddHostRows sets the verdict bits of effective captures in their
 // tallies. Workers call it at once: it writes only tallies, atomically.
 func (a *changesAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
@@ -165,17 +165,16 @@ func (a *changesAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) err
 	return nil
 }
 
-// AddHosts keeps the state of each host: its deciding capture's digest
-// and verdict bits.
-func (a *changesAcc) AddHosts(rec arrow.Record, hosts []CaptureRow) error {
-	names, err := column[*array.String](rec, "url_host_name")
-	if err != nil {
-		return err
-	}
+// AddHosts keeps the state of each host an effective capture decides
+// for: the capture's digest and verdict bits.
+func (a *changesAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, h := range hosts {
-		a.add(names.Value(h.Row), hostState{digest: h.Marks.Digest(), verdicts: uint16(h.Marks.Tally().Load()), flags: statePresent})
+		st := hostState{digest: h.Marks.Digest(), verdicts: uint16(h.Marks.Tally().Load()), flags: statePresent}
+		for _, name := range h.Marks.Hosts() {
+			a.add(name, st)
+		}
 	}
 	return a.err
 }
@@ -413,9 +412,9 @@ func mdChanges(m *mdWriter, c *Crawl, _ int) {
 	m.para("Host by host, compared with %s: %s hosts in both crawls; %s appeared%s and %s disappeared%s.",
 		code(ch.Previous), fmtInt(ch.Common), fmtRatio(ch.Appeared.Hosts), mdExamples(ch.Appeared.Examples),
 		fmtRatio(ch.Disappeared.Hosts), mdExamples(ch.Disappeared.Examples))
-	m.para("Of the hosts in both, the robots.txt changed for %s%s (payload digest of the deciding capture, of those with one in both crawls), the fetch class for %s%s (hosts table, of those with a row in both).",
+	m.para("Of the hosts in both, the robots.txt changed for %s%s (content digest of the robots.txt that answers for it, redirects followed, of those with one in both crawls), the fetch class for %s%s (hosts table, of those with a row in both).",
 		fmtRatio(ch.Body.Hosts), mdExamples(ch.Body.Examples), fmtRatio(ch.FetchClass.Hosts), mdExamples(ch.FetchClass.Examples))
-	m.para("Hosts in both crawls whose deciding capture started or stopped disallowing each AI crawler everything (fully) or some paths (partially):")
+	m.para("Hosts in both crawls whose robots.txt (redirects followed) started or stopped disallowing each AI crawler everything (fully) or some paths (partially):")
 	var rows [][]string
 	var examples []string
 	for _, cc := range ch.Crawlers {

@@ -101,7 +101,8 @@ type SiteHost struct {
 	RedirectHops     int32  `json:"redirect_hops"`
 	RedirectResult   string `json:"redirect_result"`
 	EffectiveID      string `json:"effective_capture_id,omitempty"`
-	EffectiveURL     string `json:"effective_url,omitempty"` // when it is another capture than the deciding one
+	EffectiveURL     string `json:"effective_url,omitempty"`    // when it is another capture than the deciding one
+	EffectiveDigest  string `json:"effective_digest,omitempty"` // its content digest, then
 	EffectiveOutcome string `json:"effective_outcome"`
 	FetchClass       string `json:"fetch_class"`
 }
@@ -534,9 +535,9 @@ func (d *Dataset) siteHost(ctx context.Context, sc *SiteCrawl, hostName string) 
 	if err != nil || sc.Host == nil || sc.Host.EffectiveID == "" || sc.Host.EffectiveID == sc.Capture.CaptureID {
 		return err
 	}
-	return d.scan(ctx, scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"capture_id", "url"}}, func(_ int, rec arrow.Record) error {
+	return d.scan(ctx, scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"capture_id", "url", "content_digest"}}, func(_ int, rec arrow.Record) error {
 		cs := columnSet{rec: rec}
-		ids, urls := cs.str("capture_id"), cs.str("url")
+		ids, urls, digests := cs.str("capture_id"), cs.str("url"), cs.str("content_digest")
 		if cs.err != nil {
 			return cs.err
 		}
@@ -544,9 +545,20 @@ func (d *Dataset) siteHost(ctx context.Context, sc *SiteCrawl, hostName string) 
 			if ids.Value(i) == sc.Host.EffectiveID {
 				mu.Lock()
 				sc.Host.EffectiveURL = strings.Clone(urls.Value(i))
+				sc.Host.EffectiveDigest = strings.Clone(strOrEmpty(digests, i))
 				mu.Unlock()
 			}
 		}
 		return nil
 	})
+}
+
+// effectiveDigest is the content digest of the robots.txt that answers for
+// the host, redirects followed: its effective capture's, else its deciding
+// capture's.
+func (sc *SiteCrawl) effectiveDigest() string {
+	if h := sc.Host; h != nil && h.EffectiveURL != "" {
+		return h.EffectiveDigest
+	}
+	return sc.Capture.Digest
 }

@@ -8,16 +8,17 @@
 -- Crawl label by the Monday of its ISO week, a label that is a date by
 -- that date, any other by the earliest fetch time of its captures; ties by
 -- label. Each crawl is compared with the one before it (the report with
--- --crawl compares the crawls it picks). A host is a url_host_name; it
--- stands for itself by its deciding capture (not a redirect if it has one,
--- then the latest fetched, then the smallest capture_id), whose agents
--- rows give the verdicts, as in the report's crawlers section and the site
--- report. Of the hosts of both crawls:
+-- --crawl compares the crawls it picks). A host is a url_host_name; its
+-- robots.txt is the capture that answers for it once redirects are
+-- followed (its effective capture), whose agents rows give the verdicts,
+-- as in the report's crawlers section and the site report: a host that
+-- redirects to a file that starts blocking GPTBot starts blocking it. Of
+-- the hosts of both crawls:
 --   * a host started disallowing a crawler when its verdict is
 --     'disallowed' and was not, and stopped when it was and is not; the
 --     same for 'partially-disallowed' (a host that went from disallowed
 --     to partially disallowed stopped disallowing and started partially);
---   * its robots.txt changed when both deciding captures have a payload
+--   * its robots.txt changed when both effective captures have a content
 --     digest and they differ;
 --   * its fetch class changed when it has a row of the hosts table in both
 --     crawls and the classes differ.
@@ -47,18 +48,26 @@ WITH c AS (
 ), o AS (SELECT crawl, row_number() OVER (ORDER BY crawl_time NULLS FIRST, crawl) AS ord FROM t)
 SELECT o.crawl, o.ord, p.crawl AS previous FROM o LEFT JOIN o p ON p.ord = o.ord - 1;
 
--- Each host's deciding capture, its payload digest and its fetch class. The digest is read by
--- either name (payload_digest, or content_digest as Common Crawl's index spells it), so that
--- crawls published by different schema versions compare.
+-- Each host's robots.txt, redirects followed: the capture that answers for it (the hosts
+-- table's effective_capture_id, or its deciding capture when the chain is not resolved, or
+-- for a crawl published before the hosts table), its digest and the host's fetch class. The
+-- deciding capture: not a redirect if the host has one, then the latest fetched, then the
+-- smallest capture_id. The digest is read by either name (payload_digest, or content_digest as
+-- Common Crawl's index spells it), so that crawls published by different schema versions compare.
 CREATE OR REPLACE TABLE host_state AS
-SELECT d.crawl, d.url_host_name AS host, d.capture_id, d.digest, h.fetch_class
-FROM (
-    SELECT crawl, url_host_name, capture_id, coalesce(*COLUMNS('^(payload|content)_digest$')) AS digest,
-           row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+WITH c AS (
+    SELECT crawl, url_host_name, capture_id, outcome, fetch_time, coalesce(*COLUMNS('^(payload|content)_digest$')) AS digest
     FROM captures
-) d
+), d AS (
+    SELECT * FROM (
+        SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+        FROM c)
+    WHERE rn = 1
+)
+SELECT d.crawl, d.url_host_name AS host, e.capture_id, e.digest, h.fetch_class
+FROM d
 LEFT JOIN hosts h ON h.crawl = d.crawl AND h.url_host_name = d.url_host_name
-WHERE d.rn = 1;
+JOIN c e ON e.crawl = d.crawl AND e.capture_id = coalesce(h.effective_capture_id, h.capture_id, d.capture_id);
 
 -- Per host of two consecutive crawls: appeared, disappeared, its robots.txt or fetch class changed.
 CREATE OR REPLACE TABLE host_changes AS

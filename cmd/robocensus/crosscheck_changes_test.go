@@ -134,11 +134,11 @@ func changesDataset(t *testing.T) string {
 
 // TestChangesMatchDuckDB checks the changes section on the synthetic
 // crawls against notebooks/12_changes.sql and against the changes made:
-// of the nine hosts of both crawls, six bodies changed (class.example's
+// of the nine hosts of both crawls, seven robots.txt changed (class.example's
 // did not: a 404 of the same bytes), two fetch classes (class.example to
 // allow-all, down.example, now 503, to defer visits); redirect.example
-// redirects in both crawls and its deciding capture is the redirect, so
-// only its target changed verdict.
+// redirects in both crawls to www.redirect.example, whose file now blocks
+// GPTBot: redirects followed, both changed and started blocking it.
 func TestChangesMatchDuckDB(t *testing.T) {
 	dir := changesDataset(t)
 	r := shardedReport(t, dir, analyze.WithTop(3))
@@ -158,8 +158,8 @@ func TestChangesMatchDuckDB(t *testing.T) {
 	both := []string{"all.example", "down.example"}
 	want := []string{
 		"CC-MAIN-2025-05 10 10 9", "{{1 10} [new.example]}", "{{1 10} [gone.example]}",
-		"{{6 9} [all.example block.example down.example]}", "{{2 9} [class.example down.example]}",
-		"GPTBot {{4 9} [all.example block.example down.example]} {{1 9} [unblock.example]} {{0 9} []} {{0 9} []}",
+		"{{7 9} [all.example block.example down.example]}", "{{2 9} [class.example down.example]}",
+		"GPTBot {{5 9} [all.example block.example down.example]} {{1 9} [unblock.example]} {{0 9} []} {{0 9} []}",
 		"ClaudeBot {{2 9} [all.example down.example]} {{1 9} [partial.example]} {{1 9} [partial.example]} {{0 9} []}",
 	}
 	for _, agent := range []string{"CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"} {
@@ -181,9 +181,33 @@ func TestChangesMatchDuckDB(t *testing.T) {
 			row("gone.example", false, true, false, nil, nil),
 			row("new.example", true, false, false, nil, nil),
 			row("partial.example", false, false, true, false, "ClaudeBot: disallowed -> partially-disallowed"),
+			row("redirect.example", false, false, true, false, "GPTBot: allowed -> disallowed"),
 			row("unblock.example", false, false, true, false, "GPTBot: disallowed -> allowed"),
 			row("www.redirect.example", false, false, true, false, "GPTBot: allowed -> disallowed"),
 		})
+}
+
+// The site report's change check uses the same definitions: the file and
+// the verdicts of where redirect.example's redirects lead changed.
+func TestChangesSiteCheckFollowsRedirects(t *testing.T) {
+	d, err := analyze.Open(os.DirFS(changesDataset(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Site(context.Background(), "redirect.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range s.Findings {
+		if f.Check == "changes" {
+			got = append(got, f.Message)
+		}
+	}
+	msg := strings.Join(got, "\n")
+	if !strings.Contains(msg, "the file changed between CC-MAIN-2025-05 and CC-MAIN-2025-08") || !strings.Contains(msg, "GPTBot allowed → disallowed") {
+		t.Errorf("redirect.example's changes:\n%s", msg)
+	}
 }
 
 // allBlocked is the listing's verdict changes of a host that now
