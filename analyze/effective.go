@@ -1,10 +1,10 @@
 package analyze
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -44,6 +44,8 @@ func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
 	columns := []string{"capture_id", "effective_capture_id"}
 	if names {
 		columns = append(columns, "url_host_name")
+		// About one host per capture, of some 20 bytes: no doubling.
+		sh.names.refs, sh.names.arena = make([]nameRef, 0, len(sh.caps)), make([]byte, 0, 24*len(sh.caps))
 	}
 	var mu sync.Mutex
 	spec := scanSpec{table: "hosts", crawl: s.label, columns: columns}
@@ -57,32 +59,50 @@ func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
 		if cs.err != nil {
 			return cs.err
 		}
-		var found []hostName
 		for i := range deciding.Len() {
 			id := deciding.Value(i)
 			if effective.IsValid(i) && effective.Value(i) != "" {
 				id = effective.Value(i)
 			}
-			if ci, ok := sh.lookup(s.hash, id); ok {
-				atomic.AddUint32(&sh.caps[ci].weight, 1)
-				if names {
-					found = append(found, hostName{ci: ci, name: strings.Clone(hosts.Value(i))})
-				}
+			ci, ok := sh.lookup(s.hash, id)
+			if !ok {
+				continue
+			}
+			atomic.AddUint32(&sh.caps[ci].weight, 1)
+			if names {
+				mu.Lock()
+				sh.names.add(ci, hosts.Value(i))
+				mu.Unlock()
 			}
 		}
-		mu.Lock()
-		sh.names = append(sh.names, found...)
-		mu.Unlock()
 		return nil
 	})
-	slices.SortFunc(sh.names, func(a, b hostName) int { return cmp.Or(cmp.Compare(a.ci, b.ci), strings.Compare(a.name, b.name)) })
+	sh.names.sort()
 	return err
 }
 
-// hostName is a host that capture ci decides for.
-type hostName struct {
-	ci   uint32
-	name string
+// hostNames are the names of the hosts the captures of a shard decide
+// for, in one arena: 12 bytes and the name's bytes per host.
+type hostNames struct {
+	refs  []nameRef
+	arena []byte
+}
+
+// nameRef is a host name in the arena, and the capture deciding for it.
+type nameRef struct {
+	ci, off, n uint32
+}
+
+func (h *hostNames) add(ci uint32, name string) {
+	h.refs = append(h.refs, nameRef{ci: ci, off: uint32(len(h.arena)), n: uint32(len(name))})
+	h.arena = append(h.arena, name...)
+}
+
+func (h *hostNames) name(r nameRef) []byte { return h.arena[r.off : r.off+r.n] }
+
+// sort orders the names by capture, then in byte order.
+func (h *hostNames) sort() {
+	slices.SortFunc(h.refs, func(a, b nameRef) int { return cmp.Or(cmp.Compare(a.ci, b.ci), bytes.Compare(h.name(a), h.name(b))) })
 }
 
 // hostsOf returns the names of the hosts capture ci of the shard decides
@@ -91,10 +111,11 @@ func (s *crawlState) hostsOf(sh *shard, ci uint32, own string) []string {
 	if !s.hosts {
 		return []string{own}
 	}
-	i, _ := slices.BinarySearchFunc(sh.names, ci, func(h hostName, ci uint32) int { return cmp.Compare(h.ci, ci) })
+	refs := sh.names.refs
+	i, _ := slices.BinarySearchFunc(refs, ci, func(r nameRef, ci uint32) int { return cmp.Compare(r.ci, ci) })
 	var out []string
-	for ; i < len(sh.names) && sh.names[i].ci == ci; i++ {
-		out = append(out, sh.names[i].name)
+	for ; i < len(refs) && refs[i].ci == ci; i++ {
+		out = append(out, string(sh.names.name(refs[i])))
 	}
 	return out
 }

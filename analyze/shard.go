@@ -46,7 +46,7 @@ type shard struct {
 
 	extra   map[uint32][]int // codes past maxBitCodes, by capture index (sorted)
 	tallies [][]uint64       // by tally slot (sectionRun.tally), then capture index
-	names   []hostName       // the hosts each capture decides for, by capture index, when a section needs them (effective.go)
+	names   hostNames        // the hosts each capture decides for, when a section needs them (effective.go)
 
 	// In roundFarms: the digests of the shared bodies listed, and the host
 	// names of the captures serving one (by index in caps).
