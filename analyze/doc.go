@@ -214,7 +214,8 @@
 // hosts each capture decides for ("effective hosts"): 12 bytes and the
 // name's bytes per host of the shard, kept while its passes run; over
 // the two crawls of 260,000 hosts of scripts/mkwarc the peak RSS grew by
-// about 15 MB (208-215 to 224-229 MiB, 2026-11-24).
+// about 15 MB (207,708-215,180 KB to 224,412-229,048 KB by GNU time,
+// 2026-11-24).
 //
 // The changes section keeps no per-host state in memory beyond a
 // buffer of 16 MiB (changesRunBytes, 24 bytes and the name per host):
