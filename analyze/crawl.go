@@ -32,11 +32,11 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 // sections read once (sitemaps, inputs, hosts, ...). Then its captures are
 // split into host shards processed one after the other; each shard makes
 // passes over the tables (captures, which indexes the shard's captures and
-// hosts; diagnostics and rules, which mark them; captures again for the
-// ranked lists; agents), and what it counts is added to the crawl's
-// figures before the next shard starts. The first shard also counts what
-// needs no capture state over every row. Then the samples of the shared
-// bodies and the few bodies shown.
+// hosts; diagnostics and rules, which mark them; agents; captures again for
+// the hosts), and what it counts is added to the crawl's figures before
+// the next shard starts. The first shard also counts what needs no capture
+// state over every row. Then the hosts the sections chose once every host
+// was counted, in the shards before the last, and the few bodies shown.
 func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 	s, err := newCrawlState(d, label)
 	if err != nil {
@@ -50,16 +50,13 @@ func (d *Dataset) crawl(ctx context.Context, label string) (*Crawl, error) {
 			return nil, err
 		}
 	}
-	for _, step := range []func(context.Context) error{s.farmSamples} {
-		if err := step(ctx); err != nil {
-			return nil, err
-		}
-	}
-	s.finish()
-	s.secs.finish(s.out)
-	if err := s.bodiesPass(ctx); err != nil {
+	if err := s.chosenHosts(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.secs.readBodies(ctx, s.d, s.label); err != nil {
+		return nil, err
+	}
+	s.secs.finish(s.out)
 	return s.out, nil
 }
 
@@ -70,15 +67,15 @@ func (s *crawlState) sectionsPass(ctx context.Context) error {
 	return s.secs.scanTables(ctx, s.d, s.label)
 }
 
-// shardPasses makes the passes of one shard. After the last shard's marks,
-// the hosts serving each body are all counted, and the bodies listed are
-// chosen before its ranking pass.
+// shardPasses makes the passes of one shard. After the last shard's
+// marks, every host is counted: the sections that rank hosts choose those
+// they want fed again, and the last shard's hosts pass feeds its own.
 func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
-	steps := []func(context.Context, *shard) error{s.capturesPass, s.diagnosticsPass, s.rulesPass, s.finishMarks}
+	steps := []func(context.Context, *shard) error{s.capturesPass, s.diagnosticsPass, s.rulesPass, s.finishMarks, s.marksFeed}
 	if sh.index == sh.of-1 {
-		steps = append(steps, s.chooseFarms)
+		steps = append(steps, s.choose)
 	}
-	steps = append(steps, s.rankingPass, s.makeTallies, s.agentsPass, s.hostTablesPass, s.marksFeed, s.hostsPass)
+	steps = append(steps, s.makeTallies, s.agentsPass, s.hostTablesPass, s.hostsPass)
 	for _, step := range steps {
 		if err := step(ctx, sh); err != nil {
 			return err
@@ -138,7 +135,6 @@ type crawlState struct {
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
 	codes    *codeTable
-	farms    *farmState
 	secs     *sectionRun
 }
 
@@ -158,8 +154,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
-		farms: newFarmState(),
-		secs:  newSectionRun(crawlSections, Params{Top: d.cfg.top, Ranks: d.cfg.ranks}, d.workers()),
+		secs: newSectionRun(crawlSections, Params{Top: d.cfg.top, Ranks: d.cfg.ranks}, d.workers()),
 	}, nil
 }
 
@@ -284,11 +279,6 @@ func (s *crawlState) countFetchTime(t int64) {
 func (s *crawlState) finishCaptureCounts() {
 	out := s.out
 	out.WithErrors.Of = out.Captures
-}
-
-// finish fills the figures that add up over the shards.
-func (s *crawlState) finish() {
-	s.finishFarms()
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first

@@ -64,20 +64,20 @@ type Crawl struct {
 	FirstFetch *time.Time `json:"first_fetch,omitempty"`
 	LastFetch  *time.Time `json:"last_fetch,omitempty"`
 
-	Inputs      Inputs           `json:"inputs"`
-	Outcomes    []OutcomeShare   `json:"outcomes"`
-	Diagnostics []CodeShare      `json:"diagnostics"`
-	Sizes       Sizes            `json:"sizes"`
-	Patterns    Patterns         `json:"patterns"`
-	Typos       Typos            `json:"typos"`
-	UserAgents  UserAgents       `json:"user_agents"`
-	Sitemaps    Sitemaps         `json:"sitemaps"`
-	Farms       Farms            `json:"farms"`
-	WorstHosts  []HostErrors     `json:"worst_hosts"`
-	Crawlers    CrawlerFigures   `json:"crawlers"`
-	Preferences UsagePreferences `json:"usage_preferences"` // section_preferences.go
-	Mistakes    ClassicMistakes  `json:"classic_mistakes"`  // section_mistakes.go
-	Strata      *Strata          `json:"strata,omitempty"`  // section_strata.go, with a ranked host list only
+	Inputs       Inputs           `json:"inputs"`
+	Outcomes     []OutcomeShare   `json:"outcomes"`
+	Diagnostics  []CodeShare      `json:"diagnostics"`
+	Sizes        Sizes            `json:"sizes"`
+	Patterns     Patterns         `json:"patterns"`
+	Typos        Typos            `json:"typos"`
+	UserAgents   UserAgents       `json:"user_agents"`
+	Sitemaps     Sitemaps         `json:"sitemaps"`
+	SharedBodies SharedBodies     `json:"farms"` // section_farms.go
+	WorstHosts   []HostErrors     `json:"worst_hosts"`
+	Crawlers     CrawlerFigures   `json:"crawlers"`
+	Preferences  UsagePreferences `json:"usage_preferences"` // section_preferences.go
+	Mistakes     ClassicMistakes  `json:"classic_mistakes"`  // section_mistakes.go
+	Strata       *Strata          `json:"strata,omitempty"`  // section_strata.go, with a ranked host list only
 }
 
 // Inputs sums the inputs table of the crawl.
@@ -195,28 +195,6 @@ type Sitemaps struct {
 	Valid    Ratio `json:"valid"`    // valid lines, of Lines
 }
 
-// Farms are the robots.txt bodies served identically by several hosts.
-type Farms struct {
-	// Hosts counts the hosts whose deciding capture is a usable, non-empty
-	// robots.txt with a payload digest.
-	Hosts int64 `json:"hosts"`
-	// SharedBodies counts the digests served by two or more of them.
-	SharedBodies int64 `json:"shared_bodies"`
-	// SharedHosts counts the hosts serving one of those, of Hosts.
-	SharedHosts Ratio `json:"shared_hosts"`
-	// Top lists the most shared bodies.
-	Top []Farm `json:"top"`
-}
-
-// Farm is one body served by several hosts.
-type Farm struct {
-	Digest string   `json:"payload_digest"`
-	Hosts  int64    `json:"hosts"`
-	Sample []string `json:"sample_hosts"` // the first hosts, sorted
-	Lines  int      `json:"lines"`        // lines of the body; 0 when not kept
-	Head   []string `json:"head"`         // its first lines that are not blank
-}
-
 // HostErrors is one host with many errors in its deciding capture.
 type HostErrors struct {
 	Host      string   `json:"host"`
@@ -306,7 +284,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 	t.addSection(crawls, rulesSection, top)
 	t.addSection(crawls, typosSection, top)
 	t.addSection(crawls, sitemapsSection, top)
-	share("hosts sharing their body", func(c *Crawl) Ratio { return c.Farms.SharedHosts })
+	t.addSection(crawls, sharedBodiesSection, top)
 	t.addSection(crawls, crawlersSection, top)
 	for _, s := range crawlSections {
 		if !slices.Contains(placedTrends, s) {
@@ -319,7 +297,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 // placedTrends are the sections whose trends the list above places among
 // the older series (the order of the JSON report); the trends of any other
 // section follow.
-var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, typosSection, sitemapsSection, crawlersSection}
+var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, typosSection, sitemapsSection, sharedBodiesSection, crawlersSection}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section, top int) {

@@ -87,6 +87,14 @@ type Params struct {
 //     deciding capture: a record of captures with url_host_name,
 //     capture_id and the Need's columns, the rows that are deciding
 //     captures, and each one's marks.
+//   - "chosen hosts" ([ChosenTable], [Chooser]): for a ranking that needs
+//     every host counted first. Once the last shard's marks are fed, the
+//     driver calls Choose; the hosts whose deciding capture it accepts
+//     are then fed again, as for "deciding captures" (AddChosen): those
+//     of the last shard in its hosts pass, those of the shards before by
+//     indexing each again. The marks of a shard indexed again carry no
+//     codes or end anchors (its diagnostics are read only when a deciding
+//     capture's being usable depends on them, its rules not at all).
 //   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
 //     any other table T keyed by capture_id: "host directives", "host
 //     preferences"), through [HostRowsAdder]: the rows of T of each
@@ -110,6 +118,7 @@ const (
 	MarksTable          = "marks"
 	MarkedCapturesTable = "marked captures"
 	DecidingTable       = "deciding captures"
+	ChosenTable         = "chosen hosts"
 	HostAgentsTable     = "host agents" // HostRowsTable("agents")
 )
 
@@ -161,6 +170,25 @@ type MarkedCapturesAdder interface {
 // holds rows of captures, and hosts the rows that are deciding captures.
 type HostsAdder interface {
 	AddHosts(rec arrow.Record, hosts []CaptureRow) error
+}
+
+// A Chooser is the accumulator of a section that needs "chosen hosts".
+// Choose is called once, when every capture of the crawl has been fed as
+// "marks": it returns which deciding captures to feed again (nil: none).
+// AddChosen gets them: rec holds rows of captures, and hosts the rows of
+// the deciding captures Choose accepted, each once.
+type Chooser interface {
+	Choose() func(*Marks) bool
+	AddChosen(rec arrow.Record, hosts []CaptureRow) error
+}
+
+// A BodyReader is the accumulator of a section that shows a few bodies:
+// before Finish, the driver reads the texts of the payload digests it
+// lists from the bodies table (only the files holding one) and gives them
+// to it; a digest the table does not hold has no text.
+type BodyReader interface {
+	Digests() []string
+	Bodies(texts map[string]string)
 }
 
 // A HostRowsAdder is the accumulator of a section that needs "host T"
@@ -226,6 +254,15 @@ func (m *Marks) Read() bool { return m.c.flags&capRead != 0 }
 // HasRules reports whether the capture has a rule (rule_count > 0).
 func (m *Marks) HasRules() bool { return m.c.flags&capNoRules == 0 }
 
+// NonEmpty reports whether the capture's payload_length is over 0.
+func (m *Marks) NonEmpty() bool { return m.c.flags&capNonEmpty != 0 }
+
+// DigestHash returns a 64-bit hash of the capture's payload_digest, 0
+// when it is NULL: a key to count bodies by without keeping their
+// digests. Two digests of one hash (about 1 in 3·10⁷ for a million
+// digests) count as one.
+func (m *Marks) DigestHash() uint64 { return m.c.digest }
+
 // EndAnchor reports whether a rule of the capture ends in '$'.
 func (m *Marks) EndAnchor() bool { return m.c.flags&capEndAnchor != 0 }
 
@@ -272,5 +309,5 @@ type Trend struct {
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
 	outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, strataSection, inputsSection,
+	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, inputsSection,
 }

@@ -153,5 +153,5 @@ func mdMistakes(m *mdWriter, c *Crawl) {
 		rows = append(rows, []string{fmtInt(int64(ms.Number)), md(ms.Name), code(ms.Measure), fmtInt(ms.Captures.N), fmtShare(ms.Captures.Share())})
 	}
 	m.table([]string{" #", "mistake", "measured by", " read captures", " share"}, rows)
-	m.para("Domain farms, the survey's last observation: %s of the hosts with a usable, non-empty robots.txt serve a body other hosts serve too (shared bodies).", fmtRatio(c.Farms.SharedHosts))
+	m.para("Domain farms, the survey's last observation: %s of the hosts with a usable, non-empty robots.txt serve a body other hosts serve too (shared bodies).", fmtRatio(c.SharedBodies.SharedHosts))
 }

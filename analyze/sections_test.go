@@ -18,7 +18,7 @@ import (
 // sectionCrawl writes one crawl partition, a row group per row, and
 // returns its figures with one host shard read by one worker, and with
 // three read by four (whose counts the driver merges).
-func sectionCrawl(t *testing.T, p *partition) map[int]*analyze.Crawl {
+func sectionCrawl(t *testing.T, p *partition, opts ...analyze.Option) map[int]*analyze.Crawl {
 	t.Helper()
 	dir := t.TempDir()
 	if err := p.write(dir, "CC-MAIN-2025-05", schema.WithRowGroupRows(1)); err != nil {
@@ -26,7 +26,7 @@ func sectionCrawl(t *testing.T, p *partition) map[int]*analyze.Crawl {
 	}
 	out := map[int]*analyze.Crawl{}
 	for shards, workers := range map[int]int{1: 1, 3: 4} {
-		_, r := openReport(t, dir, analyze.WithHostShards(shards), analyze.WithWorkers(workers))
+		_, r := openReport(t, dir, append(opts, analyze.WithHostShards(shards), analyze.WithWorkers(workers))...)
 		out[shards] = r.Crawls[0]
 	}
 	return out
@@ -42,6 +42,50 @@ func TestSitemapsSection(t *testing.T) {
 		want := analyze.Sitemaps{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3, Valid: analyze.Ratio{N: 2, Of: 3}}
 		if c.Sitemaps != want {
 			t.Errorf("%d shards: sitemaps %+v, want %+v", shards, c.Sitemaps, want)
+		}
+	}
+}
+
+func TestSharedBodiesSection(t *testing.T) {
+	var p partition
+	// serve adds a capture of a body under a digest of its own choosing.
+	serve := func(id, host string, status int, body, digest string, at time.Time) {
+		bodies := len(p.bodies)
+		p.site(id, host, status, body, at)
+		p.captures[len(p.captures)-1].PayloadDigest = digest
+		if len(p.bodies) > bodies {
+			p.bodies[len(p.bodies)-1].PayloadDigest = digest
+		}
+	}
+	x, y, z := "User-agent: *\nDisallow: /x\n", "User-agent: *\nDisallow: /y\n", "User-agent: *\nDisallow: /z\n"
+	for _, h := range []string{"x6", "x2", "x4", "x1", "x5", "x3"} {
+		serve("c"+h, h+".example", 200, x, "sha1:X", fetched)
+	}
+	serve("cy2", "y2.example", 200, y, "sha1:Y", fetched)
+	serve("cy1", "y1.example", 0, y, "sha1:Y", fetched)
+	serve("cz1", "z1.example", 200, z, "sha1:Z", fetched) // tied with Y, after it by digest
+	serve("cz2", "z2.example", 200, z, "sha1:Z", fetched)
+	serve("cl", "lone.example", 200, "User-agent: *\nDisallow: /l\n", "sha1:L", fetched)            // counted, not shared
+	serve("cold", "z3.example", 200, z, "sha1:Z", fetched.Add(-time.Hour))                          // not its host's deciding capture
+	serve("cnew", "z3.example", 200, "User-agent: *\nDisallow: /3\n", "sha1:3", fetched)            // counted, not shared
+	serve("cdown", "x7.example", 503, x, "sha1:X", fetched)                                         // not usable
+	serve("chtml", "a-html.example", 0, "<html><body>Not found</body></html>\n", "sha1:X", fetched) // not-robots: not usable
+	serve("ce1", "e1.example", 200, "", "sha1:E", fetched)                                          // empty
+	serve("ce2", "e2.example", 200, "", "sha1:E", fetched)
+	p.bodies = slices.DeleteFunc(p.bodies, func(b schema.Body) bool { return strings.HasPrefix(b.Body, "<html>") })
+	for shards, c := range sectionCrawl(t, &p, analyze.WithTop(2)) {
+		f := c.SharedBodies
+		got := []string{fmt.Sprint(f.Hosts, " ", f.Bodies, " ", f.SharedHosts)}
+		for _, b := range f.Top {
+			got = append(got, fmt.Sprint(b.Digest, " ", b.Hosts, " ", b.Sample, " ", b.Lines, " ", b.Head))
+		}
+		want := []string{
+			"12 3 {10 12}",
+			"sha1:X 6 [x1.example x2.example x3.example x4.example x5.example] 2 [User-agent: * Disallow: /x]",
+			"sha1:Y 2 [y1.example y2.example] 2 [User-agent: * Disallow: /y]",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%d shards: shared bodies\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"context"
-	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 )
@@ -26,7 +25,7 @@ type shardRound uint8
 
 const (
 	roundMain  shardRound = iota // the figures of the shard's captures
-	roundFarms                   // again, for the samples of the shared bodies
+	roundAgain                   // again, for the hosts the sections chose (ChosenTable)
 )
 
 // shard is what the passes keep of the captures of one host shard: the
@@ -46,11 +45,6 @@ type shard struct {
 
 	extra   map[uint32][]int // codes past maxBitCodes, by capture index (sorted)
 	tallies [][]uint64       // by tally slot (sectionRun.tally), then capture index
-
-	// In roundFarms: the digests of the shared bodies listed, and the host
-	// names of the captures serving one (by index in caps).
-	want      map[uint64]int
-	farmHosts map[uint32]string
 }
 
 // The memory model of WithMemory, from measurements over 1 and 4.5 million
@@ -176,9 +170,6 @@ func (sh *shard) add(hostHash uint64, r *captureRow, c capture) {
 	ci := uint32(len(sh.caps))
 	sh.caps = append(sh.caps, c)
 	sh.ids.insert(sh.caps, ci)
-	if _, ok := sh.want[c.digest]; ok && c.digest != 0 {
-		sh.farmHosts[ci] = strings.Clone(r.host)
-	}
 	redirect := c.flags&capRedirect != 0
 	hi, ok := sh.hostIdx[hostHash]
 	if !ok {

@@ -57,6 +57,13 @@ mutants=(
   "analyze/section_crawlers.go markAI ./analyze"
   "analyze/section_crawlers.go Merge ./analyze"
   "analyze/section_worst.go errorCodes ./analyze"
+  "analyze/section_farms.go counts ./analyze"
+  "analyze/section_farms.go AddMarks ./analyze"
+  "analyze/section_farms.go Choose ./analyze"
+  "analyze/section_farms.go AddChosen ./analyze"
+  "analyze/section_farms.go addSample ./analyze"
+  "analyze/section_farms.go sharedBefore ./analyze"
+  "analyze/section_farms.go Bodies ./analyze"
 )
 
 tmp=$(mktemp -d)
