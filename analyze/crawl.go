@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -158,8 +157,7 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	}, nil
 }
 
-// captureCols are the columns the captures pass reads; those only the
-// counting shard reads are nil in the others.
+// captureCols are the columns the captures pass reads to index captures.
 type captureCols struct {
 	ids, hosts, digest         *array.String
 	outcome                    dictColumn
@@ -171,7 +169,7 @@ type captureCols struct {
 
 // newCaptureCols returns the columns of a record of captures, with the
 // outcomes numbered in s.outcomes.
-func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCols, error) {
+func (s *crawlState) newCaptureCols(rec arrow.Record) (*captureCols, error) {
 	cs := columnSet{rec: rec}
 	c := &captureCols{
 		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("payload_digest"),
@@ -210,19 +208,6 @@ func (c *captureCols) row(i int) captureRow {
 	return r
 }
 
-// countRow counts what one row of captures says by itself.
-func (s *crawlState) countRow(r *captureRow, flags uint32) {
-	out := s.out
-	out.Captures++
-	if r.errors > 0 {
-		out.WithErrors.N++
-	}
-	s.countFetchTime(r.fetch)
-	if flags&capRead != 0 {
-		s.out.ReadCaptures++
-	}
-}
-
 // captureFlags returns the flags a capture row gives by itself.
 func captureFlags(status int32, length int64, rules int32, outcome string) uint32 {
 	var f uint32
@@ -258,27 +243,6 @@ func (s *crawlState) outcomeIndex(o string) uint8 {
 	}
 	s.outcomes = append(s.outcomes, strings.Clone(o))
 	return uint8(len(s.outcomes) - 1)
-}
-
-func (s *crawlState) countFetchTime(t int64) {
-	if t == noTime {
-		return
-	}
-	tt := time.UnixMicro(t).UTC()
-	if s.out.FirstFetch == nil || tt.Before(*s.out.FirstFetch) {
-		s.out.FirstFetch = &tt
-	}
-	if s.out.LastFetch == nil || tt.After(*s.out.LastFetch) {
-		t2 := tt
-		s.out.LastFetch = &t2
-	}
-}
-
-// finishCaptureCounts fills the figures the captures table gives by
-// itself, once the counting shard has read it.
-func (s *crawlState) finishCaptureCounts() {
-	out := s.out
-	out.WithErrors.Of = out.Captures
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first

@@ -120,6 +120,9 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 // report ("section-NAME") for the crawl.
 func (v *crawlView) renderSections() error {
 	for _, s := range crawlSections {
+		if s.InHeader {
+			continue
+		}
 		var b strings.Builder
 		sv := sectionView{crawlView: v}
 		if s.View != nil {

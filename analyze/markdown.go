@@ -113,8 +113,6 @@ func writeReportMarkdown(w io.Writer, r *Report, title string) error {
 
 func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	m.heading(2, "Crawl "+md(c.Crawl))
-	m.para("%s captures of %s hosts; %s captures read by crawlers (2xx or no status); %s hosts with a usable robots.txt; captures with an error: %s.",
-		fmtInt(c.Captures), fmtInt(c.Hosts), fmtInt(c.ReadCaptures), fmtInt(c.UsableHosts), fmtRatio(c.WithErrors))
 	for _, s := range crawlSections {
 		s.Markdown(m, c, top)
 	}

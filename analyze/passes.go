@@ -172,15 +172,9 @@ func (s *crawlState) markEndAnchors(sh *shard, rec arrow.Record) error {
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
 
 // finishMarks decides which captures of the shard are usable robots.txt
-// files, and counts the usable hosts.
+// files.
 func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
 	s.markUsable(sh)
-	for i := range sh.caps {
-		c := &sh.caps[i]
-		if c.flags&(capDeciding|capUsable) == capDeciding|capUsable {
-			s.out.UsableHosts++
-		}
-	}
 	return nil
 }
 

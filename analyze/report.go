@@ -269,17 +269,9 @@ func trends(crawls []*Crawl, top int) *Trends {
 	for _, c := range crawls {
 		t.Crawls = append(t.Crawls, c.Crawl)
 	}
-	count := func(name string, f func(*Crawl) int64) {
-		t.add(crawls, name, false, func(c *Crawl) float64 { return float64(f(c)) })
-	}
-	share := func(name string, f func(*Crawl) Ratio) {
-		t.add(crawls, name, true, func(c *Crawl) float64 { return f(c).Share() })
-	}
-	count("captures", func(c *Crawl) int64 { return c.Captures })
-	count("hosts", func(c *Crawl) int64 { return c.Hosts })
-	share("hosts with a usable robots.txt", func(c *Crawl) Ratio { return Ratio{c.UsableHosts, c.Hosts} })
+	t.addSection(crawls, overviewSection, top)
 	t.addSection(crawls, outcomesSection, top)
-	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
+	t.addSection(crawls, diagnosticsSection, top)
 	t.addSection(crawls, sizesSection, top)
 	t.addSection(crawls, rulesSection, top)
 	t.addSection(crawls, typosSection, top)
@@ -297,7 +289,7 @@ func trends(crawls []*Crawl, top int) *Trends {
 // placedTrends are the sections whose trends the list above places among
 // the older series (the order of the JSON report); the trends of any other
 // section follow.
-var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, typosSection, sitemapsSection, sharedBodiesSection, crawlersSection}
+var placedTrends = []*Section{overviewSection, outcomesSection, diagnosticsSection, sizesSection, rulesSection, typosSection, sitemapsSection, sharedBodiesSection, crawlersSection}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section, top int) {

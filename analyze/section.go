@@ -44,6 +44,10 @@ type Section struct {
 	// before the shards' passes, with agents).
 	Shared bool
 
+	// InHeader says the section has no fragment of its own: the page
+	// draws its figures in its header line and cards (report.tmpl).
+	InHeader bool
+
 	// When, when set, says whether the section runs with these settings
 	// (the strata need a ranked host list); a section that does not run
 	// reads nothing and leaves its figures empty.
@@ -308,6 +312,6 @@ type Trend struct {
 // crawlSections are the sections of the crawl report, in the order the
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
-	outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
+	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
 	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, inputsSection,
 }

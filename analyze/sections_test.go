@@ -46,6 +46,24 @@ func TestSitemapsSection(t *testing.T) {
 	}
 }
 
+func TestOverviewSection(t *testing.T) {
+	var p partition
+	p.site("o1", "one.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	p.site("o2", "one.example", 200, "User-agent: *\nDisallow: /y\n", fetched.Add(-time.Hour)) // the same host, earliest
+	p.site("o3", "gone.example", 404, "", fetched)                                             // not read, not usable
+	p.site("o4", "file.example", 0, "User-agent: *\nDisallow: /z\n", fetched.Add(time.Hour))   // read, usable, latest
+	p.site("o5", "page.example", 200, "<html><body>Hello</body></html>\n", fetched)            // read, not a robots.txt
+	p.site("o6", "moved.example", 301, "", fetched)                                            // not read, not usable
+	for shards, c := range sectionCrawl(t, &p) {
+		got := fmt.Sprint(c.Captures, c.Hosts, c.ReadCaptures, c.UsableHosts, c.FirstFetch, c.LastFetch)
+		first, last := fetched.Add(-time.Hour), fetched.Add(time.Hour)
+		want := fmt.Sprint(6, 5, 4, 2, &first, &last)
+		if got != want {
+			t.Errorf("%d shards: overview %s, want %s", shards, got, want)
+		}
+	}
+}
+
 func TestSharedBodiesSection(t *testing.T) {
 	var p partition
 	// serve adds a capture of a body under a digest of its own choosing.
@@ -274,6 +292,9 @@ func TestDiagnosticsSection(t *testing.T) {
 			if d.Findings > 0 {
 				got[d.Code] = fmt.Sprint(d.Severity, " ", d.Captures.N, " ", d.Findings)
 			}
+		}
+		if c.WithErrors != (analyze.Ratio{N: 2, Of: 3}) {
+			t.Errorf("%d shards: captures with an error %+v, want 2 of 3", shards, c.WithErrors)
 		}
 		if got["typo-ignored"] != "error 2 3" || got["from-the-future"] != "warning 1 2" || len(got) != len(want) {
 			t.Errorf("%d shards: diagnostics %v", shards, got)

@@ -111,7 +111,7 @@ var indexColumns = []string{
 
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
-// shard counts what every row says by itself. Files are decoded in
+// shard feeds every record to the sections that need captures. Files are decoded in
 // parallel; records are added one at a time.
 func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	columns := indexColumns
@@ -132,12 +132,8 @@ func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	if err != nil {
 		return err
 	}
-	if sh.round == roundMain {
-		s.out.Hosts += int64(len(sh.hosts))
-	}
 	sh.finishIndex()
 	if sh.counting {
-		s.finishCaptureCounts()
 		s.secs.finish(s.out, "captures") // what the captures table gives by itself
 	}
 	return nil
@@ -145,16 +141,13 @@ func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 
 // addCaptures adds one record of the captures table.
 func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
-	cols, err := s.newCaptureCols(rec, sh.counting)
+	cols, err := s.newCaptureCols(rec)
 	if err != nil {
 		return err
 	}
 	for i := range int(rec.NumRows()) {
 		r := cols.row(i)
 		flags := captureFlags(r.status, r.length, r.rules, s.outcomes[r.outcome])
-		if sh.counting {
-			s.countRow(&r, flags)
-		}
 		if hh := s.hash.sum(r.host); sh.owns(hh) {
 			c := capture{id: s.hash.sum(r.id), digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings}
 			c.flags = flags | uint32(r.outcome)<<outcomeShift

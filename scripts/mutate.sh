@@ -64,6 +64,11 @@ mutants=(
   "analyze/section_farms.go addSample ./analyze"
   "analyze/section_farms.go sharedBefore ./analyze"
   "analyze/section_farms.go Bodies ./analyze"
+  "analyze/section_overview.go Add ./analyze"
+  "analyze/section_overview.go addFetch ./analyze"
+  "analyze/section_overview.go AddMarks ./analyze"
+  "analyze/section_overview.go Merge ./analyze"
+  "analyze/section_diagnostics.go addErrors ./analyze"
 )
 
 tmp=$(mktemp -d)

@@ -121,7 +121,7 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 // sectionChecks are the DuckDB checks of the crawl report's sections
 // (analyze/section_*.go), one file each: crosscheck_NAME_test.go.
 var sectionChecks = []func(q *querier, c *analyze.Crawl, top int){
-	checkOutcomes, checkCrawlers, checkDiagnostics, checkSizes, checkRules, checkTypos, checkAgentsNamed, checkSitemaps, checkSharedBodies, checkWorst, checkInputs, checkPreferences, checkMistakes,
+	checkOverview, checkOutcomes, checkCrawlers, checkDiagnostics, checkSizes, checkRules, checkTypos, checkAgentsNamed, checkSitemaps, checkSharedBodies, checkWorst, checkInputs, checkPreferences, checkMistakes,
 }
 
 // crossCheck compares every figure of every crawl with DuckDB.
@@ -131,7 +131,6 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 	for _, c := range r.Crawls {
 		t.Run(c.Crawl, func(t *testing.T) {
 			q := &querier{t: t, db: db, crawl: c.Crawl}
-			checkOverview(q, c)
 			for _, check := range sectionChecks {
 				check(q, c, r.Top)
 			}
