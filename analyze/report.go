@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"time"
@@ -269,27 +270,19 @@ func trends(crawls []*Crawl, top int) *Trends {
 	for _, c := range crawls {
 		t.Crawls = append(t.Crawls, c.Crawl)
 	}
-	t.addSection(crawls, overviewSection, top)
-	t.addSection(crawls, outcomesSection, top)
-	t.addSection(crawls, diagnosticsSection, top)
-	t.addSection(crawls, sizesSection, top)
-	t.addSection(crawls, rulesSection, top)
-	t.addSection(crawls, typosSection, top)
-	t.addSection(crawls, sitemapsSection, top)
-	t.addSection(crawls, sharedBodiesSection, top)
-	t.addSection(crawls, crawlersSection, top)
-	for _, s := range crawlSections {
-		if !slices.Contains(placedTrends, s) {
-			t.addSection(crawls, s, top)
-		}
+	for _, s := range trendSections() {
+		t.addSection(crawls, s, top)
 	}
 	return t
 }
 
-// placedTrends are the sections whose trends the list above places among
-// the older series (the order of the JSON report); the trends of any other
-// section follow.
-var placedTrends = []*Section{overviewSection, outcomesSection, diagnosticsSection, sizesSection, rulesSection, typosSection, sitemapsSection, sharedBodiesSection, crawlersSection}
+// trendSections returns the sections in the order of their trends: by
+// TrendOrder, then in report order.
+func trendSections() []*Section {
+	secs := slices.Clone(crawlSections)
+	slices.SortStableFunc(secs, func(a, b *Section) int { return cmp.Compare(a.TrendOrder, b.TrendOrder) })
+	return secs
+}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section, top int) {

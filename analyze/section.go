@@ -32,6 +32,14 @@ type Section struct {
 	// the fragment's dot has the crawl's figures and .View.
 	View func(c *Crawl, p Params) any
 
+	// TrendOrder places the section's trends in the trends table: by
+	// TrendOrder, then in report order. The sections of the first
+	// reports have 0; crawlers, usage preferences and classic mistakes,
+	// whose series came after theirs, have 1, so that the series keep
+	// their order in the JSON report. A new section whose series should
+	// follow all the older ones takes 2.
+	TrendOrder int
+
 	// MoreTrends, when set, lists further trends that depend on the
 	// figures of the latest crawl (the crawlers most often named); they
 	// follow Trends.

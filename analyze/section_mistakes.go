@@ -16,7 +16,8 @@ var mistakesSection = &Section{
 	Doc:  "the survey's classic mistakes and its malformed and unreadable shares, measured again",
 	Needs: []Need{{Table: MarkedCapturesTable,
 		Columns: []string{"error_count", "allow_count", "group_count", "sitemap_count"}}},
-	New: func(Params) Accumulator { return &mistakesAcc{mistakes: robots.Mistakes()} },
+	New:        func(Params) Accumulator { return &mistakesAcc{mistakes: robots.Mistakes()} },
+	TrendOrder: 1, // after the shared bodies (Section.TrendOrder)
 	Trends: []Trend{
 		{Name: "malformed (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Mistakes.Malformed }},
 		{Name: "unreadable (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Mistakes.Unreadable }},

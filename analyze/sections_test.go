@@ -374,3 +374,30 @@ func TestCrawlersSection(t *testing.T) {
 		}
 	}
 }
+
+// TestTrendsOrder pins the order of the trends series, which the
+// sections' TrendOrder and report order give: the JSON report's
+// consumers read them in this order.
+func TestTrendsOrder(t *testing.T) {
+	dir, cleanup := exampleDir()
+	defer cleanup()
+	_, r := openReport(t, dir)
+	var got []string
+	for _, s := range r.Trends.Series {
+		if !strings.HasSuffix(s.Name, " named") && !strings.HasSuffix(s.Name, " disallowed") || strings.HasPrefix(s.Name, "an AI") {
+			got = append(got, s.Name) // not the crawlers most often named, which depend on the data
+		}
+	}
+	want := []string{
+		"captures", "hosts", "hosts with a usable robots.txt", "outcome rules", "outcome no-rules", "outcome not-robots",
+		"outcome redirect", "outcome allow-all", "outcome disallow-all", "outcome unknown", "captures with an error",
+		"oversize (of read captures)", "empty (of read captures)", "wildcard rules (of captures with rules)", "typo accepted",
+		"typo ignored", "sitemap declared (of read captures)", "hosts sharing their body", "an AI crawler named",
+		"an AI crawler named and disallowed", "content-signal stated (of usable hosts)",
+		"content-usage stated (of usable hosts)", "license stated (of usable hosts)", "asks no AI training (of usable hosts)",
+		"malformed (of read captures)", "unreadable (of read captures)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("trends\n%q\nwant\n%q", got, want)
+	}
+}
