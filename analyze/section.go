@@ -89,7 +89,8 @@ type Params struct {
 //
 //   - "marks" ([MarksTable], [MarksAdder]): every capture once, with its
 //     diagnostic codes, whether a rule of it is end-anchored, whether it
-//     decides for its host and is a usable robots.txt. No columns.
+//     is read and non-empty, whether it decides for its host and is a
+//     usable robots.txt, and a hash of its digest. No columns.
 //   - "marked captures" ([MarkedCapturesTable], [MarkedCapturesAdder]):
 //     every capture once, as its row of a record of captures with
 //     capture_id and the Need's columns, and its marks. Read in the same
