@@ -34,8 +34,8 @@ func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
 // Once the sections have chosen hosts (from the last shard on), it also
 // feeds those; in a shard indexed again, only those.
 func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	main := sh.round == roundMain
-	hosts, marked, chosen := main && s.secs.wants(DecidingTable), main && s.secs.wants(MarkedCapturesTable), s.secs.choosing()
+	first := sh.round == roundMain // not a shard indexed again
+	hosts, marked, chosen := first && s.secs.wants(DecidingTable), first && s.secs.wants(MarkedCapturesTable), s.secs.choosing()
 	if !hosts && !marked && !chosen {
 		return nil
 	}
