@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 	"strings"
 
@@ -125,8 +124,13 @@ func (a *sharedBodiesAcc) Choose() func(*Marks) bool {
 		slices.SortFunc(shared, func(x, y int64) int { return cmp.Compare(y, x) })
 		least = shared[top-1]
 	}
-	maps.DeleteFunc(a.hosts, func(_ uint64, n int64) bool { return n < least })
-	a.chosen, a.hosts = a.hosts, nil
+	a.chosen = map[uint64]int64{} // a map of its own: a map deleted from keeps its size
+	for h, n := range a.hosts {
+		if n >= least {
+			a.chosen[h] = n
+		}
+	}
+	a.hosts = nil
 	if len(a.chosen) == 0 || a.list.n == 0 {
 		return nil
 	}
