@@ -40,8 +40,13 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 		return nil
 	}
 	columns := []string{"capture_id", "url_host_name"}
-	for _, t := range []string{DecidingTable, MarkedCapturesTable, ChosenTable} {
-		columns = union(columns, s.secs.columns(t))
+	for _, feed := range []struct {
+		table string
+		fed   bool
+	}{{DecidingTable, hosts}, {MarkedCapturesTable, marked}, {ChosenTable, chosen}} {
+		if feed.fed {
+			columns = union(columns, s.secs.columns(feed.table))
+		}
 	}
 	var dict []string
 	if slices.Contains(columns, "outcome") {
