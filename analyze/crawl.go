@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -37,11 +36,11 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 // sections read once (sitemaps, inputs, hosts, ...). Then its captures are
 // split into host shards processed one after the other; each shard makes
 // passes over the tables (captures, which indexes the shard's captures and
-// hosts; diagnostics and rules, which mark them; captures again for the
-// ranked lists; agents), and what it counts is added to the crawl's
-// figures before the next shard starts. The first shard also counts what
-// needs no capture state over every row. Then the samples of the shared
-// bodies and the few bodies shown.
+// hosts; diagnostics and rules, which mark them; agents; captures again for
+// the hosts), and what it counts is added to the crawl's figures before
+// the next shard starts. The first shard also counts what needs no capture
+// state over every row. Then the hosts the sections chose once every host
+// was counted, in the shards before the last, and the few bodies shown.
 func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, error) {
 	s, err := newCrawlState(d, label, p)
 	if err != nil {
@@ -55,16 +54,13 @@ func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, er
 			return nil, err
 		}
 	}
-	for _, step := range []func(context.Context) error{s.farmSamples} {
-		if err := step(ctx); err != nil {
-			return nil, err
-		}
-	}
-	s.finish()
-	s.secs.finish(s.out)
-	if err := s.bodiesPass(ctx); err != nil {
+	if err := s.chosenHosts(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.secs.readBodies(ctx, s.d, s.label); err != nil {
+		return nil, err
+	}
+	s.secs.finish(s.out)
 	return s.out, nil
 }
 
@@ -75,15 +71,15 @@ func (s *crawlState) sectionsPass(ctx context.Context) error {
 	return s.secs.scanTables(ctx, s.d, s.label)
 }
 
-// shardPasses makes the passes of one shard. After the last shard's marks,
-// the hosts serving each body are all counted, and the bodies listed are
-// chosen before its ranking pass.
+// shardPasses makes the passes of one shard. After the last shard's
+// marks, every host is counted: the sections that rank hosts choose those
+// they want fed again, and the last shard's hosts pass feeds its own.
 func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
-	steps := []func(context.Context, *shard) error{s.capturesPass, s.weightsPass, s.diagnosticsPass, s.rulesPass, s.finishMarks}
+	steps := []func(context.Context, *shard) error{s.capturesPass, s.weightsPass, s.diagnosticsPass, s.rulesPass, s.finishMarks, s.marksFeed}
 	if sh.index == sh.of-1 {
-		steps = append(steps, s.chooseFarms)
+		steps = append(steps, s.choose)
 	}
-	steps = append(steps, s.rankingPass, s.makeTallies, s.agentsPass, s.hostTablesPass, s.marksFeed, s.hostsPass)
+	steps = append(steps, s.makeTallies, s.agentsPass, s.hostTablesPass, s.hostsPass)
 	for _, step := range steps {
 		if err := step(ctx, sh); err != nil {
 			return err
@@ -146,7 +142,6 @@ type crawlState struct {
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
 	codes    *codeTable
-	farms    *farmState
 	secs     *sectionRun
 }
 
@@ -170,13 +165,11 @@ func newCrawlState(d *Dataset, label string, p Params) (*crawlState, error) {
 	return &crawlState{
 		d: d, label: label, out: &Crawl{Crawl: label}, hash: d.hash, shards: shards, captures: n, hosts: hosts > 0,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
-		farms: newFarmState(),
-		secs:  newSectionRun(crawlSections, p, d.workers()),
+		secs: newSectionRun(crawlSections, p, d.workers()),
 	}, nil
 }
 
-// captureCols are the columns the captures pass reads; those only the
-// counting shard reads are nil in the others.
+// captureCols are the columns the captures pass reads to index captures.
 type captureCols struct {
 	ids, hosts, digest         *array.String
 	outcome                    dictColumn
@@ -188,7 +181,7 @@ type captureCols struct {
 
 // newCaptureCols returns the columns of a record of captures, with the
 // outcomes numbered in s.outcomes.
-func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCols, error) {
+func (s *crawlState) newCaptureCols(rec arrow.Record) (*captureCols, error) {
 	cs := columnSet{rec: rec}
 	c := &captureCols{
 		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("content_digest"),
@@ -227,19 +220,6 @@ func (c *captureCols) row(i int) captureRow {
 	return r
 }
 
-// countRow counts what one row of captures says by itself.
-func (s *crawlState) countRow(r *captureRow, flags uint32) {
-	out := s.out
-	out.Captures++
-	if r.errors > 0 {
-		out.WithErrors.N++
-	}
-	s.countFetchTime(r.fetch)
-	if flags&capRead != 0 {
-		s.out.ReadCaptures++
-	}
-}
-
 // captureFlags returns the flags a capture row gives by itself.
 func captureFlags(status int32, length int64, rules int32, outcome string) uint32 {
 	var f uint32
@@ -275,32 +255,6 @@ func (s *crawlState) outcomeIndex(o string) uint8 {
 	}
 	s.outcomes = append(s.outcomes, strings.Clone(o))
 	return uint8(len(s.outcomes) - 1)
-}
-
-func (s *crawlState) countFetchTime(t int64) {
-	if t == noTime {
-		return
-	}
-	tt := time.UnixMicro(t).UTC()
-	if s.out.FirstFetch == nil || tt.Before(*s.out.FirstFetch) {
-		s.out.FirstFetch = &tt
-	}
-	if s.out.LastFetch == nil || tt.After(*s.out.LastFetch) {
-		t2 := tt
-		s.out.LastFetch = &t2
-	}
-}
-
-// finishCaptureCounts fills the figures the captures table gives by
-// itself, once the counting shard has read it.
-func (s *crawlState) finishCaptureCounts() {
-	out := s.out
-	out.WithErrors.Of = out.Captures
-}
-
-// finish fills the figures that add up over the shards.
-func (s *crawlState) finish() {
-	s.finishFarms()
 }
 
 // codeTable numbers the diagnostic codes of a crawl: the catalogue's first

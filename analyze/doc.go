@@ -88,16 +88,21 @@
 // sections that need only captures as soon as that pass ends; it reads any
 // other table once per crawl. What it marks in the shards reaches the
 // sections as pseudo-tables (section.go): "marks" (every capture with its
-// codes, end anchor, read, deciding and usable marks), "marked captures"
-// (every capture as its row of captures and marks), "deciding captures"
-// (every host as its deciding capture's row of captures and marks),
-// "effective captures" (every capture that decides for hosts once
-// redirects are followed, with the number of hosts it decides for) and
-// "host T" for a table T keyed by capture_id ("host agents", "host
-// directives", "host preferences": the rows of T of each effective
-// capture, with a tally the section keeps per capture). A section opens no file and knows nothing of
-// shards or row groups. The dataset's "hosts" table is read like any
-// other table, once per crawl.
+// codes, end anchor, read, non-empty, deciding and usable marks and a
+// hash of its digest), "marked captures" (every capture as its row of
+// captures and marks), "deciding captures" (every host as its deciding
+// capture's row of captures and marks), "effective captures" (every
+// capture that decides for hosts once redirects are followed, with the
+// number of hosts it decides for; "effective hosts" with their names),
+// "chosen hosts" (for a ranking that needs every host counted first: once
+// the last shard's marks are fed, the hosts whose deciding capture the
+// section chose, fed again) and "host T" for a table T keyed by
+// capture_id ("host agents", "host directives", "host preferences": the
+// rows of T of each effective capture, with a tally the section keeps per
+// capture). A section that shows bodies lists their digests, and the
+// driver reads their texts (BodyReader). A section opens no file and
+// knows nothing of shards or row groups. The dataset's "hosts" table is
+// read like any other table, once per crawl.
 //
 // To add a section NAME:
 //
@@ -108,20 +113,24 @@
 //     with the crawl's figures as dot, and what the section's View
 //     returns (its charts) as .View;
 //  3. one line: add it to crawlSections (section.go), where the report
-//     shows it; its trends follow the older series;
+//     shows it; its trends take their place in the trends table by its
+//     TrendOrder, then report order (TrendOrder 2 puts them after all
+//     the older series);
 //  4. its test in sections_test.go on a fixture counted by hand, and its
 //     computation in the mutants of scripts/mutate.sh;
 //  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
 //     listed in sectionChecks.
 //
-// Moved so far: outcomes, crawlers, diagnostics, sizes, rules, typos,
-// user agents, sitemaps, worst hosts, inputs; written as sections: usage
-// preferences, classic mistakes, strata and changes since the previous
-// crawl (the only section that compares crawls: it hands its per-host
-// state from one crawl to the next through the report's carry, carry.go). Still computed by the crawl
-// passes (rank.go, passes.go), listed in section_legacy.go for its
-// rendering only: the shared bodies (farms); and the overview line
-// (crawl.go).
+// Every figure of the crawl report is computed by a section: overview,
+// outcomes, crawlers, usage preferences, diagnostics, sizes, rules,
+// typos, user agents, sitemaps, shared bodies ("farms", its HTML id and
+// JSON key), classic mistakes, worst hosts, strata, changes since the
+// previous crawl (the only section that compares crawls: it hands its
+// per-host state from one crawl to the next through the report's carry,
+// carry.go), inputs. The overview has no fragment: the page draws its
+// figures in its header line and cards (InHeader). The crawl passes keep
+// only what marks captures, picks deciding captures and weighs effective
+// ones.
 //
 // # Rendering
 //
@@ -161,11 +170,13 @@
 //     later shards read only the columns that index and mark captures.
 //   - The worst hosts are ranked in one list as the hosts of each shard
 //     are fed.
-//   - The shared bodies are ranked once the last shard's marks are done,
-//     when the hosts of every body are counted. Their samples (the first
-//     host names) are collected in the last shard's ranking pass and, for
-//     the other shards, by indexing them again: their captures, and their
-//     diagnostics only when a capture's being usable depends on them.
+//   - The shared bodies are chosen once the last shard's marks are fed,
+//     when the hosts of every body are counted: those served by as many
+//     hosts as the last listed can be. Their hosts are fed again ("chosen
+//     hosts"), with their digests and names, and the bodies ranked as
+//     they come: the last shard's in its hosts pass, the other shards' by
+//     indexing them again (their captures, and their diagnostics only
+//     when a deciding capture's being usable depends on them).
 //
 // A shard keeps 48 bytes per capture and 5.3 to 10.7 bytes of index (an
 // open-addressing table of capture indices by ID hash), and, while its
@@ -187,7 +198,8 @@
 //   - typos: a count per distinct misspelled key and code;
 //   - shared bodies: a count of hosts per distinct payload digest hash of
 //     the hosts' usable, non-empty deciding captures, 20 to 40 bytes each,
-//     until the last shard's marks are done; then only the bodies listed.
+//     until the last shard's marks are fed; then only the bodies that may
+//     be listed (as many as listed, and those tied with the last).
 //     A crawl where most hosts serve a body of their own has about one
 //     entry per host: 1.2 to 2.4 GB for 60 million hosts, the largest
 //     state of a Common Crawl partition;

@@ -63,7 +63,7 @@ func ExampleWithHostShards() {
 		}
 		c := r.Crawls[1]
 		fmt.Printf("%d shards: %d hosts, %d usable, %d sharing a body (%v)\n",
-			shards, c.Hosts, c.UsableHosts, c.Farms.SharedHosts.N, c.Farms.Top[0].Sample)
+			shards, c.Hosts, c.UsableHosts, c.SharedBodies.SharedHosts.N, c.SharedBodies.Top[0].Sample)
 	}
 	// Output:
 	// 1 shards: 5 hosts, 3 usable, 2 sharing a body ([farm-1.example farm-2.example])

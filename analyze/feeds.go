@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/robocensus/robocensus/robots"
 )
 
 // The pseudo-tables of the sections (section.go): what the passes of a
@@ -29,19 +31,27 @@ func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
 // hostsPass reads the captures again: it feeds each host of the shard
 // once, as the row of its deciding capture with the columns the sections
 // ask for, each capture that decides for hosts once redirects are
-// followed ("effective captures", weighted), and every capture of the
-// shard as its row ("marked captures").
+// followed ("effective captures", weighted; "effective hosts", named), and
+// every capture of the shard as its row ("marked captures"). Once the
+// sections have chosen hosts (from the last shard on), it also feeds
+// those; in a shard indexed again, only those.
 func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	hosts, marked := s.secs.wants(DecidingTable), s.secs.wants(MarkedCapturesTable)
-	named := s.secs.wants(EffectiveHostsTable)
-	effective := named || s.secs.wants(EffectiveTable)
-	if !hosts && !marked && !effective {
+	first := sh.round == roundMain // not a shard indexed again
+	hosts, marked, chosen := first && s.secs.wants(DecidingTable), first && s.secs.wants(MarkedCapturesTable), s.secs.choosing()
+	named := first && s.secs.wants(EffectiveHostsTable)
+	effective := named || first && s.secs.wants(EffectiveTable)
+	if !hosts && !marked && !chosen && !effective {
 		return nil
 	}
-	columns := union([]string{"capture_id", "url_host_name"}, s.secs.columns(DecidingTable))
-	columns = union(columns, s.secs.columns(MarkedCapturesTable))
-	columns = union(columns, s.secs.columns(EffectiveTable))
-	columns = union(columns, s.secs.columns(EffectiveHostsTable))
+	columns := []string{"capture_id", "url_host_name"}
+	for _, feed := range []struct {
+		table string
+		fed   bool
+	}{{DecidingTable, hosts}, {MarkedCapturesTable, marked}, {ChosenTable, chosen}, {EffectiveTable, effective}, {EffectiveHostsTable, named}} {
+		if feed.fed {
+			columns = union(columns, s.secs.columns(feed.table))
+		}
+	}
 	var dict []string
 	if slices.Contains(columns, "outcome") {
 		dict = []string{"outcome"}
@@ -71,7 +81,7 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 			if marked {
 				all.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
 			}
-			if hosts && c.flags&capDeciding != 0 && c.flags&capFed == 0 {
+			if (hosts || chosen) && c.flags&capDeciding != 0 && c.flags&capFed == 0 {
 				c.flags |= capFed
 				f.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
 			}
@@ -89,21 +99,74 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 				return err
 			}
 		}
-		for _, feed := range []struct {
-			table string
-			f     *hostFeed
-		}{{DecidingTable, &f}, {EffectiveTable, &eff}, {EffectiveHostsTable, &eff}} {
-			rows := feed.f.rows()
-			if len(rows) == 0 {
-				continue
+		if rows := f.rows(); len(rows) > 0 {
+			if chosen {
+				if err := s.secs.addChosen(rec, rows); err != nil {
+					return err
+				}
 			}
-			cis := feed.f.cis
-			if err := s.secs.addHosts(feed.table, rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][cis[h]] }); err != nil {
-				return err
+			if hosts {
+				if err := s.secs.addHosts(DecidingTable, rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][f.cis[h]] }); err != nil {
+					return err
+				}
+			}
+		}
+		if rows := eff.rows(); len(rows) > 0 {
+			for _, table := range []string{EffectiveTable, EffectiveHostsTable} {
+				if err := s.secs.addHosts(table, rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][eff.cis[h]] }); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	})
+}
+
+// choose asks the sections that rank hosts which they want fed again,
+// once the last shard's marks are fed.
+func (s *crawlState) choose(context.Context, *shard) error {
+	s.secs.choose()
+	return nil
+}
+
+// chosenHosts feeds the hosts the sections chose in the shards before the
+// last (whose hosts pass fed its own): it indexes each again, reading only
+// the columns that decide the hosts' deciding captures, and the
+// diagnostics only when a deciding capture's being usable depends on its
+// codes.
+func (s *crawlState) chosenHosts(ctx context.Context) error {
+	if !s.secs.choosing() {
+		return nil
+	}
+	for i := range s.shards - 1 {
+		sh := s.newShard(i, roundAgain)
+		if err := s.capturesPass(ctx, sh); err != nil {
+			return err
+		}
+		if s.needsCodes(sh) {
+			if err := s.diagnosticsPass(ctx, sh); err != nil {
+				return err
+			}
+		}
+		s.markUsable(sh)
+		if err := s.hostsPass(ctx, sh); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// needsCodes reports whether a deciding capture of the shard is usable or
+// not depending on its diagnostics: no status and no rules.
+func (s *crawlState) needsCodes(sh *shard) bool {
+	unknown := s.outcomeIdx(robots.OutcomeUnknown)
+	for i := range sh.caps {
+		c := &sh.caps[i]
+		if c.flags&(capDeciding|capNoRules) == capDeciding|capNoRules && c.outcome() == unknown {
+			return true
+		}
+	}
+	return false
 }
 
 // hostFeed gathers the hosts of a record.

@@ -120,6 +120,9 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 // report ("section-NAME") for the crawl.
 func (v *crawlView) renderSections() error {
 	for _, s := range crawlSections {
+		if s.InHeader {
+			continue
+		}
 		var b strings.Builder
 		sv := sectionView{crawlView: v}
 		if s.View != nil {
@@ -142,7 +145,7 @@ func crawlCards(c *Crawl) []card {
 		{Value: fmtShare(c.Crawlers.AnyAINamed.Share()), Label: "of usable robots.txt name an AI crawler"},
 		{Value: fmtShare(c.Crawlers.AnyAINamedDisallowed.Share()), Label: "shut out an AI crawler by name"},
 		{Value: fmtShare(c.Sizes.Oversize.Share()), Label: "of read files are over 500 KiB", Bad: c.Sizes.Oversize.N > 0},
-		{Value: fmtShare(c.Farms.SharedHosts.Share()), Label: "of hosts serve a body other hosts serve too"},
+		{Value: fmtShare(c.SharedBodies.SharedHosts.Share()), Label: "of hosts serve a body other hosts serve too"},
 	}
 }
 

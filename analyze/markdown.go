@@ -113,29 +113,8 @@ func writeReportMarkdown(w io.Writer, r *Report, title string) error {
 
 func mdCrawl(m *mdWriter, c *Crawl, top int) {
 	m.heading(2, "Crawl "+md(c.Crawl))
-	m.para("%s captures of %s hosts; %s captures read by crawlers (2xx or no status); %s hosts with a usable robots.txt; captures with an error: %s.",
-		fmtInt(c.Captures), fmtInt(c.Hosts), fmtInt(c.ReadCaptures), fmtInt(c.UsableHosts), fmtRatio(c.WithErrors))
 	for _, s := range crawlSections {
 		s.Markdown(m, c, top)
-	}
-}
-
-func mdFarms(m *mdWriter, f *Farms) {
-	m.heading(3, "Bodies shared by many hosts")
-	m.para("%s of the hosts with a usable non-empty robots.txt serve one of %s bodies that other hosts serve too.", fmtRatio(f.SharedHosts), fmtInt(f.SharedBodies))
-	var rows [][]string
-	for _, fm := range f.Top {
-		var sample, head []string
-		for _, h := range fm.Sample {
-			sample = append(sample, code(h))
-		}
-		for _, l := range fm.Head {
-			head = append(head, code(l))
-		}
-		rows = append(rows, []string{fmtInt(fm.Hosts), strings.Join(sample, ", "), code(fm.Digest), fmtInt(int64(fm.Lines)), strings.Join(head, " ")})
-	}
-	if len(rows) > 0 {
-		m.table([]string{" hosts", "first hosts", "payload digest", " lines", "first lines"}, rows)
 	}
 }
 

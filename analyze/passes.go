@@ -172,17 +172,9 @@ func (s *crawlState) markEndAnchors(sh *shard, rec arrow.Record) error {
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
 
 // finishMarks decides which captures of the shard are usable robots.txt
-// files, and counts the usable hosts, the captures with end anchors and
-// the hosts serving each body.
+// files.
 func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
 	s.markUsable(sh)
-	for i := range sh.caps {
-		c := &sh.caps[i]
-		if c.flags&capUsable != 0 {
-			s.out.UsableHosts += int64(c.weight) // the hosts it decides for, redirects followed
-		}
-		s.farms.count(c)
-	}
 	return nil
 }
 
@@ -281,47 +273,6 @@ func collectBodies(rec arrow.Record, want map[string]bool, found map[string]stri
 		}
 	}
 	return nil
-}
-
-// headLines is the number of lines of a shared body shown.
-const headLines = 4
-
-// maxShownLine is the most bytes of a line the report shows.
-const maxShownLine = 160
-
-// bodiesPass fills the line counts and first lines of the shared bodies.
-func (s *crawlState) bodiesPass(ctx context.Context) error {
-	top := s.out.Farms.Top
-	digests := make([]string, len(top))
-	for i, f := range top {
-		digests[i] = f.Digest
-	}
-	texts, err := s.d.findBodies(ctx, s.label, digests)
-	if err != nil {
-		return err
-	}
-	for i := range top {
-		if text, ok := texts[top[i].Digest]; ok {
-			top[i].Lines, top[i].Head = head(text)
-		}
-	}
-	return nil
-}
-
-// head returns the number of lines of a robots.txt text, as the engine
-// counts them, and its first lines that are not blank.
-func head(text string) (int, []string) {
-	f := robots.ParseString(text)
-	out := []string{}
-	for l := range f.Lines() {
-		if len(out) == headLines {
-			break
-		}
-		if strings.TrimSpace(l.Text) != "" {
-			out = append(out, clip(l.Text, maxShownLine))
-		}
-	}
-	return f.Stats.Lines, out
 }
 
 // clip cuts s to at most n bytes at a rune boundary, marking the cut.

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"time"
@@ -64,21 +65,21 @@ type Crawl struct {
 	FirstFetch *time.Time `json:"first_fetch,omitempty"`
 	LastFetch  *time.Time `json:"last_fetch,omitempty"`
 
-	Inputs      Inputs           `json:"inputs"`
-	Outcomes    []OutcomeShare   `json:"outcomes"`
-	Diagnostics []CodeShare      `json:"diagnostics"`
-	Sizes       Sizes            `json:"sizes"`
-	Patterns    Patterns         `json:"patterns"`
-	Typos       Typos            `json:"typos"`
-	UserAgents  UserAgents       `json:"user_agents"`
-	Sitemaps    Sitemaps         `json:"sitemaps"`
-	Farms       Farms            `json:"farms"`
-	WorstHosts  []HostErrors     `json:"worst_hosts"`
-	Crawlers    CrawlerFigures   `json:"crawlers"`
-	Preferences UsagePreferences `json:"usage_preferences"` // section_preferences.go
-	Mistakes    ClassicMistakes  `json:"classic_mistakes"`  // section_mistakes.go
-	Strata      *Strata          `json:"strata,omitempty"`  // section_strata.go, with a ranked host list only
-	Changes     *Changes         `json:"changes,omitempty"` // section_changes.go, when a crawl precedes it in the report
+	Inputs       Inputs           `json:"inputs"`
+	Outcomes     []OutcomeShare   `json:"outcomes"`
+	Diagnostics  []CodeShare      `json:"diagnostics"`
+	Sizes        Sizes            `json:"sizes"`
+	Patterns     Patterns         `json:"patterns"`
+	Typos        Typos            `json:"typos"`
+	UserAgents   UserAgents       `json:"user_agents"`
+	Sitemaps     Sitemaps         `json:"sitemaps"`
+	SharedBodies SharedBodies     `json:"farms"` // section_farms.go
+	WorstHosts   []HostErrors     `json:"worst_hosts"`
+	Crawlers     CrawlerFigures   `json:"crawlers"`
+	Preferences  UsagePreferences `json:"usage_preferences"` // section_preferences.go
+	Mistakes     ClassicMistakes  `json:"classic_mistakes"`  // section_mistakes.go
+	Strata       *Strata          `json:"strata,omitempty"`  // section_strata.go, with a ranked host list only
+	Changes      *Changes         `json:"changes,omitempty"` // section_changes.go, when a crawl precedes it in the report
 }
 
 // Inputs sums the inputs table of the crawl.
@@ -196,28 +197,6 @@ type Sitemaps struct {
 	Valid    Ratio `json:"valid"`    // valid lines, of Lines
 }
 
-// Farms are the robots.txt bodies served identically by several hosts.
-type Farms struct {
-	// Hosts counts the hosts whose deciding capture is a usable, non-empty
-	// robots.txt with a payload digest.
-	Hosts int64 `json:"hosts"`
-	// SharedBodies counts the digests served by two or more of them.
-	SharedBodies int64 `json:"shared_bodies"`
-	// SharedHosts counts the hosts serving one of those, of Hosts.
-	SharedHosts Ratio `json:"shared_hosts"`
-	// Top lists the most shared bodies.
-	Top []Farm `json:"top"`
-}
-
-// Farm is one body served by several hosts.
-type Farm struct {
-	Digest string   `json:"payload_digest"`
-	Hosts  int64    `json:"hosts"`
-	Sample []string `json:"sample_hosts"` // the first hosts, sorted
-	Lines  int      `json:"lines"`        // lines of the body; 0 when not kept
-	Head   []string `json:"head"`         // its first lines that are not blank
-}
-
 // HostErrors is one host with many errors in its deciding capture.
 type HostErrors struct {
 	Host      string   `json:"host"`
@@ -292,35 +271,19 @@ func trends(crawls []*Crawl, top int) *Trends {
 	for _, c := range crawls {
 		t.Crawls = append(t.Crawls, c.Crawl)
 	}
-	count := func(name string, f func(*Crawl) int64) {
-		t.add(crawls, name, false, func(c *Crawl) float64 { return float64(f(c)) })
-	}
-	share := func(name string, f func(*Crawl) Ratio) {
-		t.add(crawls, name, true, func(c *Crawl) float64 { return f(c).Share() })
-	}
-	count("captures", func(c *Crawl) int64 { return c.Captures })
-	count("hosts", func(c *Crawl) int64 { return c.Hosts })
-	share("hosts with a usable robots.txt", func(c *Crawl) Ratio { return Ratio{c.UsableHosts, c.Hosts} })
-	t.addSection(crawls, outcomesSection, top)
-	share("captures with an error", func(c *Crawl) Ratio { return c.WithErrors })
-	t.addSection(crawls, sizesSection, top)
-	t.addSection(crawls, rulesSection, top)
-	t.addSection(crawls, typosSection, top)
-	t.addSection(crawls, sitemapsSection, top)
-	share("hosts sharing their body", func(c *Crawl) Ratio { return c.Farms.SharedHosts })
-	t.addSection(crawls, crawlersSection, top)
-	for _, s := range crawlSections {
-		if !slices.Contains(placedTrends, s) {
-			t.addSection(crawls, s, top)
-		}
+	for _, s := range trendSections() {
+		t.addSection(crawls, s, top)
 	}
 	return t
 }
 
-// placedTrends are the sections whose trends the list above places among
-// the older series (the order of the JSON report); the trends of any other
-// section follow.
-var placedTrends = []*Section{outcomesSection, sizesSection, rulesSection, typosSection, sitemapsSection, crawlersSection}
+// trendSections returns the sections in the order of their trends: by
+// TrendOrder, then in report order.
+func trendSections() []*Section {
+	secs := slices.Clone(crawlSections)
+	slices.SortStableFunc(secs, func(a, b *Section) int { return cmp.Compare(a.TrendOrder, b.TrendOrder) })
+	return secs
+}
 
 // addSection adds the trends of a section.
 func (t *Trends) addSection(crawls []*Crawl, s *Section, top int) {

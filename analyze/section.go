@@ -32,6 +32,14 @@ type Section struct {
 	// the fragment's dot has the crawl's figures and .View.
 	View func(c *Crawl, p Params) any
 
+	// TrendOrder places the section's trends in the trends table: by
+	// TrendOrder, then in report order. The sections of the first
+	// reports have 0; crawlers, usage preferences and classic mistakes,
+	// whose series came after theirs, have 1, so that the series keep
+	// their order in the JSON report. A new section whose series should
+	// follow all the older ones takes 2.
+	TrendOrder int
+
 	// MoreTrends, when set, lists further trends that depend on the
 	// figures of the latest crawl (the crawlers most often named); they
 	// follow Trends.
@@ -43,6 +51,10 @@ type Section struct {
 	// is fed one after the other (the strata join the hosts table, read
 	// before the shards' passes, with agents).
 	Shared bool
+
+	// InHeader says the section has no fragment of its own: the page
+	// draws its figures in its header line and cards (report.tmpl).
+	InHeader bool
 
 	// When, when set, says whether the section runs with these settings
 	// (the strata need a ranked host list); a section that does not run
@@ -84,7 +96,8 @@ type Params struct {
 //
 //   - "marks" ([MarksTable], [MarksAdder]): every capture once, with its
 //     diagnostic codes, whether a rule of it is end-anchored, whether it
-//     decides for its host and is a usable robots.txt. No columns.
+//     is read and non-empty, whether it decides for its host and is a
+//     usable robots.txt, and a hash of its digest. No columns.
 //   - "marked captures" ([MarkedCapturesTable], [MarkedCapturesAdder]):
 //     every capture once, as its row of a record of captures with
 //     capture_id and the Need's columns, and its marks. Read in the same
@@ -101,6 +114,14 @@ type Params struct {
 //   - "effective hosts" ([EffectiveHostsTable], [HostsAdder]): the same,
 //     with [Marks.Hosts], the names of the hosts each capture decides
 //     for (kept per shard only when a section asks for them).
+//   - "chosen hosts" ([ChosenTable], [Chooser]): for a ranking that needs
+//     every host counted first. Once the last shard's marks are fed, the
+//     driver calls Choose; the hosts whose deciding capture it accepts
+//     are then fed again, as for "deciding captures" (AddChosen): those
+//     of the last shard in its hosts pass, those of the shards before by
+//     indexing each again. The marks of a shard indexed again carry no
+//     codes or end anchors (its diagnostics are read only when a deciding
+//     capture's being usable depends on them, its rules not at all).
 //   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
 //     any other table T keyed by capture_id: "host directives", "host
 //     preferences"), through [HostRowsAdder]: the rows of T of each
@@ -127,7 +148,8 @@ const (
 	DecidingTable       = "deciding captures"
 	EffectiveTable      = "effective captures"
 	EffectiveHostsTable = "effective hosts" // EffectiveTable, with Marks.Hosts
-	HostAgentsTable     = "host agents"     // HostRowsTable("agents")
+	ChosenTable         = "chosen hosts"
+	HostAgentsTable     = "host agents" // HostRowsTable("agents")
 )
 
 // hostRowsPrefix starts the name of a "host T" pseudo-table.
@@ -179,6 +201,25 @@ type MarkedCapturesAdder interface {
 // hosts the rows that are deciding (or effective) captures.
 type HostsAdder interface {
 	AddHosts(rec arrow.Record, hosts []CaptureRow) error
+}
+
+// A Chooser is the accumulator of a section that needs "chosen hosts".
+// Choose is called once, when every capture of the crawl has been fed as
+// "marks": it returns which deciding captures to feed again (nil: none).
+// AddChosen gets them: rec holds rows of captures, and hosts the rows of
+// the deciding captures Choose accepted, each once.
+type Chooser interface {
+	Choose() func(*Marks) bool
+	AddChosen(rec arrow.Record, hosts []CaptureRow) error
+}
+
+// A BodyReader is the accumulator of a section that shows a few bodies:
+// before Finish, the driver reads the texts of the payload digests it
+// lists from the bodies table (only the files holding one) and gives them
+// to it; a digest the table does not hold has no text.
+type BodyReader interface {
+	Digests() []string
+	Bodies(texts map[string]string)
 }
 
 // A HostRowsAdder is the accumulator of a section that needs "host T"
@@ -245,6 +286,16 @@ func (m *Marks) Read() bool { return m.c.flags&capRead != 0 }
 // HasRules reports whether the capture has a rule (rule_count > 0).
 func (m *Marks) HasRules() bool { return m.c.flags&capNoRules == 0 }
 
+// NonEmpty reports whether the capture's payload_length is over 0.
+func (m *Marks) NonEmpty() bool { return m.c.flags&capNonEmpty != 0 }
+
+// DigestHash returns a 64-bit hash of the capture's content_digest, 0
+// when it is NULL: a key to count and compare bodies by without keeping
+// their digests; the same digest hashes the same in every crawl of a
+// report. Two digests of one hash (about 1 in 3·10⁷ for a million
+// digests) count as one.
+func (m *Marks) DigestHash() uint64 { return m.c.digest }
+
 // EndAnchor reports whether a rule of the capture ends in '$'.
 func (m *Marks) EndAnchor() bool { return m.c.flags&capEndAnchor != 0 }
 
@@ -254,6 +305,10 @@ func (m *Marks) Deciding() bool { return m.c.flags&capDeciding != 0 }
 // Usable reports whether the capture is a usable robots.txt (package
 // documentation) that decides for at least one host, redirects followed.
 func (m *Marks) Usable() bool { return m.c.flags&capUsable != 0 && m.c.weight > 0 }
+
+// UsableFile reports whether the capture is a usable robots.txt, whether
+// or not it decides for a host.
+func (m *Marks) UsableFile() bool { return m.c.flags&capUsable != 0 }
 
 // Weight is the number of hosts the capture decides for once redirects
 // are followed (effective.go): 0 for most captures that are not their
@@ -265,10 +320,6 @@ func (m *Marks) Weight() int64 { return int64(m.c.weight) }
 // followed, in byte order: given to the sections that need "effective
 // hosts" only.
 func (m *Marks) Hosts() []string { return m.hosts }
-
-// Digest returns a hash of the capture's payload digest, 0 when NULL:
-// the same digest hashes the same in every crawl of a report.
-func (m *Marks) Digest() uint64 { return m.c.digest }
 
 // Tally is the word the section that needs a "host T" table keeps for
 // the host; nil for other sections.
@@ -305,6 +356,6 @@ type Trend struct {
 // crawlSections are the sections of the crawl report, in the order the
 // report shows them. Adding a section is one line here.
 var crawlSections = []*Section{
-	outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, farmsSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
+	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
+	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
 }

@@ -171,7 +171,7 @@ func (a *changesAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, h := range hosts {
-		st := hostState{digest: h.Marks.Digest(), verdicts: uint16(h.Marks.Tally().Load()), flags: statePresent}
+		st := hostState{digest: h.Marks.DigestHash(), verdicts: uint16(h.Marks.Tally().Load()), flags: statePresent}
 		for _, name := range h.Marks.Hosts() {
 			a.add(name, st)
 		}

@@ -23,7 +23,8 @@ var crawlersSection = &Section{
 		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},
 		{Table: EffectiveTable},
 	},
-	New: func(Params) Accumulator { return newCrawlersAcc() },
+	New:        func(Params) Accumulator { return newCrawlersAcc() },
+	TrendOrder: 1, // after the shared bodies (Section.TrendOrder)
 	Trends: []Trend{
 		{Name: "an AI crawler named", Ratio: func(c *Crawl) Ratio { return c.Crawlers.AnyAINamed }},
 		{Name: "an AI crawler named and disallowed", Ratio: func(c *Crawl) Ratio { return c.Crawlers.AnyAINamedDisallowed }},

@@ -6,20 +6,24 @@ import (
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
 // diagnosticsSection is the prevalence of every diagnostic code: the
 // captures with a finding of it, of all captures, and its rows. Every
 // catalogue code is listed, found or not, and every other code found (the
-// reader's, or a later version's).
+// reader's, or a later version's). With them, the captures with an error
+// (error_count > 0), of all captures, which the overview shows.
 var diagnosticsSection = &Section{
 	Name: "diagnostics",
 	Doc:  "the prevalence of every diagnostic code",
 	Needs: []Need{
 		{Table: "diagnostics", Columns: []string{"code", "severity"}},
 		{Table: MarksTable},
+		{Table: "captures", Columns: []string{"error_count"}},
 	},
 	New:      func(Params) Accumulator { return newDiagnosticsAcc() },
+	Trends:   []Trend{{Name: "captures with an error", Ratio: func(c *Crawl) Ratio { return c.WithErrors }}},
 	View:     func(c *Crawl, _ Params) any { return diagGroups(c.Diagnostics) },
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdDiagnostics(m, c) },
 }
@@ -32,6 +36,7 @@ type diagnosticsAcc struct {
 	findings []int64 // by code number
 	withCode []int64 // captures with a finding, by code number
 	captures int64
+	errors   int64 // captures with error_count > 0
 }
 
 func newDiagnosticsAcc() *diagnosticsAcc {
@@ -39,8 +44,12 @@ func newDiagnosticsAcc() *diagnosticsAcc {
 	return &diagnosticsAcc{codes: t, cache: t.catalogueCache()}
 }
 
-// Add counts a record of diagnostics by code.
-func (a *diagnosticsAcc) Add(_ string, rec arrow.Record) error {
+// Add counts a record of diagnostics by code, or of captures with an
+// error.
+func (a *diagnosticsAcc) Add(table string, rec arrow.Record) error {
+	if table == "captures" {
+		return a.addErrors(rec)
+	}
 	cs := columnSet{rec: rec}
 	codes, sev := cs.dict("code"), cs.dict("severity")
 	if cs.err != nil {
@@ -55,6 +64,20 @@ func (a *diagnosticsAcc) Add(_ string, rec arrow.Record) error {
 		}
 		a.findings = growTo(a.findings, ci+1)
 		a.findings[ci]++
+	}
+	return nil
+}
+
+// addErrors counts the captures of a record with an error.
+func (a *diagnosticsAcc) addErrors(rec arrow.Record) error {
+	errs, err := column[*array.Int32](rec, "error_count")
+	if err != nil {
+		return err
+	}
+	for i := range errs.Len() {
+		if errs.Value(i) > 0 {
+			a.errors++
+		}
 	}
 	return nil
 }
@@ -80,6 +103,7 @@ func (a *diagnosticsAcc) Merge(other Accumulator) {
 		a.withCode[ci] += withCode[oi]
 	}
 	a.captures += o.captures
+	a.errors += o.errors
 }
 
 // Finish lists every code: errors first, then by captures and code.
@@ -98,6 +122,7 @@ func (a *diagnosticsAcc) Finish(out *Crawl) {
 			cmp.Compare(b.Captures.N, a.Captures.N), strings.Compare(a.Code, b.Code))
 	})
 	out.Diagnostics = shares
+	out.WithErrors = Ratio{a.errors, a.captures}
 }
 
 func mdDiagnostics(m *mdWriter, c *Crawl) {

@@ -16,7 +16,8 @@ var mistakesSection = &Section{
 	Doc:  "the survey's classic mistakes and its malformed and unreadable shares, measured again",
 	Needs: []Need{{Table: MarkedCapturesTable,
 		Columns: []string{"error_count", "allow_count", "group_count", "sitemap_count"}}},
-	New: func(Params) Accumulator { return &mistakesAcc{mistakes: robots.Mistakes()} },
+	New:        func(Params) Accumulator { return &mistakesAcc{mistakes: robots.Mistakes()} },
+	TrendOrder: 1, // after the shared bodies (Section.TrendOrder)
 	Trends: []Trend{
 		{Name: "malformed (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Mistakes.Malformed }},
 		{Name: "unreadable (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Mistakes.Unreadable }},
@@ -153,5 +154,5 @@ func mdMistakes(m *mdWriter, c *Crawl) {
 		rows = append(rows, []string{fmtInt(int64(ms.Number)), md(ms.Name), code(ms.Measure), fmtInt(ms.Captures.N), fmtShare(ms.Captures.Share())})
 	}
 	m.table([]string{" #", "mistake", "measured by", " read captures", " share"}, rows)
-	m.para("Domain farms, the survey's last observation: %s of the hosts with a usable, non-empty robots.txt serve a body other hosts serve too (shared bodies).", fmtRatio(c.Farms.SharedHosts))
+	m.para("Domain farms, the survey's last observation: %s of the hosts with a usable, non-empty robots.txt serve a body other hosts serve too (shared bodies).", fmtRatio(c.SharedBodies.SharedHosts))
 }

@@ -29,9 +29,10 @@ var preferencesSection = &Section{
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
 		{Table: EffectiveTable},
 	},
-	New:      func(Params) Accumulator { return &preferencesAcc{} },
-	Trends:   preferenceTrends(),
-	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdPreferences(m, &c.Preferences) },
+	New:        func(Params) Accumulator { return &preferencesAcc{} },
+	TrendOrder: 1, // after the shared bodies (Section.TrendOrder)
+	Trends:     preferenceTrends(),
+	Markdown:   func(m *mdWriter, c *Crawl, _ int) { mdPreferences(m, &c.Preferences) },
 }
 
 // UsagePreferences is the section on usage preferences. Every share is of

@@ -11,9 +11,10 @@ import (
 // and worker, added up when the passes end.
 type sectionRun struct {
 	secs   []*Section
-	accs   [][]Accumulator // by section, then worker; nil once finished
-	tally  []int           // by section: its tally slot in the shards, -1 for none
-	tallys int             // the number of tally slots
+	accs   [][]Accumulator     // by section, then worker; nil once finished
+	tally  []int               // by section: its tally slot in the shards, -1 for none
+	tallys int                 // the number of tally slots
+	chosen []func(*Marks) bool // by section: the hosts it chose (Chooser), nil for none
 }
 
 // shardTables are the tables the host shards' passes read: the sections
@@ -22,7 +23,7 @@ var shardTables = []string{"captures", "diagnostics", "rules", "agents"}
 
 // pseudoTables are fed by the driver from what it marks in the shards,
 // with the "host T" tables (isPseudo).
-var pseudoTables = []string{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable}
+var pseudoTables = []string{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable, ChosenTable}
 
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
@@ -42,7 +43,7 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 		if s.keepsTally() {
 			slot, r.tallys = r.tallys, r.tallys+1
 		}
-		r.secs, r.accs, r.tally = append(r.secs, s), append(r.accs, accs), append(r.tally, slot)
+		r.secs, r.accs, r.tally, r.chosen = append(r.secs, s), append(r.accs, accs), append(r.tally, slot), append(r.chosen, nil)
 	}
 	return r
 }
@@ -150,6 +151,66 @@ func (r *sectionRun) addHosts(table string, rec arrow.Record, hosts []CaptureRow
 		if err := r.accs[i][0].(HostsAdder).AddHosts(rec, hosts); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// choose merges the accumulators of the sections that need "chosen
+// hosts" and asks each which hosts it wants.
+func (r *sectionRun) choose() {
+	for i, s := range r.secs {
+		if r.accs[i] != nil && s.needs(ChosenTable) {
+			r.merge(i)
+			r.chosen[i] = r.accs[i][0].(Chooser).Choose()
+		}
+	}
+}
+
+// choosing reports whether a section chose hosts to be fed again.
+func (r *sectionRun) choosing() bool {
+	return slices.ContainsFunc(r.chosen, func(f func(*Marks) bool) bool { return f != nil })
+}
+
+// addChosen feeds each section that chose hosts those of a record of
+// deciding captures it accepts.
+func (r *sectionRun) addChosen(rec arrow.Record, hosts []CaptureRow) error {
+	var rows []CaptureRow
+	for i, chose := range r.chosen {
+		if chose == nil {
+			continue
+		}
+		rows = rows[:0]
+		for _, h := range hosts {
+			if chose(h.Marks) {
+				rows = append(rows, h)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		if err := r.accs[i][0].(Chooser).AddChosen(rec, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readBodies gives the sections that show bodies their texts.
+func (r *sectionRun) readBodies(ctx context.Context, d *Dataset, crawl string) error {
+	for i := range r.secs {
+		if r.accs[i] == nil {
+			continue
+		}
+		b, ok := r.accs[i][0].(BodyReader)
+		if !ok {
+			continue
+		}
+		r.merge(i)
+		texts, err := d.findBodies(ctx, crawl, b.Digests())
+		if err != nil {
+			return err
+		}
+		b.Bodies(texts)
 	}
 	return nil
 }

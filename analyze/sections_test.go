@@ -20,7 +20,7 @@ import (
 // sectionCrawl writes one crawl partition, a row group per row, and
 // returns its figures with one host shard read by one worker, and with
 // three read by four (whose counts the driver merges).
-func sectionCrawl(t *testing.T, p *partition) map[int]*analyze.Crawl {
+func sectionCrawl(t *testing.T, p *partition, opts ...analyze.Option) map[int]*analyze.Crawl {
 	t.Helper()
 	dir := t.TempDir()
 	if err := p.write(dir, "CC-MAIN-2025-05", schema.WithRowGroupRows(1)); err != nil {
@@ -28,7 +28,7 @@ func sectionCrawl(t *testing.T, p *partition) map[int]*analyze.Crawl {
 	}
 	out := map[int]*analyze.Crawl{}
 	for shards, workers := range map[int]int{1: 1, 3: 4} {
-		_, r := openReport(t, dir, analyze.WithHostShards(shards), analyze.WithWorkers(workers))
+		_, r := openReport(t, dir, append(opts, analyze.WithHostShards(shards), analyze.WithWorkers(workers))...)
 		out[shards] = r.Crawls[0]
 	}
 	return out
@@ -44,6 +44,68 @@ func TestSitemapsSection(t *testing.T) {
 		want := analyze.Sitemaps{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3, Valid: analyze.Ratio{N: 2, Of: 3}}
 		if c.Sitemaps != want {
 			t.Errorf("%d shards: sitemaps %+v, want %+v", shards, c.Sitemaps, want)
+		}
+	}
+}
+
+func TestOverviewSection(t *testing.T) {
+	var p partition
+	p.site("o1", "one.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
+	p.site("o2", "one.example", 200, "User-agent: *\nDisallow: /y\n", fetched.Add(-time.Hour)) // the same host, earliest
+	p.site("o3", "gone.example", 404, "", fetched)                                             // not read, not usable
+	p.site("o4", "file.example", 0, "User-agent: *\nDisallow: /z\n", fetched.Add(time.Hour))   // read, usable, latest
+	p.site("o5", "page.example", 200, "<html><body>Hello</body></html>\n", fetched)            // read, not a robots.txt
+	p.site("o6", "moved.example", 301, "", fetched)                                            // not read, not usable
+	for shards, c := range sectionCrawl(t, &p) {
+		got := fmt.Sprint(c.Captures, c.Hosts, c.ReadCaptures, c.UsableHosts, c.FirstFetch, c.LastFetch)
+		first, last := fetched.Add(-time.Hour), fetched.Add(time.Hour)
+		want := fmt.Sprint(6, 5, 4, 2, &first, &last)
+		if got != want {
+			t.Errorf("%d shards: overview %s, want %s", shards, got, want)
+		}
+	}
+}
+
+func TestSharedBodiesSection(t *testing.T) {
+	var p partition
+	// serve adds a capture of a body under a digest of its own choosing.
+	serve := func(id, host string, status int, body, digest string, at time.Time) {
+		bodies := len(p.bodies)
+		p.site(id, host, status, body, at)
+		p.captures[len(p.captures)-1].ContentDigest = digest
+		if len(p.bodies) > bodies {
+			p.bodies[len(p.bodies)-1].ContentDigest = digest
+		}
+	}
+	x, y, z := "User-agent: *\nDisallow: /x\n", "User-agent: *\nDisallow: /y\n", "User-agent: *\nDisallow: /z\n"
+	for _, h := range []string{"x6", "x2", "x4", "x1", "x5", "x3"} {
+		serve("c"+h, h+".example", 200, x, "sha1:X", fetched)
+	}
+	serve("cy2", "y2.example", 200, y, "sha1:Y", fetched)
+	serve("cy1", "y1.example", 0, y, "sha1:Y", fetched)
+	serve("cz1", "z1.example", 200, z, "sha1:Z", fetched) // tied with Y, after it by digest
+	serve("cz2", "z2.example", 200, z, "sha1:Z", fetched)
+	serve("cl", "lone.example", 200, "User-agent: *\nDisallow: /l\n", "sha1:L", fetched)            // counted, not shared
+	serve("cold", "z3.example", 200, z, "sha1:Z", fetched.Add(-time.Hour))                          // not its host's deciding capture
+	serve("cnew", "z3.example", 200, "User-agent: *\nDisallow: /3\n", "sha1:3", fetched)            // counted, not shared
+	serve("cdown", "x7.example", 503, x, "sha1:X", fetched)                                         // not usable
+	serve("chtml", "a-html.example", 0, "<html><body>Not found</body></html>\n", "sha1:X", fetched) // not-robots: not usable
+	serve("ce1", "e1.example", 200, "", "sha1:E", fetched)                                          // empty
+	serve("ce2", "e2.example", 200, "", "sha1:E", fetched)
+	p.bodies = slices.DeleteFunc(p.bodies, func(b schema.Body) bool { return strings.HasPrefix(b.Body, "<html>") })
+	for shards, c := range sectionCrawl(t, &p, analyze.WithTop(2)) {
+		f := c.SharedBodies
+		got := []string{fmt.Sprint(f.Hosts, " ", f.Bodies, " ", f.SharedHosts)}
+		for _, b := range f.Top {
+			got = append(got, fmt.Sprint(b.Digest, " ", b.Hosts, " ", b.Sample, " ", b.Lines, " ", b.Head))
+		}
+		want := []string{
+			"12 3 {10 12}",
+			"sha1:X 6 [x1.example x2.example x3.example x4.example x5.example] 2 [User-agent: * Disallow: /x]",
+			"sha1:Y 2 [y1.example y2.example] 2 [User-agent: * Disallow: /y]",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%d shards: shared bodies\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
@@ -233,6 +295,9 @@ func TestDiagnosticsSection(t *testing.T) {
 				got[d.Code] = fmt.Sprint(d.Severity, " ", d.Captures.N, " ", d.Findings)
 			}
 		}
+		if c.WithErrors != (analyze.Ratio{N: 2, Of: 3}) {
+			t.Errorf("%d shards: captures with an error %+v, want 2 of 3", shards, c.WithErrors)
+		}
 		if got["typo-ignored"] != "error 2 3" || got["from-the-future"] != "warning 1 2" || len(got) != len(want) {
 			t.Errorf("%d shards: diagnostics %v", shards, got)
 		}
@@ -401,5 +466,32 @@ func TestSiteFollowsRedirects(t *testing.T) {
 		if g := strings.Join(got, ", ") + " from " + sc.CrawlersFrom; g != want {
 			t.Errorf("%s: %s, want %s", host, g, want)
 		}
+	}
+}
+
+// TestTrendsOrder pins the order of the trends series, which the
+// sections' TrendOrder and report order give: the JSON report's
+// consumers read them in this order.
+func TestTrendsOrder(t *testing.T) {
+	dir, cleanup := exampleDir()
+	defer cleanup()
+	_, r := openReport(t, dir)
+	var got []string
+	for _, s := range r.Trends.Series {
+		if !strings.HasSuffix(s.Name, " named") && !strings.HasSuffix(s.Name, " disallowed") || strings.HasPrefix(s.Name, "an AI") {
+			got = append(got, s.Name) // not the crawlers most often named, which depend on the data
+		}
+	}
+	want := []string{
+		"captures", "hosts", "hosts with a usable robots.txt", "outcome rules", "outcome no-rules", "outcome not-robots",
+		"outcome redirect", "outcome allow-all", "outcome disallow-all", "outcome unknown", "captures with an error",
+		"oversize (of read captures)", "empty (of read captures)", "wildcard rules (of captures with rules)", "typo accepted",
+		"typo ignored", "sitemap declared (of read captures)", "hosts sharing their body", "an AI crawler named",
+		"an AI crawler named and disallowed", "content-signal stated (of usable hosts)",
+		"content-usage stated (of usable hosts)", "license stated (of usable hosts)", "asks no AI training (of usable hosts)",
+		"malformed (of read captures)", "unreadable (of read captures)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("trends\n%q\nwant\n%q", got, want)
 	}
 }

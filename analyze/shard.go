@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"context"
-	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 )
@@ -26,7 +25,7 @@ type shardRound uint8
 
 const (
 	roundMain  shardRound = iota // the figures of the shard's captures
-	roundFarms                   // again, for the samples of the shared bodies
+	roundAgain                   // again, for the hosts the sections chose (ChosenTable)
 )
 
 // shard is what the passes keep of the captures of one host shard: the
@@ -47,11 +46,6 @@ type shard struct {
 	extra   map[uint32][]int // codes past maxBitCodes, by capture index (sorted)
 	tallies [][]uint64       // by tally slot (sectionRun.tally), then capture index
 	names   hostNames        // the hosts each capture decides for, when a section needs them (effective.go)
-
-	// In roundFarms: the digests of the shared bodies listed, and the host
-	// names of the captures serving one (by index in caps).
-	want      map[uint64]int
-	farmHosts map[uint32]string
 }
 
 // The memory model of WithMemory, from measurements over 1 and 4.5 million
@@ -118,7 +112,7 @@ var indexColumns = []string{
 
 // capturesPass reads the captures table: it indexes the captures of the
 // shard's hosts and marks each host's deciding capture, and in the counting
-// shard counts what every row says by itself. Files are decoded in
+// shard feeds every record to the sections that need captures. Files are decoded in
 // parallel; records are added one at a time.
 func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	columns := indexColumns
@@ -139,12 +133,8 @@ func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 	if err != nil {
 		return err
 	}
-	if sh.round == roundMain {
-		s.out.Hosts += int64(len(sh.hosts))
-	}
 	sh.finishIndex()
 	if sh.counting {
-		s.finishCaptureCounts()
 		s.secs.finish(s.out, "captures") // what the captures table gives by itself
 	}
 	return nil
@@ -152,16 +142,13 @@ func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
 
 // addCaptures adds one record of the captures table.
 func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
-	cols, err := s.newCaptureCols(rec, sh.counting)
+	cols, err := s.newCaptureCols(rec)
 	if err != nil {
 		return err
 	}
 	for i := range int(rec.NumRows()) {
 		r := cols.row(i)
 		flags := captureFlags(r.status, r.length, r.rules, s.outcomes[r.outcome])
-		if sh.counting {
-			s.countRow(&r, flags)
-		}
 		if hh := s.hash.sum(r.host); sh.owns(hh) {
 			c := capture{id: s.hash.sum(r.id), digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings}
 			c.flags = flags | uint32(r.outcome)<<outcomeShift
@@ -177,9 +164,6 @@ func (sh *shard) add(hostHash uint64, r *captureRow, c capture) {
 	ci := uint32(len(sh.caps))
 	sh.caps = append(sh.caps, c)
 	sh.ids.insert(sh.caps, ci)
-	if _, ok := sh.want[c.digest]; ok && c.digest != 0 {
-		sh.farmHosts[ci] = strings.Clone(r.host)
-	}
 	redirect := c.flags&capRedirect != 0
 	hi, ok := sh.hostIdx[hostHash]
 	if !ok {

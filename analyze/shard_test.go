@@ -116,12 +116,12 @@ func TestHostShards(t *testing.T) {
 func checkShardedFacts(t *testing.T, c *analyze.Crawl) {
 	t.Helper()
 	var farms []string
-	for _, f := range c.Farms.Top {
+	for _, f := range c.SharedBodies.Top {
 		farms = append(farms, fmt.Sprint(f.Digest, " ", f.Hosts, " ", f.Sample[0], " ", len(f.Sample)))
 	}
 	wantFarms := []string{"sha1:A 12 farm-A-00.example 5", "sha1:B 7 farm-B-00.example 5", "sha1:C 7 farm-C-00.example 5"}
-	if !slices.Equal(farms, wantFarms) || c.Farms.SharedBodies != 4 {
-		t.Errorf("farms %q (%d shared), want %q (4)", farms, c.Farms.SharedBodies, wantFarms)
+	if !slices.Equal(farms, wantFarms) || c.SharedBodies.Bodies != 4 {
+		t.Errorf("farms %q (%d shared), want %q (4)", farms, c.SharedBodies.Bodies, wantFarms)
 	}
 	var worst []string
 	for _, w := range c.WorstHosts {

@@ -61,6 +61,18 @@ mutants=(
   "analyze/section_changes.go AddHosts ./analyze"
   "analyze/section_changes.go common ./analyze"
   "analyze/section_changes.go Add ./analyze"
+  "analyze/section_farms.go counts ./analyze"
+  "analyze/section_farms.go AddMarks ./analyze"
+  "analyze/section_farms.go Choose ./analyze"
+  "analyze/section_farms.go AddChosen ./analyze"
+  "analyze/section_farms.go addSample ./analyze"
+  "analyze/section_farms.go sharedBefore ./analyze"
+  "analyze/section_farms.go Bodies ./analyze"
+  "analyze/section_overview.go Add ./analyze"
+  "analyze/section_overview.go addFetch ./analyze"
+  "analyze/section_overview.go AddMarks ./analyze"
+  "analyze/section_overview.go Merge ./analyze"
+  "analyze/section_diagnostics.go addErrors ./analyze"
 )
 
 tmp=$(mktemp -d)

@@ -2,7 +2,9 @@ package main
 
 import "github.com/robocensus/robocensus/analyze"
 
-// checkDiagnostics checks the diagnostics section (analyze/section_diagnostics.go).
+// checkDiagnostics checks the diagnostics section
+// (analyze/section_diagnostics.go), and the captures with an error it
+// counts.
 func checkDiagnostics(q *querier, c *analyze.Crawl, _ int) {
 	var want [][]string
 	for _, d := range c.Diagnostics {
@@ -16,4 +18,6 @@ func checkDiagnostics(q *querier, c *analyze.Crawl, _ int) {
 	sortRows(want)
 	q.same("diagnostics", `SELECT code, severity, count(*), count(DISTINCT capture_id) FROM diagnostics WHERE crawl = ?
 		GROUP BY ALL ORDER BY 1`, want)
+	q.same("captures with an error", `SELECT count(*) FILTER (error_count > 0), count(*) FROM captures WHERE crawl = ?`,
+		[][]string{row(c.WithErrors.N, c.WithErrors.Of)})
 }

@@ -92,8 +92,8 @@ func TestReportMatchesDuckDBDemo(t *testing.T) {
 	crossCheck(t, dir, r)
 	c := r.Crawls[0]
 	// Facts of the sample corpus itself, so that agreement is not vacuous.
-	if c.Captures != 36 || c.Hosts != 35 || c.Sizes.Oversize.N != 1 || c.Farms.SharedBodies != 1 || len(c.WorstHosts) == 0 {
-		t.Errorf("demo figures changed: captures %d hosts %d oversize %d shared %d worst %d", c.Captures, c.Hosts, c.Sizes.Oversize.N, c.Farms.SharedBodies, len(c.WorstHosts))
+	if c.Captures != 36 || c.Hosts != 35 || c.Sizes.Oversize.N != 1 || c.SharedBodies.Bodies != 1 || len(c.WorstHosts) == 0 {
+		t.Errorf("demo figures changed: captures %d hosts %d oversize %d shared %d worst %d", c.Captures, c.Hosts, c.Sizes.Oversize.N, c.SharedBodies.Bodies, len(c.WorstHosts))
 	}
 }
 
@@ -107,9 +107,9 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 	}
 	crossCheck(t, dir, r)
 	gov := r.Crawls[1] // facts of the corpus, so that agreement is not vacuous
-	if gov.Captures <= gov.Hosts || gov.Farms.SharedBodies == 0 || gov.Crawlers.AnyAINamed.N == 0 || len(gov.WorstHosts) != 15 || gov.UsableHosts == gov.Hosts {
+	if gov.Captures <= gov.Hosts || gov.SharedBodies.Bodies == 0 || gov.Crawlers.AnyAINamed.N == 0 || len(gov.WorstHosts) != 15 || gov.UsableHosts == gov.Hosts {
 		t.Errorf("corpus figures changed: captures %d hosts %d usable %d shared %d AI named %d worst %d",
-			gov.Captures, gov.Hosts, gov.UsableHosts, gov.Farms.SharedBodies, gov.Crawlers.AnyAINamed.N, len(gov.WorstHosts))
+			gov.Captures, gov.Hosts, gov.UsableHosts, gov.SharedBodies.Bodies, gov.Crawlers.AnyAINamed.N, len(gov.WorstHosts))
 	}
 	for _, s := range r.Trends.Series {
 		if s.Name == "captures" && (s.Values[0] != float64(r.Crawls[0].Captures) || s.Values[1] != float64(r.Crawls[1].Captures)) {
@@ -121,7 +121,7 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 // sectionChecks are the DuckDB checks of the crawl report's sections
 // (analyze/section_*.go), one file each: crosscheck_NAME_test.go.
 var sectionChecks = []func(q *querier, c *analyze.Crawl, top int){
-	checkOutcomes, checkCrawlers, checkDiagnostics, checkSizes, checkRules, checkTypos, checkAgentsNamed, checkSitemaps, checkWorst, checkInputs, checkPreferences, checkMistakes, checkChanges,
+	checkOverview, checkOutcomes, checkCrawlers, checkDiagnostics, checkSizes, checkRules, checkTypos, checkAgentsNamed, checkSitemaps, checkSharedBodies, checkWorst, checkInputs, checkPreferences, checkMistakes, checkChanges,
 }
 
 // crossCheck compares every figure of every crawl with DuckDB.
@@ -131,8 +131,6 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 	for _, c := range r.Crawls {
 		t.Run(c.Crawl, func(t *testing.T) {
 			q := &querier{t: t, db: db, crawl: c.Crawl}
-			checkOverview(q, c)
-			checkFarms(q, c, r.Top)
 			for _, check := range sectionChecks {
 				check(q, c, r.Top)
 			}
