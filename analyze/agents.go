@@ -8,12 +8,12 @@ import (
 )
 
 // The "host T" passes: the rows of a table keyed by capture_id (agents,
-// directives, preferences) of each deciding capture of the shard, fed in
-// runs of one capture. The agents table has a row per capture and tracked
+// directives, preferences) of each effective capture of the shard
+// (effective.go), fed in runs of one capture. The agents table has a row per capture and tracked
 // crawler (some 180 per capture). It is read once per shard, its string
 // columns as dictionaries, so that a row costs a few indices: the first
 // shard feeds every record to the sections that need "agents", and every
-// shard feeds the runs of rows of its deciding captures to those that
+// shard feeds the runs of rows of its effective captures to those that
 // need "host agents". The other "host T" tables are read once per shard
 // each, after agents, for all the sections that need them.
 
@@ -29,13 +29,13 @@ func (s *crawlState) makeTallies(_ context.Context, sh *shard) error {
 	return nil
 }
 
-// agentsPass feeds the agents of the shard's deciding captures, and in
+// agentsPass feeds the agents of the shard's effective captures, and in
 // the first shard every row of agents.
 func (s *crawlState) agentsPass(ctx context.Context, sh *shard) error {
 	return s.hostRowsPass(ctx, sh, "agents")
 }
 
-// hostTablesPass feeds the rows of the deciding captures of the shard of
+// hostTablesPass feeds the rows of the effective captures of the shard of
 // each "host T" table but agents.
 func (s *crawlState) hostTablesPass(ctx context.Context, sh *shard) error {
 	for _, t := range s.secs.hostTables() {
@@ -50,7 +50,7 @@ func (s *crawlState) hostTablesPass(ctx context.Context, sh *shard) error {
 }
 
 // hostRowsPass reads a table once for the shard: it feeds the runs of
-// rows of the deciding captures to the sections that need "host T", and
+// rows of the effective captures to the sections that need "host T", and
 // in the counting shard every record to those that need the table
 // itself when the shard's passes feed it (agents).
 func (s *crawlState) hostRowsPass(ctx context.Context, sh *shard, table string) error {
@@ -86,8 +86,8 @@ func dictColumns(read []string, dict ...string) []string {
 	return out
 }
 
-// feedHostRows feeds the runs of rows of the record that belong to a
-// deciding capture of the shard.
+// feedHostRows feeds the runs of rows of the record that belong to an
+// effective capture of the shard.
 func (s *crawlState) feedHostRows(sh *shard, table string, w int, f *runFeed, rec arrow.Record) error {
 	if !s.secs.wants(HostRowsTable(table)) {
 		return nil
@@ -104,7 +104,7 @@ func (s *crawlState) feedHostRows(sh *shard, table string, w int, f *runFeed, re
 		for j < n && ids.idx[j] == ids.idx[i] {
 			j++
 		}
-		if ci, ok := sh.lookup(s.hash, ids.value(i)); ok && sh.caps[ci].flags&capDeciding != 0 {
+		if ci, ok := sh.lookup(s.hash, ids.value(i)); ok && sh.caps[ci].weight > 0 {
 			f.add(ci, Marks{c: &sh.caps[ci], codes: s.codes, extra: sh.extra[ci]}, i, j)
 		}
 		i = j

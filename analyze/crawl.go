@@ -74,7 +74,7 @@ func (s *crawlState) sectionsPass(ctx context.Context) error {
 // the hosts serving each body are all counted, and the bodies listed are
 // chosen before its ranking pass.
 func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
-	steps := []func(context.Context, *shard) error{s.capturesPass, s.diagnosticsPass, s.rulesPass, s.finishMarks}
+	steps := []func(context.Context, *shard) error{s.capturesPass, s.weightsPass, s.diagnosticsPass, s.rulesPass, s.finishMarks}
 	if sh.index == sh.of-1 {
 		steps = append(steps, s.chooseFarms)
 	}
@@ -91,10 +91,11 @@ func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
 type capture struct {
 	id       uint64    // hash of capture_id
 	codes    [2]uint64 // bit i: a diagnostic of code i (set atomically)
-	digest   uint64    // hash of payload_digest, 0 when NULL
+	digest   uint64    // hash of content_digest, 0 when NULL
 	errors   int32
 	warnings int32
 	flags    uint32 // cap* bits (set atomically after the captures pass), and the outcome in the top byte
+	weight   uint32 // the hosts it decides for, redirects followed (weightsPass)
 }
 
 // outcome returns the index of the capture's outcome in crawlState.outcomes.
@@ -105,14 +106,15 @@ const outcomeShift = 24
 
 // Flags of a capture.
 const (
-	capRead      = 1 << iota // status 2xx or NULL: crawlers read the body
-	capNoRules               // rule_count = 0
-	capNonEmpty              // payload_length > 0
-	capRedirect              // outcome redirect
-	capEndAnchor             // a rule ends in '$'
-	capDeciding              // the deciding capture of its host
-	capUsable                // a usable robots.txt
-	capFed                   // fed as a host (once, whatever its rows)
+	capRead         = 1 << iota // status 2xx or NULL: crawlers read the body
+	capNoRules                  // rule_count = 0
+	capNonEmpty                 // payload_length > 0
+	capRedirect                 // outcome redirect
+	capEndAnchor                // a rule ends in '$'
+	capDeciding                 // the deciding capture of its host
+	capUsable                   // a usable robots.txt
+	capFed                      // fed as a host (once, whatever its rows)
+	capFedEffective             // fed as an effective capture (once)
 )
 
 // host is what the captures pass keeps of one host: its deciding capture
@@ -134,6 +136,7 @@ type crawlState struct {
 	hash     hasher
 	shards   int
 	captures int64 // rows of captures, from the footers
+	hosts    bool  // the crawl has a hosts table (schema 1.3): redirects are followed
 
 	mu       sync.Mutex // guards what the captures passes write
 	outcomes []string
@@ -155,8 +158,12 @@ func newCrawlState(d *Dataset, label string) (*crawlState, error) {
 	if err != nil {
 		return nil, err
 	}
+	hosts, err := d.rows("hosts", label)
+	if err != nil {
+		return nil, err
+	}
 	return &crawlState{
-		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n,
+		d: d, label: label, out: &Crawl{Crawl: label}, hash: newHasher(), shards: shards, captures: n, hosts: hosts > 0,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
 		farms: newFarmState(),
 		secs:  newSectionRun(crawlSections, Params{Top: d.cfg.top, Ranks: d.cfg.ranks}, d.workers()),
@@ -179,7 +186,7 @@ type captureCols struct {
 func (s *crawlState) newCaptureCols(rec arrow.Record, counting bool) (*captureCols, error) {
 	cs := columnSet{rec: rec}
 	c := &captureCols{
-		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("payload_digest"),
+		ids: cs.str("capture_id"), hosts: cs.str("url_host_name"), digest: cs.str("content_digest"),
 		outcome: cs.dict("outcome"), fetch: cs.timestamp("fetch_time"), status: cs.i32("fetch_status"),
 		rules: cs.i32("rule_count"), errs: cs.i32("error_count"), warns: cs.i32("warning_count"),
 		length: cs.i64("payload_length"),

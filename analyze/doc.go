@@ -18,14 +18,25 @@
 //     values. Each crawl partition (crawl=LABEL) is reported on its own.
 //   - A read capture has HTTP status 2xx or none (tar entries, files):
 //     crawlers read its body. Sizes and sitemaps are shares of read captures.
-//   - The deciding capture of a host in a crawl stands for the host: among
+//   - The deciding capture of a host in a crawl is its own answer: among
 //     its captures, one that is not a redirect if there is one, then the
-//     latest fetch_time (NULL last), then the smallest capture_id. Per-host
-//     figures (AI crawlers, shared bodies, worst hosts) use it.
-//   - A usable robots.txt is a deciding capture with outcome rules or
-//     no-rules, or with no status and either a rule or none of the codes
-//     html-content, binary-content, bom-utf16 (what makes a 2xx capture
-//     not-robots).
+//     latest fetch_time (NULL last), then the smallest capture_id. Shared
+//     bodies and the worst hosts use it.
+//   - The effective capture of a host is the one whose answer decides for
+//     it once redirects are followed, as Google follows them: the hosts
+//     table's effective_capture_id (the end of the deciding capture's
+//     redirect chain, at most 5 hops, across hosts), or the deciding
+//     capture when the chain is not resolved (the redirect answers). What
+//     hosts say to crawlers, their usage preferences and the hosts with a
+//     usable robots.txt use it: a host that redirects to a robots.txt
+//     blocking GPTBot blocks GPTBot, and a capture several hosts redirect
+//     to counts once for each (effective.go). A crawl written before the
+//     hosts table (schema 1.2 and older) has no redirects followed: its
+//     effective captures are its deciding captures.
+//   - A usable robots.txt is a capture with outcome rules or no-rules, or
+//     with no status and either a rule or none of the codes html-content,
+//     binary-content, bom-utf16 (what makes a 2xx capture not-robots); a
+//     host has one when its effective capture is one.
 //   - Diagnostic prevalence is the share of all captures with at least one
 //     row of the code, and the count of rows; every code of the catalogue is
 //     listed, found or not, and so are the reader's "ingest-" codes found.
@@ -61,11 +72,12 @@
 // sections as pseudo-tables (section.go): "marks" (every capture with its
 // codes, end anchor, read, deciding and usable marks), "marked captures"
 // (every capture as its row of captures and marks), "deciding captures"
-// (every host as its deciding capture's row of captures and marks) and
-// "host T" for a
-// table T keyed by capture_id ("host agents", "host directives", "host
-// preferences": the rows of T of each deciding capture, with a tally the
-// section keeps per host). A section opens no file and knows nothing of
+// (every host as its deciding capture's row of captures and marks),
+// "effective captures" (every capture that decides for hosts once
+// redirects are followed, with the number of hosts it decides for) and
+// "host T" for a table T keyed by capture_id ("host agents", "host
+// directives", "host preferences": the rows of T of each effective
+// capture, with a tally the section keeps per capture). A section opens no file and knows nothing of
 // shards or row groups. The dataset's "hosts" table is read like any
 // other table, once per crawl.
 //
@@ -119,7 +131,10 @@
 //
 //   - Per-host choices are made within a shard, which holds every capture
 //     of its hosts: the deciding capture, usable hosts, the verdicts of
-//     the agents table, what hosts say of AI crawlers.
+//     the agents table, what hosts say of AI crawlers. A host whose
+//     effective capture is of another shard's host is counted in that
+//     shard: each shard reads the hosts table (two columns) and weighs
+//     each of its captures by the hosts it decides for.
 //   - Counts add up over the shards. The first shard also counts, over
 //     every row, what needs no capture state (outcomes and statuses,
 //     sizes, user agents named, diagnostic rows and typos, rules); the
@@ -162,7 +177,7 @@
 // keeps a tally of 8 bytes per capture of the shard, made after the
 // shard's hosts are let go, so under the captures pass's peak. Usage
 // preferences reads the directives and preferences tables once per
-// shard for the rows of the usable hosts' deciding captures, and takes
+// shard for the rows of the usable hosts' effective captures, and takes
 // GPTBot's verdict from the agents pass the crawlers section makes
 // anyway; classic mistakes reads four more columns of captures in the
 // pass that feeds the hosts ("marked captures"). No set of capture IDs or

@@ -28,19 +28,22 @@ func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
 
 // hostsPass reads the captures again: it feeds each host of the shard
 // once, as the row of its deciding capture with the columns the sections
-// ask for, and every capture of the shard as its row ("marked captures").
+// ask for, each capture that decides for hosts once redirects are
+// followed ("effective captures", weighted), and every capture of the
+// shard as its row ("marked captures").
 func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	hosts, marked := s.secs.wants(DecidingTable), s.secs.wants(MarkedCapturesTable)
-	if !hosts && !marked {
+	hosts, marked, effective := s.secs.wants(DecidingTable), s.secs.wants(MarkedCapturesTable), s.secs.wants(EffectiveTable)
+	if !hosts && !marked && !effective {
 		return nil
 	}
 	columns := union([]string{"capture_id", "url_host_name"}, s.secs.columns(DecidingTable))
 	columns = union(columns, s.secs.columns(MarkedCapturesTable))
+	columns = union(columns, s.secs.columns(EffectiveTable))
 	var dict []string
 	if slices.Contains(columns, "outcome") {
 		dict = []string{"outcome"}
 	}
-	var f, all hostFeed
+	var f, all, eff hostFeed
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: dict}
 	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		s.mu.Lock()
@@ -51,6 +54,7 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 		}
 		f.reset()
 		all.reset()
+		eff.reset()
 		for i := range int(rec.NumRows()) {
 			ci, ok := sh.lookup(s.hash, ids.Value(i))
 			if !ok {
@@ -64,17 +68,30 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 				c.flags |= capFed
 				f.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
 			}
+			if effective && c.weight > 0 && c.flags&capFedEffective == 0 {
+				c.flags |= capFedEffective
+				eff.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
+			}
 		}
 		if rows := all.rows(); len(rows) > 0 {
 			if err := s.secs.addMarkedCaptures(rec, rows); err != nil {
 				return err
 			}
 		}
-		rows := f.rows()
-		if len(rows) == 0 {
-			return nil
+		for _, feed := range []struct {
+			table string
+			f     *hostFeed
+		}{{DecidingTable, &f}, {EffectiveTable, &eff}} {
+			rows := feed.f.rows()
+			if len(rows) == 0 {
+				continue
+			}
+			cis := feed.f.cis
+			if err := s.secs.addHosts(feed.table, rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][cis[h]] }); err != nil {
+				return err
+			}
 		}
-		return s.secs.addHosts(rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][f.cis[h]] })
+		return nil
 	})
 }
 

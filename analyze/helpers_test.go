@@ -24,6 +24,7 @@ type partition struct {
 	inputs      []schema.Input
 	directives  []schema.Directive
 	preferences []schema.Preference
+	hosts       []schema.Host // written by hand: ingest computes it at publication
 }
 
 // write writes the partition's tables under dir, with the writer options
@@ -39,6 +40,7 @@ func (p *partition) write(dir, crawl string, opts ...schema.WriterOption) error 
 		func() error { return writeTable(dir, crawl, p.inputs, opts) },
 		func() error { return writeTable(dir, crawl, p.directives, opts) },
 		func() error { return writeTable(dir, crawl, p.preferences, opts) },
+		func() error { return writeTable(dir, crawl, p.hosts, opts) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -84,7 +86,7 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 	digest := "sha1:" + id
 	p.captures = append(p.captures, schema.Capture{
 		CaptureID: id, URL: url, URLHostName: host, FetchTime: at, FetchStatus: int32(status),
-		ContentMimeType: "text/plain", PayloadLength: int64(len(body)), PayloadDigest: digest,
+		ContentMimeType: "text/plain", PayloadLength: int64(len(body)), ContentDigest: digest,
 		Oversize: f.Stats.Oversize, WARCFilename: "fixture.warc.gz", Outcome: f.Outcome().String(),
 		LineCount: int32(f.Stats.Lines), GroupCount: int32(f.Stats.Groups), RuleCount: int32(f.Stats.Rules),
 		AllowCount: int32(f.Stats.Allows), DisallowCount: int32(f.Stats.Disallows), SitemapCount: int32(f.Stats.Sitemaps),
@@ -114,7 +116,7 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 		p.agents = append(p.agents, schema.Agent{CaptureID: id, URLHostName: host, Agent: c, Named: f.Names(c), Verdict: f.Access(c).String()})
 	}
 	if status == 0 || status >= 200 && status < 300 {
-		p.bodies = append(p.bodies, schema.Body{PayloadDigest: digest, Body: f.Text()})
+		p.bodies = append(p.bodies, schema.Body{ContentDigest: digest, Body: f.Text()})
 	}
 	return f
 }
@@ -170,8 +172,8 @@ func exampleDataset(dir string) error {
 	feb.site("b3", "gone.example", 404, "", fetched.AddDate(0, 1, 0), agents...)
 	feb.site("b4", "farm-1.example", 200, "User-agent: *\nDisallow: /private/\n", fetched.AddDate(0, 1, 0), agents...)
 	feb.site("b5", "farm-2.example", 200, "User-agent: *\nDisallow: /private/\n", fetched.AddDate(0, 1, 0), agents...)
-	feb.captures[3].PayloadDigest, feb.captures[4].PayloadDigest = "sha1:FARM", "sha1:FARM"
-	feb.bodies[1].PayloadDigest, feb.bodies[2].PayloadDigest = "sha1:FARM", "sha1:FARM"
+	feb.captures[3].ContentDigest, feb.captures[4].ContentDigest = "sha1:FARM", "sha1:FARM"
+	feb.bodies[1].ContentDigest, feb.bodies[2].ContentDigest = "sha1:FARM", "sha1:FARM"
 	if err := jan.write(dir, "CC-MAIN-2025-05"); err != nil {
 		return err
 	}

@@ -209,6 +209,9 @@ func mdSiteCrawlers(m *mdWriter, latest *SiteCrawl) {
 		m.para("%s (%d): %s", g.Title, len(g.Crawlers), strings.Join(names, ", "))
 	}
 	m.para("Bold: named by a group; the others follow the `*` group.")
+	if latest.CrawlersFrom != "" {
+		m.para("The host's robots.txt redirects: these are the verdicts of %s, where its redirects lead, as Google follows them.", md(latest.CrawlersFrom))
+	}
 }
 
 func mdSiteCrawl(m *mdWriter, sc *SiteCrawl) {

@@ -178,8 +178,8 @@ func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
 	s.markUsable(sh)
 	for i := range sh.caps {
 		c := &sh.caps[i]
-		if c.flags&(capDeciding|capUsable) == capDeciding|capUsable {
-			s.out.UsableHosts++
+		if c.flags&capUsable != 0 {
+			s.out.UsableHosts += int64(c.weight) // the hosts it decides for, redirects followed
 		}
 		s.farms.count(c)
 	}
@@ -237,7 +237,7 @@ func (d *Dataset) findBodies(ctx context.Context, crawl string, digests []string
 			}
 			continue
 		}
-		spec := scanSpec{table: "bodies", columns: []string{"payload_digest", "body"}, batch: bodyBatch}
+		spec := scanSpec{table: "bodies", columns: []string{"content_digest", "body"}, batch: bodyBatch}
 		err = d.scanFile(ctx, name, spec, func(rec arrow.Record) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -253,9 +253,9 @@ func (d *Dataset) findBodies(ctx context.Context, crawl string, digests []string
 // fileHasDigest reports whether a bodies file holds one of the digests.
 func (d *Dataset) fileHasDigest(ctx context.Context, name string, want map[string]bool) (bool, error) {
 	hit := false
-	spec := scanSpec{table: "bodies", columns: []string{"payload_digest"}}
+	spec := scanSpec{table: "bodies", columns: []string{"content_digest"}}
 	err := d.scanFile(ctx, name, spec, func(rec arrow.Record) error {
-		dg, err := column[*array.String](rec, "payload_digest")
+		dg, err := column[*array.String](rec, "content_digest")
 		if err != nil {
 			return err
 		}
@@ -269,7 +269,7 @@ func (d *Dataset) fileHasDigest(ctx context.Context, name string, want map[strin
 
 func collectBodies(rec arrow.Record, want map[string]bool, found map[string]string) error {
 	cs := columnSet{rec: rec}
-	dg, body := cs.str("payload_digest"), cs.str("body")
+	dg, body := cs.str("content_digest"), cs.str("body")
 	if cs.err != nil {
 		return cs.err
 	}

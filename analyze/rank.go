@@ -134,7 +134,7 @@ func (s *crawlState) chooseFarms(ctx context.Context, _ *shard) error {
 	least := s.countShared()
 	maps.DeleteFunc(f.hosts, func(_ uint64, n int64) bool { return n < least })
 	list := topN[farmEntry]{n: s.d.cfg.top, less: farmBefore}
-	spec := scanSpec{table: "captures", crawl: s.label, columns: []string{"payload_digest"}}
+	spec := scanSpec{table: "captures", crawl: s.label, columns: []string{"content_digest"}}
 	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -173,7 +173,7 @@ func (s *crawlState) countShared() int64 {
 // offerFarms offers the candidate bodies of a record to the list, each
 // once.
 func (s *crawlState) offerFarms(list *topN[farmEntry], rec arrow.Record) error {
-	digests, err := column[*array.String](rec, "payload_digest")
+	digests, err := column[*array.String](rec, "content_digest")
 	if err != nil {
 		return err
 	}

@@ -83,20 +83,25 @@ type Params struct {
 //     capture_id and the Need's columns, and its marks. Read in the same
 //     pass as "hosts".
 //   - "deciding captures" ([DecidingTable], [HostsAdder]): every host
-//     once, as its
-//     deciding capture: a record of captures with url_host_name,
-//     capture_id and the Need's columns, the rows that are deciding
-//     captures, and each one's marks.
+//     once, as its deciding capture (its own, redirects not followed): a
+//     record of captures with url_host_name, capture_id and the Need's
+//     columns, the rows that are deciding captures, and each one's marks.
+//   - "effective captures" ([EffectiveTable], [HostsAdder]): every
+//     capture that decides for at least one host once redirects are
+//     followed (effective.go), once, in the same shape; [Marks.Weight]
+//     is the number of hosts it decides for, which a per-host figure
+//     counts it as. The per-host verdicts of the report use these.
 //   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
 //     any other table T keyed by capture_id: "host directives", "host
 //     preferences"), through [HostRowsAdder]: the rows of T of each
-//     deciding capture, in runs of one capture, with its marks and a
-//     [Tally] the section keeps per host; the hosts fed afterwards carry
-//     it. Each T is read once per shard for all the sections that need
-//     it, after agents; "host agents" shares the agents pass. The string
-//     columns of hostDictColumns are read as dictionaries.
+//     effective capture, in runs of one capture, with its marks and a
+//     [Tally] the section keeps per capture; the effective captures fed
+//     afterwards carry it. Each T is read once per shard for all the
+//     sections that need it, after agents; "host agents" shares the
+//     agents pass. The string columns of hostDictColumns are read as
+//     dictionaries.
 //
-// The deciding captures come from the host shards. The dataset's hosts
+// The deciding and effective captures come from the host shards. The dataset's hosts
 // table (one row per crawl and host, computed at publication) is a table
 // like the others: a section that needs "hosts" gets its rows once per
 // crawl (the strata section does).
@@ -110,6 +115,7 @@ const (
 	MarksTable          = "marks"
 	MarkedCapturesTable = "marked captures"
 	DecidingTable       = "deciding captures"
+	EffectiveTable      = "effective captures"
 	HostAgentsTable     = "host agents" // HostRowsTable("agents")
 )
 
@@ -157,8 +163,9 @@ type MarkedCapturesAdder interface {
 	AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) error
 }
 
-// A HostsAdder is the accumulator of a section that needs "hosts": rec
-// holds rows of captures, and hosts the rows that are deciding captures.
+// A HostsAdder is the accumulator of a section that needs "deciding
+// captures" or "effective captures": rec holds rows of captures, and
+// hosts the rows that are deciding (or effective) captures.
 type HostsAdder interface {
 	AddHosts(rec arrow.Record, hosts []CaptureRow) error
 }
@@ -232,9 +239,15 @@ func (m *Marks) EndAnchor() bool { return m.c.flags&capEndAnchor != 0 }
 // Deciding reports whether the capture is its host's deciding capture.
 func (m *Marks) Deciding() bool { return m.c.flags&capDeciding != 0 }
 
-// Usable reports whether the capture is a deciding capture that is a
-// usable robots.txt (package documentation).
-func (m *Marks) Usable() bool { return m.c.flags&(capDeciding|capUsable) == capDeciding|capUsable }
+// Usable reports whether the capture is a usable robots.txt (package
+// documentation) that decides for at least one host, redirects followed.
+func (m *Marks) Usable() bool { return m.c.flags&capUsable != 0 && m.c.weight > 0 }
+
+// Weight is the number of hosts the capture decides for once redirects
+// are followed (effective.go): 0 for most captures that are not their
+// host's deciding capture, more than 1 for a capture other hosts
+// redirect to.
+func (m *Marks) Weight() int64 { return int64(m.c.weight) }
 
 // Tally is the word the section that needs a "host T" table keeps for
 // the host; nil for other sections.

@@ -11,17 +11,17 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-// crawlersSection is what the deciding capture of each host says of each
-// tracked crawler (the agents table), over the hosts with a usable
-// robots.txt and over all hosts, and what usable hosts say of AI crawlers
-// as a whole.
+// crawlersSection is what the effective capture of each host (redirects
+// followed, effective.go) says of each tracked crawler (the agents table),
+// over the hosts with a usable robots.txt and over all hosts, and what
+// usable hosts say of AI crawlers as a whole.
 var crawlersSection = &Section{
 	Name: "crawlers",
 	Doc:  "what hosts say to each tracked AI and search crawler",
 	Needs: []Need{
 		{Table: "agents", Columns: []string{"agent"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},
-		{Table: DecidingTable},
+		{Table: EffectiveTable},
 	},
 	New: func(Params) Accumulator { return newCrawlersAcc() },
 	Trends: []Trend{
@@ -137,8 +137,8 @@ func (a *crawlersAcc) Add(_ string, rec arrow.Record) error {
 	return nil
 }
 
-// AddHostRows counts the verdicts of runs of agents rows of deciding
-// captures.
+// AddHostRows counts the verdicts of runs of agents rows of effective
+// captures, each as the hosts it decides for.
 func (a *crawlersAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	agents, verdicts, named := cs.dict("agent"), cs.dict("verdict"), cs.boolean("named")
@@ -168,12 +168,12 @@ func (a *crawlersAcc) prepare(agents, verdicts dictColumn) {
 	}
 }
 
-// countRun counts rows of a deciding capture: agents and verdicts are
+// countRun counts rows of an effective capture, as Weight hosts: agents and verdicts are
 // indices in the record's dictionaries, and the first row is row first
 // of the record. What the rows say of AI crawlers is added to the host's
 // tally at the end, at once.
 func (a *crawlersAcc) countRun(m *Marks, agents, verdicts []int32, named *array.Boolean, first int) {
-	usable := m.Usable()
+	usable, w := m.Usable(), m.Weight()
 	var blocks, flags uint32
 	for r, x := range agents {
 		v := a.verdictOf[verdicts[r]]
@@ -184,7 +184,7 @@ func (a *crawlersAcc) countRun(m *Marks, agents, verdicts []int32, named *array.
 		if slot.counts == nil {
 			slot.counts = a.otherCounts(slot.name)
 		}
-		slot.counts.add(usable, isNamed, v)
+		slot.counts.add(usable, isNamed, v, w)
 		if slot.ai {
 			blocks, flags = markAI(blocks, flags, isNamed, v)
 		}
@@ -222,45 +222,46 @@ func markAI(blocks, flags uint32, named bool, v int) (uint32, uint32) {
 	return blocks, flags
 }
 
-// add counts one host.
-func (vc *verdictCounts) add(usable, named bool, v int) {
-	countVerdict(&vc[1], named, v)
+// add counts w hosts of one verdict.
+func (vc *verdictCounts) add(usable, named bool, v int, w int64) {
+	countVerdict(&vc[1], named, v, w)
 	if usable {
-		countVerdict(&vc[0], named, v)
+		countVerdict(&vc[0], named, v, w)
 	}
 }
 
-func countVerdict(c *[5]int64, named bool, v int) {
-	c[cVerdict+v]++
+func countVerdict(c *[5]int64, named bool, v int, w int64) {
+	c[cVerdict+v] += w
 	if named {
-		c[cNamed]++
+		c[cNamed] += w
 		if v == vDisallowed {
-			c[cNamedDisallowed]++
+			c[cNamedDisallowed] += w
 		}
 	}
 }
 
 // AddHosts counts the hosts, and the usable ones by what their tally says
-// of AI crawlers.
+// of AI crawlers: an effective capture counts as the hosts it decides for.
 func (a *crawlersAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
 	for _, h := range hosts {
-		a.all++
+		w := h.Marks.Weight()
+		a.all += w
 		if !h.Marks.Usable() {
 			continue
 		}
-		a.usable++
+		a.usable += w
 		t := h.Marks.Tally().Load()
 		if t&tallyAINamed != 0 {
-			a.aiNamed++
+			a.aiNamed += w
 		}
 		if t&tallyAINamedDisallow != 0 {
-			a.aiNamedDisallowed++
+			a.aiNamedDisallowed += w
 		}
 		blocks := int(t & tallyBlocks)
 		for blocks >= len(a.aiBlocks) {
 			a.aiBlocks = append(a.aiBlocks, 0)
 		}
-		a.aiBlocks[blocks]++
+		a.aiBlocks[blocks] += w
 	}
 	return nil
 }
@@ -458,7 +459,7 @@ func aiChart(crawlers []CrawlerShare) *barChart {
 func mdCrawlers(m *mdWriter, c *Crawl, top int) {
 	f := &c.Crawlers
 	m.heading(3, "Tracked crawlers")
-	m.para("Over the %s hosts with a usable robots.txt (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",
+	m.para("Over the %s hosts with a usable robots.txt, redirects followed (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",
 		fmtInt(f.UsableHosts), fmtInt(f.AllHosts), fmtRatio(f.AnyAINamed), fmtRatio(f.AnyAINamedDisallowed), fmtRatio(f.EveryAIDisallowed))
 	r := rankCrawlers(f.Crawlers, top)
 	if len(r.aiShown) > 0 {

@@ -15,10 +15,11 @@ import (
 // of their content (Content-Signal, Content-Usage, License), how that sits
 // with what their rules say to OpenAI's training crawler, and the other
 // extension directives. Its unit is the host: it reads the rows of the
-// directives, preferences and agents tables of the usable hosts' deciding
-// captures ("host T" pseudo-tables; the agents rows come from the agents
-// pass the crawlers section needs anyway), sets bits in its tally of the
-// host, and counts each usable host by its tally when the hosts are fed.
+// directives, preferences and agents tables of the usable hosts' effective
+// captures (redirects followed; "host T" pseudo-tables; the agents rows
+// come from the agents pass the crawlers section needs anyway), sets bits
+// in its tally of the capture, and counts each usable capture by its tally,
+// as the hosts it decides for, when the effective captures are fed.
 var preferencesSection = &Section{
 	Name: "preferences",
 	Doc:  "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
@@ -26,7 +27,7 @@ var preferencesSection = &Section{
 		{Table: HostRowsTable("directives"), Columns: []string{"key", "valid"}},
 		{Table: HostRowsTable("preferences"), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
-		{Table: DecidingTable},
+		{Table: EffectiveTable},
 	},
 	New:      func(Params) Accumulator { return &preferencesAcc{} },
 	Trends:   preferenceTrends(),
@@ -35,7 +36,8 @@ var preferencesSection = &Section{
 
 // UsagePreferences is the section on usage preferences. Every share is of
 // the hosts with a usable robots.txt (UsableHosts; see the package
-// documentation), each counted once by its deciding capture.
+// documentation), each counted once by its effective capture (redirects
+// followed).
 type UsagePreferences struct {
 	UsableHosts int64 `json:"usable_hosts"`
 	// Mechanisms: the hosts with at least one line of each (directives
@@ -203,7 +205,7 @@ type preferencesAcc struct {
 
 func (a *preferencesAcc) Add(string, arrow.Record) error { return nil }
 
-// AddHostRows keeps the rows of the usable hosts' deciding captures.
+// AddHostRows keeps the rows of the usable hosts' effective captures.
 func (a *preferencesAcc) AddHostRows(table string, rec arrow.Record, runs []HostRun) error {
 	switch table {
 	case "directives":
@@ -230,11 +232,12 @@ func (a *preferencesAcc) addDirectives(rec arrow.Record, runs []HostRun) error {
 			continue
 		}
 		var set uint64
+		w := r.Marks.Weight()
 		for i := r.From; i < r.To; i++ {
 			b := a.keyOf[keys.idx[i]]
-			a.keyLines[b]++
+			a.keyLines[b] += w
 			if valid.Value(i) {
-				a.keyValid[b]++
+				a.keyValid[b] += w
 			}
 			set |= 1 << (layout.keyShift + b)
 		}
@@ -316,23 +319,23 @@ func (a *preferencesAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
 	a.grow()
 	for _, h := range hosts {
 		if h.Marks.Usable() {
-			a.countHost(h.Marks.Tally().Load())
+			a.countHost(h.Marks.Tally().Load(), h.Marks.Weight())
 		}
 	}
 	return nil
 }
 
-// countHost counts a usable host by its tally.
-func (a *preferencesAcc) countHost(b uint64) {
-	a.usable++
+// countHost counts w usable hosts of one tally.
+func (a *preferencesAcc) countHost(b uint64, w int64) {
+	a.usable += w
 	for kb := (b >> layout.keyShift) & (1<<(len(layout.extKeys)+1) - 1); kb != 0; kb &= kb - 1 {
-		a.keyHosts[bits.TrailingZeros64(kb)]++
+		a.keyHosts[bits.TrailingZeros64(kb)] += w
 	}
 	for si, cats := range layout.categories {
 		for ci := range cats {
 			for v := range 3 {
 				if b&layout.valueBit(si, ci, v) != 0 {
-					a.values[si][ci][v]++
+					a.values[si][ci][v] += w
 				}
 			}
 		}
@@ -344,7 +347,7 @@ func (a *preferencesAcc) countHost(b uint64) {
 	case b&bitStates != 0:
 		st = 1
 	}
-	a.stances[st][(b>>verdictShift)&3]++
+	a.stances[st][(b>>verdictShift)&3] += w
 }
 
 // grow makes the value counts.

@@ -22,7 +22,7 @@ var shardTables = []string{"captures", "diagnostics", "rules", "agents"}
 
 // pseudoTables are fed by the driver from what it marks in the shards,
 // with the "host T" tables (isPseudo).
-var pseudoTables = []string{MarksTable, MarkedCapturesTable, DecidingTable}
+var pseudoTables = []string{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable}
 
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
@@ -134,11 +134,11 @@ func (r *sectionRun) addMarkedCaptures(rec arrow.Record, rows []CaptureRow) erro
 	return nil
 }
 
-// addHosts feeds hosts to the sections that need them; tally gives each
-// host row's tally in a slot.
-func (r *sectionRun) addHosts(rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
+// addHosts feeds hosts (of DecidingTable or EffectiveTable) to the
+// sections that need them; tally gives each host row's tally in a slot.
+func (r *sectionRun) addHosts(table string, rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
 	for i, s := range r.secs {
-		if r.accs[i] == nil || !s.needs(DecidingTable) {
+		if r.accs[i] == nil || !s.needs(table) {
 			continue
 		}
 		if slot := r.tally[i]; slot >= 0 {

@@ -1,7 +1,9 @@
 package analyze_test
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -306,6 +308,98 @@ func TestCrawlersSection(t *testing.T) {
 		slices.Sort(want[1:])
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%d shards: crawlers\n%v, want\n%v", shards, got, want)
+		}
+	}
+}
+
+// The per-host figures follow redirects (analyze/effective.go): a host
+// whose robots.txt redirects to a file that blocks GPTBot blocks GPTBot,
+// whichever host shard the target falls in; a chain that is not resolved
+// leaves the redirect itself deciding. Without a hosts table (datasets of
+// schema 1.2 and older) each host counts by its own deciding capture.
+func TestCrawlersFollowRedirects(t *testing.T) {
+	p, hosts := redirectsPartition()
+	for _, tc := range []struct {
+		name  string
+		hosts []schema.Host
+		want  string // usable hosts, all hosts; GPTBot's {hosts named named&disallowed disallowed partial allowed} over usable hosts, and over all
+	}{
+		// www.a, a and d (both redirect to www.a) name and block GPTBot;
+		// c disallows /tmp/ to all; b's redirect leads nowhere: allowed.
+		{"redirects followed", hosts, "4 5 {4 3 3 3 1 0} {5 3 3 3 1 1}"},
+		// Only www.a blocks it; a, b and d are redirects: allowed.
+		{"no hosts table", nil, "2 5 {2 1 1 1 1 0} {5 1 1 1 1 3}"},
+	} {
+		p.hosts = tc.hosts
+		for shards, c := range sectionCrawl(t, p) {
+			got := fmt.Sprint(c.UsableHosts, c.Crawlers.AllHosts)
+			for _, s := range c.Crawlers.Crawlers {
+				if s.Agent == "GPTBot" {
+					got += fmt.Sprintf(" {%d %d %d %d %d %d} {%d %d %d %d %d %d}", s.Usable.Hosts, s.Usable.Named, s.Usable.NamedDisallowed,
+						s.Usable.Disallowed, s.Usable.Partial, s.Usable.Allowed, s.All.Hosts, s.All.Named, s.All.NamedDisallowed,
+						s.All.Disallowed, s.All.Partial, s.All.Allowed)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("%s, %d shards: %s, want %s", tc.name, shards, got, tc.want)
+			}
+		}
+	}
+}
+
+// redirectsPartition is a crawl where a.example and d.example redirect to
+// www.a.example, whose robots.txt blocks GPTBot, b.example redirects to a
+// capture the crawl does not have, and c.example answers for itself; and
+// its hosts table, as ingest writes it.
+func redirectsPartition() (*partition, []schema.Host) {
+	var p partition
+	agents := []string{"GPTBot"}
+	p.site("r1", "www.a.example", 200, "User-agent: GPTBot\nDisallow: /\n", fetched, agents...)
+	p.site("r2", "a.example", 301, "", fetched, agents...)
+	p.site("r3", "b.example", 301, "", fetched, agents...)
+	p.site("r4", "c.example", 200, "User-agent: *\nDisallow: /tmp/\n", fetched, agents...)
+	p.site("r5", "d.example", 301, "", fetched, agents...)
+	host := func(name, id, result, effective, outcome string) schema.Host {
+		return schema.Host{URLHostName: name, CaptureID: id, Captures: 1, RedirectResult: result,
+			EffectiveCaptureID: effective, EffectiveOutcome: outcome, FetchClass: "robots-with-rules"}
+	}
+	return &p, []schema.Host{
+		host("www.a.example", "r1", "none", "r1", "rules"),
+		host("a.example", "r2", "resolved", "r1", "rules"),
+		host("b.example", "r3", "not-captured", "", "redirect"),
+		host("c.example", "r4", "none", "r4", "rules"),
+		host("d.example", "r5", "resolved", "r1", "rules"),
+	}
+}
+
+// The site report gives the verdicts of where the host's redirects lead.
+func TestSiteFollowsRedirects(t *testing.T) {
+	p, hosts := redirectsPartition()
+	p.hosts = hosts
+	dir := t.TempDir()
+	if err := p.write(dir, "CC-MAIN-2025-05"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := analyze.Open(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for host, want := range map[string]string{
+		"a.example":     "GPTBot disallowed from https://www.a.example/robots.txt",
+		"b.example":     "GPTBot allowed from ",
+		"www.a.example": "GPTBot disallowed from ",
+	} {
+		s, err := d.Site(context.Background(), host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := s.Crawls[0]
+		var got []string
+		for _, c := range sc.Crawlers {
+			got = append(got, c.Agent+" "+c.Verdict)
+		}
+		if g := strings.Join(got, ", ") + " from " + sc.CrawlersFrom; g != want {
+			t.Errorf("%s: %s, want %s", host, g, want)
 		}
 	}
 }

@@ -112,7 +112,7 @@ func (sh *shard) owns(hostHash uint64) bool {
 // counting shard also reads those the sections need.
 var indexColumns = []string{
 	"capture_id", "url_host_name", "fetch_time", "fetch_status", "payload_length",
-	"payload_digest", "outcome", "rule_count", "error_count", "warning_count",
+	"content_digest", "outcome", "rule_count", "error_count", "warning_count",
 }
 
 // capturesPass reads the captures table: it indexes the captures of the

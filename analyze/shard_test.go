@@ -31,7 +31,7 @@ func shardedDataset(dir string, opts ...schema.WriterOption) error {
 	add := func(host string, status int, body, digest string, at time.Time) {
 		n++
 		p.site(fmt.Sprintf("c%03d", n), host, status, body, at, agents...)
-		p.captures[len(p.captures)-1].PayloadDigest = digest
+		p.captures[len(p.captures)-1].ContentDigest = digest
 	}
 	farm := func(digest string, hosts int) {
 		body := "User-agent: *\nDisallow: /" + digest[5:] + "/\n"

@@ -67,8 +67,15 @@ type SiteCrawl struct {
 	Listing *Listing `json:"listing,omitempty"`
 	// FileFindings are the findings about the whole file (line 0).
 	FileFindings []SiteDiagnostic `json:"file_findings"`
-	// Crawlers says what the file says of each tracked crawler.
+	// Crawlers says what the host's robots.txt says of each tracked
+	// crawler, redirects followed: the verdicts of its effective capture
+	// (the hosts table's), which is the deciding capture unless its
+	// redirects led to another one (CrawlersFrom).
 	Crawlers []SiteCrawler `json:"crawlers"`
+	// CrawlersFrom is the URL of the capture whose verdicts Crawlers
+	// gives when redirects led to another capture than the deciding one;
+	// empty otherwise.
+	CrawlersFrom string `json:"crawlers_from,omitempty"`
 	// Sitemaps are the sitemap lines.
 	Sitemaps []SiteSitemap `json:"sitemaps"`
 	// Preferences are the usage preferences the file states (Content-Signal,
@@ -195,7 +202,7 @@ func (d *Dataset) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteC
 	}
 	caps[best].Deciding = true
 	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, Preferences: []SitePreference{}, FileFindings: []SiteDiagnostic{}}
-	steps := []func(context.Context, *SiteCrawl, string) error{d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteShared, d.siteHost}
+	steps := []func(context.Context, *SiteCrawl, string) error{d.siteHost, d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteShared}
 	for _, step := range steps {
 		if err := step(ctx, sc, hostName); err != nil {
 			return nil, nil, err
@@ -219,8 +226,8 @@ func siteDecidesBefore(a, b *SiteCapture) bool {
 // siteColumns are the captures columns the site report reads.
 var siteColumns = []string{
 	"capture_id", "url", "url_host_name", "fetch_time", "fetch_status", "content_mime_type",
-	"payload_length", "payload_digest", "truncated", "oversize", "warc_filename", "warc_record_offset",
-	"warc_record_length", "redirect_location", "outcome", "rule_count", "error_count", "warning_count", "info_count",
+	"payload_length", "content_digest", "content_truncated", "oversize", "warc_filename", "warc_record_offset",
+	"warc_record_length", "fetch_redirect", "outcome", "rule_count", "error_count", "warning_count", "info_count",
 }
 
 // siteCaptures returns the captures of the host in one crawl, by fetch time.
@@ -267,7 +274,7 @@ func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
 	str := func(name string) string { return strings.Clone(strOrEmpty(cs.str(name), i)) }
 	c := SiteCapture{
 		CaptureID: str("capture_id"), URL: str("url"), ContentType: str("content_mime_type"),
-		Digest: str("payload_digest"), Truncated: str("truncated"), Redirect: str("redirect_location"),
+		Digest: str("content_digest"), Truncated: str("content_truncated"), Redirect: str("fetch_redirect"),
 		Outcome: str("outcome"), WARCFilename: str("warc_filename"),
 	}
 	status, ts := cs.i32("fetch_status"), cs.timestamp("fetch_time")
@@ -290,13 +297,19 @@ func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
 }
 
 // hostRows scans the rows of one table that belong to the deciding
-// capture, and calls fn with each. capture_id and the columns in dict are
-// read as dictionaries: a record whose capture_id dictionary lacks the
-// capture is skipped without looking at its rows.
+// capture, and calls fn with each.
 func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, columns, dict []string, fn func(cs *columnSet, i int)) error {
+	return d.captureRows(ctx, table, sc.Crawl, sc.Capture.CaptureID, columns, dict, fn)
+}
+
+// captureRows scans the rows of one table that belong to a capture, and
+// calls fn with each. capture_id and the columns in dict are read as
+// dictionaries: a record whose capture_id dictionary lacks the capture is
+// skipped without looking at its rows.
+func (d *Dataset) captureRows(ctx context.Context, table, crawl, id string, columns, dict []string, fn func(cs *columnSet, i int)) error {
 	var mu sync.Mutex
 	spec := scanSpec{
-		table: table, crawl: sc.Crawl, columns: append([]string{"capture_id"}, columns...),
+		table: table, crawl: crawl, columns: append([]string{"capture_id"}, columns...),
 		dict: append([]string{"capture_id"}, dict...),
 	}
 	return d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
@@ -305,7 +318,7 @@ func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, col
 		if cs.err != nil {
 			return cs.err
 		}
-		want := ids.find(sc.Capture.CaptureID)
+		want := ids.find(id)
 		if want < 0 {
 			return nil
 		}
@@ -339,9 +352,15 @@ func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) 
 	return err
 }
 
+// siteAgents reads the verdicts of the host's effective capture: the
+// deciding one, or the end of its redirects (read by siteHost before).
 func (d *Dataset) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error {
 	cols, dict := []string{"agent", "named", "verdict"}, []string{"agent", "verdict"}
-	err := d.hostRows(ctx, "agents", sc, cols, dict, func(cs *columnSet, i int) {
+	id := sc.Capture.CaptureID
+	if h := sc.Host; h != nil && h.EffectiveID != "" && h.EffectiveID != id {
+		id, sc.CrawlersFrom = h.EffectiveID, h.EffectiveURL
+	}
+	err := d.captureRows(ctx, "agents", sc.Crawl, id, cols, dict, func(cs *columnSet, i int) {
 		agent := strings.Clone(cs.dict("agent").value(i))
 		kind := "other"
 		if k, ok := crawlerIndex[agent]; ok {
@@ -467,10 +486,10 @@ func (d *Dataset) siteShared(ctx context.Context, sc *SiteCrawl, hostName string
 	var mu sync.Mutex
 	h := newHasher()
 	others := map[uint64]struct{}{}
-	spec := scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"url_host_name", "payload_digest"}}
+	spec := scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"url_host_name", "content_digest"}}
 	return d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		cs := columnSet{rec: rec}
-		hosts, digests := cs.str("url_host_name"), cs.str("payload_digest")
+		hosts, digests := cs.str("url_host_name"), cs.str("content_digest")
 		if cs.err != nil {
 			return cs.err
 		}

@@ -53,7 +53,7 @@ func TestRunHostsTable(t *testing.T) {
 	dir := t.TempDir()
 	runIngest(t, dir, "CC-MAIN-2025-05", a, b)
 	db := testutil.DuckDB(t, dir)
-	got := testutil.Query(t, db, `SELECT string_agg(h.url_host_name || ' ' || coalesce(url_host_registered_domain, 'NULL') || ' ' || captures || ' ' ||
+	got := testutil.Query(t, db, `SELECT string_agg(h.url_host_name || ' ' || coalesce(h.url_host_registered_domain, 'NULL') || ' ' || captures || ' ' ||
 		redirect_hops || ' ' || redirect_result || ' ' || coalesce(e.url, 'NULL') || ' ' || effective_outcome || ' ' || fetch_class, '; ' ORDER BY h.url_host_name)
 		FROM hosts h LEFT JOIN captures e ON e.capture_id = h.effective_capture_id`)
 	want := "example.com example.com 1 1 resolved https://www.example.com/robots.txt rules robots-with-rules; " +

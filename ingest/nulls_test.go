@@ -21,6 +21,9 @@ func TestIssue16PublishedNulls(t *testing.T) {
 	src := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(src, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -45,6 +48,10 @@ func TestIssue16PublishedNulls(t *testing.T) {
 			robots200("prefs."+host, "Content-Signal: search=yes, ai-train=maybe\nUser-agent: *\nCrawl-delay: 5\nDisallow: /e\n"),
 			response("https://c."+host+"/robots.txt", "HTTP/1.1 200 OK",
 				"Content-Type: text/plain\r\n", "User-agent: *\nDisallow: /c\n", "WARC-Identified-Payload-Type: text/plain"),
+			// An explicit port and a declared charset (url_port,
+			// content_charset).
+			response("https://port."+host+":8443/robots.txt", "HTTP/1.1 200 OK",
+				"Content-Type: text/plain; charset=UTF-8\r\n", "User-agent: *\nDisallow: /p\n"),
 		)
 	}
 	damaged := append(append(mixed("damaged.example"), "garbage between records\n"...), mixed("damaged2.example")...)
@@ -54,7 +61,8 @@ func TestIssue16PublishedNulls(t *testing.T) {
 		write("c.warc.gz", mixed("three.example")),
 		write("d.tar.gz", testTar(t)),
 		write("e.warc.gz", damaged),
-		write("g.warc.gz", mixed("seven.example")),
+		// A Common Crawl path: its captures have a warc_segment.
+		write("crawl-data/CC-MAIN-2025-05/segments/1736518059384.10/robotstxt/g.warc.gz", mixed("seven.example")),
 	}
 	dir := t.TempDir()
 	cfg := Config{Dir: dir, Crawl: "nulls", Workers: 2, SegmentInputs: 1, PartCaptures: 3, PartBytes: 1}
@@ -68,7 +76,11 @@ func TestIssue16PublishedNulls(t *testing.T) {
 	db := testutil.DuckDB(t, dir)
 	// Columns that this fixture cannot make NULL, and why.
 	neverNull := map[string]bool{
-		"captures.payload_digest": true, // computed when the record has none
+		"captures.content_digest": true, // computed when the record has none
+		// Readers keep http(s) URLs only, and make up one with a host for
+		// tar entries and files: NULL only for a URL without a host.
+		"captures.url_protocol": true,
+		"captures.url_surtkey":  true,
 	}
 	// Columns where the zero value is a value, stored from a pointer: NULL
 	// is nil.
@@ -122,6 +134,6 @@ func TestIssue16PublishedNulls(t *testing.T) {
 		}
 	}
 	f("SELECT string_agg(replace(input, '"+src+"', '') || '=' || (error IS NULL), ' ' ORDER BY input) FROM inputs",
-		"/a.warc.gz=true /b-missing.warc.gz=false /c.warc.gz=true /d.tar.gz=true /e.warc.gz=true /g.warc.gz=true")
+		"/a.warc.gz=true /b-missing.warc.gz=false /c.warc.gz=true /crawl-data/CC-MAIN-2025-05/segments/1736518059384.10/robotstxt/g.warc.gz=true /d.tar.gz=true /e.warc.gz=true")
 	f("SELECT count(*) FROM inputs WHERE error IS NULL", "5")
 }

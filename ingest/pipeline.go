@@ -466,6 +466,7 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts archive.C
 	}
 	defer closer.Close()
 	file := WARCFilename(name)
+	segment := WARCSegment(file)
 	bodies := newDigestWindow(maxBodyDigests)
 	b := e.newBatch()
 	for {
@@ -487,7 +488,7 @@ func (e *epoch) readCaptures(ctx context.Context, name string) (counts archive.C
 			counted = pos
 		}
 		keep := c.PayloadDigest != "" && (c.Status == 0 || c.Status >= 200 && c.Status < 300) && bodies.add(c.PayloadDigest)
-		b.add(c, name, file, keep)
+		b.add(c, name, file, segment, keep)
 		e.captures.Add(1)
 	}
 	if !e.send(ctx, b) {
@@ -592,10 +593,10 @@ func (b *batch) fits(c *archive.Capture) bool {
 
 // add copies c into the batch. The capture's Body is copied into the arena
 // and its Problems cloned: the reader reuses both.
-func (b *batch) add(c *archive.Capture, input, file string, keepBody bool) {
+func (b *batch) add(c *archive.Capture, input, file, segment string, keepBody bool) {
 	start := len(b.arena)
 	b.arena = append(b.arena, c.Body...)
-	j := job{c: *c, input: input, file: file, keepBody: keepBody}
+	j := job{c: *c, input: input, file: file, segment: segment, keepBody: keepBody}
 	j.c.Body = b.arena[start:len(b.arena):len(b.arena)]
 	j.c.Problems = slices.Clone(c.Problems)
 	b.jobs = append(b.jobs, j)

@@ -19,6 +19,7 @@ type job struct {
 	c        archive.Capture // Body points into the batch's arena
 	input    string          // the input as given, the inputs table's key
 	file     string          // the warc_filename of its captures
+	segment  string          // the warc_segment of its captures
 	keepBody bool            // the first capture of the input with its payload digest
 }
 
@@ -30,6 +31,7 @@ type rowMaker struct {
 	byToken  map[string][]tokenRef // lower-case token -> the crawlers that obey it
 	hits     []uint8               // per crawler, for the capture at hand: hitOwn, hitFallback
 	touched  []int                 // the crawlers with hits
+	surt     []byte                // the SURT key being built
 }
 
 // tokenRef is one of the tokens crawler obeys: its own (fallback false) or
@@ -65,6 +67,7 @@ func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 	id := CaptureID(j.file, c.Source.Offset, c.RecordID)
 	host := c.Host
 	rs.Captures = append(rs.Captures, captureRow(id, j, f))
+	m.surt = setURLColumns(&rs.Captures[len(rs.Captures)-1], m.surt)
 	m.addDiagnostics(rs, id, host, c, f)
 	m.addRules(rs, id, host, f)
 	for _, s := range f.Sitemaps {
@@ -74,7 +77,7 @@ func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 	m.addAgents(rs, id, host, f)
 	if j.keepBody && readByCrawlers(f) {
 		text := f.Text()
-		rs.Bodies = append(rs.Bodies, schema.Body{PayloadDigest: c.PayloadDigest, Body: text})
+		rs.Bodies = append(rs.Bodies, schema.Body{ContentDigest: c.PayloadDigest, Body: text})
 		rs.BodyBytes += len(text)
 	}
 }
@@ -103,12 +106,14 @@ func CaptureID(file string, offset int64, recordID string) string {
 func captureRow(id string, j *job, f *robots.File) schema.Capture {
 	c := &j.c
 	s := &f.Stats
+	mimeType, charset := contentType(c.ContentType)
+	detected, _ := contentType(c.DetectedType)
 	row := schema.Capture{
 		CaptureID: id, URL: c.URL, URLHostName: c.Host, FetchTime: c.FetchTime.UTC(),
-		FetchStatus: int32(c.Status), ContentMimeType: mediaType(c.ContentType),
-		ContentMimeDetected: mediaType(c.DetectedType), PayloadLength: int64(len(c.Body)),
-		PayloadDigest: c.PayloadDigest, Truncated: c.Truncated, Oversize: s.Oversize,
-		WARCFilename: j.file, WARCRecordOffset: c.Source.Offset, WARCRecordLength: c.Source.Length,
+		FetchStatus: int32(c.Status), ContentMimeType: mimeType, ContentMimeDetected: detected,
+		ContentCharset: charset, PayloadLength: int64(len(c.Body)),
+		ContentDigest: c.PayloadDigest, ContentTruncated: c.Truncated, Oversize: s.Oversize,
+		WARCFilename: j.file, WARCRecordOffset: c.Source.Offset, WARCRecordLength: c.Source.Length, WARCSegment: j.segment,
 		WARCRecordID: warcRecordID(c.RecordID), Outcome: f.Outcome().String(),
 		LineCount: int32(s.Lines), GroupCount: int32(s.Groups), RuleCount: int32(s.Rules),
 		AllowCount: int32(s.Allows), DisallowCount: int32(s.Disallows), SitemapCount: int32(s.Sitemaps),
@@ -116,7 +121,7 @@ func captureRow(id string, j *job, f *robots.File) schema.Capture {
 		InfoCount: int32(s.Infos), UserAgents: f.UserAgents(), StarDisallowsAll: s.StarDisallowsAll, Input: j.input,
 	}
 	if c.Status >= 300 && c.Status < 400 {
-		row.RedirectLocation = c.Location
+		row.FetchRedirect = c.Location
 	}
 	if row.UserAgents == nil {
 		row.UserAgents = []string{}
@@ -133,16 +138,17 @@ func warcRecordID(id string) string {
 	return ""
 }
 
-// mediaType returns the media type of a Content-Type, lower case, without
-// parameters; the value as given when it cannot be parsed.
-func mediaType(ct string) string {
+// contentType returns the media type of a Content-Type, lower case,
+// without parameters (the value as given when it cannot be parsed), and
+// its charset parameter as written ("" when none or unparsable).
+func contentType(ct string) (mediaType, charset string) {
 	if ct == "" {
-		return ""
+		return "", ""
 	}
-	if mt, _, err := mime.ParseMediaType(ct); err == nil {
-		return mt
+	if mt, params, err := mime.ParseMediaType(ct); err == nil {
+		return mt, params["charset"]
 	}
-	return strings.TrimSpace(ct)
+	return strings.TrimSpace(ct), ""
 }
 
 // addDiagnostics appends the engine's findings and the reader's problems

@@ -14,24 +14,30 @@
 -- the dataset names them.
 
 -- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
-CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+-- Crawls published with schema 1.x name three captures columns differently (payload_digest, truncated,
+-- redirect_location) and lack the newer Common Crawl columns: the view gives every crawl the 2.0 names,
+-- an old crawl's values under them, and NULL in the columns it lacks.
+CREATE OR REPLACE VIEW captures AS SELECT * EXCLUDE (payload_digest, truncated, redirect_location) REPLACE (coalesce(content_digest, payload_digest) AS content_digest, coalesce(content_truncated, truncated) AS content_truncated, coalesce(fetch_redirect, redirect_location) AS fetch_redirect) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS truncated, NULL::VARCHAR AS redirect_location, NULL::VARCHAR AS content_digest, NULL::VARCHAR AS content_truncated, NULL::VARCHAR AS fetch_redirect, NULL::VARCHAR AS url_surtkey, NULL::VARCHAR AS url_host_tld, NULL::VARCHAR AS url_host_registered_domain, NULL::VARCHAR AS url_protocol, NULL::INTEGER AS url_port, NULL::VARCHAR AS content_charset, NULL::VARCHAR AS warc_segment WHERE false);
 CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 -- A body is stored once per input that served it: the view keeps one row per crawl and digest,
--- so that captures JOIN bodies USING (crawl, payload_digest) gives one row per capture.
-CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, payload_digest) * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+-- so that captures JOIN bodies USING (crawl, content_digest) gives one row per capture (schema 1.x: payload_digest).
+CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, content_digest) * EXCLUDE (payload_digest) REPLACE (coalesce(content_digest, payload_digest) AS content_digest) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS content_digest WHERE false);
 CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
--- One row per host and crawl: its deciding capture (not a redirect if it has one,
--- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
-CREATE OR REPLACE VIEW hosts AS
-SELECT * EXCLUDE (rn) FROM (
-    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
-        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
-    FROM captures c)
-WHERE rn = 1;
+CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+
+-- One row per host and crawl (the hosts table, schema 1.3 and later): the
+-- capture whose answer decides for it once redirects are followed, as
+-- Google follows them (effective_capture_id), or its deciding capture when
+-- the chain is not resolved; host is the host's name, url_host_name the
+-- capture's. A host that redirects to a robots.txt blocking GPTBot blocks
+-- GPTBot. This is how robocensus report counts hosts.
+CREATE OR REPLACE VIEW effective AS
+SELECT h.url_host_name AS host, c.*
+FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.effective_capture_id, h.capture_id);
 
 -- The tracked crawlers of the dataset.
 SELECT agent, count(*) AS rows FROM agents GROUP BY agent ORDER BY agent;
@@ -40,7 +46,7 @@ SELECT agent, count(*) AS rows FROM agents GROUP BY agent ORDER BY agent;
 -- or no-rules; or no status, and a rule or no sign of HTML, binary or UTF-16
 -- content), most often named first.
 WITH usable AS (
-    SELECT * FROM hosts
+    SELECT * FROM effective
     WHERE outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0 AND capture_id IN (
         SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16')))))
 SELECT a.crawl, a.agent, count(*) AS hosts,
@@ -66,20 +72,20 @@ SELECT a.crawl, a.agent, count(*) AS hosts,
        round(100 * avg((via = 'named' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_named,
        round(100 * avg((via = 'fallback' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_fallback,
        round(100 * avg((via = 'star' AND verdict = 'disallowed')::INT), 2) AS pct_blocked_star
-FROM agents a JOIN hosts h USING (crawl, capture_id)
+FROM agents a JOIN effective h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY a.crawl, pct_via_fallback DESC, pct_via_named DESC, a.agent;
 
 -- The same over all hosts (a 5xx answer blocks everything, a 404 nothing).
 SELECT a.crawl, a.agent, count(*) AS hosts,
        round(100 * avg(named::INT), 2) AS pct_named,
        round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked
-FROM agents a JOIN hosts h USING (crawl, capture_id)
+FROM agents a JOIN effective h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY a.crawl, pct_named DESC, a.agent;
 
 -- A few well-known AI crawlers over time: one row per crawl.
 PIVOT (
     SELECT a.crawl, a.agent, round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked
-    FROM agents a JOIN hosts h USING (crawl, capture_id)
+    FROM agents a JOIN effective h USING (crawl, capture_id)
     WHERE a.agent IN ('GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'PerplexityBot', 'Bytespider')
     GROUP BY ALL)
 ON agent USING any_value(pct_blocked) ORDER BY crawl;

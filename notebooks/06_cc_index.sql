@@ -4,29 +4,61 @@
 --          -cmd "SET VARIABLE cc_index = '/path/to/cc-index/table/cc-main/warc/crawl=CC-MAIN-2025-05/subset=robotstxt/*.parquet'" \
 --          -f notebooks/06_cc_index.sql
 --
--- The captures table uses the index's column names (url, url_host_name,
--- fetch_time, fetch_status, warc_filename, warc_record_offset,
--- warc_record_length), so a capture of a Common Crawl robotstxt WARC joins
--- the index row of the same record on warc_filename and warc_record_offset
--- (url as a check). The index is public (s3://commoncrawl/cc-index/table/
--- cc-main/warc/, or https://data.commoncrawl.org/ with the httpfs
--- extension); point cc_index at a local copy of the partition you need.
--- Shows: how many captures the index knows, and index columns (languages,
--- the index's own digest) next to robocensus's.
+-- The captures table spells the columns it shares with the index as the
+-- index does (schema 2.0: url_surtkey, url_host_name, url_host_tld,
+-- url_host_registered_domain, url_protocol, url_port, fetch_time,
+-- fetch_status, fetch_redirect, content_mime_type, content_mime_detected,
+-- content_charset, content_digest, content_truncated, warc_filename,
+-- warc_record_offset, warc_record_length, warc_segment), so a capture of a
+-- Common Crawl robotstxt WARC joins the index row of the same record on
+-- warc_filename and warc_record_offset, and the rest of the index (the
+-- pages of the crawl: subset 'warc') on url_surtkey, url_host_name or
+-- url_host_registered_domain. Two differences: the index's content_digest
+-- is the base32 SHA-1 without robocensus's "sha1:" prefix, and its
+-- content_charset is detected from HTML pages (NULL for robots.txt
+-- captures) where robocensus keeps the charset the server declared. The
+-- index is public (s3://commoncrawl/cc-index/table/cc-main/warc/, or
+-- https://data.commoncrawl.org/ with the httpfs extension); point cc_index
+-- at a local copy of the partition you need.
+-- Shows: how many captures the index knows and whether both agree on each
+-- shared column, and the index's rows per segment and registered domain
+-- next to the census's.
 
-CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+-- Crawls published with schema 1.x name three captures columns differently (payload_digest, truncated,
+-- redirect_location) and lack the newer Common Crawl columns: the view gives every crawl the 2.0 names,
+-- an old crawl's values under them, and NULL in the columns it lacks.
+CREATE OR REPLACE VIEW captures AS SELECT * EXCLUDE (payload_digest, truncated, redirect_location) REPLACE (coalesce(content_digest, payload_digest) AS content_digest, coalesce(content_truncated, truncated) AS content_truncated, coalesce(fetch_redirect, redirect_location) AS fetch_redirect) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS truncated, NULL::VARCHAR AS redirect_location, NULL::VARCHAR AS content_digest, NULL::VARCHAR AS content_truncated, NULL::VARCHAR AS fetch_redirect, NULL::VARCHAR AS url_surtkey, NULL::VARCHAR AS url_host_tld, NULL::VARCHAR AS url_host_registered_domain, NULL::VARCHAR AS url_protocol, NULL::INTEGER AS url_port, NULL::VARCHAR AS content_charset, NULL::VARCHAR AS warc_segment WHERE false);
 CREATE OR REPLACE VIEW cc_index AS SELECT * FROM read_parquet(coalesce(getvariable('cc_index'), 'cc-index/*.parquet'), hive_partitioning = true, union_by_name = true);
 
--- Captures found in the index, per crawl.
+-- Captures found in the index, per crawl, and whether the shared columns agree.
 SELECT c.crawl, count(*) AS captures, count(i.url) AS in_index,
-       count(*) FILTER (WHERE i.url IS NOT NULL AND i.url <> c.url) AS url_differs
+       count(*) FILTER (WHERE i.url IS NOT NULL AND i.url_surtkey IS DISTINCT FROM c.url_surtkey) AS surtkey_differs,
+       count(*) FILTER (WHERE i.url IS NOT NULL AND i.warc_segment IS DISTINCT FROM c.warc_segment) AS segment_differs,
+       count(*) FILTER (WHERE i.url IS NOT NULL AND i.fetch_redirect IS DISTINCT FROM c.fetch_redirect) AS redirect_differs,
+       count(*) FILTER (WHERE i.url IS NOT NULL AND i.content_truncated IS DISTINCT FROM c.content_truncated) AS truncated_differs,
+       count(*) FILTER (WHERE i.url IS NOT NULL AND 'sha1:' || i.content_digest IS DISTINCT FROM c.content_digest) AS digest_differs
 FROM captures c LEFT JOIN cc_index i
     ON i.warc_filename = c.warc_filename AND i.warc_record_offset = c.warc_record_offset
 GROUP BY c.crawl ORDER BY c.crawl;
 
 -- The joined rows: what the index says next to what robocensus found.
-SELECT c.url_host_name, c.fetch_status, i.fetch_status AS index_status, c.outcome,
-       c.payload_digest, i.content_digest AS index_digest, c.warc_record_length, i.warc_record_length AS index_length
+SELECT c.url_surtkey, c.url_protocol, c.url_port, c.fetch_status, i.fetch_status AS index_status, c.outcome,
+       c.content_digest, i.content_digest AS index_digest, c.content_charset, i.content_charset AS index_charset,
+       c.warc_record_length, i.warc_record_length AS index_length
 FROM captures c JOIN cc_index i
-    ON i.warc_filename = c.warc_filename AND i.warc_record_offset = c.warc_record_offset AND i.url = c.url
-ORDER BY c.url_host_name LIMIT 50;
+    ON i.warc_filename = c.warc_filename AND i.warc_record_offset = c.warc_record_offset AND i.url_surtkey = c.url_surtkey
+ORDER BY c.url_surtkey LIMIT 50;
+
+-- Per segment: the census's captures and the index's rows of each subset.
+SELECT c.crawl, c.warc_segment, count(DISTINCT c.capture_id) AS captures,
+       count(i.url) FILTER (WHERE i.subset = 'robotstxt') AS index_robotstxt,
+       count(i.url) FILTER (WHERE i.subset <> 'robotstxt') AS index_other
+FROM captures c LEFT JOIN cc_index i ON i.warc_segment = c.warc_segment AND i.url_surtkey = c.url_surtkey
+WHERE c.warc_segment IS NOT NULL
+GROUP BY ALL ORDER BY c.crawl, c.warc_segment;
+
+-- Per top-level label and registered domain: hosts in the census and rows in the index.
+SELECT c.crawl, c.url_host_tld, c.url_host_registered_domain, count(DISTINCT c.url_host_name) AS hosts,
+       (SELECT count(*) FROM cc_index i WHERE i.url_host_registered_domain = c.url_host_registered_domain) AS index_rows
+FROM captures c
+GROUP BY ALL ORDER BY hosts DESC, c.url_host_registered_domain LIMIT 50;

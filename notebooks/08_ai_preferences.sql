@@ -15,37 +15,43 @@
 -- extensions in a compact table.
 
 -- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
-CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+-- Crawls published with schema 1.x name three captures columns differently (payload_digest, truncated,
+-- redirect_location) and lack the newer Common Crawl columns: the view gives every crawl the 2.0 names,
+-- an old crawl's values under them, and NULL in the columns it lacks.
+CREATE OR REPLACE VIEW captures AS SELECT * EXCLUDE (payload_digest, truncated, redirect_location) REPLACE (coalesce(content_digest, payload_digest) AS content_digest, coalesce(content_truncated, truncated) AS content_truncated, coalesce(fetch_redirect, redirect_location) AS fetch_redirect) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS truncated, NULL::VARCHAR AS redirect_location, NULL::VARCHAR AS content_digest, NULL::VARCHAR AS content_truncated, NULL::VARCHAR AS fetch_redirect, NULL::VARCHAR AS url_surtkey, NULL::VARCHAR AS url_host_tld, NULL::VARCHAR AS url_host_registered_domain, NULL::VARCHAR AS url_protocol, NULL::INTEGER AS url_port, NULL::VARCHAR AS content_charset, NULL::VARCHAR AS warc_segment WHERE false);
 CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 -- A body is stored once per input that served it: the view keeps one row per crawl and digest,
--- so that captures JOIN bodies USING (crawl, payload_digest) gives one row per capture.
-CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, payload_digest) * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+-- so that captures JOIN bodies USING (crawl, content_digest) gives one row per capture (schema 1.x: payload_digest).
+CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, content_digest) * EXCLUDE (payload_digest) REPLACE (coalesce(content_digest, payload_digest) AS content_digest) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS content_digest WHERE false);
 CREATE OR REPLACE VIEW directives AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/directives/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW preferences AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/preferences/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
--- One row per host and crawl: its deciding capture (not a redirect if it has one,
--- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
-CREATE OR REPLACE VIEW hosts AS
-SELECT * EXCLUDE (rn) FROM (
-    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
-        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
-    FROM captures c)
-WHERE rn = 1;
+CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+
+-- One row per host and crawl (the hosts table, schema 1.3 and later): the
+-- capture whose answer decides for it once redirects are followed, as
+-- Google follows them (effective_capture_id), or its deciding capture when
+-- the chain is not resolved; host is the host's name, url_host_name the
+-- capture's. A host that redirects to a robots.txt blocking GPTBot blocks
+-- GPTBot. This is how robocensus report counts hosts.
+CREATE OR REPLACE VIEW effective AS
+SELECT h.url_host_name AS host, c.*
+FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.effective_capture_id, h.capture_id);
 
 
 -- Hosts with a usable robots.txt (as robocensus report counts them).
 CREATE OR REPLACE VIEW usable AS
-SELECT * FROM hosts
+SELECT * FROM effective
 WHERE outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0 AND capture_id IN (
     SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16'))));
 
 -- Adoption: the share of usable hosts whose robots.txt states each mechanism.
-SELECT h.crawl, m.mechanism, count(DISTINCT d.capture_id) AS hosts, any_value(n.usable) AS usable_hosts,
-       round(100 * count(DISTINCT d.capture_id) / any_value(n.usable), 2) AS pct
+SELECT h.crawl, m.mechanism, count(DISTINCT h.host) FILTER (d.capture_id IS NOT NULL) AS hosts, any_value(n.usable) AS usable_hosts,
+       round(100 * count(DISTINCT h.host) FILTER (d.capture_id IS NOT NULL) / any_value(n.usable), 2) AS pct
 FROM usable h
 CROSS JOIN (VALUES ('content-signal'), ('content-usage'), ('license')) m(mechanism)
 LEFT JOIN directives d ON d.crawl = h.crawl AND d.capture_id = h.capture_id AND d.key = m.mechanism
@@ -55,10 +61,10 @@ GROUP BY ALL ORDER BY h.crawl, m.mechanism;
 -- The values stated, per mechanism and category: hosts saying yes, no, or
 -- something not understood; file-wide or for some crawlers only.
 SELECT p.crawl, p.source, p.category,
-       count(DISTINCT p.capture_id) FILTER (p.allowed) AS hosts_yes,
-       count(DISTINCT p.capture_id) FILTER (NOT p.allowed) AS hosts_no,
-       count(DISTINCT p.capture_id) FILTER (p.allowed IS NULL) AS hosts_not_understood,
-       count(DISTINCT p.capture_id) FILTER (len(p.user_agents) = 0) AS hosts_file_wide
+       count(DISTINCT h.host) FILTER (p.allowed) AS hosts_yes,
+       count(DISTINCT h.host) FILTER (NOT p.allowed) AS hosts_no,
+       count(DISTINCT h.host) FILTER (p.allowed IS NULL) AS hosts_not_understood,
+       count(DISTINCT h.host) FILTER (len(p.user_agents) = 0) AS hosts_file_wide
 FROM preferences p JOIN usable h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY p.crawl, p.source, p.category;
 
@@ -80,7 +86,7 @@ GROUP BY ALL ORDER BY h.crawl, asks_no_training DESC, gptbot_verdict;
 
 -- The older extensions and the rest, compactly: hosts using each key, and
 -- the share of its lines whose value follows the key's definition.
-SELECT d.crawl, d.key, count(DISTINCT d.capture_id) AS hosts, count(*) AS lines,
+SELECT d.crawl, d.key, count(DISTINCT h.host) AS hosts, count(*) AS lines,
        round(100 * avg(d.valid::INT), 1) AS pct_valid
 FROM directives d JOIN usable h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY d.crawl, hosts DESC, d.key;

@@ -124,17 +124,19 @@ func robocensus(t *testing.T, args ...string) {
 }
 
 // ccIndexExcerpt writes a stand-in for a partition of Common Crawl's
-// columnar index: the index's columns (url, url_host_name, fetch_time,
-// fetch_status, content_digest, warc_filename, warc_record_offset,
-// warc_record_length, subset) for the demo's records, as the real index
-// would list them. The real index cannot be fetched here.
+// columnar index: the index's columns (url_surtkey, url, the host parts,
+// url_protocol, url_port, fetch_*, content_* with the digest without its
+// "sha1:" prefix and no charset, warc_*, subset) for the demo's records,
+// as the real index would list them. The real index cannot be fetched here.
 func ccIndexExcerpt(t *testing.T, dataset string) string {
 	t.Helper()
 	dir := t.TempDir()
 	db := openDB(t)
-	mustExec(t, db, `COPY (SELECT url, url_host_name, fetch_time, fetch_status, payload_digest AS content_digest,
-		warc_filename, warc_record_offset, warc_record_length, 'robotstxt' AS subset
-		FROM read_parquet('`+dataset+`/captures/**/*.parquet')) TO '`+dir+`/part-00000.parquet' (FORMAT parquet)`)
+	mustExec(t, db, `COPY (SELECT url_surtkey, url, url_host_name, url_host_tld, url_host_registered_domain, url_protocol,
+		url_port, fetch_time, fetch_status, fetch_redirect, replace(content_digest, 'sha1:', '') AS content_digest,
+		content_mime_type, content_mime_detected, NULL::VARCHAR AS content_charset, content_truncated,
+		warc_filename, warc_record_offset, warc_record_length, warc_segment, 'robotstxt' AS subset
+		FROM read_parquet('`+dataset+`/captures/crawl=CC-MAIN-2025-05/*.parquet')) TO '`+dir+`/part-00000.parquet' (FORMAT parquet)`)
 	return filepath.Join(dir, "*.parquet")
 }
 
@@ -176,7 +178,7 @@ func mustExec(t *testing.T, db *sql.DB, q string) {
 func TestBodiesView(t *testing.T) {
 	demo := t.TempDir()
 	robocensus(t, "demo", "-o", demo)
-	warcs, _ := filepath.Glob(filepath.Join(demo, "sample", "crawl-data", "*", "robotstxt", "*.warc.gz"))
+	warcs, _ := filepath.Glob(filepath.Join(demo, "sample", "crawl-data", "*", "segments", "*", "robotstxt", "*.warc.gz"))
 	if len(warcs) != 1 {
 		t.Fatalf("demo WARCs: %q", warcs)
 	}
@@ -211,25 +213,27 @@ func TestBodiesView(t *testing.T) {
 		return n
 	}
 	stored := query("SELECT count(*) FROM read_parquet('" + dataset + "/bodies/**/*.parquet')")
-	distinct := query("SELECT count(DISTINCT payload_digest) FROM read_parquet('" + dataset + "/bodies/**/*.parquet')")
+	distinct := query("SELECT count(DISTINCT content_digest) FROM read_parquet('" + dataset + "/bodies/**/*.parquet')")
 	if stored != 2*distinct || distinct == 0 {
 		t.Fatalf("bodies table: %d rows of %d digests; want each stored twice", stored, distinct)
 	}
 	if got := query("SELECT count(*) FROM bodies"); got != distinct {
 		t.Errorf("bodies view: %d rows, want %d", got, distinct)
 	}
-	joined := query("SELECT count(*) FROM captures JOIN bodies USING (crawl, payload_digest)")
-	want := query("SELECT count(*) FROM captures WHERE payload_digest IN (SELECT payload_digest FROM bodies)")
+	joined := query("SELECT count(*) FROM captures JOIN bodies USING (crawl, content_digest)")
+	want := query("SELECT count(*) FROM captures WHERE content_digest IN (SELECT content_digest FROM bodies)")
 	if joined != want || want == 0 {
 		t.Errorf("captures JOIN bodies: %d rows, want one per capture with a body (%d)", joined, want)
 	}
 }
 
 // TestNotebooksMixedVersions: a dataset whose crawls were published by
-// different schema versions (here an older crawl whose agents lack via,
-// schema 1.2, and which has no hosts table) still loads in every notebook:
-// the views read by column name (union_by_name), a column a file lacks
-// reading as NULL.
+// different schema versions (here an older crawl written as schema 1.x:
+// agents without via, as 1.2, no hosts table, captures and bodies with the
+// names 2.0 renamed and without the columns it added) still loads in every
+// notebook: the views read by column name (union_by_name), a column a file
+// lacks reading as NULL, and the captures and bodies views give the old
+// crawl's values under the 2.0 names.
 func TestNotebooksMixedVersions(t *testing.T) {
 	dataset := demoDataset(t)
 	db := openDB(t)
@@ -240,13 +244,47 @@ func TestNotebooksMixedVersions(t *testing.T) {
 			t.Fatal(err)
 		}
 		sel := "*"
-		if table == "agents" {
+		switch table {
+		case "agents":
 			sel = "* EXCLUDE (via)"
+		case "captures":
+			sel = "* EXCLUDE (url_surtkey, url_host_tld, url_host_registered_domain, url_protocol, url_port, content_charset, warc_segment, " +
+				"content_digest, content_truncated, fetch_redirect), content_digest AS payload_digest, content_truncated AS truncated, fetch_redirect AS redirect_location"
+		case "bodies":
+			sel = "* EXCLUDE (content_digest), content_digest AS payload_digest"
 		}
 		mustExec(t, db, `COPY (SELECT `+sel+` FROM read_parquet('`+src+`/*.parquet')) TO '`+dst+`/part-00000.parquet' (FORMAT parquet)`)
 	}
 	if got := mustQuery(t, db, `SELECT count(*) FROM read_parquet('`+dataset+`/agents/**/*.parquet', hive_partitioning = true, union_by_name = true) WHERE via IS NULL`); got == "0" {
 		t.Fatal("the older crawl's agents have a via column: the test proves nothing")
+	}
+	if got := mustQuery(t, db, `SELECT count(*) FROM read_parquet('`+dataset+`/captures/crawl=CC-MAIN-2024-51/*.parquet') WHERE payload_digest IS NOT NULL AND redirect_location IS NULL`); got == "0" {
+		t.Fatal("the older crawl's captures have no payload_digest: the test proves nothing")
+	}
+	// The views of 00_load give both crawls the same values under the
+	// 2.0 names, and the older one NULL in the columns it lacks.
+	text, err := os.ReadFile("00_load.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, "SET VARIABLE dataset = '"+dataset+"'")
+	for _, stmt := range Statements(string(text)) {
+		if strings.HasPrefix(strings.ToUpper(strings.Fields(stmt)[0]), "CREATE") {
+			mustExec(t, db, stmt)
+		}
+	}
+	for q, want := range map[string]string{
+		`SELECT count(*) FROM captures o JOIN captures n USING (capture_id) WHERE o.crawl = 'CC-MAIN-2024-51' AND n.crawl = 'CC-MAIN-2025-05'
+			AND o.content_digest IS NOT DISTINCT FROM n.content_digest AND o.content_truncated IS NOT DISTINCT FROM n.content_truncated
+			AND o.fetch_redirect IS NOT DISTINCT FROM n.fetch_redirect`: mustQuery(t, db, `SELECT count(*) FROM captures WHERE crawl = 'CC-MAIN-2025-05'`),
+		`SELECT count(*) FROM captures WHERE crawl = 'CC-MAIN-2024-51' AND (url_surtkey IS NOT NULL OR warc_segment IS NOT NULL)`: "0",
+		`SELECT count(*) FROM captures WHERE crawl = 'CC-MAIN-2024-51' AND content_digest IS NOT NULL AND fetch_redirect IS NULL`: mustQuery(t, db,
+			`SELECT count(*) FROM read_parquet('`+dataset+`/captures/crawl=CC-MAIN-2024-51/*.parquet') WHERE payload_digest IS NOT NULL AND redirect_location IS NULL`),
+		`SELECT count(*) FROM bodies WHERE crawl = 'CC-MAIN-2024-51' AND content_digest IS NOT NULL`: mustQuery(t, db, `SELECT count(*) FROM bodies WHERE crawl = 'CC-MAIN-2025-05'`),
+	} {
+		if got := mustQuery(t, db, q); got != want {
+			t.Errorf("%s\n got %s, want %s", q, got, want)
+		}
 	}
 	ranks := rankedList(t, dataset)
 	files, _ := filepath.Glob("*.sql")

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	pq "github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
@@ -114,7 +115,9 @@ func WithBatchSize(n int64) ReaderOption {
 
 // WithColumns reads only the named columns, which must exist; records hold
 // them in the file's column order. Only the pages of these columns are read.
-// Defaults to every column.
+// Names are those of [Version]: in a file of schema 1.x, a column that
+// schema 2.0 renamed ([RenamedColumns]) is read under its old name and
+// returned under its new one. Defaults to every column.
 func WithColumns(names ...string) ReaderOption {
 	return func(c *readerConfig) error {
 		if len(names) == 0 {
@@ -205,6 +208,8 @@ type ArrowReader struct {
 	schema    *arrow.Schema
 	table     Table
 	version   string
+	names     *renames     // the file's renamed columns (schema 1.x); nil: none
+	renamed   arrow.Record // the last record returned, when names is set
 	err       error
 	closed    bool
 }
@@ -240,7 +245,9 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 	if c.table != "" && table.Name != c.table {
 		return nil, fmt.Errorf("%w: want %s, file holds %s", ErrWrongTable, c.table, table.Name)
 	}
-	leaves, err := leafIndices(pf, c.columns)
+	version := footerValue(pf.MetaData(), VersionKey)
+	names := newRenames(table.Name, version)
+	leaves, err := leafIndices(pf, names.old(c.columns))
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +257,7 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 		}
 	}
 	props := pqarrow.ArrowReadProperties{BatchSize: c.batch}
-	if err := setReadDict(&props, pf, c.dict); err != nil {
+	if err := setReadDict(&props, pf, names.old(c.dict)); err != nil {
 		return nil, err
 	}
 	fr, err := pqarrow.NewFileReader(pf, props, c.mem)
@@ -259,13 +266,63 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 	}
 	r := &ArrowReader{
 		pf: pf, fr: fr, leaves: leaves, groups: c.groups, perGroup: len(c.dict) > 0 && pf.NumRowGroups() > 0,
-		table: table, version: footerValue(pf.MetaData(), VersionKey),
+		table: table, version: version, names: names,
 	}
 	if err := r.openReader(); err != nil {
 		return nil, err
 	}
-	r.schema = r.rr.Schema()
+	r.schema = names.schema(r.rr.Schema())
 	return r, nil
+}
+
+// renames maps the column names of a file of an older major version to
+// those of [Version] and back; nil when the file has the current names.
+type renames struct {
+	toOld     map[string]string // current name -> name in the file
+	toCurrent map[string]string // name in the file -> current name
+}
+
+// newRenames returns the renames of a file of a table written with schema
+// version (one [CheckVersion] accepts).
+func newRenames(table, version string) *renames {
+	if IsCurrentMajor(version) || len(renamed1[table]) == 0 {
+		return nil
+	}
+	m := &renames{toOld: map[string]string{}, toCurrent: map[string]string{}}
+	for _, r := range renamed1[table] {
+		m.toOld[r[0]], m.toCurrent[r[1]] = r[1], r[0]
+	}
+	return m
+}
+
+// old returns the file's names of the columns named (current names).
+func (m *renames) old(names []string) []string {
+	if m == nil || names == nil {
+		return names
+	}
+	out := slices.Clone(names)
+	for i, n := range out {
+		if o, ok := m.toOld[n]; ok {
+			out[i] = o
+		}
+	}
+	return out
+}
+
+// schema returns s with the file's old column names replaced by the
+// current ones.
+func (m *renames) schema(s *arrow.Schema) *arrow.Schema {
+	if m == nil {
+		return s
+	}
+	fields := s.Fields()
+	for i, f := range fields {
+		if cur, ok := m.toCurrent[f.Name]; ok {
+			fields[i].Name = cur
+		}
+	}
+	md := s.Metadata()
+	return arrow.NewSchema(fields, &md)
 }
 
 // setReadDict asks pqarrow to read the named columns as dictionaries.
@@ -354,8 +411,9 @@ func (r *ArrowReader) numGroupsRead() int {
 
 // Schema returns the schema of the records: the table's Arrow schema, or
 // the columns asked for with [WithColumns], with dictionary types for those
-// asked for with [WithDictionary]. Fields carry Parquet field metadata that
-// [Table.Arrow] does not.
+// asked for with [WithDictionary], the columns of a file of schema 1.x
+// that schema 2.0 renamed under their 2.0 names. Fields carry Parquet
+// field metadata that [Table.Arrow] does not.
 func (r *ArrowReader) Schema() *arrow.Schema { return r.schema }
 
 // Next returns the next record of at most the batch size rows, or io.EOF
@@ -386,10 +444,24 @@ func (r *ArrowReader) Next() (arrow.Record, error) {
 		case err != nil:
 			r.err = fmt.Errorf("schema: reading %s records: %w", r.table.Name, err)
 		default:
-			return rec, nil
+			return r.rename(rec), nil
 		}
 		return nil, r.err
 	}
+}
+
+// rename returns rec under the reader's schema: as it is when the file
+// has the current column names, else a record of the same columns with
+// the current names, which the reader releases as it does rec.
+func (r *ArrowReader) rename(rec arrow.Record) arrow.Record {
+	if r.names == nil {
+		return rec
+	}
+	if r.renamed != nil {
+		r.renamed.Release()
+	}
+	r.renamed = array.NewRecord(r.schema, rec.Columns(), rec.NumRows())
+	return r.renamed
 }
 
 // Close releases the last record and the reader's buffers. It does not
@@ -399,6 +471,9 @@ func (r *ArrowReader) Close() error {
 		return nil
 	}
 	r.closed = true
+	if r.renamed != nil {
+		r.renamed.Release()
+	}
 	if r.rr != nil {
 		r.rr.Release()
 	}

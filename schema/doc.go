@@ -83,6 +83,9 @@
 // and robocensus.table in its footer. Adding a column bumps the minor
 // version; removing, renaming or retyping one bumps the major version, and
 // readers refuse majors they do not know ([CheckVersion], [ReadVersion]).
+// Schema 2.0 renamed three captures columns and one bodies column
+// ([RenamedColumns]); [NewArrowReader] reads 1.x files under the 2.0
+// names.
 //
 // # Performance
 //

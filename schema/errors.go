@@ -24,6 +24,11 @@ var (
 	// file.
 	ErrNoColumn = errors.New("schema: no such column")
 
+	// ErrRenamedColumns means a [Reader] was asked to read a file of an
+	// older major version whose table has columns renamed since (see
+	// [RenamedColumns]).
+	ErrRenamedColumns = errors.New("schema: file of an older schema version with columns renamed since")
+
 	// ErrBadCrawl means a crawl label cannot name a Hive partition (see
 	// [CheckCrawl]).
 	ErrBadCrawl = errors.New("schema: bad crawl label")

@@ -59,7 +59,7 @@ func ExampleNewWriter() {
 		}
 	}
 	// Output:
-	// captures 1.3 2 CC-MAIN-2025-05
+	// captures 2.0 2 CC-MAIN-2025-05
 	// 1 200 rules
 	// 2 (null) unknown
 }
@@ -117,12 +117,13 @@ func ExamplePartitionDir() {
 }
 
 func ExampleCheckVersion() {
-	for _, v := range []string{"1.0", "1.4", "2.0", ""} {
+	for _, v := range []string{"1.3", "2.0", "2.4", "3.0", ""} {
 		fmt.Printf("%q: %v\n", v, schema.CheckVersion(v))
 	}
 	// Output:
-	// "1.0": <nil>
-	// "1.4": <nil>
-	// "2.0": schema: unknown schema version: "2.0", this reader knows major version 1
+	// "1.3": <nil>
+	// "2.0": <nil>
+	// "2.4": <nil>
+	// "3.0": schema: unknown schema version: "3.0", this reader knows major versions 1 to 2
 	// "": schema: file has no robocensus.schema_version
 }

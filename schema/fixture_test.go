@@ -50,9 +50,11 @@ func fixture() map[string]crawlRows {
 
 func fixtureA() crawlRows {
 	full := schema.Capture{
-		CaptureID: "a-1", URL: "https://example.com/robots.txt", URLHostName: "example.com",
+		CaptureID: "a-1", URL: "https://example.com:8443/robots.txt", URLHostName: "example.com",
+		URLSurtKey: "com,example:8443)/robots.txt", URLHostTLD: "com", URLHostRegisteredDomain: "example.com",
+		URLProtocol: "https", URLPort: 8443, ContentCharset: "utf-8", WARCSegment: "1736520000000.10",
 		FetchTime: t0, FetchStatus: 200, ContentMimeType: "text/plain", ContentMimeDetected: "text/plain",
-		PayloadLength: 120, PayloadDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
+		PayloadLength: 120, ContentDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
 		WARCFilename: "crawl-data/CC-MAIN-2025-05/robotstxt/a.warc.gz", WARCRecordOffset: 1234, WARCRecordLength: 567,
 		WARCRecordID: "<urn:uuid:6a0c3f4e-1c9e-4c7e-9f3a-0d7c1b2e3f40>", Outcome: "rules",
 		LineCount: 6, GroupCount: 2, RuleCount: 3, AllowCount: 1, DisallowCount: 2, SitemapCount: 1,
@@ -65,9 +67,9 @@ func fixtureA() crawlRows {
 	}
 	odd := schema.Capture{ // unicode, extremes, a redirect
 		CaptureID: "a-3", URL: "http://bücher.example/robots.txt", URLHostName: "bücher.example",
-		FetchTime: t0.Add(time.Hour), FetchStatus: 301, PayloadLength: 600_000, Truncated: "length",
+		FetchTime: t0.Add(time.Hour), FetchStatus: 301, PayloadLength: 600_000, ContentTruncated: "length",
 		Oversize: true, WARCFilename: "a.warc.gz", WARCRecordOffset: bigOffset, WARCRecordLength: bigOffset,
-		RedirectLocation: "https://bücher.example/robots.txt?" + strings.Repeat("q", 2000), Outcome: "redirect",
+		FetchRedirect: "https://bücher.example/robots.txt?" + strings.Repeat("q", 2000), Outcome: "redirect",
 		LineCount: math.MaxInt32, ErrorCount: math.MaxInt32,
 		UserAgents: []string{"😀bot", "Ünïcødé", "", "*"}, Input: "a.warc.gz",
 	}
@@ -99,8 +101,8 @@ func fixtureA() crawlRows {
 			{Input: "bodies.tar", Bytes: 10_240, Records: 1, Captures: 1, Error: "unexpected EOF", Started: t0, Finished: t0},
 		},
 		bodies: []schema.Body{
-			{PayloadDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", Body: "User-agent: *\nDisallow: /ünïcødé/\n"},
-			{PayloadDigest: "sha1:EMPTY", Body: ""},
+			{ContentDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ", Body: "User-agent: *\nDisallow: /ünïcødé/\n"},
+			{ContentDigest: "sha1:EMPTY", Body: ""},
 		},
 		directives: []schema.Directive{
 			{CaptureID: "a-1", URLHostName: "example.com", Line: 1, Key: "content-signal", Value: "search=yes, ai-train=no", Valid: true}, // file-wide: NULL group
@@ -194,7 +196,7 @@ func syntheticCaptures(n int) []schema.Capture {
 			CaptureID: fmt.Sprintf("%016x", uint64(i)*0x9E3779B97F4A7C15), URL: "https://" + host + "/robots.txt",
 			URLHostName: host, FetchTime: t0.Add(time.Duration(i) * time.Second), FetchStatus: 200,
 			ContentMimeType: "text/plain", ContentMimeDetected: "text/plain", PayloadLength: int64(100 + i%5000),
-			PayloadDigest: fmt.Sprintf("sha1:%032X", i), WARCFilename: fmt.Sprintf("part-%03d.warc.gz", i/10_000),
+			ContentDigest: fmt.Sprintf("sha1:%032X", i), WARCFilename: fmt.Sprintf("part-%03d.warc.gz", i/10_000),
 			WARCRecordOffset: int64(i) * 1500, WARCRecordLength: 1500, Outcome: outcomes[i%len(outcomes)],
 			LineCount: int32(i % 80), GroupCount: int32(i % 5), RuleCount: int32(i % 30), DisallowCount: int32(i % 25),
 			UserAgents: agentLists[i%len(agentLists)], Input: "input.warc.gz",

@@ -48,13 +48,13 @@ func TestIssue16OptionalNulls(t *testing.T) {
 				inputs[i].Error, inputs[i].Damage = "e", "d"
 				c := &captures[i]
 				c.FetchTime, c.FetchStatus, c.ContentMimeType, c.ContentMimeDetected = time.Unix(1, 0).UTC(), 200, "m", "m"
-				c.PayloadDigest, c.Truncated, c.WARCRecordID, c.RedirectLocation = "p", "t", "w", "r"
+				c.ContentDigest, c.ContentTruncated, c.WARCRecordID, c.FetchRedirect = "p", "t", "w", "r"
 				diags[i].Text = "x"
 			}
 		}
 		check(t, db, dir, fmt.Sprintf("inputs-%d", k), inputs, want, "error", "damage")
 		check(t, db, dir, fmt.Sprintf("captures-%d", k), captures, want, "fetch_time", "fetch_status", "content_mime_type",
-			"content_mime_detected", "payload_digest", "truncated", "warc_record_id", "redirect_location")
+			"content_mime_detected", "content_digest", "content_truncated", "warc_record_id", "fetch_redirect")
 		check(t, db, dir, fmt.Sprintf("diagnostics-%d", k), diags, want, "text")
 	}
 }

@@ -21,10 +21,17 @@ type Reader[T Row] struct {
 
 // NewReader returns a Reader of the file of size bytes in r. It fails when
 // the file is not Parquet or its schema version is not one this package
-// reads ([CheckVersion]).
+// reads ([CheckVersion]), and, with an error wrapping [ErrRenamedColumns],
+// when it is a file of an older major version of a table whose columns
+// were renamed since ([RenamedColumns]): a Reader would read their values
+// as zero values. [NewArrowReader] reads such files.
 func NewReader[T Row](r io.ReaderAt, size int64) (*Reader[T], error) {
-	if _, err := ReadVersion(r, size); err != nil {
+	v, err := ReadVersion(r, size)
+	if err != nil {
 		return nil, err
+	}
+	if table := TableName[T](); !IsCurrentMajor(v) && len(renamed1[table]) > 0 {
+		return nil, fmt.Errorf("%w: a %s file of schema %s (this package writes %s)", ErrRenamedColumns, table, v, Version)
 	}
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {

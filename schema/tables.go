@@ -64,6 +64,33 @@ type Capture struct {
 	URL string `parquet:"url"`
 	// URLHostName is the host of URL, lower case.
 	URLHostName string `parquet:"url_host_name"`
+	// URLSurtKey is URL in the SURT form of Common Crawl's index and CDX
+	// files ("com,example)/robots.txt"): the host's labels reversed and
+	// joined by commas, without the scheme, a leading "www." (or "www2."
+	// and the like) and the default port, then the path and query lower
+	// case, a trailing slash dropped, the query's parameters sorted.
+	// Session IDs are not stripped and escapes are kept as written, which
+	// Common Crawl's canonicalizer would change: a robots.txt URL rarely
+	// has either. NULL when URL has no host.
+	URLSurtKey string `parquet:"url_surtkey,optional"`
+	// URLHostTLD is the last label of the host ("com" for
+	// www.example.com), as in Common Crawl's index, where it need not be
+	// a top-level domain (the last byte of an IPv4 address); NULL for an
+	// IPv6 address or no host.
+	URLHostTLD string `parquet:"url_host_tld,optional,dict"`
+	// URLHostRegisteredDomain is the host's registered domain by the
+	// public suffix list ("example.co.uk" for www.example.co.uk, the
+	// hosts table's url_host_registered_domain); NULL for an IP address
+	// or a host the list cannot place.
+	URLHostRegisteredDomain string `parquet:"url_host_registered_domain,optional"`
+	// URLProtocol is the scheme of URL, lower case ("http" or "https");
+	// NULL when URL has none (readers keep only http and https URLs, and
+	// make up "https://HOST/robots.txt" for tar entries and files).
+	URLProtocol string `parquet:"url_protocol,optional,dict"`
+	// URLPort is the port written in URL; NULL when none is written
+	// (even where it is the default one: "https://example.com:443/" has
+	// 443), as in Common Crawl's index.
+	URLPort int32 `parquet:"url_port,optional"`
 	// FetchTime is when the crawler fetched the file, in UTC (WARC-Date, the
 	// ARC date, or the tar entry's or file's modification time). The zero
 	// time is written as NULL: unknown.
@@ -77,16 +104,25 @@ type Capture struct {
 	// ContentMimeDetected is the media type detected from the body; NULL when
 	// not detected.
 	ContentMimeDetected string `parquet:"content_mime_detected,optional,dict"`
+	// ContentCharset is the charset the server declared: the charset
+	// parameter of the Content-Type header, as written (charset names are
+	// case-insensitive); NULL when none. Common Crawl's index fills its
+	// content_charset from a detector (Apache Tika, for HTML pages), and
+	// has none for robots.txt captures.
+	ContentCharset string `parquet:"content_charset,optional,dict"`
 	// PayloadLength is the number of body bytes stored (after any crawler
 	// truncation and the stored-bytes cap).
 	PayloadLength int64 `parquet:"payload_length"`
-	// PayloadDigest is the digest of the payload as recorded in the input
-	// (WARC-Payload-Digest, e.g. "sha1:..."); NULL when none.
-	PayloadDigest string `parquet:"payload_digest,optional"`
-	// Truncated is the reason the stored body is incomplete ("length",
-	// "time", "disconnect" as in WARC-Truncated, or a robocensus cap); NULL
-	// when the body is complete.
-	Truncated string `parquet:"truncated,optional,dict"`
+	// ContentDigest is the digest of the payload as recorded in the input
+	// (WARC-Payload-Digest with its algorithm, "sha1:" + base32), or the
+	// SHA-1 ingest computes when the record has none; NULL when none.
+	// Common Crawl's index writes the base32 digits alone: compare with
+	// 'sha1:' || content_digest. (Schema 1.x: payload_digest.)
+	ContentDigest string `parquet:"content_digest,optional"`
+	// ContentTruncated is the reason the stored body is incomplete
+	// ("length", "time", "disconnect" as in WARC-Truncated, or a robocensus
+	// cap); NULL when the body is complete. (Schema 1.x: truncated.)
+	ContentTruncated string `parquet:"content_truncated,optional,dict"`
 	// Oversize reports a body over 500 KiB (512,000 bytes); verdicts are those
 	// of the first 500 KiB, which is what Google obeys.
 	Oversize bool `parquet:"oversize"`
@@ -99,12 +135,16 @@ type Capture struct {
 	// WARCRecordLength is the length of the record in stored (compressed)
 	// bytes.
 	WARCRecordLength int64 `parquet:"warc_record_length"`
+	// WARCSegment is the segment of a Common Crawl file, from its path
+	// (crawl-data/CC-MAIN-.../segments/SEGMENT/robotstxt/...); NULL for
+	// other inputs.
+	WARCSegment string `parquet:"warc_segment,optional,dict"`
 	// WARCRecordID is the WARC-Record-ID ("<urn:uuid:...>"); NULL for
 	// inputs that have none (ARC, tar, files).
 	WARCRecordID string `parquet:"warc_record_id,optional"`
-	// RedirectLocation is the Location header of a 3xx response; NULL
-	// otherwise.
-	RedirectLocation string `parquet:"redirect_location,optional"`
+	// FetchRedirect is the Location header of a 3xx response, as written;
+	// NULL otherwise. (Schema 1.x: redirect_location.)
+	FetchRedirect string `parquet:"fetch_redirect,optional"`
 	// Outcome applies Google's HTTP rules: "rules", "no-rules",
 	// "not-robots", "redirect", "allow-all", "disallow-all" or "unknown"
 	// (DESIGN.md).
@@ -262,12 +302,13 @@ type Input struct {
 
 // Body is one row of the bodies table: the text of a robots.txt file, kept
 // once per payload digest and part file (hosts serving the same file share
-// it). Captures join it on payload_digest. Only bodies that crawlers read
+// it). Captures join it on content_digest. Only bodies that crawlers read
 // (2xx or unknown status) are kept, at most the 500 KiB that are parsed;
 // bytes that are not UTF-8 are replaced by U+FFFD when written.
 type Body struct {
-	// PayloadDigest joins captures.payload_digest.
-	PayloadDigest string `parquet:"payload_digest"`
+	// ContentDigest joins captures.content_digest. (Schema 1.x:
+	// payload_digest.)
+	ContentDigest string `parquet:"content_digest"`
 	// Body is the text that was parsed.
 	Body string `parquet:"body"`
 }

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,11 +18,39 @@ import (
 // version still read the file, by column name. The major version grows when
 // a column is removed, renamed or changes type or meaning: readers refuse
 // files of a major version they do not know ([CheckVersion]).
-const Version = "1.3"
+//
+// Schema 2.0 spells the captures columns it shares with Common Crawl's
+// columnar index as the index does, renaming three columns of schema 1.x
+// (see [RenamedColumns]), and adds url_surtkey, url_host_tld,
+// url_host_registered_domain, url_protocol, url_port, content_charset and
+// warc_segment. This package still reads 1.x files: [NewArrowReader] gives
+// their renamed columns the 2.0 names.
+const Version = "2.0"
 
-// versionMajor is the major part of [Version], the only major version this
-// package reads.
-const versionMajor = 1
+// versionMajor is the major part of [Version]; oldestMajor is the oldest
+// major version this package reads.
+const (
+	versionMajor = 2
+	oldestMajor  = 1
+)
+
+// renamed1 lists, per table, the columns schema 2.0 renamed: the 2.0 name
+// and the name in files of major version 1.
+var renamed1 = map[string][][2]string{
+	"captures": {
+		{"content_digest", "payload_digest"},
+		{"content_truncated", "truncated"},
+		{"fetch_redirect", "redirect_location"},
+	},
+	"bodies": {{"content_digest", "payload_digest"}},
+}
+
+// RenamedColumns returns the columns of a table that schema 2.0 renamed,
+// each as its 2.0 name and its name in files of major version 1 (schema
+// 1.x): in captures, payload_digest became content_digest, truncated
+// content_truncated and redirect_location fetch_redirect; in bodies,
+// payload_digest became content_digest. Nil for the other tables.
+func RenamedColumns(table string) [][2]string { return slices.Clone(renamed1[table]) }
 
 // Footer key/value metadata keys written on every file.
 const (
@@ -34,20 +63,38 @@ const (
 )
 
 // CheckVersion returns nil if this package reads files of schema version v:
-// "MAJOR.MINOR" with the major version of [Version]. Otherwise it returns an
-// error wrapping [ErrNoVersion] (v is empty) or [ErrUnknownVersion].
+// "MAJOR.MINOR" with a major version from 1 to that of [Version].
+// Otherwise it returns an error wrapping [ErrNoVersion] (v is empty) or
+// [ErrUnknownVersion].
 func CheckVersion(v string) error {
+	_, err := versionMajorOf(v)
+	return err
+}
+
+// versionMajorOf returns the major version of v, checked as CheckVersion
+// does.
+func versionMajorOf(v string) (int, error) {
 	if v == "" {
-		return ErrNoVersion
+		return 0, ErrNoVersion
 	}
 	major, minor, ok := strings.Cut(v, ".")
 	if !ok || !isDecimal(major) || !isDecimal(minor) {
-		return fmt.Errorf("%w: %q is not MAJOR.MINOR", ErrUnknownVersion, v)
+		return 0, fmt.Errorf("%w: %q is not MAJOR.MINOR", ErrUnknownVersion, v)
 	}
-	if n, err := strconv.Atoi(major); err != nil || n != versionMajor {
-		return fmt.Errorf("%w: %q, this reader knows major version %d", ErrUnknownVersion, v, versionMajor)
+	n, err := strconv.Atoi(major)
+	if err != nil || n < oldestMajor || n > versionMajor {
+		return 0, fmt.Errorf("%w: %q, this reader knows major versions %d to %d", ErrUnknownVersion, v, oldestMajor, versionMajor)
 	}
-	return nil
+	return n, nil
+}
+
+// IsCurrentMajor reports whether a schema version v that [CheckVersion]
+// accepts has the major version of [Version], so that its files have the
+// columns of the row types under their names. Files of an older major
+// version hold the columns [RenamedColumns] lists under their old names.
+func IsCurrentMajor(v string) bool {
+	n, err := versionMajorOf(v)
+	return err == nil && n == versionMajor
 }
 
 func isDecimal(s string) bool {

@@ -19,7 +19,10 @@ func TestCheckVersion(t *testing.T) {
 		{"1.0", nil},
 		{"1.17", nil}, // a later minor version only adds columns
 		{"", schema.ErrNoVersion},
-		{"2.0", schema.ErrUnknownVersion},
+		{"1.3", nil},  // the last 1.x: read, its renamed columns under their new names
+		{"2.0", nil},  // the current major version
+		{"2.12", nil}, // a later minor version only adds columns
+		{"3.0", schema.ErrUnknownVersion},
 		{"0.9", schema.ErrUnknownVersion},
 		{"1", schema.ErrUnknownVersion},
 		{"1.", schema.ErrUnknownVersion},
@@ -51,8 +54,8 @@ func TestReadVersion(t *testing.T) {
 	}{
 		{"ours", ourFile(t, rows), schema.Version, nil, nil},
 		{"no version", parquetFile(t, rows), "", schema.ErrNoVersion, nil},
-		{"major 2", parquetFile(t, rows, parquet.KeyValueMetadata(schema.VersionKey, "2.0"),
-			parquet.KeyValueMetadata(schema.TableKey, "sitemaps")), "2.0", schema.ErrUnknownVersion, nil},
+		{"major 3", parquetFile(t, rows, parquet.KeyValueMetadata(schema.VersionKey, "3.0"),
+			parquet.KeyValueMetadata(schema.TableKey, "sitemaps")), "3.0", schema.ErrUnknownVersion, nil},
 		{"minor 9", parquetFile(t, rows, parquet.KeyValueMetadata(schema.VersionKey, "1.9"),
 			parquet.KeyValueMetadata(schema.TableKey, "sitemaps")), "1.9", nil, nil},
 		{"no table", parquetFile(t, rows, parquet.KeyValueMetadata(schema.VersionKey, "1.0")),

@@ -114,7 +114,7 @@ func (c *writerConfig) parquetOptions(t Table) []parquet.WriterOption {
 // values say nothing a query could skip pages by, and computing them (string
 // comparisons of whole bodies) was a tenth of the cost of writing them.
 var textColumns = map[string][]string{
-	"captures":    {"url", "redirect_location", "warc_record_id"},
+	"captures":    {"url", "url_surtkey", "fetch_redirect", "warc_record_id"},
 	"diagnostics": {"text", "message"},
 	"rules":       {"pattern"},
 	"sitemaps":    {"url"},
@@ -269,9 +269,10 @@ type utf8Fixer interface {
 func utf8Row[T Row](p *T) utf8Fixer { return any(p).(utf8Fixer) }
 
 func (r *Capture) validUTF8(fix bool) bool {
-	ok := validStrings(fix, &r.CaptureID, &r.URL, &r.URLHostName, &r.ContentMimeType,
-		&r.ContentMimeDetected, &r.PayloadDigest, &r.Truncated, &r.WARCFilename,
-		&r.WARCRecordID, &r.RedirectLocation, &r.Outcome, &r.Input)
+	ok := validStrings(fix, &r.CaptureID, &r.URL, &r.URLHostName, &r.URLSurtKey, &r.URLHostTLD,
+		&r.URLHostRegisteredDomain, &r.URLProtocol, &r.ContentMimeType, &r.ContentMimeDetected,
+		&r.ContentCharset, &r.ContentDigest, &r.ContentTruncated, &r.WARCFilename, &r.WARCSegment,
+		&r.WARCRecordID, &r.FetchRedirect, &r.Outcome, &r.Input)
 	return validList(fix, &r.UserAgents) && ok
 }
 
@@ -334,7 +335,7 @@ func validList(fix bool, list *[]string) bool {
 }
 
 func (r *Body) validUTF8(fix bool) bool {
-	return validStrings(fix, &r.PayloadDigest, &r.Body)
+	return validStrings(fix, &r.ContentDigest, &r.Body)
 }
 
 func (r *Directive) validUTF8(fix bool) bool {

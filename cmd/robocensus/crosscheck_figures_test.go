@@ -17,7 +17,7 @@ func checkOverview(q *querier, c *analyze.Crawl) {
 		count(*) FILTER (error_count > 0), strftime(min(fetch_time), '%Y-%m-%dT%H:%M:%S'), strftime(max(fetch_time), '%Y-%m-%dT%H:%M:%S')
 		FROM captures WHERE crawl = ?`,
 		[][]string{row(c.Captures, c.Hosts, c.ReadCaptures, c.WithErrors.N, timeOrNull(c.FirstFetch), timeOrNull(c.LastFetch))})
-	q.same("usable hosts", `SELECT count(*) FILTER (usable) FROM deciding WHERE crawl = ?`, [][]string{row(c.UsableHosts)})
+	q.same("usable hosts", `SELECT count(*) FILTER (usable) FROM effective WHERE crawl = ?`, [][]string{row(c.UsableHosts)})
 }
 
 func timeOrNull(t interface{ Format(string) string }) string {
@@ -29,22 +29,22 @@ func timeOrNull(t interface{ Format(string) string }) string {
 
 func checkFarms(q *querier, c *analyze.Crawl, top int) {
 	f := c.Farms
-	const farmHosts = `SELECT payload_digest, count(*) AS n, list(url_host_name ORDER BY url_host_name)[1:5] AS sample
-		FROM deciding WHERE crawl = ? AND usable AND payload_length > 0 AND payload_digest IS NOT NULL GROUP BY 1`
-	q.same("farm totals", `SELECT (SELECT count(*) FROM deciding WHERE crawl = ? AND usable AND payload_length > 0 AND payload_digest IS NOT NULL),
+	const farmHosts = `SELECT content_digest, count(*) AS n, list(url_host_name ORDER BY url_host_name)[1:5] AS sample
+		FROM deciding WHERE crawl = ? AND usable AND payload_length > 0 AND content_digest IS NOT NULL GROUP BY 1`
+	q.same("farm totals", `SELECT (SELECT count(*) FROM deciding WHERE crawl = ? AND usable AND payload_length > 0 AND content_digest IS NOT NULL),
 		count(*) FILTER (n >= 2), coalesce(sum(n) FILTER (n >= 2), 0) FROM (`+farmHosts+`)`,
 		[][]string{row(f.Hosts, f.SharedBodies, f.SharedHosts.N)})
 	var want [][]string
 	for _, fm := range f.Top {
 		want = append(want, row(fm.Digest, fm.Hosts, "["+strings.Join(fm.Sample, " ")+"]"))
 	}
-	q.same("farms", fmt.Sprintf(`SELECT payload_digest, n, sample FROM (%s) WHERE n >= 2 ORDER BY n DESC, payload_digest LIMIT %d`, farmHosts, top), want)
+	q.same("farms", fmt.Sprintf(`SELECT content_digest, n, sample FROM (%s) WHERE n >= 2 ORDER BY n DESC, content_digest LIMIT %d`, farmHosts, top), want)
 	for _, fm := range f.Top {
 		if len(fm.Head) == 0 {
 			q.t.Errorf("farm %s: no first lines", fm.Digest)
 			continue
 		}
-		body := q.rows(`SELECT body FROM bodies WHERE crawl = ? AND payload_digest = '` + fm.Digest + `' LIMIT 1`)
+		body := q.rows(`SELECT body FROM bodies WHERE crawl = ? AND content_digest = '` + fm.Digest + `' LIMIT 1`)
 		if len(body) != 1 || !strings.Contains(body[0][0], strings.TrimSuffix(fm.Head[0], "…")) {
 			q.t.Errorf("farm %s: first line %q not in its body", fm.Digest, fm.Head[0])
 		}

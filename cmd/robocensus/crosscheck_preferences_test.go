@@ -9,9 +9,9 @@ import (
 )
 
 // checkPreferences checks the AI usage preferences section
-// (analyze/section_preferences.go) over the usable hosts' deciding
-// captures (setupSQL's deciding table), as notebooks/08_ai_preferences.sql
-// counts them.
+// (analyze/section_preferences.go) over the usable hosts' effective
+// captures (setupSQL's effective table: redirects followed), as
+// notebooks/08_ai_preferences.sql counts them.
 func checkPreferences(q *querier, c *analyze.Crawl, _ int) {
 	p := c.Preferences
 	if p.UsableHosts != c.UsableHosts {
@@ -21,8 +21,8 @@ func checkPreferences(q *querier, c *analyze.Crawl, _ int) {
 	for _, m := range p.Mechanisms {
 		want = append(want, row(m.Mechanism, m.Hosts.N, m.Hosts.Of))
 	}
-	q.same("preferences: mechanisms", `WITH d AS (SELECT d.* FROM directives d JOIN deciding h USING (crawl, capture_id) WHERE h.usable AND d.crawl = ?)
-		SELECT m.mechanism, count(DISTINCT d.capture_id), (SELECT count(*) FROM deciding WHERE crawl = ? AND usable)
+	q.same("preferences: mechanisms", `WITH d AS (SELECT d.*, h.host FROM directives d JOIN effective h USING (crawl, capture_id) WHERE h.usable AND d.crawl = ?)
+		SELECT m.mechanism, count(DISTINCT d.host), (SELECT count(*) FROM effective WHERE crawl = ? AND usable)
 		FROM (VALUES (1, 'content-signal'), (2, 'content-usage'), (3, 'license')) m(o, mechanism)
 		LEFT JOIN d ON d.key = m.mechanism GROUP BY m.o, m.mechanism ORDER BY m.o`, want)
 	checkPreferenceValues(q, &p)
@@ -46,12 +46,12 @@ func checkPreferenceValues(q *querier, p *analyze.UsagePreferences) {
 		want = append(want, row(v.Source, v.Category, v.Yes.N, v.No.N, v.Other.N))
 	}
 	q.same("preferences: values", `WITH p AS (
-			SELECT p.*, CASE WHEN source = 'content-signal' AND list_contains(`+signal+`, lower(category)) THEN lower(category)
+			SELECT p.*, h.host, CASE WHEN source = 'content-signal' AND list_contains(`+signal+`, lower(category)) THEN lower(category)
 				WHEN source = 'content-usage' AND list_contains(`+usage+`, category) THEN category ELSE 'other' END AS cat
-			FROM preferences p JOIN deciding h USING (crawl, capture_id)
+			FROM preferences p JOIN effective h USING (crawl, capture_id)
 			WHERE h.usable AND p.crawl = ? AND source IN ('content-signal', 'content-usage'))
-		SELECT source, cat, count(DISTINCT capture_id) FILTER (allowed), count(DISTINCT capture_id) FILTER (NOT allowed),
-			count(DISTINCT capture_id) FILTER (allowed IS NULL)
+		SELECT source, cat, count(DISTINCT host) FILTER (allowed), count(DISTINCT host) FILTER (NOT allowed),
+			count(DISTINCT host) FILTER (allowed IS NULL)
 		FROM p GROUP BY source, cat
 		ORDER BY source, list_position(CASE source WHEN 'content-signal' THEN list_append(`+signal+`, 'other') ELSE list_append(`+usage+`, 'other') END, cat)`, want)
 }
@@ -61,7 +61,7 @@ func checkStances(q *querier, p *analyze.UsagePreferences) {
 	for _, s := range p.Blocking {
 		want = append(want, row(s.Stance, s.Hosts, s.Allowed, s.Partial, s.Disallowed, s.NoVerdict))
 	}
-	q.same("preferences: stances and the training crawler's verdict", `WITH u AS (SELECT capture_id FROM deciding WHERE crawl = ? AND usable),
+	q.same("preferences: stances and the training crawler's verdict", `WITH u AS (SELECT capture_id FROM effective WHERE crawl = ? AND usable),
 		nt AS (SELECT DISTINCT capture_id FROM preferences WHERE crawl = ? AND NOT allowed AND path = '/'
 			AND (len(user_agents) = 0 OR list_contains(user_agents, '*'))
 			AND (source = 'content-signal' AND lower(category) = 'ai-train' OR source = 'content-usage' AND category = 'train-ai')),
@@ -89,8 +89,8 @@ func checkExtensions(q *querier, p *analyze.UsagePreferences) {
 		want = append(want, row(e.Key, e.Hosts.N, e.Lines, e.Valid.N))
 	}
 	q.same("preferences: extension directives", `SELECT CASE WHEN key LIKE 'acap-%' THEN 'acap-*' WHEN list_contains(`+sqlList(keys)+`, key) THEN key ELSE 'other' END AS k,
-			count(DISTINCT d.capture_id), count(*), count(*) FILTER (valid)
-		FROM directives d JOIN deciding h USING (crawl, capture_id) WHERE h.usable AND d.crawl = ?
+			count(DISTINCT h.host), count(*), count(*) FILTER (valid)
+		FROM directives d JOIN effective h USING (crawl, capture_id) WHERE h.usable AND d.crawl = ?
 		GROUP BY k ORDER BY 2 DESC, list_position(`+order+`, k)`, want)
 }
 

@@ -140,8 +140,14 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 	}
 }
 
-// setupSQL defines the deciding capture of each host and the usable
-// robots.txt as the package documentation of analyze does.
+// usableSQL says that a capture is a usable robots.txt, as the package
+// documentation of analyze does.
+const usableSQL = `outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0
+	AND capture_id IN (SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16'))))`
+
+// setupSQL defines the deciding capture of each host, its effective
+// capture (redirects followed) and the usable robots.txt as the package
+// documentation of analyze does.
 func setupSQL(t *testing.T, db *sql.DB) {
 	var ai []string
 	for _, c := range robots.Crawlers {
@@ -157,8 +163,14 @@ func setupSQL(t *testing.T, db *sql.DB) {
 				ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
 			FROM captures c) WHERE rn = 1`,
 		`ALTER TABLE deciding ADD COLUMN usable BOOLEAN`,
-		`UPDATE deciding SET usable = outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0
-			AND capture_id IN (SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16'))))`,
+		`UPDATE deciding SET usable = ` + usableSQL,
+		// One row per host (the dataset's hosts table): the capture that
+		// decides for it once redirects are followed, the end of its
+		// chain, or its deciding capture when the chain is unresolved.
+		`CREATE TEMP TABLE effective AS SELECT h.url_host_name AS host, c.*
+			FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.effective_capture_id, h.capture_id)`,
+		`ALTER TABLE effective ADD COLUMN usable BOOLEAN`,
+		`UPDATE effective SET usable = ` + usableSQL,
 	}
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {

@@ -55,7 +55,7 @@ func demo(env *Env, dir string) int {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	warc := filepath.Join(dir, "sample", "crawl-data", "CC-MAIN-2025-05", "robotstxt", "CC-MAIN-sample-00000.warc.gz")
+	warc := filepath.Join(dir, "sample", "crawl-data", "CC-MAIN-2025-05", "segments", "1736518059384.10", "robotstxt", "CC-MAIN-sample-00000.warc.gz")
 	if err := writeSampleWARC(warc); err != nil {
 		env.errorf("demo: %v", err)
 		return exitFailure

@@ -99,8 +99,8 @@ func newHostCapture(r *schema.Capture) hostCapture {
 		return c
 	}
 	c.key = urlKey(u)
-	if c.isRedirect() && r.RedirectLocation != "" {
-		if loc, err := u.Parse(strings.TrimSpace(r.RedirectLocation)); err == nil && (loc.Scheme == "http" || loc.Scheme == "https") && loc.Host != "" {
+	if c.isRedirect() && r.FetchRedirect != "" {
+		if loc, err := u.Parse(strings.TrimSpace(r.FetchRedirect)); err == nil && (loc.Scheme == "http" || loc.Scheme == "https") && loc.Host != "" {
 			c.target = urlKey(loc)
 		}
 	}
@@ -211,7 +211,7 @@ func hostRow(caps []*hostCapture, ends []chainEnd) schema.Host {
 		}
 	}
 	d := caps[best]
-	row := schema.Host{URLHostName: d.host, URLHostRegisteredDomain: registeredDomain(d.host), CaptureID: d.id, Captures: int32(len(caps))}
+	row := schema.Host{URLHostName: d.host, URLHostRegisteredDomain: RegisteredDomain(d.host), CaptureID: d.id, Captures: int32(len(caps))}
 	end := chainEnd{result: redirectNone, id: d.id, outcome: d.outcome}
 	if d.isRedirect() {
 		end = ends[best]
@@ -229,16 +229,48 @@ func hostRow(caps []*hostCapture, ends []chainEnd) schema.Host {
 	return row
 }
 
-// registeredDomain returns the host's registered domain by the public
-// suffix list ("eTLD+1"), or "" for an IP address, a host that is a
-// public suffix, or a name the list cannot place.
-func registeredDomain(host string) string {
-	if host == "" || net.ParseIP(strings.Trim(host, "[]")) != nil {
+// RegisteredDomain returns the registered domain of a host as Common
+// Crawl's index gives url_host_registered_domain: the host's name one
+// label below its registry suffix, the ICANN section of the public suffix
+// list ("example.co.uk" for www.example.co.uk, and "blogspot.com" for
+// a.blogspot.com, whose private suffix blogspot.com is not a registry's).
+// It returns "" for an IP address and for a host that is a registry
+// suffix. A name under a top-level domain the list does not have counts
+// that label as its suffix ("b.example" for a.b.example), where Common
+// Crawl gives NULL. It allocates nothing: the result is a part of host.
+func RegisteredDomain(host string) string {
+	host = strings.TrimSuffix(host, ".")
+	if host == "" || IsIPAddress(host) {
 		return ""
 	}
-	d, err := publicsuffix.EffectiveTLDPlusOne(strings.TrimSuffix(host, "."))
-	if err != nil {
+	suffix, icann := publicsuffix.PublicSuffix(host)
+	for !icann {
+		i := strings.IndexByte(suffix, '.')
+		if i < 0 {
+			break
+		}
+		suffix, icann = publicsuffix.PublicSuffix(suffix[i+1:])
+	}
+	if len(suffix) >= len(host) {
 		return ""
 	}
-	return d
+	rest := host[:len(host)-len(suffix)-1]
+	return host[strings.LastIndexByte(rest, '.')+1:]
+}
+
+// IsIPAddress reports whether a host name (as url_host_name spells it,
+// without brackets) is an IP address: an IPv6 address has colons, an IPv4
+// address only digits and dots (Common Crawl's index also reads the
+// shortened decimal forms, "127.1", as IPv4). It allocates nothing, unlike
+// net.ParseIP on a name.
+func IsIPAddress(host string) bool {
+	if strings.IndexByte(host, ':') >= 0 || strings.HasPrefix(host, "[") {
+		return true
+	}
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; c != '.' && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return host != ""
 }

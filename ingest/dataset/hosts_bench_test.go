@@ -91,7 +91,7 @@ func syntheticPartition(b *testing.B, n int) (*Staging, int64) {
 		host, _, _ := strings.Cut(rest, "/")
 		buf = append(buf, schema.Capture{CaptureID: fmt.Sprintf("%016x", uint64(written+len(buf))*0x9E3779B97F4A7C15), URL: url, URLHostName: host,
 			FetchTime: t0.Add(time.Duration(written+len(buf)) * time.Millisecond), FetchStatus: status, Outcome: outcome,
-			RedirectLocation: location, RuleCount: 3, Input: "bench.warc.gz", WARCFilename: "bench.warc.gz"})
+			FetchRedirect: location, RuleCount: 3, Input: "bench.warc.gz", WARCFilename: "bench.warc.gz"})
 		if len(buf) == cap(buf) {
 			flush()
 		}

@@ -25,7 +25,7 @@ func redirectCrawl() (caps []schema.Capture, want []schema.Host) {
 		host = strings.Split(host, ":")[0]
 		id := fmt.Sprintf("c%02d", n)
 		caps = append(caps, schema.Capture{CaptureID: id, URL: rawURL, URLHostName: host, FetchTime: t0.Add(time.Duration(n) * time.Minute),
-			FetchStatus: status, Outcome: outcome, RedirectLocation: location, RuleCount: rules})
+			FetchStatus: status, Outcome: outcome, FetchRedirect: location, RuleCount: rules})
 		return id
 	}
 	host := func(name, domain, id string, captures, hops int32, result, eff, effOutcome, class string) {

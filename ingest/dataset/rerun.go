@@ -98,6 +98,9 @@ func (w *Work) keepPublished(published []schema.Input, all []string, crawlers []
 	if len(kept) == 0 {
 		return 0, nil
 	}
+	if err := checkCurrentSchema(w.root, w.crawl); err != nil {
+		return 0, err
+	}
 	seg, err := w.NewSegment(0)
 	if err != nil {
 		return 0, err
@@ -149,9 +152,9 @@ func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers
 		}
 		d.ids[c.CaptureID] = true
 		read := c.FetchStatus == 0 || c.FetchStatus >= 200 && c.FetchStatus < 300
-		if k := [2]string{c.Input, c.PayloadDigest}; c.PayloadDigest != "" && read && !seen[k] {
+		if k := [2]string{c.Input, c.ContentDigest}; c.ContentDigest != "" && read && !seen[k] {
 			seen[k] = true
-			d.bodies[c.PayloadDigest]++
+			d.bodies[c.ContentDigest]++
 		}
 		return false
 	})
@@ -172,8 +175,8 @@ func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers
 	}
 	if err == nil {
 		err = copyTable(root, crawl, stage, part, func(r *schema.Body) bool {
-			if d.bodies[r.PayloadDigest] > 0 {
-				d.bodies[r.PayloadDigest]--
+			if d.bodies[r.ContentDigest] > 0 {
+				d.bodies[r.ContentDigest]--
 				return false
 			}
 			return true
@@ -183,6 +186,48 @@ func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers
 		err = copyAgents(root, crawl, stage, part, d.ids, crawlers)
 	}
 	return err
+}
+
+// checkCurrentSchema refuses to keep the rows of a partition published
+// with an older major schema version (1.x): they lack columns of the
+// current one that the kept rows cannot be given without their inputs
+// (content_charset, from the HTTP headers), so the crawl is ingested again
+// instead, with Config.Fresh (robocensus ingest --fresh), which rewrites
+// the whole partition in the current schema.
+func checkCurrentSchema(root, crawl string) error {
+	files, err := partFiles(root, crawl, schema.TableName[schema.Capture]())
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		v, err := fileVersion(f)
+		if err != nil {
+			return err
+		}
+		if !schema.IsCurrentMajor(v) {
+			return fmt.Errorf("ingest: the published partition of crawl %s was written with schema %s, this version writes %s: "+
+				"a rerun cannot keep its rows; ingest the crawl again with --fresh (Config.Fresh): %w", crawl, v, schema.Version, schema.ErrRenamedColumns)
+		}
+	}
+	return nil
+}
+
+// fileVersion returns the schema version of the Parquet file at path.
+func fileVersion(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	v, err := schema.ReadVersion(f, fi.Size())
+	if err != nil {
+		return "", fmt.Errorf("ingest: reading %s: %w", path, err)
+	}
+	return v, nil
 }
 
 // partFiles lists the published part files of a table.

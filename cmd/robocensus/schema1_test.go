@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// schema1Crawl copies the demo's crawl of dataset dir into a crawl written
+// as schema 1.3 would have written it: the captures and bodies columns
+// that 2.0 renamed under their 1.x names, without the columns 2.0 added,
+// and footers saying 1.3. DuckDB writes the files.
+func schema1Crawl(t *testing.T, dir, from, to string) {
+	t.Helper()
+	db := testutil.DuckDB(t, dir)
+	renamed := map[string]string{
+		"captures": "* EXCLUDE (url_surtkey, url_host_tld, url_host_registered_domain, url_protocol, url_port, content_charset, warc_segment, " +
+			"content_digest, content_truncated, fetch_redirect), content_digest AS payload_digest, content_truncated AS truncated, fetch_redirect AS redirect_location",
+		"bodies": "* EXCLUDE (content_digest), content_digest AS payload_digest",
+	}
+	for _, table := range []string{"captures", "diagnostics", "rules", "sitemaps", "agents", "bodies", "inputs", "directives", "preferences", "hosts"} {
+		src := schema.PartitionDir(dir, table, from)
+		dst := schema.PartitionDir(dir, table, to)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sel := renamed[table]
+		if sel == "" {
+			sel = "*"
+		}
+		q := `COPY (SELECT ` + sel + ` FROM read_parquet('` + filepath.Join(src, "*.parquet") + `')) TO '` + filepath.Join(dst, schema.PartName(0)) +
+			`' (FORMAT parquet, KV_METADATA {'` + schema.VersionKey + `': '1.3', '` + schema.TableKey + `': '` + table + `'})`
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// A dataset whose crawls were published by different major schema
+// versions (the nightly job appends crawls): the report reads a 1.x crawl
+// as it reads the same rows written as 2.0, and a rerun over the 1.x
+// crawl refuses to keep its rows and asks for --fresh.
+func TestSchema1Crawl(t *testing.T) {
+	dir := demoDataset(t)
+	const newer, older = "CC-MAIN-2025-05", "CC-MAIN-2024-51"
+	schema1Crawl(t, dir, newer, older)
+	db := testutil.DuckDB(t, dir)
+	if got := testutil.Query(t, db, `SELECT count(*) FROM read_parquet('`+filepath.Join(schema.PartitionDir(dir, "captures", older), "*.parquet")+
+		`') WHERE payload_digest IS NOT NULL`); got == "0" {
+		t.Fatal("the older crawl has no payload_digest: the test proves nothing")
+	}
+
+	r := buildReport(t, dir)
+	figures := map[string]string{}
+	for _, c := range r.Crawls {
+		label := c.Crawl
+		c.Crawl = ""
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		figures[label] = string(b)
+	}
+	if len(figures) != 2 || figures[older] != figures[newer] {
+		t.Errorf("the 1.3 crawl reads differently from the same rows as 2.0:\n1.3: %.600s\n2.0: %.600s", figures[older], figures[newer])
+	}
+	if !strings.Contains(figures[older], `"shared_bodies":1`) {
+		t.Errorf("the 1.3 crawl's shared bodies (payload_digest) are not read: %.300s", figures[older])
+	}
+
+	d, err := analyze.Open(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := d.Site(context.Background(), "shop.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(site.Crawls) != 2 || site.Crawls[0].Listing == nil || site.Crawls[1].Listing == nil {
+		t.Errorf("the site report does not read both crawls' bodies: %d crawls", len(site.Crawls))
+	}
+
+	// A rerun with one more input keeps the rows of the inputs read to
+	// their end: not those of a 1.x partition.
+	more := filepath.Join(t.TempDir(), "more.warc.gz")
+	if err := os.WriteFile(more, testutil.PerRecord(t, testutil.Robots200("more.example", "User-agent: *\nDisallow: /x\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs := append(strings.Split(testutil.Query(t, db, `SELECT string_agg(input, '|') FROM inputs WHERE crawl = '`+older+`'`), "|"), more)
+	_, err = ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: older}, inputs)
+	if !errors.Is(err, schema.ErrRenamedColumns) || !strings.Contains(err.Error(), "--fresh") {
+		t.Errorf("a rerun over the 1.3 crawl: %v, want a refusal asking for --fresh", err)
+	}
+	if _, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: older, Fresh: true}, inputs); err != nil {
+		t.Fatalf("--fresh over the 1.3 crawl: %v", err)
+	}
+	if got := testutil.Query(t, db, `SELECT count(*) FROM captures WHERE crawl = '`+older+`' AND url_protocol IS NOT NULL`); got == "0" {
+		t.Errorf("after --fresh the crawl is not written as 2.0")
+	}
+}
