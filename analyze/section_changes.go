@@ -29,6 +29,9 @@ import (
 var changesSection = &Section{
 	Name: changesName,
 	Doc:  "what changed since the previous crawl of the report: hosts that started or stopped blocking AI crawlers, whose robots.txt or fetch class changed, that appeared or disappeared",
+
+	Title: "Changes",
+
 	Needs: []Need{
 		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},

@@ -18,6 +18,9 @@ import (
 var crawlersSection = &Section{
 	Name: "crawlers",
 	Doc:  "what hosts say to each tracked AI and search crawler",
+
+	Anchors: []Anchor{{"ai", "AI crawlers"}, {"search", "Search crawlers"}},
+
 	Needs: []Need{
 		{Table: "agents", Columns: []string{"agent"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},

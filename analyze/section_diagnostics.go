@@ -15,8 +15,9 @@ import (
 // reader's, or a later version's). With them, the captures with an error
 // (error_count > 0), of all captures, which the overview shows.
 var diagnosticsSection = &Section{
-	Name: "diagnostics",
-	Doc:  "the prevalence of every diagnostic code",
+	Name:  "diagnostics",
+	Doc:   "the prevalence of every diagnostic code",
+	Title: "Diagnostics",
 	Needs: []Need{
 		{Table: "diagnostics", Columns: []string{"code", "severity"}},
 		{Table: MarksTable},

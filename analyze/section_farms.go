@@ -25,8 +25,9 @@ import (
 // the first when its first host comes never will, so each body listed
 // sees every one of its hosts for its sample.
 var sharedBodiesSection = &Section{
-	Name: "farms",
-	Doc:  "the bodies shared by many hosts",
+	Name:  "farms",
+	Doc:   "the bodies shared by many hosts",
+	Title: "Shared bodies",
 	Needs: []Need{
 		{Table: MarksTable},
 		{Table: ChosenTable, Columns: []string{"content_digest"}},

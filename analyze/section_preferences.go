@@ -21,8 +21,9 @@ import (
 // in its tally of the capture, and counts each usable capture by its tally,
 // as the hosts it decides for, when the effective captures are fed.
 var preferencesSection = &Section{
-	Name: "preferences",
-	Doc:  "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
+	Name:  "preferences",
+	Doc:   "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
+	Title: "AI preferences",
 	Needs: []Need{
 		{Table: HostRowsTable("directives"), Columns: []string{"key", "valid"}},
 		{Table: HostRowsTable("preferences"), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},

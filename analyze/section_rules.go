@@ -9,8 +9,9 @@ import (
 // rulesSection counts the rules, their wildcards and end anchors, and the
 // captures with rules that use them.
 var rulesSection = &Section{
-	Name: "rules",
-	Doc:  "rules, wildcards and end anchors",
+	Name:  "rules",
+	Doc:   "rules, wildcards and end anchors",
+	Title: "Rules",
 	Needs: []Need{
 		{Table: "captures", Columns: []string{"rule_count", "wildcard_rule_count"}},
 		{Table: "rules", Columns: []string{"directive", "has_wildcard", "has_end_anchor"}},

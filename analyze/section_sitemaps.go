@@ -7,8 +7,9 @@ import (
 // sitemapsSection counts the sitemaps declared: the read captures with a
 // sitemap line, and the lines of the sitemaps table, valid or not.
 var sitemapsSection = &Section{
-	Name: "sitemaps",
-	Doc:  "the sitemaps declared: read captures with a sitemap line, sitemap lines and the valid ones",
+	Name:  "sitemaps",
+	Doc:   "the sitemaps declared: read captures with a sitemap line, sitemap lines and the valid ones",
+	Title: "Sitemaps",
 	Needs: []Need{
 		{Table: "captures", Columns: []string{"fetch_status", "sitemap_count"}},
 		{Table: "sitemaps", Columns: []string{"valid"}},

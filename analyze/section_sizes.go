@@ -16,6 +16,7 @@ import (
 var sizesSection = &Section{
 	Name:  "sizes",
 	Doc:   "the sizes of the read captures and the 500 KiB limit",
+	Title: "Sizes",
 	Needs: []Need{{Table: "captures", Columns: []string{"fetch_status", "payload_length", "oversize"}}},
 	New:   func(Params) Accumulator { return &sizesAcc{counts: map[int64]int64{}} },
 	View:  func(c *Crawl, _ Params) any { return sizeChart(c.Sizes) },

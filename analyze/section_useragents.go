@@ -14,6 +14,7 @@ import (
 var userAgentsSection = &Section{
 	Name:  "agents",
 	Doc:   "the user agents most often named",
+	Title: "User agents",
 	Needs: []Need{{Table: "captures", Columns: []string{"user_agents"}}},
 	New:   func(p Params) Accumulator { return &userAgentsAcc{top: p.Top, counts: map[string]int64{}} },
 	View: func(c *Crawl, _ Params) any {

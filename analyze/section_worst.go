@@ -12,6 +12,7 @@ import (
 var worstSection = &Section{
 	Name:     "worst",
 	Doc:      "the hosts with the most errors",
+	Title:    "Worst hosts",
 	Needs:    []Need{{Table: DecidingTable, Columns: []string{"error_count", "warning_count"}}},
 	New:      func(p Params) Accumulator { return &worstAcc{list: topN[worstHost]{n: p.Top, less: worstBefore}} },
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) },
