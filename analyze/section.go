@@ -377,3 +377,14 @@ var crawlSections = []*Section{
 	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
 	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
 }
+
+// SectionNames returns the names of the sections of the crawl report, in
+// the order the report shows them: what a test checks that each section
+// has a counterpart of (robocensus's DuckDB cross-checks).
+func SectionNames() []string {
+	names := make([]string, len(crawlSections))
+	for i, s := range crawlSections {
+		names[i] = s.Name
+	}
+	return names
+}
