@@ -354,6 +354,8 @@ func (k *changeCounter) disappeared(st *hostState) {
 }
 
 // common counts a host of both crawls.
+//
+//mutate:catch
 func (k *changeCounter) common(before, after *hostState) {
 	k.cur, k.prev, k.both = k.cur+1, k.prev+1, k.both+1
 	if before.digest != 0 && after.digest != 0 {

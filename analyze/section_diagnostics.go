@@ -70,6 +70,8 @@ func (a *diagnosticsAcc) Add(table string, rec arrow.Record) error {
 }
 
 // addErrors counts the captures of a record with an error.
+//
+//mutate:catch
 func (a *diagnosticsAcc) addErrors(rec arrow.Record) error {
 	errs, err := column[*array.Int32](rec, "error_count")
 	if err != nil {

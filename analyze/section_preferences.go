@@ -219,6 +219,8 @@ func (a *preferencesAcc) AddHostRows(table string, rec arrow.Record, runs []Host
 }
 
 // addDirectives counts the lines of each key and marks the keys used.
+//
+//mutate:catch
 func (a *preferencesAcc) addDirectives(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	keys, valid := cs.dict("key"), cs.boolean("valid")
@@ -249,6 +251,8 @@ func (a *preferencesAcc) addDirectives(rec arrow.Record, runs []HostRun) error {
 }
 
 // addPreferences marks the values stated and the ask not to train AI.
+//
+//mutate:catch
 func (a *preferencesAcc) addPreferences(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	source, category, path := cs.dict("source"), cs.dict("category"), cs.dict("path")
@@ -290,6 +294,8 @@ func (a *preferencesAcc) addPreferences(rec arrow.Record, runs []HostRun) error 
 }
 
 // addAgents marks the training crawler's verdict.
+//
+//mutate:catch
 func (a *preferencesAcc) addAgents(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	agent, verdict := cs.dict("agent"), cs.dict("verdict")

@@ -32,6 +32,8 @@ func (a *sitemapsAcc) Add(table string, rec arrow.Record) error {
 }
 
 // addCaptures counts the read captures, and those with a sitemap line.
+//
+//mutate:catch
 func (a *sitemapsAcc) addCaptures(rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	status, count := cs.i32("fetch_status"), cs.i32("sitemap_count")
@@ -51,6 +53,8 @@ func (a *sitemapsAcc) addCaptures(rec arrow.Record) error {
 }
 
 // addLines counts the rows of sitemaps and the valid ones.
+//
+//mutate:catch
 func (a *sitemapsAcc) addLines(rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	valid := cs.boolean("valid")

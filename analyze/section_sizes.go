@@ -95,6 +95,8 @@ func sizeFigures(counts map[int64]int64, oversize int64) Sizes {
 
 // sizeBuckets counts the captures in each size bucket; sorted and cum are
 // as quantile takes them.
+//
+//mutate:catch
 func sizeBuckets(sorted, cum []int64) []SizeBucket {
 	var n int64
 	if len(cum) > 0 {

@@ -122,6 +122,7 @@ func newStrataAcc(r *Ranks) *strataAcc {
 	return a
 }
 
+//mutate:catch ./cmd/robocensus
 func (a *strataAcc) Add(table string, rec arrow.Record) error {
 	if table == "agents" {
 		return a.addAgents(rec)

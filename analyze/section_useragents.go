@@ -49,6 +49,8 @@ func (a *userAgentsAcc) Add(_ string, rec arrow.Record) error {
 }
 
 // count counts the values of one capture, each once.
+//
+//mutate:catch
 func (a *userAgentsAcc) count(names []string) {
 	if len(names) == 0 {
 		return
@@ -73,6 +75,7 @@ func (a *userAgentsAcc) Merge(other Accumulator) {
 	}
 }
 
+//mutate:catch
 func (a *userAgentsAcc) Finish(out *Crawl) {
 	out.UserAgents = UserAgents{Captures: a.captures, Distinct: int64(len(a.counts)), Top: topNames(a.counts, a.captures, a.top)}
 }

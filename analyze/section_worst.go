@@ -61,6 +61,8 @@ func (a *worstAcc) AddHosts(rec arrow.Record, hosts []CaptureRow) error {
 }
 
 // errorCodes returns the codes of severity error a capture has, sorted.
+//
+//mutate:catch
 func errorCodes(m *Marks) []string {
 	out := []string{}
 	for name, sev := range m.Codes() {
@@ -72,6 +74,10 @@ func errorCodes(m *Marks) []string {
 	return out
 }
 
+// Merge adds another worker's list: only the first accumulator is fed
+// "deciding captures" (Need), so the others are empty.
+//
+//mutate:skip the others are empty: no test can see it go
 func (a *worstAcc) Merge(other Accumulator) {
 	for _, w := range other.(*worstAcc).list.items {
 		a.list.add(w)
