@@ -106,9 +106,13 @@
 //
 // To add a section NAME:
 //
-//  1. analyze/section_NAME.go: the figures (a field of [Crawl], with its
-//     JSON name, documented in report.go), the Section value with its
-//     Needs, New, Trends and Markdown, and its accumulator;
+//  1. analyze/section_NAME.go: the Section value with its Name, Doc,
+//     Title (its link in the HTML page's table of contents, drawn when
+//     its fragment draws something), Needs, New, Trends and Markdown,
+//     and its accumulator; the figures are a field of [Crawl], with its
+//     JSON name, documented in report.go: the one line outside the
+//     section's files besides its registration, since the JSON report
+//     is the struct;
 //  2. analyze/html/sections/NAME.tmpl: {{define "section-NAME"}}, drawn
 //     with the crawl's figures as dot, and what the section's View
 //     returns (its charts) as .View;
@@ -116,10 +120,16 @@
 //     shows it; its trends take their place in the trends table by its
 //     TrendOrder, then report order (TrendOrder 2 puts them after all
 //     the older series);
-//  4. its test in sections_test.go on a fixture counted by hand, and its
-//     computation in the mutants of scripts/mutate.sh;
+//  4. its test on a fixture counted by hand, in section_NAME_test.go
+//     (or sections_test.go, where the first sections' are). The
+//     accumulator's feed methods (Add, Merge, AddMarks, AddHosts, ...)
+//     are mutants of scripts/mutate.sh by themselves; mark a helper that
+//     computes with a //mutate:catch line in its doc comment (see
+//     scripts/mutate), and the test must fail without it;
 //  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
-//     listed in sectionChecks.
+//     registering itself: var _ = sectionCheck("NAME", checkNAME).
+//     TestEverySectionCrossChecked fails while a section of
+//     [SectionNames] has none.
 //
 // Every figure of the crawl report is computed by a section: overview,
 // outcomes, crawlers, usage preferences, diagnostics, sizes, rules,

@@ -58,6 +58,7 @@ type crawlView struct {
 	OutcomeBar *barChart
 	Outcomes   []outcomeRow
 	Sections   []template.HTML // each section's fragment, in report order
+	Contents   []Anchor        // the links to the sections drawn, in report order
 	top        int
 }
 
@@ -117,7 +118,9 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 }
 
 // renderSections renders the fragment of each section of the crawl
-// report ("section-NAME") for the crawl.
+// report ("section-NAME") for the crawl, and lists the links of the
+// table of contents of the sections that drew something (Section.Title,
+// Section.Anchors): the strata need ranks, the changes a crawl before.
 func (v *crawlView) renderSections() error {
 	for _, s := range crawlSections {
 		if s.InHeader {
@@ -132,6 +135,9 @@ func (v *crawlView) renderSections() error {
 			return err
 		}
 		v.Sections = append(v.Sections, template.HTML(b.String())) // escaped by its template
+		if strings.TrimSpace(b.String()) != "" {
+			v.Contents = append(v.Contents, s.anchors()...)
+		}
 	}
 	return nil
 }

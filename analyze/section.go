@@ -22,6 +22,7 @@ import (
 type Section struct {
 	Name     string // its HTML id and template suffix; lower case
 	Doc      string // what it shows, one sentence
+	Title    string // its link in the HTML page's table of contents, to #Name
 	Needs    []Need
 	New      func(p Params) Accumulator
 	Trends   []Trend
@@ -52,6 +53,11 @@ type Section struct {
 	// before the shards' passes, with agents).
 	Shared bool
 
+	// Anchors, when set, are the section's links in the table of
+	// contents instead of Title: for a fragment of several <section>
+	// elements (the crawlers'), or whose id is not its Name.
+	Anchors []Anchor
+
 	// InHeader says the section has no fragment of its own: the page
 	// draws its figures in its header line and cards (report.tmpl).
 	InHeader bool
@@ -60,6 +66,18 @@ type Section struct {
 	// (the strata need a ranked host list); a section that does not run
 	// reads nothing and leaves its figures empty.
 	When func(p Params) bool
+}
+
+// An Anchor is a link of the HTML page's table of contents: the id of an
+// element of a section's fragment, and its title.
+type Anchor struct{ ID, Title string }
+
+// anchors returns the section's links in the table of contents.
+func (s *Section) anchors() []Anchor {
+	if s.Anchors != nil || s.Title == "" {
+		return s.Anchors
+	}
+	return []Anchor{{s.Name, s.Title}}
 }
 
 // Params are the report's settings a section may use.
@@ -358,4 +376,15 @@ type Trend struct {
 var crawlSections = []*Section{
 	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
 	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
+}
+
+// SectionNames returns the names of the sections of the crawl report, in
+// the order the report shows them: what a test checks that each section
+// has a counterpart of (robocensus's DuckDB cross-checks).
+func SectionNames() []string {
+	names := make([]string, len(crawlSections))
+	for i, s := range crawlSections {
+		names[i] = s.Name
+	}
+	return names
 }

@@ -29,6 +29,9 @@ import (
 var changesSection = &Section{
 	Name: changesName,
 	Doc:  "what changed since the previous crawl of the report: hosts that started or stopped blocking AI crawlers, whose robots.txt or fetch class changed, that appeared or disappeared",
+
+	Title: "Changes",
+
 	Needs: []Need{
 		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
@@ -351,6 +354,8 @@ func (k *changeCounter) disappeared(st *hostState) {
 }
 
 // common counts a host of both crawls.
+//
+//mutate:catch
 func (k *changeCounter) common(before, after *hostState) {
 	k.cur, k.prev, k.both = k.cur+1, k.prev+1, k.both+1
 	if before.digest != 0 && after.digest != 0 {

@@ -18,6 +18,9 @@ import (
 var crawlersSection = &Section{
 	Name: "crawlers",
 	Doc:  "what hosts say to each tracked AI and search crawler",
+
+	Anchors: []Anchor{{"ai", "AI crawlers"}, {"search", "Search crawlers"}},
+
 	Needs: []Need{
 		{Table: "agents", Columns: []string{"agent"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},
@@ -173,6 +176,8 @@ func (a *crawlersAcc) prepare(agents, verdicts dictColumn) {
 // indices in the record's dictionaries, and the first row is row first
 // of the record. What the rows say of AI crawlers is added to the host's
 // tally at the end, at once.
+//
+//mutate:catch
 func (a *crawlersAcc) countRun(m *Marks, agents, verdicts []int32, named *array.Boolean, first int) {
 	usable, w := m.Usable(), m.Weight()
 	var blocks, flags uint32
@@ -210,6 +215,8 @@ func (a *crawlersAcc) otherCounts(agent string) *verdictCounts {
 
 // markAI adds what a capture says of one AI crawler to what its other
 // rows said: the AI crawlers it disallows fully, and its AI flags.
+//
+//mutate:catch
 func markAI(blocks, flags uint32, named bool, v int) (uint32, uint32) {
 	if v == vDisallowed {
 		blocks++

@@ -15,8 +15,9 @@ import (
 // reader's, or a later version's). With them, the captures with an error
 // (error_count > 0), of all captures, which the overview shows.
 var diagnosticsSection = &Section{
-	Name: "diagnostics",
-	Doc:  "the prevalence of every diagnostic code",
+	Name:  "diagnostics",
+	Doc:   "the prevalence of every diagnostic code",
+	Title: "Diagnostics",
 	Needs: []Need{
 		{Table: "diagnostics", Columns: []string{"code", "severity"}},
 		{Table: MarksTable},
@@ -69,6 +70,8 @@ func (a *diagnosticsAcc) Add(table string, rec arrow.Record) error {
 }
 
 // addErrors counts the captures of a record with an error.
+//
+//mutate:catch
 func (a *diagnosticsAcc) addErrors(rec arrow.Record) error {
 	errs, err := column[*array.Int32](rec, "error_count")
 	if err != nil {

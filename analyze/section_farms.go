@@ -25,8 +25,9 @@ import (
 // the first when its first host comes never will, so each body listed
 // sees every one of its hosts for its sample.
 var sharedBodiesSection = &Section{
-	Name: "farms",
-	Doc:  "the bodies shared by many hosts",
+	Name:  "farms",
+	Doc:   "the bodies shared by many hosts",
+	Title: "Shared bodies",
 	Needs: []Need{
 		{Table: MarksTable},
 		{Table: ChosenTable, Columns: []string{"content_digest"}},
@@ -87,6 +88,8 @@ func newSharedBodiesAcc(top int) *sharedBodiesAcc {
 }
 
 // sharedBefore ranks the bodies: by hosts, then by digest.
+//
+//mutate:catch
 func sharedBefore(a, b *SharedBody) bool {
 	if a.Hosts != b.Hosts {
 		return a.Hosts > b.Hosts
@@ -97,6 +100,8 @@ func sharedBefore(a, b *SharedBody) bool {
 // counts reports whether a host counts for its body: its deciding
 // capture (its own file, redirects not followed) is a usable, non-empty
 // robots.txt with a digest.
+//
+//mutate:catch
 func counts(m *Marks) bool {
 	return m.Deciding() && m.UsableFile() && m.NonEmpty() && m.DigestHash() != 0
 }
@@ -171,6 +176,8 @@ func (a *sharedBodiesAcc) AddChosen(rec arrow.Record, hosts []CaptureRow) error 
 
 // addSample adds a host name to a sample, which keeps the first names in
 // order.
+//
+//mutate:catch
 func addSample(sample []string, name string) []string {
 	j, found := slices.BinarySearch(sample, name)
 	if j < bodySample && !found {

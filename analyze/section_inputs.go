@@ -6,8 +6,9 @@ import (
 
 // inputsSection sums the inputs table: what ingest read to make the crawl.
 var inputsSection = &Section{
-	Name: "inputs",
-	Doc:  "the inputs read: files, bytes, records, captures, records skipped, damage recovered from, inputs not read to their end",
+	Name:  "inputs",
+	Doc:   "the inputs read: files, bytes, records, captures, records skipped, damage recovered from, inputs not read to their end",
+	Title: "Inputs",
 	Needs: []Need{
 		{Table: "inputs", Columns: []string{"bytes", "records", "captures", "skipped", "damage_events", "error"}},
 	},

@@ -12,8 +12,9 @@ import (
 // "marked captures": each read capture's codes come from the shard's
 // marks, its counts from its row of captures.
 var mistakesSection = &Section{
-	Name: "mistakes",
-	Doc:  "the survey's classic mistakes and its malformed and unreadable shares, measured again",
+	Name:  "mistakes",
+	Doc:   "the survey's classic mistakes and its malformed and unreadable shares, measured again",
+	Title: "Classic mistakes",
 	Needs: []Need{{Table: MarkedCapturesTable,
 		Columns: []string{"error_count", "allow_count", "group_count", "sitemap_count"}}},
 	New:        func(Params) Accumulator { return &mistakesAcc{mistakes: robots.Mistakes()} },

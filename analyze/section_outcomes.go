@@ -14,6 +14,7 @@ import (
 var outcomesSection = &Section{
 	Name:  "outcomes",
 	Doc:   "the outcome of each capture and its HTTP statuses",
+	Title: "Outcomes",
 	Needs: []Need{{Table: "captures", Columns: []string{"outcome", "fetch_status"}}},
 	New: func(Params) Accumulator {
 		return &outcomesAcc{outcomes: slices.Clone(knownOutcomes), counts: map[outcomeStatus]int64{}}

@@ -54,6 +54,8 @@ func (a *overviewAcc) Add(_ string, rec arrow.Record) error {
 }
 
 // addFetch widens the fetch times to t (noTime: none).
+//
+//mutate:catch
 func (a *overviewAcc) addFetch(t int64) {
 	if t == noTime {
 		return

@@ -21,8 +21,9 @@ import (
 // in its tally of the capture, and counts each usable capture by its tally,
 // as the hosts it decides for, when the effective captures are fed.
 var preferencesSection = &Section{
-	Name: "preferences",
-	Doc:  "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
+	Name:  "preferences",
+	Doc:   "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
+	Title: "AI preferences",
 	Needs: []Need{
 		{Table: HostRowsTable("directives"), Columns: []string{"key", "valid"}},
 		{Table: HostRowsTable("preferences"), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},
@@ -218,6 +219,8 @@ func (a *preferencesAcc) AddHostRows(table string, rec arrow.Record, runs []Host
 }
 
 // addDirectives counts the lines of each key and marks the keys used.
+//
+//mutate:catch
 func (a *preferencesAcc) addDirectives(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	keys, valid := cs.dict("key"), cs.boolean("valid")
@@ -248,6 +251,8 @@ func (a *preferencesAcc) addDirectives(rec arrow.Record, runs []HostRun) error {
 }
 
 // addPreferences marks the values stated and the ask not to train AI.
+//
+//mutate:catch
 func (a *preferencesAcc) addPreferences(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	source, category, path := cs.dict("source"), cs.dict("category"), cs.dict("path")
@@ -289,6 +294,8 @@ func (a *preferencesAcc) addPreferences(rec arrow.Record, runs []HostRun) error 
 }
 
 // addAgents marks the training crawler's verdict.
+//
+//mutate:catch
 func (a *preferencesAcc) addAgents(rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	agent, verdict := cs.dict("agent"), cs.dict("verdict")

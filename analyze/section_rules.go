@@ -9,8 +9,9 @@ import (
 // rulesSection counts the rules, their wildcards and end anchors, and the
 // captures with rules that use them.
 var rulesSection = &Section{
-	Name: "rules",
-	Doc:  "rules, wildcards and end anchors",
+	Name:  "rules",
+	Doc:   "rules, wildcards and end anchors",
+	Title: "Rules",
 	Needs: []Need{
 		{Table: "captures", Columns: []string{"rule_count", "wildcard_rule_count"}},
 		{Table: "rules", Columns: []string{"directive", "has_wildcard", "has_end_anchor"}},
@@ -34,6 +35,8 @@ func (a *rulesAcc) Add(table string, rec arrow.Record) error {
 }
 
 // addCaptures counts the captures with rules, and with a wildcard rule.
+//
+//mutate:catch
 func (a *rulesAcc) addCaptures(rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	rules, wild := cs.i32("rule_count"), cs.i32("wildcard_rule_count")
@@ -52,6 +55,8 @@ func (a *rulesAcc) addCaptures(rec arrow.Record) error {
 }
 
 // addRules counts the rows of rules by directive, wildcard and end anchor.
+//
+//mutate:catch
 func (a *rulesAcc) addRules(rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	dir, wild, end := cs.dict("directive"), cs.boolean("has_wildcard"), cs.boolean("has_end_anchor")

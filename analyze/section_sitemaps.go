@@ -7,8 +7,9 @@ import (
 // sitemapsSection counts the sitemaps declared: the read captures with a
 // sitemap line, and the lines of the sitemaps table, valid or not.
 var sitemapsSection = &Section{
-	Name: "sitemaps",
-	Doc:  "the sitemaps declared: read captures with a sitemap line, sitemap lines and the valid ones",
+	Name:  "sitemaps",
+	Doc:   "the sitemaps declared: read captures with a sitemap line, sitemap lines and the valid ones",
+	Title: "Sitemaps",
 	Needs: []Need{
 		{Table: "captures", Columns: []string{"fetch_status", "sitemap_count"}},
 		{Table: "sitemaps", Columns: []string{"valid"}},
@@ -31,6 +32,8 @@ func (a *sitemapsAcc) Add(table string, rec arrow.Record) error {
 }
 
 // addCaptures counts the read captures, and those with a sitemap line.
+//
+//mutate:catch
 func (a *sitemapsAcc) addCaptures(rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	status, count := cs.i32("fetch_status"), cs.i32("sitemap_count")
@@ -50,6 +53,8 @@ func (a *sitemapsAcc) addCaptures(rec arrow.Record) error {
 }
 
 // addLines counts the rows of sitemaps and the valid ones.
+//
+//mutate:catch
 func (a *sitemapsAcc) addLines(rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	valid := cs.boolean("valid")

@@ -16,6 +16,7 @@ import (
 var sizesSection = &Section{
 	Name:  "sizes",
 	Doc:   "the sizes of the read captures and the 500 KiB limit",
+	Title: "Sizes",
 	Needs: []Need{{Table: "captures", Columns: []string{"fetch_status", "payload_length", "oversize"}}},
 	New:   func(Params) Accumulator { return &sizesAcc{counts: map[int64]int64{}} },
 	View:  func(c *Crawl, _ Params) any { return sizeChart(c.Sizes) },
@@ -94,6 +95,8 @@ func sizeFigures(counts map[int64]int64, oversize int64) Sizes {
 
 // sizeBuckets counts the captures in each size bucket; sorted and cum are
 // as quantile takes them.
+//
+//mutate:catch
 func sizeBuckets(sorted, cum []int64) []SizeBucket {
 	var n int64
 	if len(cum) > 0 {

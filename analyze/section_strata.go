@@ -27,6 +27,9 @@ import (
 var strataSection = &Section{
 	Name: "strata",
 	Doc:  "Common Crawl's fetch classes of the hosts of each rank stratum, redirects followed, and what their robots.txt say to AI crawlers",
+
+	Title: "Ranked hosts",
+
 	Needs: []Need{
 		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class", "effective_capture_id"}},
 		{Table: "agents", Columns: []string{"capture_id", "agent", "verdict"}},
@@ -119,6 +122,7 @@ func newStrataAcc(r *Ranks) *strataAcc {
 	return a
 }
 
+//mutate:catch ./cmd/robocensus
 func (a *strataAcc) Add(table string, rec arrow.Record) error {
 	if table == "agents" {
 		return a.addAgents(rec)

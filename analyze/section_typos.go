@@ -14,8 +14,9 @@ import (
 // typo Google accepts or ignores, their lines, and the keys most often
 // misspelled (lower-cased, as the finding's message quotes them).
 var typosSection = &Section{
-	Name: "typos",
-	Doc:  "misspelled keys",
+	Name:  "typos",
+	Doc:   "misspelled keys",
+	Title: "Typos",
 	Needs: []Need{
 		{Table: "diagnostics", Columns: []string{"code", "message"}},
 		{Table: MarksTable},

@@ -14,6 +14,7 @@ import (
 var userAgentsSection = &Section{
 	Name:  "agents",
 	Doc:   "the user agents most often named",
+	Title: "User agents",
 	Needs: []Need{{Table: "captures", Columns: []string{"user_agents"}}},
 	New:   func(p Params) Accumulator { return &userAgentsAcc{top: p.Top, counts: map[string]int64{}} },
 	View: func(c *Crawl, _ Params) any {
@@ -48,6 +49,8 @@ func (a *userAgentsAcc) Add(_ string, rec arrow.Record) error {
 }
 
 // count counts the values of one capture, each once.
+//
+//mutate:catch
 func (a *userAgentsAcc) count(names []string) {
 	if len(names) == 0 {
 		return
@@ -72,6 +75,7 @@ func (a *userAgentsAcc) Merge(other Accumulator) {
 	}
 }
 
+//mutate:catch
 func (a *userAgentsAcc) Finish(out *Crawl) {
 	out.UserAgents = UserAgents{Captures: a.captures, Distinct: int64(len(a.counts)), Top: topNames(a.counts, a.captures, a.top)}
 }

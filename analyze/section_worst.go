@@ -12,6 +12,7 @@ import (
 var worstSection = &Section{
 	Name:     "worst",
 	Doc:      "the hosts with the most errors",
+	Title:    "Worst hosts",
 	Needs:    []Need{{Table: DecidingTable, Columns: []string{"error_count", "warning_count"}}},
 	New:      func(p Params) Accumulator { return &worstAcc{list: topN[worstHost]{n: p.Top, less: worstBefore}} },
 	Markdown: func(m *mdWriter, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) },
@@ -60,6 +61,8 @@ func (a *worstAcc) AddHosts(rec arrow.Record, hosts []CaptureRow) error {
 }
 
 // errorCodes returns the codes of severity error a capture has, sorted.
+//
+//mutate:catch
 func errorCodes(m *Marks) []string {
 	out := []string{}
 	for name, sev := range m.Codes() {
@@ -71,6 +74,10 @@ func errorCodes(m *Marks) []string {
 	return out
 }
 
+// Merge adds another worker's list: only the first accumulator is fed
+// "deciding captures" (Need), so the others are empty.
+//
+//mutate:skip the others are empty: no test can see it go
 func (a *worstAcc) Merge(other Accumulator) {
 	for _, w := range other.(*worstAcc).list.items {
 		a.list.add(w)

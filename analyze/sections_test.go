@@ -15,7 +15,9 @@ import (
 
 // The tests of the crawl report's sections, one per section, each on a
 // small fixture whose figures are counted by hand; each runs with one
-// and with three host shards, and one and four workers.
+// and with three host shards, and one and four workers. A section's test
+// may live in its own file, section_NAME_test.go (sitemaps, worst hosts,
+// changes): a new section's does.
 
 // sectionCrawl writes one crawl partition, a row group per row, and
 // returns its figures with one host shard read by one worker, and with
@@ -32,20 +34,6 @@ func sectionCrawl(t *testing.T, p *partition, opts ...analyze.Option) map[int]*a
 		out[shards] = r.Crawls[0]
 	}
 	return out
-}
-
-func TestSitemapsSection(t *testing.T) {
-	var p partition
-	p.site("s1", "one.example", 200, "User-agent: *\nDisallow:\nSitemap: https://one.example/a.xml\nSitemap: https://one.example/b.xml\n", fetched)
-	p.site("s2", "two.example", 0, "Sitemap: /relative.xml\n", fetched)
-	p.site("s3", "three.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
-	p.site("s4", "down.example", 503, "Sitemap: https://down.example/s.xml\n", fetched) // not read: no sitemap rows
-	for shards, c := range sectionCrawl(t, &p) {
-		want := analyze.Sitemaps{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3, Valid: analyze.Ratio{N: 2, Of: 3}}
-		if c.Sitemaps != want {
-			t.Errorf("%d shards: sitemaps %+v, want %+v", shards, c.Sitemaps, want)
-		}
-	}
 }
 
 func TestOverviewSection(t *testing.T) {
@@ -319,26 +307,6 @@ func TestTyposSection(t *testing.T) {
 			[]analyze.TypoKey{{Key: "disallo", Code: "typo-ignored", Lines: 3}, {Key: "useragent", Code: "typo-accepted", Lines: 1}})
 		if got != want {
 			t.Errorf("%d shards: typos\n%s, want\n%s", shards, got, want)
-		}
-	}
-}
-
-func TestWorstSection(t *testing.T) {
-	var p partition
-	p.site("w1", "b.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\n", fetched)                              // 2 errors
-	p.site("w2", "a.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\n", fetched)                              // 2 errors, first by name
-	p.site("w3", "c.example", 200, "User-agent: *\nDisallo: /a\n", fetched)                                           // 1 error
-	p.site("w4", "c.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\nDisallo: /c\n", fetched.Add(-time.Hour)) // older: does not decide
-	p.site("w5", "fine.example", 200, "User-agent: *\nDisallow: /a\n", fetched)
-	p.site("w6", "gone.example", 503, "", fetched) // http-5xx
-	for shards, c := range sectionCrawl(t, &p) {
-		var got []string
-		for _, h := range c.WorstHosts {
-			got = append(got, fmt.Sprint(h.Host, " ", h.CaptureID, " ", h.Errors, " ", h.Warnings, " ", h.Codes))
-		}
-		want := []string{"a.example w2 2 0 [typo-ignored]", "b.example w1 2 0 [typo-ignored]", "c.example w3 1 0 [typo-ignored]", "gone.example w6 1 0 [http-5xx]"}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("%d shards: worst hosts\n%v, want\n%v", shards, got, want)
 		}
 	}
 }

@@ -20,6 +20,8 @@ import (
 // in SQL; the check runs its statements.
 const changesNotebook = "12_changes.sql"
 
+var _ = sectionCheck("changes", checkChanges)
+
 // checkChanges checks the changes section (analyze/section_changes.go)
 // with the queries of notebooks/12_changes.sql: per crawl, the hosts
 // against the previous crawl's, and per AI crawler the hosts that started

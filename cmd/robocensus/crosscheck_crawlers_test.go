@@ -2,6 +2,8 @@ package main
 
 import "github.com/robocensus/robocensus/analyze"
 
+var _ = sectionCheck("crawlers", checkCrawlers)
+
 // checkCrawlers checks the crawlers section (analyze/section_crawlers.go):
 // each host counted by its effective capture (setupSQL's effective table).
 func checkCrawlers(q *querier, c *analyze.Crawl, _ int) {

@@ -2,6 +2,8 @@ package main
 
 import "github.com/robocensus/robocensus/analyze"
 
+var _ = sectionCheck("diagnostics", checkDiagnostics)
+
 // checkDiagnostics checks the diagnostics section
 // (analyze/section_diagnostics.go), and the captures with an error it
 // counts.

@@ -7,6 +7,8 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 )
 
+var _ = sectionCheck("farms", checkSharedBodies)
+
 // checkSharedBodies checks the shared bodies section
 // (analyze/section_farms.go): the hosts of each body, the bodies listed
 // with their first hosts, and their first lines.

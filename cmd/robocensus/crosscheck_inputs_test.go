@@ -2,6 +2,8 @@ package main
 
 import "github.com/robocensus/robocensus/analyze"
 
+var _ = sectionCheck("inputs", checkInputs)
+
 // checkInputs checks the inputs section (analyze/section_inputs.go).
 func checkInputs(q *querier, c *analyze.Crawl, _ int) {
 	in := c.Inputs

@@ -13,6 +13,8 @@ import (
 // SQL; the check runs its own queries.
 const mistakesNotebook = "09_classic_mistakes.sql"
 
+var _ = sectionCheck("mistakes", checkMistakes)
+
 // checkMistakes checks the classic mistakes section
 // (analyze/section_mistakes.go) with the queries of
 // notebooks/09_classic_mistakes.sql: its read_files view, the survey's two

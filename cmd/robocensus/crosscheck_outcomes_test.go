@@ -2,6 +2,8 @@ package main
 
 import "github.com/robocensus/robocensus/analyze"
 
+var _ = sectionCheck("outcomes", checkOutcomes)
+
 // checkOutcomes checks the outcomes section (analyze/section_outcomes.go).
 func checkOutcomes(q *querier, c *analyze.Crawl, _ int) {
 	var want [][]string

@@ -6,6 +6,8 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 )
 
+var _ = sectionCheck("overview", checkOverview)
+
 // checkOverview checks the overview section (analyze/section_overview.go).
 func checkOverview(q *querier, c *analyze.Crawl, _ int) {
 	q.same("overview", `SELECT count(*), count(DISTINCT url_host_name), count(*) FILTER (`+readSQL+`),

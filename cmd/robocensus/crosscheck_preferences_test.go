@@ -8,6 +8,8 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
+var _ = sectionCheck("preferences", checkPreferences)
+
 // checkPreferences checks the AI usage preferences section
 // (analyze/section_preferences.go) over the usable hosts' effective
 // captures (setupSQL's effective table: redirects followed), as

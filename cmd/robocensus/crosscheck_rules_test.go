@@ -2,6 +2,8 @@ package main
 
 import "github.com/robocensus/robocensus/analyze"
 
+var _ = sectionCheck("rules", checkRules)
+
 // checkRules checks the rules section (analyze/section_rules.go).
 func checkRules(q *querier, c *analyze.Crawl, _ int) {
 	p := c.Patterns

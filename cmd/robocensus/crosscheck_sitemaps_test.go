@@ -2,6 +2,8 @@ package main
 
 import "github.com/robocensus/robocensus/analyze"
 
+var _ = sectionCheck("sitemaps", checkSitemaps)
+
 // checkSitemaps checks the sitemaps section (analyze/section_sitemaps.go).
 func checkSitemaps(q *querier, c *analyze.Crawl, _ int) {
 	s := c.Sitemaps

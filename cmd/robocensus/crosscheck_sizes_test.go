@@ -7,6 +7,8 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 )
 
+var _ = sectionCheck("sizes", checkSizes)
+
 // checkSizes checks the sizes section (analyze/section_sizes.go).
 func checkSizes(q *querier, c *analyze.Crawl, _ int) {
 	s := c.Sizes

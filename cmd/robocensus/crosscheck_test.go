@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,20 +120,57 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 }
 
 // sectionChecks are the DuckDB checks of the crawl report's sections
-// (analyze/section_*.go), one file each: crosscheck_NAME_test.go.
-var sectionChecks = []func(q *querier, c *analyze.Crawl, top int){
-	checkOverview, checkOutcomes, checkCrawlers, checkDiagnostics, checkSizes, checkRules, checkTypos, checkAgentsNamed, checkSitemaps, checkSharedBodies, checkWorst, checkInputs, checkPreferences, checkMistakes, checkChanges,
+// (analyze/section_*.go) by section name. Each registers itself in its
+// own file, crosscheck_NAME_test.go:
+//
+//	var _ = sectionCheck("NAME", checkNAME)
+//
+// TestEverySectionCrossChecked fails when a section has none.
+var sectionChecks = map[string]func(q *querier, c *analyze.Crawl, top int){}
+
+// sectionCheck registers the DuckDB check of the section name. It
+// returns a value so that a file registers its check in a package-level
+// declaration.
+func sectionCheck(name string, check func(q *querier, c *analyze.Crawl, top int)) bool {
+	if _, ok := sectionChecks[name]; ok {
+		panic("two cross-checks of section " + name)
+	}
+	sectionChecks[name] = check
+	return true
 }
 
-// crossCheck compares every figure of every crawl with DuckDB.
+// TestEverySectionCrossChecked checks that every section of the crawl
+// report has its DuckDB check registered, and that every check is of a
+// section.
+func TestEverySectionCrossChecked(t *testing.T) {
+	names := analyze.SectionNames()
+	if len(names) < 10 {
+		t.Fatalf("sections %q: want them all", names)
+	}
+	for _, name := range names {
+		if sectionChecks[name] == nil {
+			t.Errorf("section %s has no cross-check: register one in crosscheck_%s_test.go", name, name)
+		}
+	}
+	for name := range sectionChecks {
+		if !slices.Contains(names, name) {
+			t.Errorf("cross-check of %q: no such section (analyze.SectionNames)", name)
+		}
+	}
+}
+
+// crossCheck compares every figure of every crawl with DuckDB, section
+// by section in report order.
 func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 	db := testutil.DuckDB(t, dir)
 	setupSQL(t, db)
 	for _, c := range r.Crawls {
 		t.Run(c.Crawl, func(t *testing.T) {
 			q := &querier{t: t, db: db, crawl: c.Crawl}
-			for _, check := range sectionChecks {
-				check(q, c, r.Top)
+			for _, name := range analyze.SectionNames() {
+				if check := sectionChecks[name]; check != nil {
+					check(q, c, r.Top)
+				}
 			}
 		})
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 )
 
+var _ = sectionCheck("typos", checkTypos)
+
 // checkTypos checks the typos section (analyze/section_typos.go).
 func checkTypos(q *querier, c *analyze.Crawl, _ int) {
 	t := c.Typos

@@ -6,6 +6,8 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 )
 
+var _ = sectionCheck("agents", checkAgentsNamed)
+
 // checkAgentsNamed checks the user agents section (analyze/section_useragents.go).
 func checkAgentsNamed(q *querier, c *analyze.Crawl, top int) {
 	u := c.UserAgents

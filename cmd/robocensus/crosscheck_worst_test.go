@@ -7,6 +7,8 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 )
 
+var _ = sectionCheck("worst", checkWorst)
+
 // checkWorst checks the worst hosts section (analyze/section_worst.go).
 func checkWorst(q *querier, c *analyze.Crawl, top int) {
 	var want [][]string

@@ -2,9 +2,16 @@
 // becomes a return of zero values. scripts/mutate.sh uses it to check that
 // the tests notice when a computation is removed. Imports the function
 // alone used become blank imports, so that a mutant always builds: a
-// mutant that fails to build proves nothing.
+// mutant that fails to build proves nothing. FUNC is a function's name,
+// or TYPE.METHOD.
 //
 //	go run ./scripts/mutate FILE FUNC
+//
+// With -list it prints the mutants of the files, "FILE FUNC PACKAGE" a
+// line, PACKAGE the tests that must catch it; it fails when a file has
+// none. They are found in the files themselves (see [mutants]):
+//
+//	go run ./scripts/mutate -list analyze/checks.go analyze/section_*.go
 package main
 
 import (
@@ -19,8 +26,15 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == "-list" {
+		if err := list(os.Stdout, os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "mutate:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: mutate FILE FUNC")
+		fmt.Fprintln(os.Stderr, "usage: mutate FILE FUNC | mutate -list FILE...")
 		os.Exit(2)
 	}
 	if err := mutate(os.Args[1], os.Args[2]); err != nil {
@@ -37,7 +51,10 @@ func mutate(path, name string) error {
 	}
 	var fn *ast.FuncDecl
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name && fd.Body != nil {
+		if fd, ok := d.(*ast.FuncDecl); ok && (funcName(fd) == name || fd.Name.Name == name) && fd.Body != nil {
+			if fn != nil {
+				return fmt.Errorf("%s: two functions %s: say TYPE.METHOD", path, name)
+			}
 			fn = fd
 		}
 	}
