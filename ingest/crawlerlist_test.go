@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/robocensus/robocensus/ingest"
@@ -42,12 +43,11 @@ func agentsCrawlerLists(t *testing.T, dir string) []string {
 	return out
 }
 
-// The dataset records the crawler list its agents rows were classified
-// with in the footer of every agents file, merged segments included: a
-// custom Config.Crawlers, or the binary's list by default.
-func TestRunRecordsCrawlerList(t *testing.T) {
-	warc := testutil.Corpus(t, "warc", "aut-heritrix-2008", "example.warc.gz")
-	data, err := os.ReadFile(warc)
+// twoInputs copies a WARC file of the corpus (38 robots.txt captures) to
+// two inputs.
+func twoInputs(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(testutil.Corpus(t, "warc", "aut-heritrix-2008", "example.warc.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +60,14 @@ func TestRunRecordsCrawlerList(t *testing.T) {
 		}
 		inputs = append(inputs, p)
 	}
+	return inputs
+}
+
+// The dataset records the crawler list its agents rows were classified
+// with in the footer of every agents file, merged segments included: a
+// custom Config.Crawlers, or the binary's list by default.
+func TestRunRecordsCrawlerList(t *testing.T) {
+	inputs := twoInputs(t)
 	custom := []robots.Crawler{
 		{Token: "ExampleAIBot", Kind: robots.CrawlerAI, Operator: "Example", Fallbacks: []string{"GPTBot"}},
 		{Token: "GPTBot", Kind: robots.CrawlerAI, Operator: "OpenAI"},
@@ -95,6 +103,43 @@ func TestRunRecordsCrawlerList(t *testing.T) {
 			db := testutil.DuckDB(t, dir)
 			if got := testutil.Query(t, db, "SELECT count(DISTINCT agent) FROM agents"); got != strconv.Itoa(len(tc.want)) {
 				t.Errorf("%s agents, want %d", got, len(tc.want))
+			}
+		})
+	}
+}
+
+// A rerun that keeps published rows refuses those classified with another
+// crawler list, rather than copying them under the run's tokens.
+func TestRerunRefusesAnotherCrawlerList(t *testing.T) {
+	inputs := twoInputs(t)
+	a, b := inputs[0], inputs[1]
+	list := func(tokens ...string) []robots.Crawler {
+		var out []robots.Crawler
+		for _, tok := range tokens {
+			out = append(out, robots.Crawler{Token: tok, Kind: robots.CrawlerAI})
+		}
+		return out
+	}
+	run := func(dir string, crawlers []robots.Crawler, inputs ...string) error {
+		_, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: "test-1", Workers: 2, Crawlers: crawlers}, inputs)
+		return err
+	}
+	for _, tc := range []struct {
+		name  string
+		again []robots.Crawler
+		fails bool
+	}{
+		{"same list", list("ExampleAIBot", "GPTBot"), false},
+		{"another list", list("ExampleAIBot", "ClaudeBot"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := run(dir, list("ExampleAIBot", "GPTBot"), a); err != nil {
+				t.Fatal(err)
+			}
+			err := run(dir, tc.again, a, b)
+			if got := err != nil && strings.Contains(err.Error(), "another crawler list"); got != tc.fails {
+				t.Fatalf("rerun: %v; want a refusal: %v", err, tc.fails)
 			}
 		})
 	}

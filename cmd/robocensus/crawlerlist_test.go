@@ -50,20 +50,30 @@ func ingestWith(t *testing.T, dir, label, path string, crawlers []robots.Crawler
 // customCrawlersWARC writes the four robots.txt as a WARC file.
 func customCrawlersWARC(t *testing.T) string {
 	t.Helper()
-	in := t.TempDir()
+	var fetches []archive.Fetch
+	for _, hb := range [][2]string{
+		{"a.example", "User-agent: GPTBot\nDisallow: /\n"},              // ExampleAIBot through its fallback
+		{"b.example", "User-agent: ExampleAIBot\nDisallow: /private\n"}, // ExampleAIBot named, partially
+		{"c.example", "User-agent: *\nDisallow: /\n"},                   // both through '*'
+		{"d.example", "User-agent: Googlebot\nDisallow: /\n"},           // neither
+	} {
+		fetches = append(fetches, archive.Fetch{URL: "https://" + hb[0] + "/robots.txt", Body: []byte(hb[1])})
+	}
+	return writeWARC(t, t.TempDir(), "custom", fetches)
+}
+
+// writeWARC writes fetches, as text/plain fetched at one time, to the
+// WARC file name.warc.gz of dir, and returns its path.
+func writeWARC(t *testing.T, dir, name string, fetches []archive.Fetch) string {
+	t.Helper()
 	var buf bytes.Buffer
-	w, err := archive.NewWARCWriter(&buf, "custom.warc.gz")
+	w, err := archive.NewWARCWriter(&buf, name+".warc.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)
-	for host, body := range map[string]string{
-		"a.example": "User-agent: GPTBot\nDisallow: /\n",              // ExampleAIBot through its fallback
-		"b.example": "User-agent: ExampleAIBot\nDisallow: /private\n", // ExampleAIBot named, partially
-		"c.example": "User-agent: *\nDisallow: /\n",                   // both through '*'
-		"d.example": "User-agent: Googlebot\nDisallow: /\n",           // neither
-	} {
-		f := archive.Fetch{URL: "https://" + host + "/robots.txt", Time: at, ContentType: "text/plain", Body: []byte(body)}
+	for _, f := range fetches {
+		f.Time, f.ContentType = at, "text/plain"
 		if err := w.WriteCapture(f); err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +81,7 @@ func customCrawlersWARC(t *testing.T) string {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(in, "custom.warc.gz")
+	path := filepath.Join(dir, name+".warc.gz")
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -312,6 +312,9 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 				}
 				id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
 			}
+			if k := len(named); k >= len(crawlers) || r.Agent != crawlers[k].Token {
+				return fmt.Errorf("ingest: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh)", id, r.Agent, k)
+			}
 			v, ok := vias[r.Via]
 			if !ok {
 				return fmt.Errorf("ingest: published agents of capture %s: via %q (a partition written before schema 1.3 has none): ingest the crawl again", id, r.Via)
