@@ -144,3 +144,17 @@ func TestRerunRefusesAnotherCrawlerList(t *testing.T) {
 		})
 	}
 }
+
+// A crawler list its report could not read back is refused before the
+// run writes anything.
+func TestRunRefusesBadCrawlerList(t *testing.T) {
+	dir := t.TempDir()
+	bad := []robots.Crawler{{Token: "GPTBot", Kind: robots.CrawlerAI}, {Token: "GPTBot", Kind: robots.CrawlerSearch}}
+	_, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: "test-1", Crawlers: bad}, twoInputs(t)[:1])
+	if err == nil || !strings.Contains(err.Error(), "repeated token") {
+		t.Fatalf("Run with a repeated token: %v", err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "agents", "*", "*.parquet")); len(files) > 0 {
+		t.Errorf("agents files written: %q", files)
+	}
+}

@@ -313,6 +313,11 @@ func (c *Config) setDefaults() error {
 	}
 	if c.Crawlers == nil {
 		c.Crawlers = robots.TrackedCrawlers()
+	} else {
+		c.Crawlers = robots.CloneCrawlers(c.Crawlers) // the run's own: the caller may change theirs
+	}
+	if err := robots.CheckCrawlers(c.Crawlers); err != nil {
+		return fmt.Errorf("ingest: Config.Crawlers: %w", err)
 	}
 	if c.PartCaptures <= 0 {
 		c.PartCaptures = 2_000_000

@@ -88,7 +88,6 @@ func ParseCrawlers(s string) ([]Crawler, error) {
 		return nil, fmt.Errorf("robots: crawler list: %w", err)
 	}
 	out := make([]Crawler, len(in))
-	seen := make(map[string]bool, len(in))
 	for i, c := range in {
 		var kind CrawlerKind
 		switch c.Kind {
@@ -99,13 +98,28 @@ func ParseCrawlers(s string) ([]Crawler, error) {
 		default:
 			return nil, fmt.Errorf("robots: crawler list: %q has kind %q", c.Token, c.Kind)
 		}
-		if c.Token == "" || seen[c.Token] {
-			return nil, fmt.Errorf("robots: crawler list: empty or repeated token %q", c.Token)
-		}
-		seen[c.Token] = true
 		out[i] = Crawler{Token: c.Token, Kind: kind, Operator: c.Operator, Function: c.Function, Fallbacks: c.Fallbacks}
 	}
+	if err := CheckCrawlers(out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// CheckCrawlers checks that a crawler list can classify a dataset: every
+// crawler has a token, of its own, and a known kind.
+func CheckCrawlers(cs []Crawler) error {
+	seen := make(map[string]bool, len(cs))
+	for _, c := range cs {
+		if c.Token == "" || seen[c.Token] {
+			return fmt.Errorf("robots: crawler list: empty or repeated token %q", c.Token)
+		}
+		if c.Kind != CrawlerSearch && c.Kind != CrawlerAI {
+			return fmt.Errorf("robots: crawler list: %q has kind %d", c.Token, c.Kind)
+		}
+		seen[c.Token] = true
+	}
+	return nil
 }
 
 // MatchToken is the part of the token Google's matcher can use: the token

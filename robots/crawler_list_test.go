@@ -57,4 +57,12 @@ func TestCrawlersJSONRoundTrip(t *testing.T) {
 			t.Errorf("ParseCrawlers(%s) succeeded", bad)
 		}
 	}
+	if err := CheckCrawlers(TrackedCrawlers()); err != nil {
+		t.Errorf("the tracked crawlers: %v", err)
+	}
+	for _, bad := range [][]Crawler{{{Token: ""}}, {{Token: "X"}, {Token: "X", Kind: CrawlerAI}}, {{Token: "X", Kind: 7}}} {
+		if err := CheckCrawlers(bad); err == nil {
+			t.Errorf("CheckCrawlers(%v) = nil", bad)
+		}
+	}
 }
