@@ -18,13 +18,15 @@ type carry struct {
 }
 
 // crawlParams returns the settings of the sections of crawl i of the
-// report.
-func (d *Dataset) crawlParams(i int, c *carry) Params {
+// report, with the crawler list the crawl was classified with.
+func (d *Dataset) crawlParams(i int, c *carry) (Params, error) {
 	p := Params{Top: d.cfg.top, Ranks: d.cfg.ranks, Next: i+1 < len(d.crawls), carry: c}
 	if i > 0 {
 		p.Previous = d.crawls[i-1]
 	}
-	return p
+	var err error
+	p.crawlers, err = d.crawlerList(d.crawls[i])
+	return p, err
 }
 
 // tempDir returns the report's temporary folder, made on first use.

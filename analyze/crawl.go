@@ -19,7 +19,11 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 	cr := &carry{}
 	defer cr.close()
 	for i, label := range d.crawls {
-		c, err := d.crawl(ctx, label, d.crawlParams(i, cr))
+		p, err := d.crawlParams(i, cr)
+		var c *Crawl
+		if err == nil {
+			c, err = d.crawl(ctx, label, p)
+		}
 		if err == nil {
 			err = cr.failed()
 		}

@@ -223,7 +223,7 @@ type CrawlerFigures struct {
 // CrawlerShare holds the figures of one tracked crawler.
 type CrawlerShare struct {
 	Agent    string       `json:"agent"`
-	Kind     string       `json:"kind"` // "search", "ai", or "other" when not in robots.Crawlers
+	Kind     string       `json:"kind"` // "search", "ai", or "other" when not in the crawl's crawler list
 	Operator string       `json:"operator,omitempty"`
 	Usable   HostVerdicts `json:"usable"` // over the hosts with a usable robots.txt
 	All      HostVerdicts `json:"all"`    // over all hosts

@@ -91,6 +91,15 @@ type Params struct {
 	Previous string
 	Next     bool
 	carry    *carry
+	crawlers *crawlerList // the crawl's crawler list; nil: the binary's
+}
+
+// crawlerList returns the crawler list the crawl was classified with.
+func (p Params) crawlerList() *crawlerList {
+	if p.crawlers == nil {
+		return defaultCrawlerList()
+	}
+	return p.crawlers
 }
 
 // A Need is a table a section reads, and its columns.

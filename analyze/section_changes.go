@@ -13,7 +13,8 @@ import (
 // changesSection compares each crawl of the report with the crawl before
 // it in the report, host by host (url_host_name): hosts that appeared and
 // disappeared, and of the hosts in both, those whose robots.txt started
-// or stopped disallowing each AI crawler of followedAICrawlers (fully,
+// or stopped disallowing each AI crawler of followedAINames that both
+// crawls' crawler lists track (fully,
 // partially), whose robots.txt changed (content digest) and whose fetch
 // class changed (hosts table). A host's robots.txt is its effective
 // capture's, redirects followed (effective.go), as in the crawlers section
@@ -95,7 +96,7 @@ const changesName = "changes"
 // before it writes a sorted run to disk.
 var changesRunBytes = 16 << 20
 
-// The verdict bits of a host: for crawler k of followedAICrawlers, bit
+// The verdict bits of a host: for crawler k of followedAINames, bit
 // 2k when its effective capture disallows it fully, bit 2k+1 partially.
 // They are kept in the host's tally, then in its state.
 func fullBit(k int) uint16    { return 1 << (2 * k) }
@@ -104,8 +105,11 @@ func partialBit(k int) uint16 { return 1 << (2*k + 1) }
 // changesAcc gathers the per-host state of one crawl; every worker shares
 // it (Shared).
 type changesAcc struct {
-	p    Params
-	prev string // the previous crawl's state file, "" for none
+	p        Params
+	followed []string // followedAINames, "" for those the crawl's list does not track
+	prev     string   // the previous crawl's state file, "" for none
+	// prevFollowed is the previous crawl's followed.
+	prevFollowed []string
 
 	mu   sync.Mutex
 	buf  stateBuffer
@@ -113,9 +117,18 @@ type changesAcc struct {
 	err  error
 }
 
+// changesCarried is what the section hands on to the next crawl: its
+// state file, and the followed AI crawlers its crawler list tracks.
+type changesCarried struct {
+	path     string
+	followed []string
+}
+
 func newChangesAcc(p Params) *changesAcc {
-	a := &changesAcc{p: p}
-	a.prev, _ = p.carry.take(changesName).(string)
+	a := &changesAcc{p: p, followed: p.crawlerList().followedAI()}
+	if c, ok := p.carry.take(changesName).(changesCarried); ok {
+		a.prev, a.prevFollowed = c.path, c.followed
+	}
 	return a
 }
 
@@ -148,7 +161,7 @@ func (a *changesAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) err
 	if cs.err != nil {
 		return cs.err
 	}
-	fv := newFollowedVerdicts(agents, verdicts)
+	fv := newFollowedVerdicts(agents, verdicts, a.followed)
 	for _, r := range runs {
 		var bits uint16
 		for i := r.From; i < r.To; i++ {
@@ -261,7 +274,7 @@ func (a *changesAcc) join(out *Crawl) (err error) {
 				err = cerr
 			}
 			if err == nil {
-				a.p.carry.put(changesName, next.path)
+				a.p.carry.put(changesName, changesCarried{path: next.path, followed: a.followed})
 			}
 		}()
 	}
@@ -301,7 +314,7 @@ func (a *changesAcc) join(out *Crawl) (err error) {
 		return err
 	}
 	if a.prev != "" {
-		out.Changes = k.changes(a.p.Previous)
+		out.Changes = k.changes(a.p.Previous, bothFollowed(a.prevFollowed, a.followed))
 	}
 	return nil
 }
@@ -311,12 +324,16 @@ func (a *changesAcc) join(out *Crawl) (err error) {
 const perCrawler = 4
 
 const (
-	catAppeared = iota // + perCrawler*len(followedAICrawlers)
+	catAppeared = iota // + perCrawler*followedCount
 	catDisappeared
 	catBody
 	catClass
 	globalCats // the number of categories that are not per crawler
 )
+
+// followedCount is the number of followedAINames: the verdict bits and
+// the per-crawler categories are by index in it.
+const followedCount = 7
 
 // changeCounter counts the hosts of each category, and keeps the first
 // top names of each as they come (in name order).
@@ -329,7 +346,7 @@ type changeCounter struct {
 }
 
 func newChangeCounter(top int) *changeCounter {
-	n := perCrawler*len(followedAICrawlers) + globalCats
+	n := perCrawler*followedCount + globalCats
 	return &changeCounter{top: top, n: make([]int64, n), examples: make([][]string, n)}
 }
 
@@ -341,7 +358,7 @@ func (k *changeCounter) hit(cat int, name []byte) {
 }
 
 // global returns the index of a category that is not per crawler.
-func (k *changeCounter) global(cat int) int { return perCrawler*len(followedAICrawlers) + cat }
+func (k *changeCounter) global(cat int) int { return perCrawler*followedCount + cat }
 
 func (k *changeCounter) appeared(st *hostState) {
 	k.cur++
@@ -370,7 +387,7 @@ func (k *changeCounter) common(before, after *hostState) {
 			k.hit(k.global(catClass), after.name)
 		}
 	}
-	for c := range followedAICrawlers {
+	for c := range followedCount {
 		for i, bit := range [2]uint16{fullBit(c), partialBit(c)} {
 			was, is := before.verdicts&bit != 0, after.verdicts&bit != 0
 			switch {
@@ -383,8 +400,9 @@ func (k *changeCounter) common(before, after *hostState) {
 	}
 }
 
-// changes returns the figures.
-func (k *changeCounter) changes(previous string) *Changes {
+// changes returns the figures, for the followed AI crawlers of followed
+// (followedAINames, "" for those not tracked by both crawls).
+func (k *changeCounter) changes(previous string, followed []string) *Changes {
 	set := func(cat int, of int64) HostChange {
 		ex := k.examples[cat]
 		if ex == nil {
@@ -398,7 +416,10 @@ func (k *changeCounter) changes(previous string) *Changes {
 		Body: set(k.global(catBody), k.bothDigests), FetchClass: set(k.global(catClass), k.bothClasses),
 		Crawlers: []CrawlerChanges{},
 	}
-	for c, agent := range followedAICrawlers {
+	for c, agent := range followed {
+		if agent == "" {
+			continue
+		}
 		ch.Crawlers = append(ch.Crawlers, CrawlerChanges{
 			Agent:              agent,
 			StartedDisallowing: set(perCrawler*c, k.both), StoppedDisallowing: set(perCrawler*c+1, k.both),
@@ -406,6 +427,19 @@ func (k *changeCounter) changes(previous string) *Changes {
 		})
 	}
 	return ch
+}
+
+// bothFollowed returns cur with "" in place of the crawlers prev does
+// not follow: a crawler one crawl's list does not track has no verdicts
+// there to compare.
+func bothFollowed(prev, cur []string) []string {
+	out := make([]string, len(cur))
+	for i, n := range cur {
+		if i < len(prev) && prev[i] == n {
+			out[i] = n
+		}
+	}
+	return out
 }
 
 func mdChanges(m *mdWriter, c *Crawl, _ int) {

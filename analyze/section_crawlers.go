@@ -26,7 +26,7 @@ var crawlersSection = &Section{
 		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},
 		{Table: EffectiveTable},
 	},
-	New:        func(Params) Accumulator { return newCrawlersAcc() },
+	New:        func(p Params) Accumulator { return newCrawlersAcc(p.crawlerList()) },
 	TrendOrder: 1, // after the shared bodies (Section.TrendOrder)
 	Trends: []Trend{
 		{Name: "an AI crawler named", Ratio: func(c *Crawl) Ratio { return c.Crawlers.AnyAINamed }},
@@ -83,8 +83,9 @@ const (
 
 // crawlersAcc counts the verdicts of the hosts' deciding captures.
 type crawlersAcc struct {
-	known []verdictCounts           // by index in robots.Crawlers
-	other map[string]*verdictCounts // agents not in robots.Crawlers
+	list  *crawlerList              // the crawl's crawler list
+	known []verdictCounts           // by index in list
+	other map[string]*verdictCounts // agents not in list
 	seen  []bool                    // known crawlers in the agents table
 
 	usable, all                int64   // hosts
@@ -99,25 +100,18 @@ type crawlersAcc struct {
 // agentSlot is where the rows of one agent are counted: a known crawler,
 // or another agent (counts created when first counted).
 type agentSlot struct {
-	known  int    // index in robots.Crawlers, -1 for another agent
+	known  int    // index in the crawl's list, -1 for another agent
 	ai     bool   // an AI crawler
 	name   string // aliases the record
 	counts *verdictCounts
 }
 
-// crawlerIndex maps the tokens of robots.Crawlers to their index.
-var crawlerIndex = func() map[string]int {
-	m := make(map[string]int, len(robots.Crawlers))
-	for i, c := range robots.Crawlers {
-		m[c.Token] = i
-	}
-	return m
-}()
-
-func newCrawlersAcc() *crawlersAcc {
+// newCrawlersAcc counts the crawlers of list, and other agents apart.
+func newCrawlersAcc(list *crawlerList) *crawlersAcc {
 	return &crawlersAcc{
-		known: make([]verdictCounts, len(robots.Crawlers)), other: map[string]*verdictCounts{},
-		seen: make([]bool, len(robots.Crawlers)),
+		list:  list,
+		known: make([]verdictCounts, len(list.crawlers)), other: map[string]*verdictCounts{},
+		seen: make([]bool, len(list.crawlers)),
 	}
 }
 
@@ -134,7 +128,7 @@ func (a *crawlersAcc) Add(_ string, rec arrow.Record) error {
 		a.used[x] = true
 	}
 	for x, used := range a.used {
-		if k, ok := crawlerIndex[agents.vals.Value(x)]; used && ok {
+		if k, ok := a.list.lookup(agents.vals.Value(x)); used && ok {
 			a.seen[k] = true
 		}
 	}
@@ -161,8 +155,8 @@ func (a *crawlersAcc) prepare(agents, verdicts dictColumn) {
 	a.agentOf = a.agentOf[:0]
 	for i := range agents.vals.Len() {
 		slot := agentSlot{known: -1, name: agents.vals.Value(i)}
-		if k, ok := crawlerIndex[slot.name]; ok {
-			slot.known, slot.ai, slot.counts = k, robots.Crawlers[k].Kind == robots.CrawlerAI, &a.known[k]
+		if k, ok := a.list.lookup(slot.name); ok {
+			slot.known, slot.ai, slot.counts = k, a.list.crawlers[k].Kind == robots.CrawlerAI, &a.known[k]
 		}
 		a.agentOf = append(a.agentOf, slot)
 	}
@@ -203,7 +197,7 @@ func (a *crawlersAcc) countRun(m *Marks, agents, verdicts []int32, named *array.
 	}
 }
 
-// otherCounts returns the counts of an agent not in robots.Crawlers.
+// otherCounts returns the counts of an agent not in the crawl's list.
 func (a *crawlersAcc) otherCounts(agent string) *verdictCounts {
 	vc := a.other[agent]
 	if vc == nil {
@@ -311,7 +305,7 @@ func (a *crawlersAcc) Finish(out *Crawl) {
 	f.UsableHosts, f.AllHosts = a.usable, a.all
 	f.Crawlers = []CrawlerShare{}
 	aiSeen := 0
-	for k, c := range robots.Crawlers {
+	for k, c := range a.list.crawlers {
 		if c.Kind == robots.CrawlerAI && a.seen[k] {
 			aiSeen++
 		}

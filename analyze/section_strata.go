@@ -17,7 +17,7 @@ import (
 // Common Crawl's robotstxt-status-counts-topk.csv, so a crawl of theirs
 // can be compared with their published table. Then what the hosts'
 // robots.txt, redirects followed (their effective capture), say to the AI
-// crawlers of followedAICrawlers.
+// crawlers of followedAINames the crawl's crawler list tracks.
 //
 // The hosts table is read before the agents rows come (the driver reads
 // it before the shards' passes): the section keeps the effective capture
@@ -34,21 +34,15 @@ var strataSection = &Section{
 		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class", "effective_capture_id"}},
 		{Table: "agents", Columns: []string{"capture_id", "agent", "verdict"}},
 	},
-	New:      func(p Params) Accumulator { return newStrataAcc(p.Ranks) },
+	New:      func(p Params) Accumulator { return newStrataAcc(p.Ranks, p.crawlerList()) },
 	Shared:   true,
 	Markdown: mdStrata,
 	When:     func(p Params) bool { return p.Ranks != nil },
 }
 
-// followedAICrawlers are the AI crawlers followed host by host, in the
-// strata and in the changes between crawls: the most named in robots.txt
-// files and the most discussed. Notebooks 11_ranks and 12_changes list
-// them too.
-var followedAICrawlers = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
-
 // followedVerdicts maps the dictionaries of a record of agents to the
-// followed AI crawlers: crawler[x] is the index in followedAICrawlers of
-// the agent of dictionary index x (-1 for the others); full and partial
+// followed AI crawlers: crawler[x] is the index in followed of the agent
+// of dictionary index x (-1 for the others); full and partial
 // are the dictionary indices of the verdicts "disallowed" and
 // "partially-disallowed" (-1 when the record has none).
 type followedVerdicts struct {
@@ -56,11 +50,15 @@ type followedVerdicts struct {
 	full, partial int32
 }
 
-func newFollowedVerdicts(agents, verdicts dictColumn) followedVerdicts {
+// Empty names in followed match no agent.
+func newFollowedVerdicts(agents, verdicts dictColumn, followed []string) followedVerdicts {
 	fv := followedVerdicts{crawler: make([]int, agents.vals.Len()),
 		full: verdicts.find(robots.AccessDisallowed.String()), partial: verdicts.find(robots.AccessPartial.String())}
 	for i := range fv.crawler {
-		fv.crawler[i] = slices.Index(followedAICrawlers, agents.vals.Value(i))
+		fv.crawler[i] = -1
+		if v := agents.vals.Value(i); v != "" {
+			fv.crawler[i] = slices.Index(followed, v)
+		}
 	}
 	return fv
 }
@@ -102,8 +100,9 @@ type StratumRow struct {
 
 // strataAcc counts the strata; every worker shares it (Shared).
 type strataAcc struct {
-	ranks  *Ranks
-	strata []Stratum
+	ranks    *Ranks
+	strata   []Stratum
+	followed []string // the followed AI crawlers the crawl's list tracks
 
 	mu        sync.Mutex
 	counts    [][]int64          // by stratum, then fetch class
@@ -111,13 +110,14 @@ type strataAcc struct {
 	verdicts  [][2][]int64       // by stratum: disallowed, partially, by crawler
 }
 
-func newStrataAcc(r *Ranks) *strataAcc {
-	a := &strataAcc{ranks: r, strata: r.Strata(), effective: map[string][]int32{}}
+func newStrataAcc(r *Ranks, list *crawlerList) *strataAcc {
+	followed := slices.DeleteFunc(list.followedAI(), func(n string) bool { return n == "" })
+	a := &strataAcc{ranks: r, strata: r.Strata(), followed: followed, effective: map[string][]int32{}}
 	a.counts = make([][]int64, len(a.strata))
 	a.verdicts = make([][2][]int64, len(a.strata))
 	for i := range a.counts {
 		a.counts[i] = make([]int64, len(fetchClassColumns))
-		a.verdicts[i] = [2][]int64{make([]int64, len(followedAICrawlers)), make([]int64, len(followedAICrawlers))}
+		a.verdicts[i] = [2][]int64{make([]int64, len(followed)), make([]int64, len(followed))}
 	}
 	return a
 }
@@ -165,7 +165,7 @@ func (a *strataAcc) addAgents(rec arrow.Record) error {
 	if cs.err != nil {
 		return cs.err
 	}
-	fv := newFollowedVerdicts(agents, verdicts)
+	fv := newFollowedVerdicts(agents, verdicts, a.followed)
 	crawler, disallowed, partially := fv.crawler, fv.full, fv.partial
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -203,7 +203,7 @@ func (a *strataAcc) addAgents(rec arrow.Record) error {
 func (a *strataAcc) Merge(Accumulator) {}
 
 func (a *strataAcc) Finish(out *Crawl) {
-	st := &Strata{Classes: fetchClassColumns, Crawlers: followedAICrawlers}
+	st := &Strata{Classes: fetchClassColumns, Crawlers: a.followed}
 	withRules, noRules := slices.Index(fetchClassColumns, "robots-with-rules"), slices.Index(fetchClassColumns, "robots-no-rules")
 	for s, stratum := range a.strata {
 		row := StratumRow{Stratum: stratum, Ranked: a.ranks.Count(stratum), Hosts: a.counts[s],

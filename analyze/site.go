@@ -361,24 +361,17 @@ func (d *Dataset) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error
 	if h := sc.Host; h != nil && h.EffectiveID != "" && h.EffectiveID != id {
 		id, sc.CrawlersFrom = h.EffectiveID, h.EffectiveURL
 	}
-	err := d.captureRows(ctx, "agents", sc.Crawl, id, cols, dict, func(cs *columnSet, i int) {
-		agent := strings.Clone(cs.dict("agent").value(i))
-		kind := "other"
-		if k, ok := crawlerIndex[agent]; ok {
-			kind = robots.Crawlers[k].Kind.String()
-		}
-		sc.Crawlers = append(sc.Crawlers, SiteCrawler{Agent: agent, Kind: kind, Named: cs.boolean("named").Value(i), Verdict: strings.Clone(cs.dict("verdict").value(i))})
-	})
-	slices.SortStableFunc(sc.Crawlers, func(a, b SiteCrawler) int { return cmp.Compare(crawlerOrder(a.Agent), crawlerOrder(b.Agent)) })
-	return err
-}
-
-// crawlerOrder is the place of an agent in robots.Crawlers; others last.
-func crawlerOrder(agent string) int {
-	if k, ok := crawlerIndex[agent]; ok {
-		return k
+	list, err := d.crawlerList(sc.Crawl)
+	if err != nil {
+		return err
 	}
-	return len(robots.Crawlers)
+	err = d.captureRows(ctx, "agents", sc.Crawl, id, cols, dict, func(cs *columnSet, i int) {
+		agent := strings.Clone(cs.dict("agent").value(i))
+		sc.Crawlers = append(sc.Crawlers, SiteCrawler{Agent: agent, Kind: list.kind(agent), Named: cs.boolean("named").Value(i), Verdict: strings.Clone(cs.dict("verdict").value(i))})
+	})
+	// The crawlers in the order of the crawl's list; others last.
+	slices.SortStableFunc(sc.Crawlers, func(a, b SiteCrawler) int { return cmp.Compare(list.order(a.Agent), list.order(b.Agent)) })
+	return err
 }
 
 func (d *Dataset) siteSitemaps(ctx context.Context, sc *SiteCrawl, _ string) error {

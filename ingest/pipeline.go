@@ -45,7 +45,8 @@ type Config struct {
 	// timeouts, retries).
 	FetchOptions []remote.Option
 	// Crawlers are the crawlers of the agents table. Defaults to
-	// robots.Crawlers.
+	// robots.TrackedCrawlers(). The dataset records the list (in the
+	// footer of its agents files), and its reports use it.
 	Crawlers []robots.Crawler
 	// PartCaptures is the number of captures a worker writes to a part file
 	// before it starts a new one. Defaults to 2,000,000.
@@ -156,7 +157,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	var kept int
 	if !cfg.Fresh {
 		var current []schema.Input
-		if kept, current, err = work.Rerun(cfg.crawlerTokens(), all); err != nil {
+		if kept, current, err = work.Rerun(cfg.Crawlers, all); err != nil {
 			return Summary{}, err
 		}
 		if current != nil {
@@ -311,7 +312,12 @@ func (c *Config) setDefaults() error {
 		c.Readers = c.Workers
 	}
 	if c.Crawlers == nil {
-		c.Crawlers = robots.Crawlers
+		c.Crawlers = robots.TrackedCrawlers()
+	} else {
+		c.Crawlers = robots.CloneCrawlers(c.Crawlers) // the run's own: the caller may change theirs
+	}
+	if err := robots.CheckCrawlers(c.Crawlers); err != nil {
+		return fmt.Errorf("ingest: Config.Crawlers: %w", err)
 	}
 	if c.PartCaptures <= 0 {
 		c.PartCaptures = 2_000_000
@@ -524,7 +530,7 @@ func (e *epoch) work(ctx context.Context) error {
 		}
 		if part == nil {
 			var err error
-			if part, err = dataset.NewPartWriter(e.stage, schema.PartName(int(p.parts.Add(1))), p.cfg.crawlerTokens()); err != nil {
+			if part, err = dataset.NewPartWriter(e.stage, schema.PartName(int(p.parts.Add(1))), p.cfg.Crawlers); err != nil {
 				return err
 			}
 		}
@@ -606,16 +612,6 @@ func (b *batch) reset() {
 	clear(b.jobs)
 	b.jobs = b.jobs[:0]
 	b.arena = b.arena[:0]
-}
-
-// crawlerTokens are the agent column's values: the tracked crawlers' tokens.
-// crawlerTokens are the tokens of the crawlers of the agents table.
-func (c *Config) crawlerTokens() []string {
-	out := make([]string, len(c.Crawlers))
-	for i, c := range c.Crawlers {
-		out[i] = c.Token
-	}
-	return out
 }
 
 func (p *pipeline) progress() Progress {

@@ -57,7 +57,7 @@ func TestRunAccountsForEveryRecord(t *testing.T) {
 	for _, table := range []string{"diagnostics", "rules", "sitemaps", "agents"} {
 		f("SELECT count(*) FROM "+table+" LEFT JOIN captures USING (capture_id) WHERE captures.url IS NULL", "0")
 	}
-	f("SELECT count(*) FROM agents", strconv.Itoa(38*len(robots.Crawlers)))
+	f("SELECT count(*) FROM agents", strconv.Itoa(38*len(robots.TrackedCrawlers())))
 	f("SELECT count(*) FROM captures c JOIN bodies b USING (content_digest) WHERE c.fetch_status = 200", testutil.Query(t, db, "SELECT count(*) FROM captures WHERE fetch_status = 200"))
 	// Offsets point at the records: the first capture's record starts with
 	// a gzip member.

@@ -79,7 +79,7 @@ func TestWordScans(t *testing.T) {
 func TestCrawlers(t *testing.T) {
 	seen := map[string]bool{}
 	ai, search := 0, 0
-	for _, c := range Crawlers {
+	for _, c := range TrackedCrawlers() {
 		if c.Token == "" || seen[c.Token] {
 			t.Errorf("empty or duplicate token %q", c.Token)
 		}
@@ -94,7 +94,7 @@ func TestCrawlers(t *testing.T) {
 		t.Errorf("%d AI and %d search crawlers", ai, search)
 	}
 	f := ParseString("User-agent: Ai2Bot-Dolma\nUser-agent: GPTBot\nDisallow: /\n")
-	for _, c := range Crawlers {
+	for _, c := range TrackedCrawlers() {
 		// Google cuts "Ai2Bot-Dolma" to "Ai", which also names AI2Bot's "AI".
 		want := c.Token == "GPTBot" || strings.EqualFold(c.MatchToken(), "Ai")
 		if got := f.Names(c.MatchToken()); got != want {
@@ -106,7 +106,7 @@ func TestCrawlers(t *testing.T) {
 // Tokens are matched ignoring case, so the list holds each once.
 func TestCrawlersUniqueIgnoringCase(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range Crawlers {
+	for _, c := range TrackedCrawlers() {
 		k := strings.ToLower(c.Token)
 		if seen[k] {
 			t.Errorf("%s listed twice", c.Token)

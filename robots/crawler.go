@@ -1,5 +1,11 @@
 package robots
 
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
 //go:generate sh -c "go run ../scripts/gencrawlers ../../shared/corpus/robots/ai-robots-txt/robots.json > crawlers.go"
 
 // CrawlerKind tells what a tracked crawler is for.
@@ -20,7 +26,7 @@ func (k CrawlerKind) String() string {
 	return "search"
 }
 
-// Crawler is a crawler the dataset tracks (see [Crawlers]).
+// Crawler is a crawler the dataset tracks (see [TrackedCrawlers]).
 type Crawler struct {
 	Token    string // the product token as its operator documents it, e.g. "GPTBot"
 	Kind     CrawlerKind
@@ -28,9 +34,92 @@ type Crawler struct {
 	Function string // what it is for, as the ai.robots.txt list says
 	// Fallbacks are the tokens whose groups the crawler obeys, in order,
 	// when no group names its own token, as its operator documents (the
-	// documentation is cited in scripts/gencrawlers and in [Crawlers]);
+	// documentation is cited in scripts/gencrawlers and robots/crawlers.go);
 	// nil for most crawlers. The '*' groups come after them.
 	Fallbacks []string
+}
+
+// TrackedCrawlers returns the crawlers the dataset tracks by default (the
+// agents table): the major search engines' crawlers, then the AI crawlers
+// of the ai.robots.txt list, by token. It returns a new copy each call:
+// changing it changes nothing else.
+func TrackedCrawlers() []Crawler { return CloneCrawlers(trackedCrawlers) }
+
+// CloneCrawlers returns a deep copy of cs (Fallbacks included).
+func CloneCrawlers(cs []Crawler) []Crawler {
+	if cs == nil {
+		return nil
+	}
+	out := make([]Crawler, len(cs))
+	for i, c := range cs {
+		c.Fallbacks = slices.Clone(c.Fallbacks)
+		out[i] = c
+	}
+	return out
+}
+
+// crawlerJSON is the form of a crawler in [MarshalCrawlers].
+type crawlerJSON struct {
+	Token     string   `json:"token"`
+	Kind      string   `json:"kind"` // "search" or "ai"
+	Operator  string   `json:"operator,omitempty"`
+	Function  string   `json:"function,omitempty"`
+	Fallbacks []string `json:"fallbacks,omitempty"`
+}
+
+// MarshalCrawlers encodes a crawler list as JSON, in order: an array of
+// objects with token, kind ("search" or "ai"), operator, function and
+// fallbacks. The dataset keeps it in the footer of its agents files, so
+// that its reports use the list it was classified with.
+func MarshalCrawlers(cs []Crawler) (string, error) {
+	out := make([]crawlerJSON, len(cs))
+	for i, c := range cs {
+		out[i] = crawlerJSON{Token: c.Token, Kind: c.Kind.String(), Operator: c.Operator, Function: c.Function, Fallbacks: c.Fallbacks}
+	}
+	b, err := json.Marshal(out)
+	return string(b), err
+}
+
+// ParseCrawlers decodes a crawler list written by [MarshalCrawlers]. It
+// fails on an unknown kind, an empty or repeated token.
+func ParseCrawlers(s string) ([]Crawler, error) {
+	var in []crawlerJSON
+	if err := json.Unmarshal([]byte(s), &in); err != nil {
+		return nil, fmt.Errorf("robots: crawler list: %w", err)
+	}
+	out := make([]Crawler, len(in))
+	for i, c := range in {
+		var kind CrawlerKind
+		switch c.Kind {
+		case "search":
+			kind = CrawlerSearch
+		case "ai":
+			kind = CrawlerAI
+		default:
+			return nil, fmt.Errorf("robots: crawler list: %q has kind %q", c.Token, c.Kind)
+		}
+		out[i] = Crawler{Token: c.Token, Kind: kind, Operator: c.Operator, Function: c.Function, Fallbacks: c.Fallbacks}
+	}
+	if err := CheckCrawlers(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CheckCrawlers checks that a crawler list can classify a dataset: every
+// crawler has a token, of its own, and a known kind.
+func CheckCrawlers(cs []Crawler) error {
+	seen := make(map[string]bool, len(cs))
+	for _, c := range cs {
+		if c.Token == "" || seen[c.Token] {
+			return fmt.Errorf("robots: crawler list: empty or repeated token %q", c.Token)
+		}
+		if c.Kind != CrawlerSearch && c.Kind != CrawlerAI {
+			return fmt.Errorf("robots: crawler list: %q has kind %d", c.Token, c.Kind)
+		}
+		seen[c.Token] = true
+	}
+	return nil
 }
 
 // MatchToken is the part of the token Google's matcher can use: the token

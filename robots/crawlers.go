@@ -28,11 +28,13 @@
 
 package robots
 
-// Crawlers are the crawlers the dataset tracks (the agents table): the
-// major search engines' crawlers, then the AI crawlers of the ai.robots.txt
-// list, by token. A crawler that obeys another token's group when no group
-// names it has Fallbacks, with its operator's documentation cited above it.
-var Crawlers = []Crawler{
+// trackedCrawlers are the crawlers the dataset tracks by default (the
+// agents table; see [TrackedCrawlers]): the major search engines'
+// crawlers, then the AI crawlers of the ai.robots.txt list, by token. A
+// crawler that obeys another token's group when no group names it has
+// Fallbacks, with its operator's documentation cited above it. Never
+// modified: callers get copies.
+var trackedCrawlers = []Crawler{
 	{Token: "Googlebot", Kind: CrawlerSearch, Operator: "Google"},
 	// Google's robots.txt specification
 	// (developers.google.com/crawling/docs/robots-txt/robots-txt-spec), "Order of

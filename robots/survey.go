@@ -123,7 +123,7 @@ func UnreadableFindings(has func(Code) bool, groups, sitemaps int) bool {
 const minFilesOneByOne = 20
 
 // classicCrawlers are names of crawlers of the survey's time that the
-// generated [Crawlers] list does not hold.
+// generated list of tracked crawlers ([TrackedCrawlers]) does not hold.
 var classicCrawlers = [...]string{"scooter", "slurp", "msnbot", "teoma", "ia_archiver", "lycos", "infoseek", "webcrawler", "architext", "fast-webcrawler", "gulliver", "inktomi"}
 
 // looksLikeAgent reports whether a rule value v that starts with neither
@@ -146,8 +146,8 @@ func looksLikeAgent(v string) bool {
 			return true
 		}
 	}
-	for i := range Crawlers {
-		if strings.EqualFold(v, Crawlers[i].Token) {
+	for i := range trackedCrawlers {
+		if strings.EqualFold(v, trackedCrawlers[i].Token) {
 			return true
 		}
 	}

@@ -6,12 +6,12 @@ import (
 
 // Fallback tokens: a crawler that obeys another token's group when no group
 // names it (Googlebot-Image and Googlebot, Applebot and Googlebot; see
-// Crawlers for the operators' documentation).
+// robots/crawlers.go for the operators' documentation).
 
 // crawlerNamed returns the tracked crawler with the given token.
 func crawlerNamed(t *testing.T, token string) Crawler {
 	t.Helper()
-	for _, c := range Crawlers {
+	for _, c := range TrackedCrawlers() {
 		if c.Token == token {
 			return c
 		}
@@ -118,7 +118,7 @@ func TestTrackedFallbacks(t *testing.T) {
 	f("Google-Extended", googlebot, ViaStar)
 	f("Applebot-Extended", "user-agent: Applebot\ndisallow: /\n\nuser-agent: *\nallow: /\n", ViaStar)
 
-	for _, c := range Crawlers {
+	for _, c := range TrackedCrawlers() {
 		tokens := c.Tokens()
 		if tokens[0] != c.MatchToken() || len(tokens) != 1+len(c.Fallbacks) {
 			t.Errorf("%s: Tokens() = %q", c.Token, tokens)
@@ -144,7 +144,7 @@ func TestCrawlerAccessWithoutFallbacks(t *testing.T) {
 	}
 	for _, b := range bodies {
 		file := ParseString(b)
-		for _, c := range Crawlers {
+		for _, c := range TrackedCrawlers() {
 			if len(c.Fallbacks) > 0 {
 				continue
 			}

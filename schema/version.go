@@ -62,6 +62,12 @@ const (
 	TableKey = "robocensus.table"
 )
 
+// CrawlersKey holds, in the footer of an agents file written by ingest,
+// the crawler list its rows were classified with, as
+// robots.MarshalCrawlers writes it: the report of the crawl uses that list
+// (kinds, operators, order). Files written before it have none.
+const CrawlersKey = "robocensus.crawlers"
+
 // CheckVersion returns nil if this package reads files of schema version v:
 // "MAJOR.MINOR" with a major version from 1 to that of [Version].
 // Otherwise it returns an error wrapping [ErrNoVersion] (v is empty) or

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
@@ -111,22 +108,7 @@ func changesDataset(t *testing.T) string {
 	t.Helper()
 	in, dir := t.TempDir(), t.TempDir()
 	for label, fetches := range changesCrawls {
-		var buf bytes.Buffer
-		w, err := archive.NewWARCWriter(&buf, label+".warc.gz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		at := time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)
-		for _, f := range fetches {
-			f.Time, f.ContentType = at, "text/plain"
-			if err := w.WriteCapture(f); err != nil {
-				t.Fatal(err)
-			}
-		}
-		path := filepath.Join(in, label+".warc.gz")
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := writeWARC(t, in, label, fetches)
 		if _, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: label}, []string{path}); err != nil {
 			t.Fatal(err)
 		}

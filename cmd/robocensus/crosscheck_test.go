@@ -186,7 +186,7 @@ const usableSQL = `outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND 
 // documentation of analyze does.
 func setupSQL(t *testing.T, db *sql.DB) {
 	var ai []string
-	for _, c := range robots.Crawlers {
+	for _, c := range robots.TrackedCrawlers() {
 		if c.Kind == robots.CrawlerAI {
 			ai = append(ai, "('"+strings.ReplaceAll(c.Token, "'", "''")+"')")
 		}

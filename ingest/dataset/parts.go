@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -163,7 +164,7 @@ const (
 	FlushRows = 16 << 10
 )
 
-func NewPartWriter(s *Staging, name string, crawlers []string) (*PartWriter, error) {
+func NewPartWriter(s *Staging, name string, crawlers []robots.Crawler) (*PartWriter, error) {
 	p := &PartWriter{}
 	var err error
 	p.captures, err = openPart[schema.Capture](p, s, name, err)
@@ -234,12 +235,22 @@ type agentsWriter struct {
 	n int // crawlers per capture
 }
 
-func openAgents(s *Staging, part string, crawlers []string) (*agentsWriter, error) {
+// The footer records the crawler list (schema.CrawlersKey), so that the
+// report uses the list the rows were classified with.
+func openAgents(s *Staging, part string, crawlers []robots.Crawler) (*agentsWriter, error) {
+	list, err := robots.MarshalCrawlers(crawlers)
+	if err != nil {
+		return nil, err
+	}
 	f, err := s.create(schema.TableName[schema.Agent](), part)
 	if err != nil {
 		return nil, err
 	}
-	w := schema.NewAgentsWriter(f, crawlers, schema.WithMetadata("robocensus.crawl", s.crawl))
+	tokens := make([]string, len(crawlers))
+	for i, c := range crawlers {
+		tokens[i] = c.Token
+	}
+	w := schema.NewAgentsWriter(f, tokens, schema.WithMetadata("robocensus.crawl", s.crawl), schema.WithMetadata(schema.CrawlersKey, list))
 	return &agentsWriter{f: f, w: w, n: len(crawlers)}, nil
 }
 

@@ -75,7 +75,7 @@ func upToDate(published []schema.Input, all []string) bool {
 // shard) that the published partition has read to their end into a
 // committed segment, unless the shard already has committed segments. It
 // returns the number of inputs kept.
-func (w *Work) keepPublished(published []schema.Input, all []string, crawlers []string) (int, error) {
+func (w *Work) keepPublished(published []schema.Input, all []string, crawlers []robots.Crawler) (int, error) {
 	segs, err := w.Committed()
 	if err != nil {
 		return 0, err
@@ -142,7 +142,7 @@ type dropped struct {
 
 // copyKept writes the rows of the kept inputs of the published partition
 // to stage, one part per table.
-func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers []string) error {
+func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers []robots.Crawler) error {
 	part := schema.PartName(0)
 	d := dropped{ids: map[string]bool{}, bodies: map[string]int{}}
 	seen := map[[2]string]bool{}
@@ -274,7 +274,7 @@ func copyTable[T schema.Row](root, crawl string, stage *Staging, part string, ke
 // partition written before schema 1.3 has no via column: its rows cannot
 // be copied (and its fallback crawlers' verdicts are those of '*'), so the
 // rerun fails and says to ingest the crawl again.
-func copyAgents(root, crawl string, stage *Staging, part string, drop map[string]bool, crawlers []string) error {
+func copyAgents(root, crawl string, stage *Staging, part string, drop map[string]bool, crawlers []robots.Crawler) error {
 	files, err := partFiles(root, crawl, schema.TableName[schema.Agent]())
 	if err != nil || len(files) == 0 {
 		return err
@@ -311,6 +311,9 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 					return err
 				}
 				id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
+			}
+			if k := len(named); k >= len(crawlers) || r.Agent != crawlers[k].Token {
+				return fmt.Errorf("ingest: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh)", id, r.Agent, k)
 			}
 			v, ok := vias[r.Via]
 			if !ok {
@@ -363,11 +366,11 @@ func eachRow[T schema.Row](path string, f func(*T) error) error {
 }
 
 // Rerun prepares a run over a crawl that may be published (see above), with
-// the tokens of the crawlers of the agents table. It
+// the crawlers of the agents table. It
 // returns the number of inputs kept from the published partition, or, when
 // that partition is already what the run would publish and no work is
 // under way, its inputs rows (current): there is nothing to do.
-func (w *Work) Rerun(crawlers, all []string) (kept int, current []schema.Input, err error) {
+func (w *Work) Rerun(crawlers []robots.Crawler, all []string) (kept int, current []schema.Input, err error) {
 	published, err := PublishedInputs(w.root, w.crawl)
 	if err != nil || published == nil {
 		return 0, nil, err

@@ -1,0 +1,107 @@
+package analyze
+
+import (
+	"fmt"
+
+	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// crawlerList is the crawler list a crawl's agents table was classified
+// with, and the place of each token in it. Ingest records the list in the
+// footer of every agents file (schema.CrawlersKey); a dataset written
+// before has none, and its crawls use the binary's list
+// (robots.TrackedCrawlers). It is never modified once made.
+type crawlerList struct {
+	crawlers []robots.Crawler
+	index    map[string]int // token -> index in crawlers
+}
+
+func newCrawlerList(crawlers []robots.Crawler) *crawlerList {
+	l := &crawlerList{crawlers: crawlers, index: make(map[string]int, len(crawlers))}
+	for i, c := range crawlers {
+		l.index[c.Token] = i
+	}
+	return l
+}
+
+// defaultCrawlerList is the binary's list, for datasets that record none.
+func defaultCrawlerList() *crawlerList { return newCrawlerList(robots.TrackedCrawlers()) }
+
+// lookup returns the index of agent in the list.
+func (l *crawlerList) lookup(agent string) (int, bool) {
+	k, ok := l.index[agent]
+	return k, ok
+}
+
+// kind returns "search" or "ai" for a crawler of the list, "other" for
+// another agent.
+func (l *crawlerList) kind(agent string) string {
+	if k, ok := l.index[agent]; ok {
+		return l.crawlers[k].Kind.String()
+	}
+	return "other"
+}
+
+// order is the place of an agent in the list; others last.
+func (l *crawlerList) order(agent string) int {
+	if k, ok := l.index[agent]; ok {
+		return k
+	}
+	return len(l.crawlers)
+}
+
+// crawlerList reads the crawler list of a crawl from the footers of its
+// agents files. The files that record one must record the same; when none
+// does (a dataset written before the key, or no agents table), the list is
+// the binary's.
+func (d *Dataset) crawlerList(crawl string) (*crawlerList, error) {
+	files, err := d.files("agents", crawl)
+	if err != nil {
+		return nil, err
+	}
+	var list, from string
+	for _, name := range files {
+		r, closeFile, err := d.openArrow(name, scanSpec{table: "agents"})
+		if err != nil {
+			return nil, err
+		}
+		v := r.Metadata(schema.CrawlersKey)
+		closeFile()
+		switch {
+		case v == "":
+		case list == "":
+			list, from = v, name
+		case v != list:
+			return nil, fmt.Errorf("analyze: crawl %s: %s and %s record different crawler lists", crawl, from, name)
+		}
+	}
+	if list == "" {
+		return defaultCrawlerList(), nil
+	}
+	crawlers, err := robots.ParseCrawlers(list)
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %s: %w", from, err)
+	}
+	return newCrawlerList(crawlers), nil
+}
+
+// followedAINames are the AI crawlers followed host by host, in the strata
+// and in the changes between crawls: the most named in robots.txt files
+// and the most discussed. Notebooks 11_ranks and 12_changes list them too.
+// A new slice each call: nothing changes them.
+func followedAINames() []string {
+	return []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
+}
+
+// followedAI returns followedAINames, in order, with "" in place of those
+// the crawl's list does not track as AI crawlers.
+func (l *crawlerList) followedAI() []string {
+	names := followedAINames()
+	for i, n := range names {
+		if k, ok := l.index[n]; !ok || l.crawlers[k].Kind != robots.CrawlerAI {
+			names[i] = ""
+		}
+	}
+	return names
+}
