@@ -243,7 +243,7 @@ func TestAgentsWriterRepeatedCaptureID(t *testing.T) {
 }
 
 // benchAgentCaptures are the captures of the public-API benchmark: 20,000
-// captures with every tracked crawler (robots.Crawlers), 3.5M rows with
+// captures with every tracked crawler (robots.TrackedCrawlers), 3.5M rows with
 // the 175 of today.
 const benchAgentCaptures = 20_000
 
@@ -343,8 +343,9 @@ type countWriter struct{ n int64 }
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
 func trackedTokens() []string {
-	agents := make([]string, len(robots.Crawlers))
-	for i, c := range robots.Crawlers {
+	crawlers := robots.TrackedCrawlers()
+	agents := make([]string, len(crawlers))
+	for i, c := range crawlers {
 		agents[i] = c.Token
 	}
 	return agents
