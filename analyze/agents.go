@@ -8,54 +8,54 @@ import (
 )
 
 // The "host T" passes: the rows of a table keyed by capture_id (agents,
-// directives, preferences) of each effective capture of the shard
+// directives, preferences) of each effective capture of the batch
 // (effective.go), fed in runs of one capture. The agents table has a row per capture and tracked
-// crawler (some 180 per capture). It is read once per shard, its string
+// crawler (some 180 per capture). It is read once per batch, its string
 // columns as dictionaries, so that a row costs a few indices: the first
-// shard feeds every record to the sections that need "agents", and every
-// shard feeds the runs of rows of its effective captures to those that
-// need "host agents". The other "host T" tables are read once per shard
+// batch feeds every record to the sections that need "agents", and every
+// batch feeds the runs of rows of its effective captures to those that
+// need "host agents". The other "host T" tables are read once per batch
 // each, after agents, for all the sections that need them.
 
 // hostDictColumns are the string columns of the "host T" tables read as
 // dictionaries when asked for: repeated values, looked at once per record.
 var hostDictColumns = []string{"capture_id", "agent", "verdict", "key", "source", "category", "path"}
 
-// makeTallies makes the shard's tallies, once its hosts are let go.
-func (s *crawlState) makeTallies(_ context.Context, sh *shard) error {
-	for k := range sh.tallies {
-		sh.tallies[k] = make([]uint64, len(sh.caps))
+// makeTallies makes the batch's tallies, once its hosts are let go.
+func (s *crawlState) makeTallies(_ context.Context, hb *batch) error {
+	for k := range hb.tallies {
+		hb.tallies[k] = make([]uint64, len(hb.caps))
 	}
 	return nil
 }
 
-// agentsPass feeds the agents of the shard's effective captures, and in
-// the first shard every row of agents.
-func (s *crawlState) agentsPass(ctx context.Context, sh *shard) error {
-	return s.hostRowsPass(ctx, sh, "agents")
+// agentsPass feeds the agents of the batch's effective captures, and in
+// the first batch every row of agents.
+func (s *crawlState) agentsPass(ctx context.Context, hb *batch) error {
+	return s.hostRowsPass(ctx, hb, "agents")
 }
 
-// hostTablesPass feeds the rows of the effective captures of the shard of
+// hostTablesPass feeds the rows of the effective captures of the batch of
 // each "host T" table but agents.
-func (s *crawlState) hostTablesPass(ctx context.Context, sh *shard) error {
+func (s *crawlState) hostTablesPass(ctx context.Context, hb *batch) error {
 	for _, t := range s.secs.hostTables() {
 		if t == "agents" {
 			continue
 		}
-		if err := s.hostRowsPass(ctx, sh, t); err != nil {
+		if err := s.hostRowsPass(ctx, hb, t); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// hostRowsPass reads a table once for the shard: it feeds the runs of
+// hostRowsPass reads a table once for the batch: it feeds the runs of
 // rows of the effective captures to the sections that need "host T", and
-// in the counting shard every record to those that need the table
-// itself when the shard's passes feed it (agents).
-func (s *crawlState) hostRowsPass(ctx context.Context, sh *shard, table string) error {
+// in the counting batch every record to those that need the table
+// itself when the batch's passes feed it (agents).
+func (s *crawlState) hostRowsPass(ctx context.Context, hb *batch, table string) error {
 	pseudo := HostRowsTable(table)
-	all := sh.counting && slices.Contains(shardTables, table) && s.secs.wants(table)
+	all := hb.counting && slices.Contains(batchTables, table) && s.secs.wants(table)
 	if !s.secs.wants(pseudo) && !all {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (s *crawlState) hostRowsPass(ctx context.Context, sh *shard, table string) 
 				return err
 			}
 		}
-		return s.feedHostRows(sh, table, w, &feeds[w], rec)
+		return s.feedHostRows(hb, table, w, &feeds[w], rec)
 	})
 }
 
@@ -87,8 +87,8 @@ func dictColumns(read []string, dict ...string) []string {
 }
 
 // feedHostRows feeds the runs of rows of the record that belong to an
-// effective capture of the shard.
-func (s *crawlState) feedHostRows(sh *shard, table string, w int, f *runFeed, rec arrow.Record) error {
+// effective capture of the batch.
+func (s *crawlState) feedHostRows(hb *batch, table string, w int, f *runFeed, rec arrow.Record) error {
 	if !s.secs.wants(HostRowsTable(table)) {
 		return nil
 	}
@@ -104,8 +104,8 @@ func (s *crawlState) feedHostRows(sh *shard, table string, w int, f *runFeed, re
 		for j < n && ids.idx[j] == ids.idx[i] {
 			j++
 		}
-		if ci, ok := sh.lookup(s.hash, ids.value(i)); ok && sh.caps[ci].weight > 0 {
-			f.add(ci, Marks{c: &sh.caps[ci], codes: s.codes, extra: sh.extra[ci]}, i, j)
+		if ci, ok := hb.lookup(s.hash, ids.value(i)); ok && hb.caps[ci].weight > 0 {
+			f.add(ci, Marks{c: &hb.caps[ci], codes: s.codes, extra: hb.extra[ci]}, i, j)
 		}
 		i = j
 	}
@@ -113,7 +113,7 @@ func (s *crawlState) feedHostRows(sh *shard, table string, w int, f *runFeed, re
 	if len(runs) == 0 {
 		return nil
 	}
-	return s.secs.addHostRows(table, w, rec, runs, func(slot, run int) *uint64 { return &sh.tallies[slot][f.cis[run]] })
+	return s.secs.addHostRows(table, w, rec, runs, func(slot, run int) *uint64 { return &hb.tallies[slot][f.cis[run]] })
 }
 
 // runFeed gathers the runs of rows of deciding captures of a record.

@@ -9,7 +9,7 @@ import (
 )
 
 // Each site check on fixtures built by hand: a check whose computation is
-// removed or wrong fails here (see scripts/mutate.sh).
+// removed or wrong fails here (see scripts/mutate.hb).
 
 // runCheck runs one check on a site whose crawls are given, oldest first,
 // and returns its findings as "severity line: message".

@@ -38,13 +38,13 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 
 // crawl computes the figures of one crawl partition. First the tables the
 // sections read once (sitemaps, inputs, hosts, ...). Then its captures are
-// split into host shards processed one after the other; each shard makes
-// passes over the tables (captures, which indexes the shard's captures and
+// split into host batches processed one after the other; each batch makes
+// passes over the tables (captures, which indexes the batch's captures and
 // hosts; diagnostics and rules, which mark them; agents; captures again for
 // the hosts), and what it counts is added to the crawl's figures before
-// the next shard starts. The first shard also counts what needs no capture
+// the next batch starts. The first batch also counts what needs no capture
 // state over every row. Then the hosts the sections chose once every host
-// was counted, in the shards before the last, and the few bodies shown.
+// was counted, in the batches before the last, and the few bodies shown.
 func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, error) {
 	s, err := newCrawlState(d, label, p)
 	if err != nil {
@@ -53,8 +53,8 @@ func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, er
 	if err := s.sectionsPass(ctx); err != nil {
 		return nil, err
 	}
-	for i := range s.shards {
-		if err := s.shardPasses(ctx, s.newShard(i, roundMain)); err != nil {
+	for i := range s.batches {
+		if err := s.batchPasses(ctx, s.newBatch(i, roundMain)); err != nil {
 			return nil, err
 		}
 	}
@@ -68,31 +68,31 @@ func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, er
 	return s.out, nil
 }
 
-// sectionsPass reads the tables the sections need that the shards' passes
-// do not read (sitemaps, inputs, hosts, ...): before the shards, so that
+// sectionsPass reads the tables the sections need that the batches' passes
+// do not read (sitemaps, inputs, hosts, ...): before the batches, so that
 // a section may join one of them with a table the passes feed.
 func (s *crawlState) sectionsPass(ctx context.Context) error {
 	return s.secs.scanTables(ctx, s.d, s.label)
 }
 
-// shardPasses makes the passes of one shard. After the last shard's
+// batchPasses makes the passes of one batch. After the last batch's
 // marks, every host is counted: the sections that rank hosts choose those
-// they want fed again, and the last shard's hosts pass feeds its own.
-func (s *crawlState) shardPasses(ctx context.Context, sh *shard) error {
-	steps := []func(context.Context, *shard) error{s.capturesPass, s.weightsPass, s.diagnosticsPass, s.rulesPass, s.finishMarks, s.marksFeed}
-	if sh.index == sh.of-1 {
+// they want fed again, and the last batch's hosts pass feeds its own.
+func (s *crawlState) batchPasses(ctx context.Context, hb *batch) error {
+	steps := []func(context.Context, *batch) error{s.capturesPass, s.weightsPass, s.diagnosticsPass, s.rulesPass, s.finishMarks, s.marksFeed}
+	if hb.index == hb.of-1 {
 		steps = append(steps, s.choose)
 	}
 	steps = append(steps, s.makeTallies, s.agentsPass, s.hostTablesPass, s.hostsPass)
 	for _, step := range steps {
-		if err := step(ctx, sh); err != nil {
+		if err := step(ctx, hb); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// capture is what the passes keep of one capture of a shard: 48 bytes.
+// capture is what the passes keep of one capture of a batch: 48 bytes.
 type capture struct {
 	id       uint64    // hash of capture_id
 	codes    [2]uint64 // bit i: a diagnostic of code i (set atomically)
@@ -131,7 +131,7 @@ type host struct {
 	id       captureKey
 }
 
-// crawlState is what the passes over one crawl keep from shard to shard:
+// crawlState is what the passes over one crawl keep from batch to batch:
 // counts, and maps whose size grows with distinct values (of sizes, user
 // agents, typos, payload digests, agents), not with captures.
 type crawlState struct {
@@ -139,7 +139,7 @@ type crawlState struct {
 	label    string
 	out      *Crawl
 	hash     hasher
-	shards   int
+	batches  int
 	captures int64 // rows of captures, from the footers
 	hosts    bool  // the crawl has a hosts table (schema 1.3): redirects are followed
 
@@ -158,7 +158,7 @@ var knownOutcomes = []string{
 }
 
 func newCrawlState(d *Dataset, label string, p Params) (*crawlState, error) {
-	n, shards, err := d.HostShards(label)
+	n, batches, err := d.HostBatches(label)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func newCrawlState(d *Dataset, label string, p Params) (*crawlState, error) {
 		return nil, err
 	}
 	return &crawlState{
-		d: d, label: label, out: &Crawl{Crawl: label}, hash: d.hash, shards: shards, captures: n, hosts: hosts > 0,
+		d: d, label: label, out: &Crawl{Crawl: label}, hash: d.hash, batches: batches, captures: n, hosts: hosts > 0,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
 		secs: newSectionRun(crawlSections, p, d.workers()),
 	}, nil

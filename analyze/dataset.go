@@ -311,8 +311,8 @@ type Option func(*config) error
 
 type config struct {
 	workers int
-	shards  int   // 0: chosen from the captures' row count
-	memory  int64 // 0: DefaultShardCaptures per shard
+	batches int   // 0: chosen from the captures' row count
+	memory  int64 // 0: DefaultBatchCaptures per batch
 	top     int
 	mem     memory.Allocator
 	checks  []*Check
@@ -355,33 +355,39 @@ func WithWorkers(n int) Option {
 	}
 }
 
-// WithHostShards sets the number of host shards the captures of each crawl
+// WithHostBatches sets the number of host batches the captures of each crawl
 // partition are split into, at least 1: the crawl report keeps the state
-// of one shard's captures at a time, and reads the tables once per shard
+// of one batch's captures at a time, and reads the tables once per batch
 // (see the package documentation, "Memory and speed"). The figures are
-// the same for any number of shards. Defaults to enough shards for each
-// to hold at most [DefaultShardCaptures] captures, from the row counts in
+// the same for any number of batches. Defaults to enough batches for each
+// to hold at most [DefaultBatchCaptures] captures, from the row counts in
 // the captures files' footers, or to fit [WithMemory].
-func WithHostShards(n int) Option {
+func WithHostBatches(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("%w: WithHostShards(%d): want at least 1", ErrBadOption, n)
+			return fmt.Errorf("%w: WithHostBatches(%d): want at least 1", ErrBadOption, n)
 		}
-		c.shards = n
+		c.batches = n
 		return nil
 	}
 }
 
-// WithMemory chooses the number of host shards from the memory the report
+// WithHostShards is the former name of [WithHostBatches].
+//
+// Deprecated: use WithHostBatches. "Shard" now names only a machine's
+// share of ingest's inputs (robocensus ingest --shard K/N).
+func WithHostShards(n int) Option { return WithHostBatches(n) }
+
+// WithMemory chooses the number of host batches from the memory the report
 // may use, in bytes, at least [MinMemory] (such as the soft memory limit
-// of the process, debug.SetMemoryLimit(-1)): as few shards as the memory
-// allows, since each shard costs a pass over the tables. The model is
+// of the process, debug.SetMemoryLimit(-1)): as few batches as the memory
+// allows, since each batch costs a pass over the tables. The model is
 // that of the package documentation, "Memory and speed": [BaseMemory] for
 // buffers and counts, [BytesPerBody] per row of the crawl's bodies table
 // (an upper bound of the shared-bodies counts), and [BytesPerCapture] per
-// capture of a shard. A shard holds at least [DefaultShardCaptures]
-// captures: more shards would not save the memory of the whole crawl's
-// counts, only add passes. [WithHostShards] takes precedence.
+// capture of a batch. A batch holds at least [DefaultBatchCaptures]
+// captures: more batches would not save the memory of the whole crawl's
+// counts, only add passes. [WithHostBatches] takes precedence.
 func WithMemory(bytes int64) Option {
 	return func(c *config) error {
 		if bytes < MinMemory {

@@ -83,10 +83,10 @@
 // another worker's counts, Finish into the [Crawl]), lists its Trends and
 // renders itself in Markdown and, with its template fragment, in HTML. The
 // driver (sectiondriver.go, feeds.go) owns every pass: it feeds the
-// captures, diagnostics, rules and agents tables from the first shard's
+// captures, diagnostics, rules and agents tables from the first batch's
 // passes, which read them anyway to mark captures, and finishes the
 // sections that need only captures as soon as that pass ends; it reads any
-// other table once per crawl. What it marks in the shards reaches the
+// other table once per crawl. What it marks in the batches reaches the
 // sections as pseudo-tables (section.go): "marks" (every capture with its
 // codes, end anchor, read, non-empty, deciding and usable marks and a
 // hash of its digest), "marked captures" (every capture as its row of
@@ -95,13 +95,13 @@
 // capture that decides for hosts once redirects are followed, with the
 // number of hosts it decides for; "effective hosts" with their names),
 // "chosen hosts" (for a ranking that needs every host counted first: once
-// the last shard's marks are fed, the hosts whose deciding capture the
+// the last batch's marks are fed, the hosts whose deciding capture the
 // section chose, fed again) and "host T" for a table T keyed by
 // capture_id ("host agents", "host directives", "host preferences": the
 // rows of T of each effective capture, with a tally the section keeps per
 // capture). A section that shows bodies lists their digests, and the
 // driver reads their texts (BodyReader). A section opens no file and
-// knows nothing of shards or row groups. The dataset's "hosts" table is
+// knows nothing of batches or row groups. The dataset's "hosts" table is
 // read like any other table, once per crawl.
 //
 // To add a section NAME:
@@ -123,7 +123,7 @@
 //  4. its test on a fixture counted by hand, in section_NAME_test.go
 //     (or sections_test.go, where the first sections' are). The
 //     accumulator's feed methods (Add, Merge, AddMarks, AddHosts, ...)
-//     are mutants of scripts/mutate.sh by themselves; mark a helper that
+//     are mutants of scripts/mutate.hb by themselves; mark a helper that
 //     computes with a //mutate:catch line in its doc comment (see
 //     scripts/mutate), and the test must fail without it;
 //  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
@@ -157,42 +157,42 @@
 // Tables are read in record batches (16,384 rows; 64 for bodies), with the
 // row groups of each file shared out among the workers (a published
 // partition has one or two large files per table), so memory does not grow
-// with the rows of diagnostics, rules or agents. What the report keeps of each capture is bounded by host shards:
+// with the rows of diagnostics, rules or agents. What the report keeps of each capture is bounded by host batches:
 // the captures of a crawl partition are split by a 64-bit hash of
-// url_host_name into P shards processed one after the other. P is
-// ceil(captures / [DefaultShardCaptures]) from the row counts in the
-// captures files' footers, so that a shard holds at most about 1,048,576
+// url_host_name into P batches processed one after the other. P is
+// ceil(captures / [DefaultBatchCaptures]) from the row counts in the
+// captures files' footers, so that a batch holds at most about 1,048,576
 // captures; or as few as fit the memory given with [WithMemory] (what
 // robocensus report does, with its soft memory limit); or what
-// [WithHostShards] sets. The figures are the same for any
-// P (the tests compare the JSON of 1, 3 and 7 shards, and more on a dataset
+// [WithHostBatches] sets. The figures are the same for any
+// P (the tests compare the JSON of 1, 3 and 7 batches, and more on a dataset
 // made for it):
 //
-//   - Per-host choices are made within a shard, which holds every capture
+//   - Per-host choices are made within a batch, which holds every capture
 //     of its hosts: the deciding capture, usable hosts, the verdicts of
 //     the agents table, what hosts say of AI crawlers. A host whose
-//     effective capture is of another shard's host is counted in that
-//     shard: each shard reads the hosts table (two columns) and weighs
+//     effective capture is of another batch's host is counted in that
+//     batch: each batch reads the hosts table (two columns) and weighs
 //     each of its captures by the hosts it decides for.
-//   - Counts add up over the shards. The first shard also counts, over
+//   - Counts add up over the batches. The first batch also counts, over
 //     every row, what needs no capture state (outcomes and statuses,
 //     sizes, user agents named, diagnostic rows and typos, rules); the
-//     later shards read only the columns that index and mark captures.
-//   - The worst hosts are ranked in one list as the hosts of each shard
+//     later batches read only the columns that index and mark captures.
+//   - The worst hosts are ranked in one list as the hosts of each batch
 //     are fed.
-//   - The shared bodies are chosen once the last shard's marks are fed,
+//   - The shared bodies are chosen once the last batch's marks are fed,
 //     when the hosts of every body are counted: those served by as many
 //     hosts as the last listed can be. Their hosts are fed again ("chosen
 //     hosts"), with their digests and names, and the bodies ranked as
-//     they come: the last shard's in its hosts pass, the other shards' by
+//     they come: the last batch's in its hosts pass, the other batches' by
 //     indexing them again (their captures, and their diagnostics only
 //     when a deciding capture's being usable depends on them).
 //
-// A shard keeps 48 bytes per capture and 5.3 to 10.7 bytes of index (an
+// A batch keeps 48 bytes per capture and 5.3 to 10.7 bytes of index (an
 // open-addressing table of capture indices by ID hash), and, while its
 // captures are read, 32 bytes and a map entry per host (about 62 bytes
 // per host with the entry): some 120 bytes per capture at most, about
-// 125 MB for a full shard whose captures are each their own host; 53 to 59
+// 125 MB for a full batch whose captures are each their own host; 53 to 59
 // bytes per capture from the end of its captures pass to the end of its
 // passes.
 //
@@ -201,14 +201,14 @@
 //
 //   - sizes: a count per distinct payload_length of the read captures, 20
 //     to 40 bytes each (at most one per byte count up to the stored-bytes
-//     cap), in each worker, until the first shard's captures pass ends;
+//     cap), in each worker, until the first batch's captures pass ends;
 //   - user agents named: a count per distinct lower-cased value, its bytes
-//     and some 40 to 60 more, in each worker, until the first shard's
+//     and some 40 to 60 more, in each worker, until the first batch's
 //     captures pass ends;
 //   - typos: a count per distinct misspelled key and code;
 //   - shared bodies: a count of hosts per distinct payload digest hash of
 //     the hosts' usable, non-empty deciding captures, 20 to 40 bytes each,
-//     until the last shard's marks are fed; then only the bodies that may
+//     until the last batch's marks are fed; then only the bodies that may
 //     be listed (as many as listed, and those tied with the last).
 //     A crawl where most hosts serve a body of their own has about one
 //     entry per host: 1.2 to 2.4 GB for 60 million hosts, the largest
@@ -216,25 +216,25 @@
 //   - agents not tracked: verdict counts per distinct agents.agent value.
 //
 // A section that needs a "host T" table (crawlers, usage preferences)
-// keeps a tally of 8 bytes per capture of the shard, made after the
-// shard's hosts are let go, so under the captures pass's peak. Usage
+// keeps a tally of 8 bytes per capture of the batch, made after the
+// batch's hosts are let go, so under the captures pass's peak. Usage
 // preferences reads the directives and preferences tables once per
-// shard for the rows of the usable hosts' effective captures, and takes
+// batch for the rows of the usable hosts' effective captures, and takes
 // GPTBot's verdict from the agents pass the crawlers section makes
 // anyway; classic mistakes reads four more columns of captures in the
 // pass that feeds the hosts ("marked captures"). No set of capture IDs or
-// hosts lives beyond a shard. Over the two crawls of 45,609 and 9,438
+// hosts lives beyond a batch. Over the two crawls of 45,609 and 9,438
 // captures of the shared corpus (2026-11-24, the shared 2-core VM, JSON
 // report), the two sections cost 5-7% of the report's CPU next to the
-// report without them (1.28-1.36 s against 1.24-1.27 s; with 4 shards
-// 3.07 s against 2.92 s); reading the agents table again per shard for
+// report without them (1.28-1.36 s against 1.24-1.27 s; with 4 batches
+// 3.07 s against 2.92 s); reading the agents table again per batch for
 // GPTBot's verdict, as they first did, cost some 75%.
 //
-// The per-host figures follow redirects (effective.go): each shard reads
+// The per-host figures follow redirects (effective.go): each batch reads
 // two columns of the hosts table once and keeps a 4-byte weight per
 // capture (in the 48 bytes). The changes section needs the names of the
 // hosts each capture decides for ("effective hosts"): 12 bytes and the
-// name's bytes per host of the shard, kept while its passes run; over
+// name's bytes per host of the batch, kept while its passes run; over
 // the two crawls of 260,000 hosts of scripts/mkwarc the peak RSS grew by
 // about 15 MB (207,708-215,180 KB to 224,412-229,048 KB by GNU time,
 // 2026-11-24).
@@ -251,11 +251,11 @@
 // Performance) it costs about 3 µs of CPU per host and crawl, some 15% of
 // the report's CPU there, and 20-30 MiB of peak memory.
 //
-// The price of shards is time: every shard reads the captures,
+// The price of batches is time: every batch reads the captures,
 // diagnostics, rules and agents tables again (the columns it needs), so a
 // report takes about P times the work of one pass over the crawl, which
 // grows as the square of the crawl's size once it needs more than one
-// shard.
+// batch.
 //
 // The repetitive string columns (capture_id, agent and verdict of the
 // agents table, one row per capture and tracked crawler, some 180 per
@@ -269,24 +269,24 @@
 // (about 1 in 3·10⁷ for a million identifiers) would merge two. Crawls are
 // reported one after the other, so the largest partition sets the peak.
 // The Go heap may grow to twice what is live: robocensus report sets a
-// soft memory limit of 240 MiB unless GOMEMLIMIT or --host-shards is set,
-// and chooses the shards to fit the limit.
+// soft memory limit of 240 MiB unless GOMEMLIMIT or --host-batches is set,
+// and chooses the batches to fit the limit.
 //
 // On the shared 2-core VM (Intel Xeon, 2026-11-22, go1.26,
-// scripts/bench-report.sh -s "1 2 3 4", run twice, over a dataset of
+// scripts/bench-report.hb -s "1 2 3 4", run twice, over a dataset of
 // 1,000,457 captures of as many hosts, built with scripts/mkwarc and
 // robocensus ingest; P=8 once; CPU is user and system time):
 //
 //	robocensus report --format json   8.2-10.9 s wall, 15-20 s CPU, 252-254 MiB peak RSS (P=1, 4 runs)
 //	robocensus report (html)          10.5-11.0 s wall, 19-20 s CPU, 253 MiB peak RSS
 //	robocensus report --site HOST     7.9 s wall, 15 s CPU, 149-157 MiB peak RSS
-//	  --format json --host-shards 2   16.0-17.5 s wall, 30-33 s CPU, 229-230 MiB peak RSS
-//	  --format json --host-shards 3   20.4-25.4 s wall, 39-48 s CPU, 195-200 MiB peak RSS
-//	  --format json --host-shards 4   28.4-28.9 s wall, 54-55 s CPU, 190-216 MiB peak RSS
-//	  --format json --host-shards 8   57 s wall, 111 s CPU, 183 MiB peak RSS
+//	  --format json --host-batches 2   16.0-17.5 s wall, 30-33 s CPU, 229-230 MiB peak RSS
+//	  --format json --host-batches 3   20.4-25.4 s wall, 39-48 s CPU, 195-200 MiB peak RSS
+//	  --format json --host-batches 4   28.4-28.9 s wall, 54-55 s CPU, 190-216 MiB peak RSS
+//	  --format json --host-batches 8   57 s wall, 111 s CPU, 183 MiB peak RSS
 //
 // With GOMEMLIMIT=off, P=1 peaks at 355-356 MiB in the same time. The code
-// before host shards and dictionaries took 22.5-26.5 s wall, 42-50 s CPU
+// before host batches and dictionaries took 22.5-26.5 s wall, 42-50 s CPU
 // and 428-438 MiB for the JSON and HTML reports, and 21-23 s wall for the
 // site report. These figures go stale with the code and the machine;
 // rerun the script.
@@ -297,19 +297,19 @@
 // read by one goroutine):
 //
 //	report --format json (P=5)            170 s wall, 260 MiB peak RSS [241 s]
-//	  --host-shards 1                     51 s, 1.2 GiB peak RSS [158 s, 574 MiB under the 240 MiB limit]
-//	  --host-shards 1, GOMEMLIMIT=1GiB    56 s, 1.0 GiB
-//	  --host-shards 2, GOMEMLIMIT=700MiB  80 s, 680 MiB [144 s, 363 MiB under the 240 MiB limit]
+//	  --host-batches 1                     51 s, 1.2 GiB peak RSS [158 s, 574 MiB under the 240 MiB limit]
+//	  --host-batches 1, GOMEMLIMIT=1GiB    56 s, 1.0 GiB
+//	  --host-batches 2, GOMEMLIMIT=700MiB  80 s, 680 MiB [144 s, 363 MiB under the 240 MiB limit]
 //
-// With the shards chosen by WithMemory (same JSON):
+// With the batches chosen by WithMemory (same JSON):
 //
 //	report --format json (240 MiB: P=4)   134 s, 266 MiB peak RSS
 //	GOMEMLIMIT=1GiB (P=1)                 41 s, 1.0 GiB peak RSS
 //
-// So the first shard costs about 9-11 s per million captures of the crawl
-// and each further shard about 7 s; with every host serving a body of its
+// So the first batch costs about 9-11 s per million captures of the crawl
+// and each further batch about 7 s; with every host serving a body of its
 // own a full Common Crawl partition (60-75M captures) also keeps the
 // shared-bodies counts, up to 1.2-2.4 GB, whatever P. With GOMEMLIMIT=4GiB
-// such a partition takes 2 to 5 shards: 15 to 45 minutes on 2 cores,
+// such a partition takes 2 to 5 batches: 15 to 45 minutes on 2 cores,
 // extrapolated.
 package analyze

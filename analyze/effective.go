@@ -20,22 +20,22 @@ import (
 // robots.txt blocking GPTBot blocks GPTBot.
 //
 // The effective capture of a host may be a capture of another host (of
-// another host shard): each capture is given a weight, the number of hosts
-// it decides for, in the shard of its own host, and the sections count a
+// another host batch): each capture is given a weight, the number of hosts
+// it decides for, in the batch of its own host, and the sections count a
 // capture as that many hosts. A capture that decides for no host weighs 0.
 // Crawls written before the hosts table (schema 1.2 and older) have no
 // redirects followed: each deciding capture weighs 1.
 
-// weightsPass gives each capture of the shard its weight: the hosts table
-// is read once per shard (two columns), and each host adds one to the
-// capture that decides for it, when that capture is of the shard. When a
+// weightsPass gives each capture of the batch its weight: the hosts table
+// is read once per batch (two columns), and each host adds one to the
+// capture that decides for it, when that capture is of the batch. When a
 // section needs "effective hosts", the names of those hosts are kept too
-// (sh.names), until the shard's passes end.
-func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
+// (hb.names), until the batch's passes end.
+func (s *crawlState) weightsPass(ctx context.Context, hb *batch) error {
 	if !s.hosts {
-		for i := range sh.caps {
-			if sh.caps[i].flags&capDeciding != 0 {
-				sh.caps[i].weight = 1
+		for i := range hb.caps {
+			if hb.caps[i].flags&capDeciding != 0 {
+				hb.caps[i].weight = 1
 			}
 		}
 		return nil
@@ -45,7 +45,7 @@ func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
 	if names {
 		columns = append(columns, "url_host_name")
 		// About one host per capture, of some 20 bytes: no doubling.
-		sh.names.refs, sh.names.arena = make([]nameRef, 0, len(sh.caps)), make([]byte, 0, 24*len(sh.caps))
+		hb.names.refs, hb.names.arena = make([]nameRef, 0, len(hb.caps)), make([]byte, 0, 24*len(hb.caps))
 	}
 	var mu sync.Mutex
 	spec := scanSpec{table: "hosts", crawl: s.label, columns: columns}
@@ -64,24 +64,24 @@ func (s *crawlState) weightsPass(ctx context.Context, sh *shard) error {
 			if effective.IsValid(i) && effective.Value(i) != "" {
 				id = effective.Value(i)
 			}
-			ci, ok := sh.lookup(s.hash, id)
+			ci, ok := hb.lookup(s.hash, id)
 			if !ok {
 				continue
 			}
-			atomic.AddUint32(&sh.caps[ci].weight, 1)
+			atomic.AddUint32(&hb.caps[ci].weight, 1)
 			if names {
 				mu.Lock()
-				sh.names.add(ci, hosts.Value(i))
+				hb.names.add(ci, hosts.Value(i))
 				mu.Unlock()
 			}
 		}
 		return nil
 	})
-	sh.names.sort()
+	hb.names.sort()
 	return err
 }
 
-// hostNames are the names of the hosts the captures of a shard decide
+// hostNames are the names of the hosts the captures of a batch decide
 // for, in one arena: 12 bytes and the name's bytes per host.
 type hostNames struct {
 	refs  []nameRef
@@ -105,17 +105,17 @@ func (h *hostNames) sort() {
 	slices.SortFunc(h.refs, func(a, b nameRef) int { return cmp.Or(cmp.Compare(a.ci, b.ci), bytes.Compare(h.name(a), h.name(b))) })
 }
 
-// hostsOf returns the names of the hosts capture ci of the shard decides
+// hostsOf returns the names of the hosts capture ci of the batch decides
 // for: from the hosts table, or, in a crawl without one, its own host's.
-func (s *crawlState) hostsOf(sh *shard, ci uint32, own string) []string {
+func (s *crawlState) hostsOf(hb *batch, ci uint32, own string) []string {
 	if !s.hosts {
 		return []string{own}
 	}
-	refs := sh.names.refs
+	refs := hb.names.refs
 	i, _ := slices.BinarySearchFunc(refs, ci, func(r nameRef, ci uint32) int { return cmp.Compare(r.ci, ci) })
 	var out []string
 	for ; i < len(refs) && refs[i].ci == ci; i++ {
-		out = append(out, string(sh.names.name(refs[i])))
+		out = append(out, string(hb.names.name(refs[i])))
 	}
 	return out
 }

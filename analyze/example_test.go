@@ -46,14 +46,14 @@ func ExampleDataset_Report() {
 	// trend GPTBot disallowed: [0 0.3333333333333333]
 }
 
-// A crawl's captures split into host shards: the report keeps the state
-// of one shard's captures at a time and reads the tables once per shard,
-// and its figures are the same for any number of shards.
-func ExampleWithHostShards() {
+// A crawl's captures split into host batches: the report keeps the state
+// of one batch's captures at a time and reads the tables once per batch,
+// and its figures are the same for any number of batches.
+func ExampleWithHostBatches() {
 	dir, cleanup := exampleDir()
 	defer cleanup()
-	for _, shards := range []int{1, 4} {
-		d, err := analyze.Open(os.DirFS(dir), analyze.WithHostShards(shards))
+	for _, batches := range []int{1, 4} {
+		d, err := analyze.Open(os.DirFS(dir), analyze.WithHostBatches(batches))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -62,12 +62,12 @@ func ExampleWithHostShards() {
 			log.Fatal(err)
 		}
 		c := r.Crawls[1]
-		fmt.Printf("%d shards: %d hosts, %d usable, %d sharing a body (%v)\n",
-			shards, c.Hosts, c.UsableHosts, c.SharedBodies.SharedHosts.N, c.SharedBodies.Top[0].Sample)
+		fmt.Printf("%d batches: %d hosts, %d usable, %d sharing a body (%v)\n",
+			batches, c.Hosts, c.UsableHosts, c.SharedBodies.SharedHosts.N, c.SharedBodies.Top[0].Sample)
 	}
 	// Output:
-	// 1 shards: 5 hosts, 3 usable, 2 sharing a body ([farm-1.example farm-2.example])
-	// 4 shards: 5 hosts, 3 usable, 2 sharing a body ([farm-1.example farm-2.example])
+	// 1 batches: 5 hosts, 3 usable, 2 sharing a body ([farm-1.example farm-2.example])
+	// 4 batches: 5 hosts, 3 usable, 2 sharing a body ([farm-1.example farm-2.example])
 }
 
 // The report on one host: its robots.txt with the findings at their lines,

@@ -13,30 +13,30 @@ import (
 )
 
 // The pseudo-tables of the sections (section.go): what the passes of a
-// host shard marked on its captures, fed once its passes are done.
+// host batch marked on its captures, fed once its passes are done.
 
-// marksFeed feeds the marks of every capture of the shard.
-func (s *crawlState) marksFeed(_ context.Context, sh *shard) error {
+// marksFeed feeds the marks of every capture of the batch.
+func (s *crawlState) marksFeed(_ context.Context, hb *batch) error {
 	if !s.secs.wants(MarksTable) {
 		return nil
 	}
 	var m Marks
-	for i := range sh.caps {
-		m = Marks{c: &sh.caps[i], codes: s.codes, extra: sh.extra[uint32(i)]}
+	for i := range hb.caps {
+		m = Marks{c: &hb.caps[i], codes: s.codes, extra: hb.extra[uint32(i)]}
 		s.secs.addMarks(&m)
 	}
 	return nil
 }
 
-// hostsPass reads the captures again: it feeds each host of the shard
+// hostsPass reads the captures again: it feeds each host of the batch
 // once, as the row of its deciding capture with the columns the sections
 // ask for, each capture that decides for hosts once redirects are
 // followed ("effective captures", weighted; "effective hosts", named), and
-// every capture of the shard as its row ("marked captures"). Once the
-// sections have chosen hosts (from the last shard on), it also feeds
-// those; in a shard indexed again, only those.
-func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
-	first := sh.round == roundMain // not a shard indexed again
+// every capture of the batch as its row ("marked captures"). Once the
+// sections have chosen hosts (from the last batch on), it also feeds
+// those; in a batch indexed again, only those.
+func (s *crawlState) hostsPass(ctx context.Context, hb *batch) error {
+	first := hb.round == roundMain // not a batch indexed again
 	hosts, marked, chosen := first && s.secs.wants(DecidingTable), first && s.secs.wants(MarkedCapturesTable), s.secs.choosing()
 	named := first && s.secs.wants(EffectiveHostsTable)
 	effective := named || first && s.secs.wants(EffectiveTable)
@@ -73,23 +73,23 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 		all.reset()
 		eff.reset()
 		for i := range int(rec.NumRows()) {
-			ci, ok := sh.lookup(s.hash, ids.Value(i))
+			ci, ok := hb.lookup(s.hash, ids.Value(i))
 			if !ok {
 				continue
 			}
-			c := &sh.caps[ci]
+			c := &hb.caps[ci]
 			if marked {
-				all.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
+				all.add(ci, i, Marks{c: c, codes: s.codes, extra: hb.extra[ci]})
 			}
 			if (hosts || chosen) && c.flags&capDeciding != 0 && c.flags&capFed == 0 {
 				c.flags |= capFed
-				f.add(ci, i, Marks{c: c, codes: s.codes, extra: sh.extra[ci]})
+				f.add(ci, i, Marks{c: c, codes: s.codes, extra: hb.extra[ci]})
 			}
 			if effective && c.weight > 0 && c.flags&capFedEffective == 0 {
 				c.flags |= capFedEffective
-				m := Marks{c: c, codes: s.codes, extra: sh.extra[ci]}
+				m := Marks{c: c, codes: s.codes, extra: hb.extra[ci]}
 				if named {
-					m.hosts = s.hostsOf(sh, ci, own.Value(i))
+					m.hosts = s.hostsOf(hb, ci, own.Value(i))
 				}
 				eff.add(ci, i, m)
 			}
@@ -106,14 +106,14 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 				}
 			}
 			if hosts {
-				if err := s.secs.addHosts(DecidingTable, rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][f.cis[h]] }); err != nil {
+				if err := s.secs.addHosts(DecidingTable, rec, rows, func(slot, h int) *uint64 { return &hb.tallies[slot][f.cis[h]] }); err != nil {
 					return err
 				}
 			}
 		}
 		if rows := eff.rows(); len(rows) > 0 {
 			for _, table := range []string{EffectiveTable, EffectiveHostsTable} {
-				if err := s.secs.addHosts(table, rec, rows, func(slot, h int) *uint64 { return &sh.tallies[slot][eff.cis[h]] }); err != nil {
+				if err := s.secs.addHosts(table, rec, rows, func(slot, h int) *uint64 { return &hb.tallies[slot][eff.cis[h]] }); err != nil {
 					return err
 				}
 			}
@@ -123,13 +123,13 @@ func (s *crawlState) hostsPass(ctx context.Context, sh *shard) error {
 }
 
 // choose asks the sections that rank hosts which they want fed again,
-// once the last shard's marks are fed.
-func (s *crawlState) choose(context.Context, *shard) error {
+// once the last batch's marks are fed.
+func (s *crawlState) choose(context.Context, *batch) error {
 	s.secs.choose()
 	return nil
 }
 
-// chosenHosts feeds the hosts the sections chose in the shards before the
+// chosenHosts feeds the hosts the sections chose in the batches before the
 // last (whose hosts pass fed its own): it indexes each again, reading only
 // the columns that decide the hosts' deciding captures, and the
 // diagnostics only when a deciding capture's being usable depends on its
@@ -138,30 +138,30 @@ func (s *crawlState) chosenHosts(ctx context.Context) error {
 	if !s.secs.choosing() {
 		return nil
 	}
-	for i := range s.shards - 1 {
-		sh := s.newShard(i, roundAgain)
-		if err := s.capturesPass(ctx, sh); err != nil {
+	for i := range s.batches - 1 {
+		hb := s.newBatch(i, roundAgain)
+		if err := s.capturesPass(ctx, hb); err != nil {
 			return err
 		}
-		if s.needsCodes(sh) {
-			if err := s.diagnosticsPass(ctx, sh); err != nil {
+		if s.needsCodes(hb) {
+			if err := s.diagnosticsPass(ctx, hb); err != nil {
 				return err
 			}
 		}
-		s.markUsable(sh)
-		if err := s.hostsPass(ctx, sh); err != nil {
+		s.markUsable(hb)
+		if err := s.hostsPass(ctx, hb); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// needsCodes reports whether a deciding capture of the shard is usable or
+// needsCodes reports whether a deciding capture of the batch is usable or
 // not depending on its diagnostics: no status and no rules.
-func (s *crawlState) needsCodes(sh *shard) bool {
+func (s *crawlState) needsCodes(hb *batch) bool {
 	unknown := s.outcomeIdx(robots.OutcomeUnknown)
-	for i := range sh.caps {
-		c := &sh.caps[i]
+	for i := range hb.caps {
+		c := &hb.caps[i]
 		if c.flags&(capDeciding|capNoRules) == capDeciding|capNoRules && c.outcome() == unknown {
 			return true
 		}

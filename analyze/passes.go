@@ -14,8 +14,8 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-// The passes over diagnostics and rules, once per shard: each worker
-// marks the shard's captures (atomically). In the first shard, they feed
+// The passes over diagnostics and rules, once per batch: each worker
+// marks the batch's captures (atomically). In the first batch, they feed
 // every record to the sections that need the table. capture_id and the
 // other repetitive string columns are read as dictionaries: a value is
 // looked at once per record, not once per row.
@@ -31,11 +31,11 @@ type diagWorker struct {
 	extra  map[[2]uint64]struct{} // {code, capture index} for codes past maxBitCodes
 }
 
-// diagnosticsPass marks which captures of the shard have a finding of
+// diagnosticsPass marks which captures of the batch have a finding of
 // each code.
-func (s *crawlState) diagnosticsPass(ctx context.Context, sh *shard) error {
+func (s *crawlState) diagnosticsPass(ctx context.Context, hb *batch) error {
 	columns := []string{"capture_id", "code", "severity"}
-	if sh.counting {
+	if hb.counting {
 		columns = union(columns, s.secs.columns("diagnostics"))
 	}
 	workers := make([]*diagWorker, s.d.workers())
@@ -44,23 +44,23 @@ func (s *crawlState) diagnosticsPass(ctx context.Context, sh *shard) error {
 	}
 	spec := scanSpec{table: "diagnostics", crawl: s.label, columns: columns, dict: []string{"capture_id", "code", "severity"}}
 	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
-		if sh.counting {
+		if hb.counting {
 			if err := s.secs.add("diagnostics", w, rec); err != nil {
 				return err
 			}
 		}
-		return s.addDiagnostics(sh, workers[w], rec)
+		return s.addDiagnostics(hb, workers[w], rec)
 	})
 	if err != nil {
 		return err
 	}
-	if sh.round == roundMain {
-		s.finishDiagnostics(sh, workers)
+	if hb.round == roundMain {
+		s.finishDiagnostics(hb, workers)
 	}
 	return nil
 }
 
-func (s *crawlState) addDiagnostics(sh *shard, w *diagWorker, rec arrow.Record) error {
+func (s *crawlState) addDiagnostics(hb *batch, w *diagWorker, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	ids, codes, sev := cs.dict("capture_id"), cs.dict("code"), cs.dict("severity")
 	if cs.err != nil {
@@ -70,11 +70,11 @@ func (s *crawlState) addDiagnostics(sh *shard, w *diagWorker, rec arrow.Record) 
 	var l idLookup
 	for i := range int(rec.NumRows()) {
 		ci := w.code(s.codes, codes, sev, i)
-		capIdx, ok := l.lookup(sh, s.hash, ids, i)
+		capIdx, ok := l.lookup(hb, s.hash, ids, i)
 		switch {
 		case !ok:
 		case ci < maxBitCodes:
-			atomic.OrUint64(&sh.caps[capIdx].codes[ci/64], 1<<(ci%64))
+			atomic.OrUint64(&hb.caps[capIdx].codes[ci/64], 1<<(ci%64))
 		default:
 			w.extra[[2]uint64{uint64(ci), uint64(capIdx)}] = struct{}{}
 		}
@@ -103,16 +103,16 @@ func resetInts(s []int, n int) []int {
 }
 
 // finishDiagnostics gathers the workers' codes past maxBitCodes by capture.
-func (s *crawlState) finishDiagnostics(sh *shard, workers []*diagWorker) {
-	sh.extra = map[uint32][]int{}
+func (s *crawlState) finishDiagnostics(hb *batch, workers []*diagWorker) {
+	hb.extra = map[uint32][]int{}
 	for _, w := range workers {
 		for k := range w.extra {
-			if !slices.Contains(sh.extra[uint32(k[1])], int(k[0])) {
-				sh.extra[uint32(k[1])] = append(sh.extra[uint32(k[1])], int(k[0]))
+			if !slices.Contains(hb.extra[uint32(k[1])], int(k[0])) {
+				hb.extra[uint32(k[1])] = append(hb.extra[uint32(k[1])], int(k[0]))
 			}
 		}
 	}
-	for _, codes := range sh.extra {
+	for _, codes := range hb.extra {
 		slices.Sort(codes)
 	}
 }
@@ -125,11 +125,11 @@ func growTo(s []int64, n int) []int64 {
 	return s
 }
 
-// rulesPass marks the shard's captures with an end-anchored rule; in the
-// counting shard, it feeds the rules to the sections.
-func (s *crawlState) rulesPass(ctx context.Context, sh *shard) error {
+// rulesPass marks the batch's captures with an end-anchored rule; in the
+// counting batch, it feeds the rules to the sections.
+func (s *crawlState) rulesPass(ctx context.Context, hb *batch) error {
 	columns := []string{"capture_id", "has_end_anchor"}
-	if sh.counting {
+	if hb.counting {
 		columns = union(columns, s.secs.columns("rules"))
 	}
 	dict := []string{"capture_id"}
@@ -138,18 +138,18 @@ func (s *crawlState) rulesPass(ctx context.Context, sh *shard) error {
 	}
 	spec := scanSpec{table: "rules", crawl: s.label, columns: columns, dict: dict}
 	return s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
-		if sh.counting {
+		if hb.counting {
 			if err := s.secs.add("rules", w, rec); err != nil {
 				return err
 			}
 		}
-		return s.markEndAnchors(sh, rec)
+		return s.markEndAnchors(hb, rec)
 	})
 }
 
 // markEndAnchors marks the captures of a record of rules with an
 // end-anchored rule.
-func (s *crawlState) markEndAnchors(sh *shard, rec arrow.Record) error {
+func (s *crawlState) markEndAnchors(hb *batch, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	ids, end := cs.dict("capture_id"), cs.boolean("has_end_anchor")
 	if cs.err != nil {
@@ -160,8 +160,8 @@ func (s *crawlState) markEndAnchors(sh *shard, rec arrow.Record) error {
 		if !end.Value(i) {
 			continue
 		}
-		if ci, ok := l.lookup(sh, s.hash, ids, i); ok {
-			atomic.OrUint32(&sh.caps[ci].flags, capEndAnchor)
+		if ci, ok := l.lookup(hb, s.hash, ids, i); ok {
+			atomic.OrUint32(&hb.caps[ci].flags, capEndAnchor)
 		}
 	}
 	return nil
@@ -171,24 +171,24 @@ func (s *crawlState) markEndAnchors(sh *shard, rec arrow.Record) error {
 // robots.txt" (outcome not-robots when it has a 2xx status).
 var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
 
-// finishMarks decides which captures of the shard are usable robots.txt
+// finishMarks decides which captures of the batch are usable robots.txt
 // files.
-func (s *crawlState) finishMarks(_ context.Context, sh *shard) error {
-	s.markUsable(sh)
+func (s *crawlState) finishMarks(_ context.Context, hb *batch) error {
+	s.markUsable(hb)
 	return nil
 }
 
-// markUsable marks the captures of the shard that are usable robots.txt
+// markUsable marks the captures of the batch that are usable robots.txt
 // files, once the diagnostics pass has marked their codes.
-func (s *crawlState) markUsable(sh *shard) {
+func (s *crawlState) markUsable(hb *batch) {
 	var contentMask [2]uint64
 	for _, code := range contentErrors {
 		i := s.codes.index[code.String()]
 		contentMask[i/64] |= 1 << (i % 64)
 	}
 	rules, noRules, unknown := s.outcomeIdx(robots.OutcomeRules), s.outcomeIdx(robots.OutcomeNoRules), s.outcomeIdx(robots.OutcomeUnknown)
-	for i := range sh.caps {
-		c := &sh.caps[i]
+	for i := range hb.caps {
+		c := &hb.caps[i]
 		notRobots := c.flags&capNoRules != 0 && (c.codes[0]&contentMask[0] != 0 || c.codes[1]&contentMask[1] != 0)
 		if o := c.outcome(); o == rules || o == noRules || o == unknown && !notRobots {
 			c.flags |= capUsable

@@ -18,7 +18,7 @@ import (
 // (Trends), and how it renders: Markdown, and the HTML template
 // "section-NAME", its fragment in html/sections/NAME.tmpl. The driver
 // owns every pass over the dataset: a section opens no file and knows
-// nothing of host shards or row groups.
+// nothing of host batches or row groups.
 type Section struct {
 	Name     string // its HTML id and template suffix; lower case
 	Doc      string // what it shows, one sentence
@@ -50,7 +50,7 @@ type Section struct {
 	// accumulator to every worker at once: it must be safe for concurrent
 	// use, and Merge is never called. For a section that joins tables it
 	// is fed one after the other (the strata join the hosts table, read
-	// before the shards' passes, with agents).
+	// before the batches' passes, with agents).
 	Shared bool
 
 	// Anchors, when set, are the section's links in the table of
@@ -108,15 +108,15 @@ func (p Params) crawlerList() *crawlerList {
 // once, with at least the columns asked for:
 //
 //   - "captures", "diagnostics", "rules" and "agents" are fed from the
-//     driver's own passes over the first host shard, which read them
+//     driver's own passes over the first host batch, which read them
 //     anyway to mark captures: asking for them costs no pass. The string
 //     columns capture_id, outcome, code, severity, directive, agent and
 //     verdict are read as dictionaries (columnSet.dict).
 //   - Any other table (sitemaps, inputs, hosts, ...) is read once per
-//     crawl, before the shards' passes.
+//     crawl, before the batches' passes.
 //
 // Pseudo-tables carry what the driver's passes find of captures and
-// hosts, host shard by host shard; "marks", "marked captures" and
+// hosts, host batch by host batch; "marks", "marked captures" and
 // "deciding captures"
 // are fed to the first accumulator of the section, one call at a time,
 // through the interfaces below:
@@ -140,13 +140,13 @@ func (p Params) crawlerList() *crawlerList {
 //     counts it as. The per-host verdicts of the report use these.
 //   - "effective hosts" ([EffectiveHostsTable], [HostsAdder]): the same,
 //     with [Marks.Hosts], the names of the hosts each capture decides
-//     for (kept per shard only when a section asks for them).
+//     for (kept per batch only when a section asks for them).
 //   - "chosen hosts" ([ChosenTable], [Chooser]): for a ranking that needs
-//     every host counted first. Once the last shard's marks are fed, the
+//     every host counted first. Once the last batch's marks are fed, the
 //     driver calls Choose; the hosts whose deciding capture it accepts
 //     are then fed again, as for "deciding captures" (AddChosen): those
-//     of the last shard in its hosts pass, those of the shards before by
-//     indexing each again. The marks of a shard indexed again carry no
+//     of the last batch in its hosts pass, those of the batches before by
+//     indexing each again. The marks of a batch indexed again carry no
 //     codes or end anchors (its diagnostics are read only when a deciding
 //     capture's being usable depends on them, its rules not at all).
 //   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
@@ -154,12 +154,12 @@ func (p Params) crawlerList() *crawlerList {
 //     preferences"), through [HostRowsAdder]: the rows of T of each
 //     effective capture, in runs of one capture, with its marks and a
 //     [Tally] the section keeps per capture; the effective captures fed
-//     afterwards carry it. Each T is read once per shard for all the
+//     afterwards carry it. Each T is read once per batch for all the
 //     sections that need it, after agents; "host agents" shares the
 //     agents pass. The string columns of hostDictColumns are read as
 //     dictionaries.
 //
-// The deciding and effective captures come from the host shards. The dataset's hosts
+// The deciding and effective captures come from the host batches. The dataset's hosts
 // table (one row per crawl and host, computed at publication) is a table
 // like the others: a section that needs "hosts" gets its rows once per
 // crawl (the strata section does).
@@ -218,7 +218,7 @@ type MarksAdder interface {
 
 // A MarkedCapturesAdder is the accumulator of a section that needs
 // "marked captures": rec holds rows of captures, and rows those of
-// captures of the shard, each once.
+// captures of the batch, each once.
 type MarkedCapturesAdder interface {
 	AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) error
 }
@@ -354,7 +354,7 @@ func (m *Marks) Tally() *Tally { return (*Tally)(m.tally) }
 
 // A Tally is a word a section keeps per host while the "host T" tables
 // are fed, shared by the workers: change it with Add and Or only. It is
-// made per capture of the shard once the shard's hosts are let go: 8
+// made per capture of the batch once the batch's hosts are let go: 8
 // bytes per capture and section that keeps one.
 type Tally uint64
 

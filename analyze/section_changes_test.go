@@ -90,17 +90,17 @@ func TestChangesSection(t *testing.T) {
 		"CCBot {1 7} [also-block.example] {1 7} [nodigest.example] {0 7} [] {0 7} []",
 		"Google-Extended {0 7} [] {0 7} [] {0 7} [] {0 7} []",
 	}, "\n")
-	for shards, workers := range map[int]int{1: 1, 3: 4} {
-		_, r := openReport(t, dir, analyze.WithHostShards(shards), analyze.WithWorkers(workers), analyze.WithCrawls(changesOld, changesNew))
+	for batches, workers := range map[int]int{1: 1, 3: 4} {
+		_, r := openReport(t, dir, analyze.WithHostBatches(batches), analyze.WithWorkers(workers), analyze.WithCrawls(changesOld, changesNew))
 		if len(r.Crawls) != 2 || r.Crawls[0].Changes != nil {
-			t.Fatalf("%d shards: want two crawls, the first without changes", shards)
+			t.Fatalf("%d batches: want two crawls, the first without changes", batches)
 		}
 		ch := r.Crawls[1].Changes
 		if ch == nil || ch.Previous != changesOld {
-			t.Fatalf("%d shards: changes %+v, want some since %s", shards, ch, changesOld)
+			t.Fatalf("%d batches: changes %+v, want some since %s", batches, ch, changesOld)
 		}
 		if got := changesSummary(ch, 4); got != want {
-			t.Errorf("%d shards: changes\n%s\nwant\n%s", shards, got, want)
+			t.Errorf("%d batches: changes\n%s\nwant\n%s", batches, got, want)
 		}
 	}
 	// The third crawl repeats the first: against it, nothing changed

@@ -18,7 +18,7 @@ import (
 // "shared bodies".
 //
 // The hosts serving each body are counted from the marks, by digest hash,
-// shard by shard. Once every host is counted, Choose keeps the bodies
+// batch by batch. Once every host is counted, Choose keeps the bodies
 // served by as many hosts as the last one listed can be; the driver feeds
 // their hosts again ("chosen hosts"), with the digest and the host name,
 // and the list is ranked as they come: a body that does not rank among

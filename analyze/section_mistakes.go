@@ -9,7 +9,7 @@ import (
 // mistakesSection measures again the survey of 2.4 million DMOZ sites
 // (robots.Survey): its eleven classic mistakes (robots.Mistakes) and its
 // malformed and unreadable shares, over the read captures. It reads the
-// "marked captures": each read capture's codes come from the shard's
+// "marked captures": each read capture's codes come from the batch's
 // marks, its counts from its row of captures.
 var mistakesSection = &Section{
 	Name:  "mistakes",

@@ -20,7 +20,7 @@ import (
 // crawlers of followedAINames the crawl's crawler list tracks.
 //
 // The hosts table is read before the agents rows come (the driver reads
-// it before the shards' passes): the section keeps the effective capture
+// it before the batches' passes): the section keeps the effective capture
 // of each ranked host, at most one entry per ranked host whatever the
 // crawl's size, and counts the agents rows of those captures. Its workers
 // share one accumulator (Shared).

@@ -16,14 +16,14 @@ func TestWorstSection(t *testing.T) {
 	p.site("w4", "c.example", 200, "User-agent: *\nDisallo: /a\nDisallo: /b\nDisallo: /c\n", fetched.Add(-time.Hour)) // older: does not decide
 	p.site("w5", "fine.example", 200, "User-agent: *\nDisallow: /a\n", fetched)
 	p.site("w6", "gone.example", 503, "", fetched) // http-5xx
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		var got []string
 		for _, h := range c.WorstHosts {
 			got = append(got, fmt.Sprint(h.Host, " ", h.CaptureID, " ", h.Errors, " ", h.Warnings, " ", h.Codes))
 		}
 		want := []string{"a.example w2 2 0 [typo-ignored]", "b.example w1 2 0 [typo-ignored]", "c.example w3 1 0 [typo-ignored]", "gone.example w6 1 0 [http-5xx]"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("%d shards: worst hosts\n%v, want\n%v", shards, got, want)
+			t.Errorf("%d batches: worst hosts\n%v, want\n%v", batches, got, want)
 		}
 	}
 }

@@ -12,16 +12,16 @@ import (
 type sectionRun struct {
 	secs   []*Section
 	accs   [][]Accumulator     // by section, then worker; nil once finished
-	tally  []int               // by section: its tally slot in the shards, -1 for none
+	tally  []int               // by section: its tally slot in the batches, -1 for none
 	tallys int                 // the number of tally slots
 	chosen []func(*Marks) bool // by section: the hosts it chose (Chooser), nil for none
 }
 
-// shardTables are the tables the host shards' passes read: the sections
-// that need them are fed from the first shard's passes.
-var shardTables = []string{"captures", "diagnostics", "rules", "agents"}
+// batchTables are the tables the host batches' passes read: the sections
+// that need them are fed from the first batch's passes.
+var batchTables = []string{"captures", "diagnostics", "rules", "agents"}
 
-// pseudoTables are fed by the driver from what it marks in the shards,
+// pseudoTables are fed by the driver from what it marks in the batches,
 // with the "host T" tables (isPseudo).
 var pseudoTables = []string{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable, ChosenTable}
 
@@ -72,13 +72,13 @@ func (r *sectionRun) wants(table string) bool {
 }
 
 // tables returns the tables the sections need that are read once per
-// crawl (not those of the shards' passes), in the order of their first
+// crawl (not those of the batches' passes), in the order of their first
 // need.
 func (r *sectionRun) tables() []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if !slices.Contains(shardTables, n.Table) && !isPseudo(n.Table) && !slices.Contains(out, n.Table) {
+			if !slices.Contains(batchTables, n.Table) && !isPseudo(n.Table) && !slices.Contains(out, n.Table) {
 				out = append(out, n.Table)
 			}
 		}
@@ -244,7 +244,7 @@ func (r *sectionRun) merge(i int) {
 	r.accs[i] = accs[:1]
 }
 
-// scanTables reads once each table the sections need that the shards'
+// scanTables reads once each table the sections need that the batches'
 // passes do not read.
 func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) error {
 	for _, t := range r.tables() {

@@ -15,12 +15,12 @@ import (
 
 // The tests of the crawl report's sections, one per section, each on a
 // small fixture whose figures are counted by hand; each runs with one
-// and with three host shards, and one and four workers. A section's test
+// and with three host batches, and one and four workers. A section's test
 // may live in its own file, section_NAME_test.go (sitemaps, worst hosts,
 // changes): a new section's does.
 
 // sectionCrawl writes one crawl partition, a row group per row, and
-// returns its figures with one host shard read by one worker, and with
+// returns its figures with one host batch read by one worker, and with
 // three read by four (whose counts the driver merges).
 func sectionCrawl(t *testing.T, p *partition, opts ...analyze.Option) map[int]*analyze.Crawl {
 	t.Helper()
@@ -29,9 +29,9 @@ func sectionCrawl(t *testing.T, p *partition, opts ...analyze.Option) map[int]*a
 		t.Fatal(err)
 	}
 	out := map[int]*analyze.Crawl{}
-	for shards, workers := range map[int]int{1: 1, 3: 4} {
-		_, r := openReport(t, dir, append(opts, analyze.WithHostShards(shards), analyze.WithWorkers(workers))...)
-		out[shards] = r.Crawls[0]
+	for batches, workers := range map[int]int{1: 1, 3: 4} {
+		_, r := openReport(t, dir, append(opts, analyze.WithHostBatches(batches), analyze.WithWorkers(workers))...)
+		out[batches] = r.Crawls[0]
 	}
 	return out
 }
@@ -44,12 +44,12 @@ func TestOverviewSection(t *testing.T) {
 	p.site("o4", "file.example", 0, "User-agent: *\nDisallow: /z\n", fetched.Add(time.Hour))   // read, usable, latest
 	p.site("o5", "page.example", 200, "<html><body>Hello</body></html>\n", fetched)            // read, not a robots.txt
 	p.site("o6", "moved.example", 301, "", fetched)                                            // not read, not usable
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		got := fmt.Sprint(c.Captures, c.Hosts, c.ReadCaptures, c.UsableHosts, c.FirstFetch, c.LastFetch)
 		first, last := fetched.Add(-time.Hour), fetched.Add(time.Hour)
 		want := fmt.Sprint(6, 5, 4, 2, &first, &last)
 		if got != want {
-			t.Errorf("%d shards: overview %s, want %s", shards, got, want)
+			t.Errorf("%d batches: overview %s, want %s", batches, got, want)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func TestSharedBodiesSection(t *testing.T) {
 	serve("ce1", "e1.example", 200, "", "sha1:E", fetched)                                          // empty
 	serve("ce2", "e2.example", 200, "", "sha1:E", fetched)
 	p.bodies = slices.DeleteFunc(p.bodies, func(b schema.Body) bool { return strings.HasPrefix(b.Body, "<html>") })
-	for shards, c := range sectionCrawl(t, &p, analyze.WithTop(2)) {
+	for batches, c := range sectionCrawl(t, &p, analyze.WithTop(2)) {
 		f := c.SharedBodies
 		got := []string{fmt.Sprint(f.Hosts, " ", f.Bodies, " ", f.SharedHosts)}
 		for _, b := range f.Top {
@@ -93,7 +93,7 @@ func TestSharedBodiesSection(t *testing.T) {
 			"sha1:Y 2 [y1.example y2.example] 2 [User-agent: * Disallow: /y]",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%d shards: shared bodies\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			t.Errorf("%d batches: shared bodies\n%s\nwant\n%s", batches, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
@@ -105,10 +105,10 @@ func TestInputsSection(t *testing.T) {
 		{Input: "a.warc.gz", Bytes: 1000, Records: 7, Captures: 3, Skipped: 4, SkippedByReason: `{"request":4}`, DamageEvents: 1},
 		{Input: "b.warc.gz", Bytes: 20, Records: 1, Captures: 1, SkippedByReason: "{}", Error: "unexpected EOF"},
 	}
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		want := analyze.Inputs{Inputs: 2, Failed: 1, Bytes: 1020, Records: 8, Captures: 4, Skipped: 4, Damage: 1}
 		if c.Inputs != want {
-			t.Errorf("%d shards: inputs %+v, want %+v", shards, c.Inputs, want)
+			t.Errorf("%d batches: inputs %+v, want %+v", batches, c.Inputs, want)
 		}
 	}
 }
@@ -121,19 +121,19 @@ func TestSizesSection(t *testing.T) {
 	p.site("z4", "huge.example", 200, "User-agent: *\n"+strings.Repeat("#", 600<<10), fetched)
 	p.site("z5", "gone.example", 404, "not found", fetched) // not read
 	huge := int64(14 + 600<<10)
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		s := c.Sizes
 		got := fmt.Sprint(s.Captures, s.Empty, s.Oversize, s.Median, s.P90, s.P99, s.Max, s.Bytes)
 		want := fmt.Sprint(4, analyze.Ratio{N: 1, Of: 4}, analyze.Ratio{N: 1, Of: 4}, 12, huge, huge, huge, 12+1964+huge)
 		if got != want {
-			t.Errorf("%d shards: sizes %s, want %s", shards, got, want)
+			t.Errorf("%d batches: sizes %s, want %s", batches, got, want)
 		}
 		var buckets []int64
 		for _, b := range s.Buckets {
 			buckets = append(buckets, b.Captures.N)
 		}
 		if fmt.Sprint(buckets) != "[1 1 1 0 0 0 0 1]" {
-			t.Errorf("%d shards: buckets %v", shards, buckets)
+			t.Errorf("%d batches: buckets %v", batches, buckets)
 		}
 	}
 }
@@ -143,12 +143,12 @@ func TestUserAgentsSection(t *testing.T) {
 	p.site("u1", "one.example", 200, "User-agent: GPTBot\nUser-agent: gptbot\nDisallow: /\n\nUser-agent: *\nDisallow:\n", fetched)
 	p.site("u2", "two.example", 200, "User-agent: GPTBot\nDisallow: /x\n", fetched)
 	p.site("u3", "three.example", 200, "Sitemap: https://three.example/s.xml\n", fetched) // names none
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		u := c.UserAgents
 		got := fmt.Sprint(u.Captures, u.Distinct, u.Top)
 		want := fmt.Sprint(2, 2, []analyze.NameCount{{Name: "gptbot", Captures: analyze.Ratio{N: 2, Of: 2}}, {Name: "*", Captures: analyze.Ratio{N: 1, Of: 2}}})
 		if got != want {
-			t.Errorf("%d shards: user agents %s, want %s", shards, got, want)
+			t.Errorf("%d batches: user agents %s, want %s", batches, got, want)
 		}
 	}
 }
@@ -162,7 +162,7 @@ func TestOutcomesSection(t *testing.T) {
 	p.site("o5", "busy.example", 429, "", fetched)
 	p.site("o6", "file.example", 0, "User-agent: *\nDisallow:\n", fetched)
 	p.captures[5].Outcome = "from-the-future" // a value a later version may write
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		var got []string
 		for _, o := range c.Outcomes {
 			got = append(got, fmt.Sprint(o.Outcome, " ", o.Captures, " ", o.Statuses))
@@ -172,7 +172,7 @@ func TestOutcomesSection(t *testing.T) {
 			"disallow-all {2 6} [{429 1} {503 1}]", "unknown {0 6} []", "from-the-future {1 6} [{0 1}]",
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("%d shards: outcomes\n%v, want\n%v", shards, got, want)
+			t.Errorf("%d batches: outcomes\n%v, want\n%v", batches, got, want)
 		}
 	}
 }
@@ -187,10 +187,10 @@ func TestPreferencesSection(t *testing.T) {
 	p.site("p4", "down.example", 503, "Content-Signal: ai-train=no\n", fetched, gpt)                                    // not usable
 	p.site("p5", "acap.example", 0, "ACAP-crawler: *\nACAP-disallow-crawl: /x\nUser-agent: *\nDisallow: /y\n", fetched) // no agents rows
 	p.site("p6", "case.example", 200, "Content-Signal: AI-Train=no, use=reference\nUser-agent: *\nDisallow:\n", fetched, gpt)
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		f := c.Preferences
 		if f.UsableHosts != 5 || c.UsableHosts != 5 {
-			t.Errorf("%d shards: usable hosts %d (report %d), want 5", shards, f.UsableHosts, c.UsableHosts)
+			t.Errorf("%d batches: usable hosts %d (report %d), want 5", batches, f.UsableHosts, c.UsableHosts)
 		}
 		var got []string
 		for _, m := range f.Mechanisms {
@@ -212,7 +212,7 @@ func TestPreferencesSection(t *testing.T) {
 			"content-signal 2 2 2", "crawl-delay 1 2 1", "content-usage 1 1 1", "license 1 1 1", "acap-* 1 2 2",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%d shards: preferences\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			t.Errorf("%d batches: preferences\n%s\nwant\n%s", batches, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
@@ -227,7 +227,7 @@ func TestMistakesSection(t *testing.T) {
 	p.site("m5", "prose.example", 0, "Nothing to see here.\n", fetched)                                // unreadable: no directive
 	p.site("m6", "gone.example", 404, "<html><body>404</body></html>", fetched)                        // not read
 	p.site("m7", "empty.example", 200, "", fetched)                                                    // read, nothing wrong
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		f := c.Mistakes
 		got := []string{fmt.Sprint(f.ReadCaptures, " ", f.Malformed, " ", f.Unreadable, " ", f.Survey.MalformedOver)}
 		for _, m := range f.Mistakes {
@@ -239,7 +239,7 @@ func TestMistakesSection(t *testing.T) {
 			"8 files-listed-one-by-one {0 6}", "9 allow_count > 0 {1 6}", "10 path-not-absolute {1 6}", "11 binary-content {0 6}",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%d shards: mistakes\n%s\nwant\n%s", shards, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			t.Errorf("%d batches: mistakes\n%s\nwant\n%s", batches, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
@@ -250,14 +250,14 @@ func TestRulesSection(t *testing.T) {
 	p.site("r2", "two.example", 200, "User-agent: *\nDisallow: /a*\nDisallow: /b\n", fetched)
 	p.site("r3", "three.example", 0, "User-agent: *\nDisallow: /x$\n", fetched)
 	p.site("r4", "none.example", 200, "Sitemap: https://none.example/s.xml\n", fetched) // no rules
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		want := analyze.Patterns{
 			WithRules: 3, Rules: 5, Allow: 1, Disallow: 4,
 			WildcardRules: analyze.Ratio{N: 2, Of: 5}, EndAnchorRules: analyze.Ratio{N: 2, Of: 5},
 			WildcardCaptures: analyze.Ratio{N: 2, Of: 3}, EndAnchorCaptures: analyze.Ratio{N: 2, Of: 3},
 		}
 		if c.Patterns != want {
-			t.Errorf("%d shards: rules %+v, want %+v", shards, c.Patterns, want)
+			t.Errorf("%d batches: rules %+v, want %+v", batches, c.Patterns, want)
 		}
 	}
 }
@@ -273,24 +273,24 @@ func TestDiagnosticsSection(t *testing.T) {
 	for _, d := range p.diagnostics {
 		want[d.Code] = "" // every code found, counted below
 	}
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		got := map[string]string{}
 		for _, d := range c.Diagnostics {
 			if d.Captures.Of != 3 {
-				t.Errorf("%d shards: %s of %d captures", shards, d.Code, d.Captures.Of)
+				t.Errorf("%d batches: %s of %d captures", batches, d.Code, d.Captures.Of)
 			}
 			if d.Findings > 0 {
 				got[d.Code] = fmt.Sprint(d.Severity, " ", d.Captures.N, " ", d.Findings)
 			}
 		}
 		if c.WithErrors != (analyze.Ratio{N: 2, Of: 3}) {
-			t.Errorf("%d shards: captures with an error %+v, want 2 of 3", shards, c.WithErrors)
+			t.Errorf("%d batches: captures with an error %+v, want 2 of 3", batches, c.WithErrors)
 		}
 		if got["typo-ignored"] != "error 2 3" || got["from-the-future"] != "warning 1 2" || len(got) != len(want) {
-			t.Errorf("%d shards: diagnostics %v", shards, got)
+			t.Errorf("%d batches: diagnostics %v", batches, got)
 		}
 		if len(c.Diagnostics) < 40 || c.Diagnostics[0].Severity != "error" {
-			t.Errorf("%d shards: %d codes listed, first %+v: want every catalogue code, errors first", shards, len(c.Diagnostics), c.Diagnostics[0])
+			t.Errorf("%d batches: %d codes listed, first %+v: want every catalogue code, errors first", batches, len(c.Diagnostics), c.Diagnostics[0])
 		}
 	}
 }
@@ -300,13 +300,13 @@ func TestTyposSection(t *testing.T) {
 	p.site("t1", "one.example", 200, "User-agent: *\nDisallo: /a\nDISALLO: /b\nuseragent: x\nDisallow: /y\n", fetched)
 	p.site("t2", "two.example", 200, "User-agent: *\nDisallo: /c\n", fetched)
 	p.site("t3", "three.example", 200, "User-agent: *\nDisallow: /x\n", fetched)
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		ty := c.Typos
 		got := fmt.Sprint(ty.Accepted, ty.Ignored, ty.Keys)
 		want := fmt.Sprint(analyze.TypoShare{Captures: analyze.Ratio{N: 1, Of: 3}, Lines: 1}, analyze.TypoShare{Captures: analyze.Ratio{N: 2, Of: 3}, Lines: 3},
 			[]analyze.TypoKey{{Key: "disallo", Code: "typo-ignored", Lines: 3}, {Key: "useragent", Code: "typo-accepted", Lines: 1}})
 		if got != want {
-			t.Errorf("%d shards: typos\n%s, want\n%s", shards, got, want)
+			t.Errorf("%d batches: typos\n%s, want\n%s", batches, got, want)
 		}
 	}
 }
@@ -319,7 +319,7 @@ func TestCrawlersSection(t *testing.T) {
 	p.site("k3", "two.example", 200, "User-agent: *\nDisallow: /\n", fetched.Add(-time.Hour), agents...) // older: does not decide
 	p.site("k4", "three.example", 200, "User-agent: *\nDisallow: /\n", fetched, agents...)
 	p.site("k5", "down.example", 503, "", fetched, agents...) // not usable
-	for shards, c := range sectionCrawl(t, &p) {
+	for batches, c := range sectionCrawl(t, &p) {
 		f := c.Crawlers
 		got := []string{fmt.Sprint(f.UsableHosts, f.AllHosts, f.AnyAINamed, f.AnyAINamedDisallowed, f.EveryAIDisallowed)}
 		for _, s := range f.Crawlers {
@@ -340,14 +340,14 @@ func TestCrawlersSection(t *testing.T) {
 		slices.Sort(got[1:])
 		slices.Sort(want[1:])
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("%d shards: crawlers\n%v, want\n%v", shards, got, want)
+			t.Errorf("%d batches: crawlers\n%v, want\n%v", batches, got, want)
 		}
 	}
 }
 
 // The per-host figures follow redirects (analyze/effective.go): a host
 // whose robots.txt redirects to a file that blocks GPTBot blocks GPTBot,
-// whichever host shard the target falls in; a chain that is not resolved
+// whichever host batch the target falls in; a chain that is not resolved
 // leaves the redirect itself deciding. Without a hosts table (datasets of
 // schema 1.2 and older) each host counts by its own deciding capture.
 func TestCrawlersFollowRedirects(t *testing.T) {
@@ -364,7 +364,7 @@ func TestCrawlersFollowRedirects(t *testing.T) {
 		{"no hosts table", nil, "2 5 {2 1 1 1 1 0} {5 1 1 1 1 3}"},
 	} {
 		p.hosts = tc.hosts
-		for shards, c := range sectionCrawl(t, p) {
+		for batches, c := range sectionCrawl(t, p) {
 			got := fmt.Sprint(c.UsableHosts, c.Crawlers.AllHosts)
 			for _, s := range c.Crawlers.Crawlers {
 				if s.Agent == "GPTBot" {
@@ -374,7 +374,7 @@ func TestCrawlersFollowRedirects(t *testing.T) {
 				}
 			}
 			if got != tc.want {
-				t.Errorf("%s, %d shards: %s, want %s", tc.name, shards, got, tc.want)
+				t.Errorf("%s, %d batches: %s, want %s", tc.name, batches, got, tc.want)
 			}
 		}
 	}

@@ -2,7 +2,7 @@
 # bench-report.sh: time robocensus report over a dataset of about one
 # million captures, and its peak memory.
 #
-#   scripts/bench-report.sh [-n HOSTS] [-d DIR] [-s "SHARDS..."]
+#   scripts/bench-report.sh [-n HOSTS] [-d DIR] [-s "BATCHES..."]
 #
 # DIR (default /tmp/robocensus-bench) keeps the dataset between runs: the
 # first run builds it, as a user would, with scripts/mkwarc (a Common Crawl
@@ -11,8 +11,8 @@
 # robocensus ingest; later runs reuse it (delete DIR to rebuild). Then it
 # runs the crawl report as JSON and as HTML and one site report, each under
 # /usr/bin/time, and prints wall time, CPU time (user and system) and peak
-# RSS. -s runs the JSON report again with each number of host shards
-# listed (--host-shards), and checks that it is the same. The shared corpus
+# RSS. -s runs the JSON report again with each number of host batches
+# listed (--host-batches), and checks that it is the same. The shared corpus
 # is looked for at ../shared/corpus or $ROBOCENSUS_CORPUS.
 #
 # Targets (issue 4): under a minute, bounded memory. On the shared 2-core
@@ -22,13 +22,13 @@ cd "$(dirname "$0")/.."
 
 hosts=770000
 dir=/tmp/robocensus-bench
-shards=""
+batches=""
 while getopts "n:d:s:" opt; do
   case "$opt" in
     n) hosts="$OPTARG" ;;
     d) dir="$OPTARG" ;;
-    s) shards="$OPTARG" ;;
-    *) echo "usage: $0 [-n HOSTS] [-d DIR] [-s \"SHARDS...\"]" >&2; exit 2 ;;
+    s) batches="$OPTARG" ;;
+    *) echo "usage: $0 [-n HOSTS] [-d DIR] [-s \"BATCHES...\"]" >&2; exit 2 ;;
   esac
 done
 corpus="${ROBOCENSUS_CORPUS:-../shared/corpus}"
@@ -55,7 +55,7 @@ echo "== $(grep -m1 '"captures"' "$dir/report.json" | tr -d ' ,') in $data"
 run "report (html)" "$dir/robocensus" report -o "$dir/report.html" "$data"
 host="$(grep -m1 -o '"host": "[^"]*"' "$dir/report.json" | cut -d'"' -f4)"
 run "report --site $host" "$dir/robocensus" report --site "$host" -o "$dir/site.html" "$data"
-for n in $shards; do
-  run "report --format json --host-shards $n" "$dir/robocensus" report --format json --host-shards "$n" -o "$dir/report-$n.json" "$data"
-  cmp -s "$dir/report.json" "$dir/report-$n.json" || { echo "the report with $n host shards differs" >&2; exit 1; }
+for n in $batches; do
+  run "report --format json --host-batches $n" "$dir/robocensus" report --format json --host-batches "$n" -o "$dir/report-$n.json" "$data"
+  cmp -s "$dir/report.json" "$dir/report-$n.json" || { echo "the report with $n host batches differs" >&2; exit 1; }
 done

@@ -21,10 +21,11 @@
 #             the last share publishes, reports and uploads
 #   JOBS      ingest workers (default 0: all cores)
 #   REPORT_MEMLIMIT  the report's GOMEMLIMIT, from which it chooses its host
-#             shards (default 4GiB: a full crawl in 2-5 shards, 15-45
-#             minutes on 2 cores; each shard is a pass over the crawl)
-#   REPORT_SHARDS  force the report's number of host shards (default 0:
-#             as few as fit REPORT_MEMLIMIT)
+#             batches (default 4GiB: a full crawl in 2-5 batches, 15-45
+#             minutes on 2 cores; each batch is a pass over the crawl)
+#   REPORT_BATCHES  force the report's number of host batches (default 0:
+#             as few as fit REPORT_MEMLIMIT; REPORT_SHARDS, its former
+#             name, is still read)
 #   FORCE     1: ingest every input of a crawl already published again
 #             (ingest --fresh)
 #   ROBOCENSUS the binary (default: robocensus on PATH)
@@ -49,7 +50,7 @@ BASE_URL="${BASE_URL:-https://data.commoncrawl.org/}"
 COLLINFO="${COLLINFO:-https://index.commoncrawl.org/collinfo.json}"
 ROBOCENSUS="${ROBOCENSUS:-robocensus}"
 JOBS="${JOBS:-0}"
-REPORT_SHARDS="${REPORT_SHARDS:-0}"
+REPORT_BATCHES="${REPORT_BATCHES:-${REPORT_SHARDS:-0}}"
 REPORT_MEMLIMIT="${REPORT_MEMLIMIT:-4GiB}"
 SHARD="${SHARD:-}"
 
@@ -108,7 +109,7 @@ report="$DATA/report-$CRAWL.html"
 report_failed=0
 if [ ! -s "$report" ] || [ "$report" -ot "$DATA/captures/crawl=$CRAWL" ]; then
   log "writing $report"
-  if GOMEMLIMIT="${GOMEMLIMIT:-$REPORT_MEMLIMIT}" "$ROBOCENSUS" report --host-shards "$REPORT_SHARDS" -o "$report.tmp" "$DATA"; then
+  if GOMEMLIMIT="${GOMEMLIMIT:-$REPORT_MEMLIMIT}" "$ROBOCENSUS" report --host-batches "$REPORT_BATCHES" -o "$report.tmp" "$DATA"; then
     mv -f "$report.tmp" "$report"
   else
     rm -f "$report.tmp"

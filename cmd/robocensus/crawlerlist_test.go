@@ -143,7 +143,7 @@ func crawlerRows(c *analyze.Crawl) []string {
 // site report says the same.
 func TestCustomCrawlerListReported(t *testing.T) {
 	dir := customCrawlersDataset(t, "CC-MAIN-2025-05")
-	r := shardedReport(t, dir)
+	r := batchedReport(t, dir)
 	if len(r.Crawls) != 1 {
 		t.Fatalf("%d crawls, want 1", len(r.Crawls))
 	}
@@ -221,7 +221,7 @@ func TestCustomCrawlerListFollowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := shardedReport(t, dir, analyze.WithRanks(ranks))
+	r := batchedReport(t, dir, analyze.WithRanks(ranks))
 	if len(r.Crawls) != 3 {
 		t.Fatalf("%d crawls, want 3", len(r.Crawls))
 	}

@@ -125,7 +125,7 @@ func changesDataset(t *testing.T) string {
 // GPTBot: redirects followed, both changed and started blocking it.
 func TestChangesMatchDuckDB(t *testing.T) {
 	dir := changesDataset(t)
-	r := shardedReport(t, dir, analyze.WithTop(3))
+	r := batchedReport(t, dir, analyze.WithTop(3))
 	if len(r.Crawls) != 2 || r.Crawls[0].Changes != nil || r.Crawls[1].Changes == nil {
 		t.Fatalf("want two crawls, changes in the second only")
 	}

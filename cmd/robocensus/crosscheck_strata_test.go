@@ -96,7 +96,7 @@ func TestStrataMatchDuckDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := shardedReport(t, dir, analyze.WithRanks(ranks))
+	r := batchedReport(t, dir, analyze.WithRanks(ranks))
 	st := r.Crawls[0].Strata
 	if st == nil || len(st.Rows) != 2 {
 		t.Fatalf("strata %+v, want the 1k stratum and every ranked host", st)

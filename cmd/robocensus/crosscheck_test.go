@@ -22,7 +22,7 @@ import (
 // Parquet files, and the two must agree exactly. The datasets are real:
 // the demo's, and one ingested from the shared corpus (a Heritrix WARC
 // and a tar of government sites' bodies, as two crawls). The reports
-// checked split the captures into 3 host shards, and must be the same with
+// checked split the captures into 3 host batches, and must be the same with
 // 1 and 7.
 
 // demoDataset runs robocensus demo into a temporary folder and returns
@@ -62,15 +62,15 @@ func buildReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Repo
 	return r
 }
 
-// shardedReport builds the report with the captures split into 3 host
+// batchedReport builds the report with the captures split into 3 host
 // shards, and checks that its JSON is the same with 1 and 7: the
-// figures must not depend on the sharding (analyze.WithHostShards).
-func shardedReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Report {
+// figures must not depend on the batching (analyze.WithHostBatches).
+func batchedReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Report {
 	t.Helper()
 	var want []byte
 	var r *analyze.Report
-	for _, shards := range []int{3, 1, 7} {
-		got := buildReport(t, dir, append(opts, analyze.WithHostShards(shards))...)
+	for _, batches := range []int{3, 1, 7} {
+		got := buildReport(t, dir, append(opts, analyze.WithHostBatches(batches))...)
 		var b bytes.Buffer
 		if err := got.Write(&b, analyze.JSON, dir); err != nil {
 			t.Fatal(err)
@@ -78,7 +78,7 @@ func shardedReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Re
 		if want == nil {
 			want, r = b.Bytes(), got
 		} else if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("the report with %d host shards differs from the one with 3", shards)
+			t.Errorf("the report with %d host batches differs from the one with 3", batches)
 		}
 	}
 	return r
@@ -86,7 +86,7 @@ func shardedReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Re
 
 func TestReportMatchesDuckDBDemo(t *testing.T) {
 	dir := demoDataset(t)
-	r := shardedReport(t, dir)
+	r := batchedReport(t, dir)
 	if len(r.Crawls) != 1 || r.Trends != nil {
 		t.Fatalf("want one crawl and no trends, got %d crawls", len(r.Crawls))
 	}
@@ -102,7 +102,7 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 	warc := testutil.Corpus(t, "warc", "aut-heritrix-2008", "example.warc.gz")
 	bodies := testutil.Corpus(t, "robots", "nrjones8-gov-robots-archive", "raw-bodies.tar.gz")
 	dir := corpusDataset(t, map[string][]string{"2008-heritrix": {warc}, "2025-gov": {bodies}})
-	r := shardedReport(t, dir, analyze.WithTop(15), analyze.WithWorkers(3))
+	r := batchedReport(t, dir, analyze.WithTop(15), analyze.WithWorkers(3))
 	if len(r.Crawls) != 2 || r.Trends == nil || len(r.Trends.Crawls) != 2 {
 		t.Fatalf("want two crawls and trends")
 	}

@@ -163,7 +163,7 @@ func TestNightlyScript(t *testing.T) {
 			t.Errorf("shard 0/2 uploaded an unpublished crawl (%v)", err)
 		}
 		code, log = runNightly(t, append(env, "SHARD=1/2")...)
-		if code != 0 || !strings.Contains(log, "uploading") || !strings.Contains(log, "captures in 1 host shard") {
+		if code != 0 || !strings.Contains(log, "uploading") || !strings.Contains(log, "captures in 1 host batch") {
 			t.Errorf("shard 1/2: exit %d\n%s", code, log)
 		}
 		if got := fingerprint(t, dest); got != wantPrint {

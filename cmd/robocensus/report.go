@@ -17,7 +17,7 @@ import (
 
 var reportCmd = &Command{
 	Name:  "report",
-	Usage: "report [--site HOST] [--crawl LABEL]... [--ranks FILE] [--format html|md|json] [-o FILE] [--host-shards N] DATASET",
+	Usage: "report [--site HOST] [--crawl LABEL]... [--ranks FILE] [--format html|md|json] [-o FILE] [--host-batches N] DATASET",
 	Short: "write the site-health report of a dataset, or of one host",
 	Long: `
 Report reads the dataset that ingest wrote in DATASET (every crawl partition)
@@ -52,14 +52,14 @@ SVG charts, no script, nothing fetched, every text of the dataset escaped.
 md writes Markdown and json the figures as JSON; all three carry the same
 figures. -o writes to FILE instead of standard output.
 
-The crawl report holds what it knows of each capture for one host shard at
-a time: the captures of a crawl are split by host into shards, and the
-tables are read once per shard. More shards use less memory and take
-longer; the figures are the same. The shards are as few as fit the soft
-memory limit: GOMEMLIMIT, or 240 MiB (about a million captures a shard)
+The crawl report holds what it knows of each capture for one host batch at
+a time: the captures of a crawl are split by host into batches, and the
+tables are read once per batch. More batches use less memory and take
+longer; the figures are the same. The batches are as few as fit the soft
+memory limit: GOMEMLIMIT, or 240 MiB (about a million captures a batch)
 when it is not set; the number is printed on standard error. Give the
-report the memory the machine can spare (GOMEMLIMIT=4GiB holds a shard of
-about 35 million captures) rather than --host-shards N, which forces the
+report the memory the machine can spare (GOMEMLIMIT=4GiB holds a batch of
+about 35 million captures) rather than --host-batches N, which forces the
 number and sets no limit.
 
 Exit status: 0 when the report was written, 1 when the dataset cannot be read
@@ -68,7 +68,8 @@ or holds no capture of HOST, 2 on a usage error.`,
 		site := fs.String("site", "", "report on one `HOST` (url_host_name)")
 		format := fs.String("format", "html", "output `format`: html, md or json")
 		out := fs.String("o", "", "write to `FILE` (default: standard output)")
-		shards := fs.Int("host-shards", 0, "split each crawl's captures into `N` host shards (default: one per 1,048,576 captures)")
+		batches := fs.Int("host-batches", 0, "split each crawl's captures into `N` host batches (default: one per 1,048,576 captures)")
+		fs.IntVar(batches, "host-shards", 0, "the former name of --host-batches")
 		var crawls stringList
 		fs.Var(&crawls, "crawl", "report on the crawl `LABEL` only (repeatable; default: every crawl)")
 		ranksFile := fs.String("ranks", "", "join the ranked host list `FILE` (rank,host lines; Tranco's CSV) with the crawls")
@@ -88,8 +89,8 @@ or holds no capture of HOST, 2 on a usage error.`,
 				env.errorf("report: want one DATASET folder")
 				return exitUsage
 			}
-			if *shards < 0 {
-				env.errorf("report: --host-shards must be at least 1")
+			if *batches < 0 {
+				env.errorf("report: --host-batches must be at least 1")
 				return exitUsage
 			}
 			var opts []analyze.Option
@@ -104,28 +105,28 @@ or holds no capture of HOST, 2 on a usage error.`,
 				}
 				opts = append(opts, analyze.WithRanks(r))
 			}
-			return report(env, args[0], *site, f, *out, *shards, opts)
+			return report(env, args[0], *site, f, *out, *batches, opts)
 		}
 	},
 }
 
 // reportMemoryLimit is the soft memory limit of a report run, unless
-// GOMEMLIMIT says otherwise or --host-shards is given: the Go heap may
-// otherwise grow to twice what is live. The host shards are chosen to fit
+// GOMEMLIMIT says otherwise or --host-batches is given: the Go heap may
+// otherwise grow to twice what is live. The host batches are chosen to fit
 // the limit (analyze.WithMemory): with this one, about a million captures
-// a shard, and the crawl report of a million captures stays under 300 MB
-// (scripts/bench-report.sh). With --host-shards a shard may hold more than
+// a batch, and the crawl report of a million captures stays under 300 MB
+// (scripts/bench-report.sh). With --host-batches a batch may hold more than
 // fits under it, and the collector would run without end: no limit then.
 const reportMemoryLimit = 240 << 20
 
 // report writes the crawl report, or the site report when site is set,
-// with the crawl's captures split into the given number of host shards,
-// or into as few as fit the soft memory limit when shards is 0.
-func report(env *Env, dataset, site string, f analyze.Format, out string, shards int, opts []analyze.Option) int {
+// with the crawl's captures split into the given number of host batches,
+// or into as few as fit the soft memory limit when batches is 0.
+func report(env *Env, dataset, site string, f analyze.Format, out string, batches int, opts []analyze.Option) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if shards > 0 {
-		opts = append(opts, analyze.WithHostShards(shards))
+	if batches > 0 {
+		opts = append(opts, analyze.WithHostBatches(batches))
 	} else {
 		if os.Getenv("GOMEMLIMIT") == "" {
 			defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
@@ -142,12 +143,12 @@ func report(env *Env, dataset, site string, f analyze.Format, out string, shards
 	}
 	if site == "" {
 		for _, crawl := range d.Crawls() {
-			captures, shards, err := d.HostShards(crawl)
+			captures, batches, err := d.HostBatches(crawl)
 			if err != nil {
 				env.errorf("report: %s: %v", dataset, err)
 				return exitFailure
 			}
-			fmt.Fprintf(env.Stderr, "report: crawl %s: %d captures in %s\n", crawl, captures, plural(shards, "host shard", "host shards"))
+			fmt.Fprintf(env.Stderr, "report: crawl %s: %d captures in %s\n", crawl, captures, plural(batches, "host batch", "host batches"))
 		}
 	}
 	write := func(w io.Writer) error {

@@ -34,8 +34,8 @@ import (
 // buckets makes each host's row. A bucket is thus read at most
 // maxRedirectHops+1 times, and only when chases reached it: the work is
 // linear in the captures plus the redirect hops, and memory is one bucket.
-// (The report's host shards, which reread the whole partition once per
-// shard, are quadratic; this is not.)
+// (The report's host batches, which reread the whole partition once per
+// batch, are quadratic; this is not.)
 
 // hostsBucketCaptures is the number of captures a bucket is sized for; a
 // variable so that tests can make many small buckets.

@@ -13,8 +13,8 @@ import (
 	"github.com/robocensus/robocensus/schema"
 )
 
-// shardedDataset writes a crawl made so that every merge across host
-// shards matters when the ranked lists hold 3 entries:
+// batchedDataset writes a crawl made so that every merge across host
+// batches matters when the ranked lists hold 3 entries:
 //
 //   - bodies served by 12, 7, 7 and 7 hosts (sha1:A to sha1:D): the list
 //     holds A, then B and C of the three tied at 7 (by digest);
@@ -24,7 +24,7 @@ import (
 //   - farm hosts with a later redirect capture, which does not decide;
 //   - six hosts with the same errors and warnings, tied in the worst hosts;
 //   - hosts disallowing every AI crawler, naming some, or none.
-func shardedDataset(dir string, opts ...schema.WriterOption) error {
+func batchedDataset(dir string, opts ...schema.WriterOption) error {
 	agents := []string{"Googlebot", "GPTBot", "CCBot"}
 	var p partition
 	n := 0
@@ -64,45 +64,45 @@ func shardedDataset(dir string, opts ...schema.WriterOption) error {
 	return p.write(dir, "CC-MAIN-2025-05", opts...)
 }
 
-// TestHostShards checks that the crawl report is the same whatever the
-// number of host shards, from one to more shards than hosts, and that the
+// TestHostBatches checks that the crawl report is the same whatever the
+// number of host batches, from one to more batches than hosts, and that the
 // Arrow memory of every pass is freed.
-func TestHostShards(t *testing.T) {
+func TestHostBatches(t *testing.T) {
 	dir := t.TempDir()
-	if err := shardedDataset(dir); err != nil {
+	if err := batchedDataset(dir); err != nil {
 		t.Fatal(err)
 	}
 	var want []byte
-	for _, shards := range []int{1, 2, 3, 5, 8, 64} {
+	for _, batches := range []int{1, 2, 3, 5, 8, 64} {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		_, r := openReport(t, dir, analyze.WithHostShards(shards), analyze.WithTop(3), analyze.WithAllocator(mem))
+		_, r := openReport(t, dir, analyze.WithHostBatches(batches), analyze.WithTop(3), analyze.WithAllocator(mem))
 		mem.AssertSize(t, 0)
 		var b bytes.Buffer
-		if err := r.Write(&b, analyze.JSON, "shards"); err != nil {
+		if err := r.Write(&b, analyze.JSON, "batches"); err != nil {
 			t.Fatal(err)
 		}
 		if want == nil {
 			want = b.Bytes()
-			checkShardedFacts(t, r.Crawls[0])
+			checkBatchedFacts(t, r.Crawls[0])
 			continue
 		}
 		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%d host shards: the report differs from the one with 1\n%s", shards, b.String())
+			t.Errorf("%d host batches: the report differs from the one with 1\n%s", batches, b.String())
 		}
 	}
 
 	// The same rows in row groups of 5: workers share out the row groups
 	// of each file, in any order, and the report is the same.
 	dir = t.TempDir()
-	if err := shardedDataset(dir, schema.WithRowGroupRows(5)); err != nil {
+	if err := batchedDataset(dir, schema.WithRowGroupRows(5)); err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range [][]analyze.Option{{analyze.WithWorkers(1)}, {analyze.WithWorkers(4)}, {analyze.WithWorkers(3), analyze.WithHostShards(3)}} {
+	for _, opts := range [][]analyze.Option{{analyze.WithWorkers(1)}, {analyze.WithWorkers(4)}, {analyze.WithWorkers(3), analyze.WithHostBatches(3)}} {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		_, r := openReport(t, dir, append(opts, analyze.WithTop(3), analyze.WithAllocator(mem))...)
 		mem.AssertSize(t, 0)
 		var b bytes.Buffer
-		if err := r.Write(&b, analyze.JSON, "shards"); err != nil {
+		if err := r.Write(&b, analyze.JSON, "batches"); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(b.Bytes(), want) {
@@ -111,9 +111,9 @@ func TestHostShards(t *testing.T) {
 	}
 }
 
-// checkShardedFacts checks the facts shardedDataset was made for, so that
+// checkBatchedFacts checks the facts batchedDataset was made for, so that
 // equal reports are not equally wrong.
-func checkShardedFacts(t *testing.T, c *analyze.Crawl) {
+func checkBatchedFacts(t *testing.T, c *analyze.Crawl) {
 	t.Helper()
 	var farms []string
 	for _, f := range c.SharedBodies.Top {

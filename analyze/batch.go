@@ -6,35 +6,35 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 )
 
-// Host shards: the captures of a crawl partition are split by a hash of
-// url_host_name into shards processed one after the other, so that the
-// state kept per capture is that of one shard, whatever the crawl's size.
+// Host batches: the captures of a crawl partition are split by a hash of
+// url_host_name into batches processed one after the other, so that the
+// state kept per capture is that of one batch, whatever the crawl's size.
 // The package documentation ("Memory and speed") gives the memory model.
 
-// DefaultShardCaptures is the most captures a host shard holds when the
-// number of shards is chosen from the row counts of the captures files'
+// DefaultBatchCaptures is the most captures a host batch holds when the
+// number of batches is chosen from the row counts of the captures files'
 // footers: a crawl partition of n captures is split into
-// ceil(n / DefaultShardCaptures) shards. Hash shards are not exactly even:
-// a shard holds its share of the captures give or take a few standard
-// deviations (√(n/P)), well under 1% at this size. [WithHostShards] sets
-// the number of shards instead.
-const DefaultShardCaptures = 1 << 20
+// ceil(n / DefaultBatchCaptures) batches. Hash batches are not exactly even:
+// a batch holds its share of the captures give or take a few standard
+// deviations (√(n/P)), well under 1% at this size. [WithHostBatches] sets
+// the number of batches instead.
+const DefaultBatchCaptures = 1 << 20
 
-// shardRound says why a shard is being indexed.
-type shardRound uint8
+// batchRound says why a batch is being indexed.
+type batchRound uint8
 
 const (
-	roundMain  shardRound = iota // the figures of the shard's captures
+	roundMain  batchRound = iota // the figures of the batch's captures
 	roundAgain                   // again, for the hosts the sections chose (ChosenTable)
 )
 
-// shard is what the passes keep of the captures of one host shard: the
+// batch is what the passes keep of the captures of one host batch: the
 // captures whose url_host_name hashes to it, and their hosts until the
 // deciding captures are marked.
-type shard struct {
-	index, of int        // this shard, of how many
-	round     shardRound // why it is indexed
-	counting  bool       // the passes also count every row of the tables (the first shard)
+type batch struct {
+	index, of int        // this batch, of how many
+	round     batchRound // why it is indexed
+	counting  bool       // the passes also count every row of the tables (the first batch)
 
 	caps []capture
 	ids  idTable // finds captures by ID hash
@@ -50,22 +50,22 @@ type shard struct {
 
 // The memory model of WithMemory, from measurements over 1 and 4.5 million
 // captures (package documentation): the peak RSS of a report under a soft
-// memory limit of BaseMemory + BytesPerCapture × captures of a shard.
+// memory limit of BaseMemory + BytesPerCapture × captures of a batch.
 const (
 	BaseMemory      = 96 << 20  // buffers of the scans, counts, the runtime
-	BytesPerCapture = 112       // what a shard keeps of a capture and its host, and the collector's room
+	BytesPerCapture = 112       // what a batch keeps of a capture and its host, and the collector's room
 	BytesPerBody    = 40        // a shared-bodies count, per row of the bodies table
 	MinMemory       = 192 << 20 // the least WithMemory accepts
 )
 
-// HostShards returns the number of captures of a crawl, from the footers,
-// and the number of host shards the crawl report splits them into: the
-// forced one, or enough for each to hold at most DefaultShardCaptures or
+// HostBatches returns the number of captures of a crawl, from the footers,
+// and the number of host batches the crawl report splits them into: the
+// forced one, or enough for each to hold at most DefaultBatchCaptures or
 // what WithMemory allows.
-func (d *Dataset) HostShards(crawl string) (captures int64, shards int, err error) {
+func (d *Dataset) HostBatches(crawl string) (captures int64, batches int, err error) {
 	n, err := d.rows("captures", crawl)
-	if err != nil || d.cfg.shards > 0 {
-		return n, d.cfg.shards, err
+	if err != nil || d.cfg.batches > 0 {
+		return n, d.cfg.batches, err
 	}
 	var bodies int64
 	if d.cfg.memory > 0 {
@@ -73,75 +73,75 @@ func (d *Dataset) HostShards(crawl string) (captures int64, shards int, err erro
 			return 0, 0, err
 		}
 	}
-	return n, shardsFor(n, bodies, d.cfg.memory), nil
+	return n, batchesFor(n, bodies, d.cfg.memory), nil
 }
 
-// shardsFor returns the number of host shards of a crawl of the given
-// captures and bodies rows: of DefaultShardCaptures each, or larger when
+// batchesFor returns the number of host batches of a crawl of the given
+// captures and bodies rows: of DefaultBatchCaptures each, or larger when
 // memory bytes (see WithMemory; 0: none given) hold more.
-func shardsFor(captures, bodies, memory int64) int {
-	per := int64(DefaultShardCaptures)
+func batchesFor(captures, bodies, memory int64) int {
+	per := int64(DefaultBatchCaptures)
 	if memory > 0 {
 		per = max(per, (memory-BaseMemory-BytesPerBody*bodies)/BytesPerCapture)
 	}
 	return int(max(1, (captures+per-1)/per))
 }
 
-// newShard returns shard i of the crawl, with maps sized for its share of
+// newBatch returns batch i of the crawl, with maps sized for its share of
 // the crawl's captures.
-func (s *crawlState) newShard(i int, round shardRound) *shard {
-	n := s.captures/int64(s.shards) + s.captures/int64(16*s.shards) + 64 // a share, and slack for uneven hashing
-	return &shard{
-		index: i, of: s.shards, round: round, counting: round == roundMain && i == 0,
+func (s *crawlState) newBatch(i int, round batchRound) *batch {
+	n := s.captures/int64(s.batches) + s.captures/int64(16*s.batches) + 64 // a share, and slack for uneven hashing
+	return &batch{
+		index: i, of: s.batches, round: round, counting: round == roundMain && i == 0,
 		caps: make([]capture, 0, n), ids: newIDTable(n),
 		hostIdx: make(map[uint64]uint32, n), hosts: make([]host, 0, n), tallies: make([][]uint64, s.secs.tallys),
 	}
 }
 
-// owns reports whether a host (by the hash of its name) is in the shard.
-func (sh *shard) owns(hostHash uint64) bool {
-	return hostHash%uint64(sh.of) == uint64(sh.index)
+// owns reports whether a host (by the hash of its name) is in the batch.
+func (hb *batch) owns(hostHash uint64) bool {
+	return hostHash%uint64(hb.of) == uint64(hb.index)
 }
 
-// indexColumns are the columns of captures every shard reads; the
-// counting shard also reads those the sections need.
+// indexColumns are the columns of captures every batch reads; the
+// counting batch also reads those the sections need.
 var indexColumns = []string{
 	"capture_id", "url_host_name", "fetch_time", "fetch_status", "payload_length",
 	"content_digest", "outcome", "rule_count", "error_count", "warning_count",
 }
 
 // capturesPass reads the captures table: it indexes the captures of the
-// shard's hosts and marks each host's deciding capture, and in the counting
-// shard feeds every record to the sections that need captures. Files are decoded in
+// batch's hosts and marks each host's deciding capture, and in the counting
+// batch feeds every record to the sections that need captures. Files are decoded in
 // parallel; records are added one at a time.
-func (s *crawlState) capturesPass(ctx context.Context, sh *shard) error {
+func (s *crawlState) capturesPass(ctx context.Context, hb *batch) error {
 	columns := indexColumns
-	if sh.counting {
+	if hb.counting {
 		columns = union(indexColumns, s.secs.columns("captures"))
 	}
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: []string{"outcome"}}
 	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
-		if sh.counting {
+		if hb.counting {
 			if err := s.secs.add("captures", w, rec); err != nil {
 				return err
 			}
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return s.addCaptures(sh, rec)
+		return s.addCaptures(hb, rec)
 	})
 	if err != nil {
 		return err
 	}
-	sh.finishIndex()
-	if sh.counting {
+	hb.finishIndex()
+	if hb.counting {
 		s.secs.finish(s.out, "captures") // what the captures table gives by itself
 	}
 	return nil
 }
 
 // addCaptures adds one record of the captures table.
-func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
+func (s *crawlState) addCaptures(hb *batch, rec arrow.Record) error {
 	cols, err := s.newCaptureCols(rec)
 	if err != nil {
 		return err
@@ -149,10 +149,10 @@ func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
 	for i := range int(rec.NumRows()) {
 		r := cols.row(i)
 		flags := captureFlags(r.status, r.length, r.rules, s.outcomes[r.outcome])
-		if hh := s.hash.sum(r.host); sh.owns(hh) {
+		if hh := s.hash.sum(r.host); hb.owns(hh) {
 			c := capture{id: s.hash.sum(r.id), digest: s.hash.sum(r.digest), errors: r.errors, warnings: r.warnings}
 			c.flags = flags | uint32(r.outcome)<<outcomeShift
-			sh.add(hh, &r, c)
+			hb.add(hh, &r, c)
 		}
 	}
 	return nil
@@ -160,19 +160,19 @@ func (s *crawlState) addCaptures(sh *shard, rec arrow.Record) error {
 
 // add indexes a capture and its host, and keeps the host's deciding
 // capture: the first in the order of [host.decidesAfter].
-func (sh *shard) add(hostHash uint64, r *captureRow, c capture) {
-	ci := uint32(len(sh.caps))
-	sh.caps = append(sh.caps, c)
-	sh.ids.insert(sh.caps, ci)
+func (hb *batch) add(hostHash uint64, r *captureRow, c capture) {
+	ci := uint32(len(hb.caps))
+	hb.caps = append(hb.caps, c)
+	hb.ids.insert(hb.caps, ci)
 	redirect := c.flags&capRedirect != 0
-	hi, ok := sh.hostIdx[hostHash]
+	hi, ok := hb.hostIdx[hostHash]
 	if !ok {
-		sh.hostIdx[hostHash] = uint32(len(sh.hosts))
-		sh.hosts = append(sh.hosts, host{best: ci, fetch: r.fetch, redirect: redirect, id: sh.keys.key(r.id)})
+		hb.hostIdx[hostHash] = uint32(len(hb.hosts))
+		hb.hosts = append(hb.hosts, host{best: ci, fetch: r.fetch, redirect: redirect, id: hb.keys.key(r.id)})
 		return
 	}
-	if h := &sh.hosts[hi]; h.decidesAfter(redirect, r.fetch, r.id, &sh.keys) {
-		*h = host{best: ci, fetch: r.fetch, redirect: redirect, id: sh.keys.key(r.id)}
+	if h := &hb.hosts[hi]; h.decidesAfter(redirect, r.fetch, r.id, &hb.keys) {
+		*h = host{best: ci, fetch: r.fetch, redirect: redirect, id: hb.keys.key(r.id)}
 	}
 }
 
@@ -192,20 +192,20 @@ func (h *host) decidesAfter(redirect bool, fetch int64, id string, keys *capture
 
 // finishIndex marks the deciding captures and drops the hosts: from here
 // on, the flags say which captures decide.
-func (sh *shard) finishIndex() {
-	for _, h := range sh.hosts {
-		sh.caps[h.best].flags |= capDeciding
+func (hb *batch) finishIndex() {
+	for _, h := range hb.hosts {
+		hb.caps[h.best].flags |= capDeciding
 	}
-	sh.hosts, sh.hostIdx, sh.keys = nil, nil, captureKeys{}
+	hb.hosts, hb.hostIdx, hb.keys = nil, nil, captureKeys{}
 }
 
-// lookup returns the index in the shard of a capture, by its ID: false
-// for captures of other shards (and IDs not in captures).
-func (sh *shard) lookup(h hasher, id string) (uint32, bool) {
-	return sh.ids.find(sh.caps, h.sum(id))
+// lookup returns the index in the batch of a capture, by its ID: false
+// for captures of other batches (and IDs not in captures).
+func (hb *batch) lookup(h hasher, id string) (uint32, bool) {
+	return hb.ids.find(hb.caps, h.sum(id))
 }
 
-// idTable finds the captures of a shard by the hash of their ID, which
+// idTable finds the captures of a batch by the hash of their ID, which
 // each capture holds: an open-addressing table of capture indices (linear
 // probing), 4 bytes a slot, at most 3/4 full: 5.3 to 10.7 bytes a capture,
 // half what a map of hashes to indices takes.
@@ -280,10 +280,10 @@ type idLookup struct {
 	used bool
 }
 
-func (l *idLookup) lookup(sh *shard, h hasher, ids dictColumn, row int) (uint32, bool) {
+func (l *idLookup) lookup(hb *batch, h hasher, ids dictColumn, row int) (uint32, bool) {
 	if x := ids.idx[row]; !l.used || x != l.last {
 		l.last, l.used = x, true
-		l.ci, l.ok = sh.lookup(h, ids.vals.Value(int(x)))
+		l.ci, l.ok = hb.lookup(h, ids.vals.Value(int(x)))
 	}
 	return l.ci, l.ok
 }
