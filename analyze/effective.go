@@ -59,6 +59,7 @@ func (s *crawlState) weightsPass(ctx context.Context, hb *batch) error {
 		if cs.err != nil {
 			return cs.err
 		}
+		var found [][2]uint32 // capture index, row: the names to keep
 		for i := range deciding.Len() {
 			id := deciding.Value(i)
 			if effective.IsValid(i) && effective.Value(i) != "" {
@@ -70,10 +71,15 @@ func (s *crawlState) weightsPass(ctx context.Context, hb *batch) error {
 			}
 			atomic.AddUint32(&hb.caps[ci].weight, 1)
 			if names {
-				mu.Lock()
-				hb.names.add(ci, hosts.Value(i))
-				mu.Unlock()
+				found = append(found, [2]uint32{ci, uint32(i)})
 			}
+		}
+		if len(found) > 0 {
+			mu.Lock()
+			for _, f := range found {
+				hb.names.add(f[0], hosts.Value(int(f[1])))
+			}
+			mu.Unlock()
 		}
 		return nil
 	})
