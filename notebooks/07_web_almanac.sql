@@ -8,9 +8,10 @@
 -- over Google's 500 KiB limit, the share with a 'User-agent: *' group, and
 -- the AI crawlers robots.txt files name. These queries compute the same
 -- figures from a crawl of robots.txt captures, one row per host (its
--- deciding capture), to compare with the chapter's tables. The Almanac
--- follows redirects to the final answer, so compare with "redirect" hosts
--- set aside; its site list (CrUX) differs from a Common Crawl crawl's.
+-- robots.txt after redirects, as the Almanac follows them to the final
+-- answer), to compare with the chapter's tables; its site list (CrUX)
+-- differs from a Common Crawl crawl's. The 3xx rows are the hosts whose
+-- redirects could not be followed within the crawl.
 
 -- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
 -- Crawls published with schema 1.x name three captures columns differently (payload_digest, truncated,
@@ -26,14 +27,16 @@ CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable
 CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, content_digest) * EXCLUDE (payload_digest) REPLACE (coalesce(content_digest, payload_digest) AS content_digest) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS content_digest WHERE false);
 CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
--- One row per host and crawl: its deciding capture (not a redirect if it has one,
--- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
-CREATE OR REPLACE VIEW hosts AS
-SELECT * EXCLUDE (rn) FROM (
-    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
-        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
-    FROM captures c)
-WHERE rn = 1;
+CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+
+-- One row per host and crawl (the hosts table, schema 1.3 and later): the
+-- capture whose answer decides for it once redirects are followed, as the
+-- Almanac follows them (effective_capture_id), or its deciding capture when
+-- the chain is not resolved; host is the host's name, url_host_name the
+-- capture's. This is how robocensus report counts hosts.
+CREATE OR REPLACE VIEW effective AS
+SELECT h.url_host_name AS host, c.*
+FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.effective_capture_id, h.capture_id);
 
 -- Status of the robots.txt answer, per host.
 SELECT crawl, CASE
@@ -44,7 +47,7 @@ SELECT crawl, CASE
         WHEN fetch_status BETWEEN 400 AND 499 THEN 'other 4xx'
         ELSE '5xx and other' END AS status,
        count(*) AS hosts, round(100 * count(*) / sum(count(*)) OVER (PARTITION BY crawl), 2) AS pct
-FROM hosts GROUP BY crawl, status ORDER BY crawl, status;
+FROM effective GROUP BY crawl, status ORDER BY crawl, status;
 
 -- Of the hosts whose robots.txt answered 2xx: empty files, files over
 -- 500 KiB, HTML served as robots.txt, a 'User-agent: *' line, a sitemap.
@@ -54,21 +57,21 @@ SELECT crawl, count(*) AS hosts_2xx,
        round(100 * avg((outcome = 'not-robots')::INT), 2) AS pct_not_robots,
        round(100 * avg(list_contains(list_transform(user_agents, u -> trim(u)), '*')::INT), 2) AS pct_user_agent_star,
        round(100 * avg((sitemap_count > 0)::INT), 2) AS pct_with_sitemap
-FROM hosts WHERE fetch_status BETWEEN 200 AND 299 GROUP BY crawl ORDER BY crawl;
+FROM effective WHERE fetch_status BETWEEN 200 AND 299 GROUP BY crawl ORDER BY crawl;
 
 -- AI crawlers named, as the chapter counts them: share of 2xx robots.txt
 -- naming each of the best-known AI user agents in a group.
 SELECT h.crawl, a.agent, count(*) AS hosts_2xx, round(100 * avg(a.named::INT), 2) AS pct_named
-FROM hosts h JOIN agents a USING (crawl, capture_id)
+FROM effective h JOIN agents a USING (crawl, capture_id)
 WHERE h.fetch_status BETWEEN 200 AND 299
   AND a.agent IN ('GPTBot', 'CCBot', 'ChatGPT-User', 'Google-Extended', 'anthropic-ai', 'ClaudeBot',
                   'PerplexityBot', 'Bytespider', 'Amazonbot', 'Applebot-Extended', 'cohere-ai')
 GROUP BY ALL ORDER BY h.crawl, pct_named DESC, a.agent;
 
 -- Any AI crawler named: share of 2xx robots.txt naming at least one of them.
-SELECT h.crawl, count(DISTINCT h.capture_id) AS hosts_2xx,
-       round(100 * count(DISTINCT h.capture_id) FILTER (WHERE a.named) / count(DISTINCT h.capture_id), 2) AS pct_naming_one
-FROM hosts h JOIN agents a USING (crawl, capture_id)
+SELECT h.crawl, count(DISTINCT h.host) AS hosts_2xx,
+       round(100 * count(DISTINCT h.host) FILTER (WHERE a.named) / count(DISTINCT h.host), 2) AS pct_naming_one
+FROM effective h JOIN agents a USING (crawl, capture_id)
 WHERE h.fetch_status BETWEEN 200 AND 299
   AND a.agent IN ('GPTBot', 'CCBot', 'ChatGPT-User', 'Google-Extended', 'anthropic-ai', 'ClaudeBot',
                   'PerplexityBot', 'Bytespider', 'Amazonbot', 'Applebot-Extended', 'cohere-ai')
