@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
 // Effective captures: the per-host figures of the report (what robots.txt
@@ -52,7 +53,7 @@ func (s *crawlState) weightsPass(ctx context.Context, hb *batch) error {
 	err := s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		cs := columnSet{rec: rec}
 		deciding, effective := cs.str("capture_id"), cs.str("effective_capture_id")
-		var hosts interface{ Value(int) string }
+		var hosts *array.String
 		if names {
 			hosts = cs.str("url_host_name")
 		}

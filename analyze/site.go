@@ -358,8 +358,8 @@ func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) 
 func (d *Dataset) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error {
 	cols, dict := []string{"agent", "named", "verdict"}, []string{"agent", "verdict"}
 	id := sc.Capture.CaptureID
-	if h := sc.Host; h != nil && h.EffectiveID != "" && h.EffectiveID != id {
-		id, sc.CrawlersFrom = h.EffectiveID, h.EffectiveURL
+	if sc.redirected() {
+		id, sc.CrawlersFrom = sc.Host.EffectiveID, sc.Host.EffectiveURL
 	}
 	list, err := d.crawlerList(sc.Crawl)
 	if err != nil {
@@ -525,7 +525,7 @@ func (d *Dataset) siteHost(ctx context.Context, sc *SiteCrawl, hostName string) 
 		}
 		return nil
 	})
-	if err != nil || sc.Host == nil || sc.Host.EffectiveID == "" || sc.Host.EffectiveID == sc.Capture.CaptureID {
+	if err != nil || !sc.redirected() {
 		return err
 	}
 	return d.scan(ctx, scanSpec{table: "captures", crawl: sc.Crawl, columns: []string{"capture_id", "url", "content_digest"}}, func(_ int, rec arrow.Record) error {
@@ -550,8 +550,15 @@ func (d *Dataset) siteHost(ctx context.Context, sc *SiteCrawl, hostName string) 
 // the host, redirects followed: its effective capture's, else its deciding
 // capture's.
 func (sc *SiteCrawl) effectiveDigest() string {
-	if h := sc.Host; h != nil && h.EffectiveURL != "" {
-		return h.EffectiveDigest
+	if sc.redirected() {
+		return sc.Host.EffectiveDigest
 	}
 	return sc.Capture.Digest
+}
+
+// redirected reports whether the host's redirects led to another capture
+// than its deciding one (the hosts table's effective capture).
+func (sc *SiteCrawl) redirected() bool {
+	h := sc.Host
+	return h != nil && h.EffectiveID != "" && h.EffectiveID != sc.Capture.CaptureID
 }

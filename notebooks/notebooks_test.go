@@ -247,15 +247,9 @@ func TestNotebooksMixedVersions(t *testing.T) {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		sel := "*"
-		switch table {
-		case "agents":
-			sel = "* EXCLUDE (via)"
-		case "captures":
-			sel = "* EXCLUDE (url_surtkey, url_host_tld, url_host_registered_domain, url_protocol, url_port, content_charset, warc_segment, " +
-				"content_digest, content_truncated, fetch_redirect), content_digest AS payload_digest, content_truncated AS truncated, fetch_redirect AS redirect_location"
-		case "bodies":
-			sel = "* EXCLUDE (content_digest), content_digest AS payload_digest"
+		sel := testutil.Schema1Select(table)
+		if table == "agents" {
+			sel = "* EXCLUDE (via)" // as 1.2 wrote it
 		}
 		mustExec(t, db, `COPY (SELECT `+sel+` FROM read_parquet('`+src+`/*.parquet')) TO '`+dst+`/part-00000.parquet' (FORMAT parquet)`)
 	}

@@ -22,22 +22,13 @@ import (
 func schema1Crawl(t *testing.T, dir, from, to string) {
 	t.Helper()
 	db := testutil.DuckDB(t, dir)
-	renamed := map[string]string{
-		"captures": "* EXCLUDE (url_surtkey, url_host_tld, url_host_registered_domain, url_protocol, url_port, content_charset, warc_segment, " +
-			"content_digest, content_truncated, fetch_redirect), content_digest AS payload_digest, content_truncated AS truncated, fetch_redirect AS redirect_location",
-		"bodies": "* EXCLUDE (content_digest), content_digest AS payload_digest",
-	}
 	for _, table := range []string{"captures", "diagnostics", "rules", "sitemaps", "agents", "bodies", "inputs", "directives", "preferences", "hosts"} {
 		src := schema.PartitionDir(dir, table, from)
 		dst := schema.PartitionDir(dir, table, to)
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		sel := renamed[table]
-		if sel == "" {
-			sel = "*"
-		}
-		q := `COPY (SELECT ` + sel + ` FROM read_parquet('` + filepath.Join(src, "*.parquet") + `')) TO '` + filepath.Join(dst, schema.PartName(0)) +
+		q := `COPY (SELECT ` + testutil.Schema1Select(table) + ` FROM read_parquet('` + filepath.Join(src, "*.parquet") + `')) TO '` + filepath.Join(dst, schema.PartName(0)) +
 			`' (FORMAT parquet, KV_METADATA {'` + schema.VersionKey + `': '1.3', '` + schema.TableKey + `': '` + table + `'})`
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -1,0 +1,32 @@
+package testutil
+
+import (
+	"strings"
+
+	"github.com/robocensus/robocensus/schema"
+)
+
+// added2 are the captures columns schema 2.0 added (Common Crawl's index
+// columns); files of schema 1.x lack them.
+var added2 = []string{"url_surtkey", "url_host_tld", "url_host_registered_domain", "url_protocol", "url_port", "content_charset", "warc_segment"}
+
+// Schema1Select is the DuckDB select list that turns the rows of a 2.0
+// table into those a schema 1.x file holds: the columns 2.0 renamed
+// (schema.RenamedColumns) under their old names, and without the columns
+// 2.0 added. "*" for a table 2.0 left as it was.
+func Schema1Select(table string) string {
+	renamed := schema.RenamedColumns(table)
+	var exclude []string
+	if table == "captures" {
+		exclude = append(exclude, added2...)
+	}
+	var as []string
+	for _, r := range renamed {
+		exclude = append(exclude, r[0])
+		as = append(as, r[0]+" AS "+r[1])
+	}
+	if len(exclude) == 0 {
+		return "*"
+	}
+	return "* EXCLUDE (" + strings.Join(exclude, ", ") + ")" + strings.TrimSuffix(", "+strings.Join(as, ", "), ", ")
+}
