@@ -28,7 +28,7 @@ func schema1Crawl(t *testing.T, dir, from, to string) {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		q := `COPY (SELECT ` + testutil.Schema1Select(table) + ` FROM read_parquet('` + filepath.Join(src, "*.parquet") + `')) TO '` + filepath.Join(dst, schema.PartName(0)) +
+		q := `COPY (SELECT ` + testutil.Schema1Select(table, schema.RenamedColumns(table)) + ` FROM read_parquet('` + filepath.Join(src, "*.parquet") + `')) TO '` + filepath.Join(dst, schema.PartName(0)) +
 			`' (FORMAT parquet, KV_METADATA {'` + schema.VersionKey + `': '1.3', '` + schema.TableKey + `': '` + table + `'})`
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

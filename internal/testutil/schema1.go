@@ -1,10 +1,6 @@
 package testutil
 
-import (
-	"strings"
-
-	"github.com/robocensus/robocensus/schema"
-)
+import "strings"
 
 // added2 are the captures columns schema 2.0 added (Common Crawl's index
 // columns); files of schema 1.x lack them.
@@ -12,10 +8,11 @@ var added2 = []string{"url_surtkey", "url_host_tld", "url_host_registered_domain
 
 // Schema1Select is the DuckDB select list that turns the rows of a 2.0
 // table into those a schema 1.x file holds: the columns 2.0 renamed
-// (schema.RenamedColumns) under their old names, and without the columns
-// 2.0 added. "*" for a table 2.0 left as it was.
-func Schema1Select(table string) string {
-	renamed := schema.RenamedColumns(table)
+// (renamed: schema.RenamedColumns(table), given by the caller because
+// testutil may not import schema, whose package imports robots, whose
+// tests use testutil) under their old names, and without the columns 2.0
+// added. "*" for a table 2.0 left as it was.
+func Schema1Select(table string, renamed [][2]string) string {
 	var exclude []string
 	if table == "captures" {
 		exclude = append(exclude, added2...)
