@@ -73,7 +73,7 @@ type parser struct {
 	agentLines    int
 	content       bool // a line other than blank or comment was seen
 
-	s            *scratch // storage while parsing; the maps of the duplicate checks
+	s            *scratch // storage while parsing; the tables of the duplicate checks
 	rulesMade    bool     // File.Rules is not nil even when empty
 	groupRulesOn bool     // s.groupRules holds the current group
 	agentIndexOn bool     // s.agentIndex holds every agent line so far
@@ -329,54 +329,53 @@ func (p *parser) checkAgent(l *Line, a *Agent) {
 }
 
 // earlierAgentOf returns the index in f.agents of the first user-agent
-// line that names the same crawler as a (same token, or both '*'), or -1.
-// Agents with an empty token name no crawler and are never duplicates.
+// line that names the same crawler as a (same token ignoring case, or both
+// '*'), or -1. Agents with an empty token name no crawler and are never
+// duplicates.
 func (p *parser) earlierAgentOf(a *Agent) int {
-	key := a.Token
-	if a.Global {
-		key = "*"
-	}
-	if key == "" {
+	if !a.Global && a.Token == "" {
 		return -1
 	}
 	agents := p.f.agents
 	if len(agents) < linearAgents {
 		for i := range agents {
-			b := &agents[i]
-			if b.Global && a.Global || !b.Global && equalFoldASCII(b.Token, key) {
+			if sameCrawler(&agents[i], a) {
 				return i
 			}
 		}
 		return -1
 	}
 	if !p.agentIndexOn {
-		if p.s.agentIndex == nil {
-			p.s.agentIndex = make(map[string]int, 2*len(agents))
-		}
 		p.agentIndexOn = true
 		for i := range agents {
-			p.indexAgent(&agents[i], i)
+			p.indexAgent(&agents[i], int32(i))
 		}
 	}
-	i, ok := p.s.agentIndex[strings.ToLower(key)]
-	if !ok {
-		i = -1
-	}
-	p.indexAgent(a, len(agents)) // a is appended next
-	return i
+	return int(p.indexAgent(a, int32(len(agents)))) // a is appended next
 }
 
-// indexAgent records agent line i as the first to name a's crawler, unless
-// an earlier one did.
-func (p *parser) indexAgent(a *Agent, i int) {
-	key := strings.ToLower(a.Token)
+// sameCrawler reports whether two agent lines name the same crawler.
+func sameCrawler(b, a *Agent) bool {
+	return b.Global && a.Global || !b.Global && !a.Global && equalFoldASCII(b.Token, a.Token)
+}
+
+// indexAgent returns the index of the first agent line naming a's crawler,
+// recording i as that line when none did (then it returns -1). Agents
+// without a token are not recorded.
+func (p *parser) indexAgent(a *Agent, i int32) int32 {
+	if !a.Global && a.Token == "" {
+		return -1
+	}
+	h := hashFold(a.Token)
 	if a.Global {
-		key = "*"
+		h = hashFold("*")
 	}
-	if _, ok := p.s.agentIndex[key]; !ok && key != "" {
-		p.s.agentIndex[key] = i
-		p.s.agentKeys = append(p.s.agentKeys, key)
+	agents := p.f.agents
+	j, slot := p.s.agentTable.find(h, func(k int32) bool { return sameCrawler(&agents[k], a) })
+	if j < 0 {
+		p.s.agentTable.insert(h, i, slot)
 	}
+	return j
 }
 
 // groupOfAgent returns the group of the i-th agent line. Groups hold their
@@ -469,7 +468,7 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 }
 
 // sameRule looks for an earlier rule of the current group with the same
-// pattern and returns its directive.
+// pattern and returns its directive: r's own when the group has r already.
 func (p *parser) sameRule(r *Rule) (Directive, bool) {
 	rules, first := p.f.Rules, p.curFirstRule
 	if len(rules)-first < linearRules {
@@ -486,63 +485,60 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		return found, ok
 	}
 	if !p.groupRulesOn {
-		if p.s.groupRules == nil {
-			p.s.groupRules = make(map[string]Directive, 4*linearRules)
-		}
 		p.groupRulesOn = true
 		for i := first; i < len(rules); i++ {
-			p.recordRule(&rules[i])
+			p.recordRule(&rules[i], int32(i), hashString(rules[i].Pattern))
 		}
 	}
-	d, ok := p.s.groupRules[r.Pattern]
-	if ok && d != r.Directive && p.hasRule(first, r) {
-		d = r.Directive
+	h := hashString(r.Pattern)
+	if p.recordRule(r, int32(len(rules)), h) { // r is appended next
+		return r.Directive, true
 	}
-	p.recordRule(r)
-	return d, ok
+	other := Allow
+	if r.Directive == Allow {
+		other = Disallow
+	}
+	t := &p.s.ruleTable
+	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].Pattern == r.Pattern }); j >= 0 {
+		return other, true
+	}
+	return 0, false
 }
 
-// forgetGroupRules empties s.groupRules of the current group's patterns:
-// deleting them one by one costs what the group cost, where clear would
-// cost the largest capacity the pooled map ever reached.
+// recordRule records rule i (r, whose pattern hashes to h) unless the group
+// has the same rule already, and reports whether it had.
+func (p *parser) recordRule(r *Rule, i int32, h uint64) bool {
+	rules, t := p.f.Rules, &p.s.ruleTable
+	h = ruleHash(h, r.Directive)
+	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].Pattern == r.Pattern })
+	if j < 0 {
+		t.insert(h, i, slot)
+	}
+	return j >= 0
+}
+
+// ruleHash is the hash of a rule: its pattern's, told apart by directive.
+func ruleHash(patternHash uint64, d Directive) uint64 {
+	if d == Allow {
+		return patternHash ^ 0x9E3779B97F4A7C15
+	}
+	return patternHash
+}
+
+// forgetGroupRules empties the table of the current group's rules.
 func (p *parser) forgetGroupRules() {
-	if !p.groupRulesOn {
-		return
+	if p.groupRulesOn {
+		p.s.ruleTable.reset()
+		p.groupRulesOn = false
 	}
-	for i := p.curFirstRule; i < len(p.f.Rules); i++ {
-		delete(p.s.groupRules, p.f.Rules[i].Pattern)
-	}
-	p.groupRulesOn = false
 }
 
-// forgetAgents empties s.agentIndex of this file's agents, for the same
-// reason.
+// forgetAgents empties the table of this file's agents.
 func (p *parser) forgetAgents() {
-	if !p.agentIndexOn {
-		return
+	if p.agentIndexOn {
+		p.s.agentTable.reset()
+		p.agentIndexOn = false
 	}
-	for _, k := range p.s.agentKeys {
-		delete(p.s.agentIndex, k)
-	}
-	p.s.agentKeys = p.s.agentKeys[:0]
-	p.agentIndexOn = false
-}
-
-func (p *parser) recordRule(r *Rule) {
-	if _, ok := p.s.groupRules[r.Pattern]; !ok {
-		p.s.groupRules[r.Pattern] = r.Directive
-	}
-}
-
-// hasRule reports whether the current group, from rule first on, already
-// has exactly r; only called when the group also has the opposite rule.
-func (p *parser) hasRule(first int, r *Rule) bool {
-	for i := first; i < len(p.f.Rules); i++ {
-		if q := &p.f.Rules[i]; q.Pattern == r.Pattern && q.Directive == r.Directive {
-			return true
-		}
-	}
-	return false
 }
 
 // doubleBOM is the UTF-8 byte order mark read as Latin-1 and encoded as

@@ -6,23 +6,24 @@ import "sync"
 // diagnostics, groups and agents here, then copies each into a slice of
 // exactly its length (see [parser.keep]): the File then costs one
 // allocation per kind, sized by what it holds, and the doubling of append
-// leaves no garbage. The maps of the duplicate checks live here too, so
+// leaves no garbage. The tables of the duplicate checks live here too, so
 // that they are built once per process rather than once per file.
 //
 // Scratch space comes from a sync.Pool and is emptied before it goes back,
-// so it never holds on to the text of a file. The maps are emptied key by
-// key by the parser (clear costs their largest capacity, every time).
+// so it never holds on to the text of a file. The tables are emptied by
+// the parser at the cost of what they hold (see [firstTable]).
 type scratch struct {
 	rules  []Rule
 	diags  []Diagnostic
 	groups []Group
 	agents []Agent
 
-	groupRules map[string]Directive // patterns of a large current group
-	agentIndex map[string]int       // agent token (lower case) -> first agent line naming it
-	agentKeys  []string             // the keys of agentIndex, to empty it
-	dirFiles   map[string]int       // directory -> rules listing a file in it (filesOneByOne)
-	dirs       []string             // the directory of each rule of a group that names a file (filesOneByOne)
+	ruleTable  firstTable // the rules of a large current group (sameRule)
+	agentTable firstTable // the first agent line naming each crawler, in a file of many agents
+	dirTable   firstTable // the first rule of each directory (filesOneByOne)
+	dirs       []string   // the directory of each rule of a group that names a file (filesOneByOne)
+	dirFirst   []int32    // the first rule in the same directory (filesOneByOne)
+	dirCount   []int32    // rules in the directory of each first rule (filesOneByOne)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -46,7 +47,8 @@ func (s *scratch) release() {
 	s.groups = reuse(s.groups)
 	s.agents = reuse(s.agents)
 	s.dirs = reuse(s.dirs)
-	s.agentKeys = reuse(s.agentKeys)
+	s.dirFirst = reuse(s.dirFirst)
+	s.dirCount = reuse(s.dirCount)
 	scratchPool.Put(s)
 }
 

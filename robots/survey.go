@@ -173,21 +173,30 @@ func (p *parser) filesOneByOne(rules []Rule) {
 	if files < minFilesOneByOne {
 		return
 	}
-	if p.s.dirFiles == nil {
-		p.s.dirFiles = map[string]int{}
-	}
-	count := p.s.dirFiles
-	for _, dir := range dirs {
-		if dir != "" {
-			count[dir]++
-		}
-	}
+	// first[i] is the index of the first rule in dirs[i]'s directory,
+	// count[j] the rules in the directory of rule j.
+	t := &p.s.dirTable
+	first, count := grow(p.s.dirFirst, len(dirs)), grow(p.s.dirCount, len(dirs))
+	p.s.dirFirst, p.s.dirCount = first, count
 	for i, dir := range dirs {
-		n := count[dir]
-		if dir == "" || n < minFilesOneByOne {
+		if dir == "" {
 			continue
 		}
-		count[dir] = 0 // decided once, at its first file
+		h := hashString(dir)
+		j, slot := t.find(h, func(k int32) bool { return dirs[k] == dir })
+		if j < 0 {
+			j = int32(i)
+			t.insert(h, j, slot)
+		}
+		first[i] = j
+		count[j]++
+	}
+	t.reset()
+	for i, dir := range dirs {
+		n := int(count[i])
+		if dir == "" || first[i] != int32(i) || n < minFilesOneByOne {
+			continue // decided once, at the directory's first file
+		}
 		if hasDirRule(rules, dir) {
 			continue
 		}
@@ -195,9 +204,16 @@ func (p *parser) filesOneByOne(rules []Rule) {
 		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
 		d.Ref, d.RefArg = rules[i].Line, strconv.Itoa(n)
 	}
-	for _, dir := range dirs {
-		delete(count, dir) // key by key: clear costs the map's largest capacity
+}
+
+// grow returns s with length n, zeroed.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
 	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // fileDir returns the directory of a pattern that names one file: an
