@@ -106,7 +106,15 @@ func indexBlank(s string) int {
 // comment, trim, split at the first ':' or, failing that, at whitespace when
 // the line has exactly two words. hasNUL is a hint that the file holds a NUL.
 func classify(num int, text string, hasNUL bool) Line {
-	l := Line{Number: num, Text: text, colon: -1}
+	var l Line
+	classifyLine(&l, num, text, hasNUL, strings.IndexByte(text, '#'))
+	return l
+}
+
+// classifyLine is classify into l, given hash, the index of the first '#'
+// of text or -1.
+func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
+	*l = Line{Number: num, Text: text, colon: -1}
 	t := text
 	if len(t) > MaxLineBytes {
 		t = t[:MaxLineBytes]
@@ -117,8 +125,8 @@ func classify(num int, text string, hasNUL bool) Line {
 			t = t[:i]
 		}
 	}
-	if i := strings.IndexByte(t, '#'); i >= 0 {
-		t = t[:i]
+	if hash >= 0 && hash < len(t) {
+		t = t[:hash]
 		l.Comment = true
 	}
 	start := 0
@@ -130,7 +138,7 @@ func classify(num int, text string, hasNUL bool) Line {
 		if l.Comment {
 			l.Kind = LineComment
 		}
-		return l
+		return
 	}
 	var key, value string
 	if c := strings.IndexByte(t, ':'); c >= 0 {
@@ -142,7 +150,7 @@ func classify(num int, text string, hasNUL bool) Line {
 		b := indexBlank(t)
 		if b < 0 {
 			l.Kind = LineInvalid
-			return l
+			return
 		}
 		rest := t[b:]
 		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
@@ -150,7 +158,7 @@ func classify(num int, text string, hasNUL bool) Line {
 		}
 		if indexBlank(rest) >= 0 {
 			l.Kind = LineInvalid
-			return l
+			return
 		}
 		key, value = t[:b], t[b+1:]
 		l.MissingColon = true
@@ -158,13 +166,12 @@ func classify(num int, text string, hasNUL bool) Line {
 	key = trimSpace(key)
 	if key == "" {
 		l.Kind = LineInvalid
-		return l
+		return
 	}
 	l.Kind = LineDirective
 	l.KeyText = key
 	l.Value = trimSpace(value)
 	l.Key, l.Typo, l.Prefix = parseKey(key)
-	return l
 }
 
 // A keyForm is one spelling of a key that Google's parser accepts by prefix.
@@ -235,12 +242,14 @@ type lineSplitter struct {
 	pos            int
 	num            int
 	nextLF, nextCR int // cached positions of the next LF and CR, len(s) if none
+	nextHash       int // cached position of the next '#', len(s) if none
+	start          int // where the last line returned starts
 	done           bool
 	lf, crlf, cr   int
 }
 
 func newLineSplitter(s string) lineSplitter {
-	return lineSplitter{s: s, nextLF: -1, nextCR: -1}
+	return lineSplitter{s: s, nextLF: -1, nextCR: -1, nextHash: -1}
 }
 
 // next returns the next line and its number. Like Google's parser it always
@@ -273,7 +282,21 @@ func (sp *lineSplitter) next() (text string, num int, ok bool) {
 		sp.cr++
 		sp.pos = end + 1
 	}
+	sp.start = start
 	return s[start:end], sp.num, true
+}
+
+// hashIn returns the index of the first '#' in line, the last line next
+// returned, or -1. It finds the '#'s of the text one after the other, so a
+// file with few comments costs one scan, not one a line.
+func (sp *lineSplitter) hashIn(line string) int {
+	if sp.nextHash < sp.start {
+		sp.nextHash = indexFrom(sp.s, '#', sp.start)
+	}
+	if i := sp.nextHash - sp.start; i < len(line) {
+		return i
+	}
+	return -1
 }
 
 // indexFrom returns the index of c in s at or after from, or len(s).

@@ -61,6 +61,7 @@ type parser struct {
 	f        *File
 	quiet    bool // not a text file: no per-line diagnostics
 	nonASCII bool // the text has bytes >= 0x80
+	hasLT    bool // the text has a '<': a line may hold HTML markup
 	unsorted bool // a diagnostic was added out of line order
 
 	cur           int    // index of the current group, -1 before the first
@@ -114,13 +115,14 @@ func (p *parser) run() {
 	f.bom = skipBOM(f.text)
 	sp := newLineSplitter(f.text[f.bom:])
 	var text string // the last line
+	var l Line
 	for {
 		t, num, ok := sp.next()
 		if !ok {
 			break
 		}
 		text = t
-		l := classify(num, t, f.hasNUL)
+		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
 		p.line(&l)
 	}
 	f.Stats.Lines = sp.num
@@ -143,6 +145,7 @@ func (p *parser) run() {
 func (p *parser) sniff() {
 	f, t := p.f, p.f.text
 	f.hasNUL = strings.IndexByte(t, 0) >= 0
+	p.hasLT = strings.IndexByte(t, '<') >= 0
 	p.nonASCII = hasNonASCII(t)
 	switch {
 	case strings.HasPrefix(t, "\xEF\xBB\xBF"):
@@ -178,15 +181,6 @@ func hasNonASCII(s string) bool {
 		}
 	}
 	return false
-}
-
-// escapePattern is EscapePattern with a shortcut for ASCII text: only a '%'
-// can then need a change.
-func escapePattern(v string, nonASCII bool) string {
-	if !nonASCII && strings.IndexByte(v, '%') < 0 {
-		return v
-	}
-	return EscapePattern(v)
 }
 
 // line handles one line: its own diagnostics, then its directive.
@@ -249,6 +243,9 @@ func (p *parser) checkText(l *Line) (markup bool) {
 	}
 	if p.nonASCII && !utf8.ValidString(l.Text) {
 		p.add(l.Number, InvalidUTF8, l.Text, "")
+	}
+	if !p.hasLT {
+		return false
 	}
 	code := l.Text
 	if l.Comment {
@@ -405,19 +402,92 @@ func (p *parser) rule(l *Line) {
 		}
 		return
 	}
-	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value, Pattern: escapePattern(l.Value, p.nonASCII)}
+	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value}
 	if l.Key == KeyAllow {
 		r.Directive = Allow
 	}
-	r.pat = compilePattern(r.Pattern)
+	v := scanValue(l.Value)
+	if v.high || v.percent {
+		r.Pattern = EscapePattern(l.Value)
+		r.pat = compilePattern(r.Pattern)
+	} else {
+		r.Pattern = l.Value
+		r.pat = v.pattern(l.Value)
+	}
 	if !p.quiet {
-		p.checkRule(l, &r)
+		p.checkRule(l, &r, &v)
 	}
 	p.curHasRules = true
 	f.Rules = append(f.Rules, r)
 }
 
-func (p *parser) checkRule(l *Line, r *Rule) {
+// valueScan is what one pass over a rule's value finds, for its
+// compilation and its checks.
+type valueScan struct {
+	star, dollar, slash int32 // first '*', first '$', last '/'; -1 when none
+	blank               bool  // a space or a tab
+	percent             bool  // a '%'
+	high                bool  // a byte >= 0x80
+}
+
+// Byte classes of valueClass.
+const (
+	classStar = 1 + iota
+	classDollar
+	classSlash
+	classBlank
+	classPercent
+	classHigh
+)
+
+// valueClass gives the bytes a rule's value is scanned for their class.
+var valueClass = func() (t [256]uint8) {
+	t['*'], t['$'], t['/'], t[' '], t['\t'], t['%'] = classStar, classDollar, classSlash, classBlank, classBlank, classPercent
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = classHigh
+	}
+	return t
+}()
+
+// scanValue scans v once.
+func scanValue(v string) valueScan {
+	s := valueScan{star: -1, dollar: -1, slash: -1}
+	for i := 0; i < len(v); i++ {
+		switch valueClass[v[i]] {
+		case 0:
+		case classSlash:
+			s.slash = int32(i)
+		case classStar:
+			if s.star < 0 {
+				s.star = int32(i)
+			}
+		case classDollar:
+			if s.dollar < 0 {
+				s.dollar = int32(i)
+			}
+		case classBlank:
+			s.blank = true
+		case classPercent:
+			s.percent = true
+		case classHigh:
+			s.high = true
+		}
+	}
+	return s
+}
+
+// pattern is [compilePattern] of v, the value scanned, when escaping left
+// it as it is.
+func (s *valueScan) pattern(v string) patternInfo {
+	m := patternInfo{star: s.star, anchored: v != "" && v[len(v)-1] == '$'}
+	if i := int(s.slash); i >= 0 && strings.HasPrefix(v[i:], "/index.htm") {
+		m.index = int32(i + 1)
+		m.indexStar = m.star >= 0 && int(m.star) < i
+	}
+	return m
+}
+
+func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 	n, t, v := l.Number, l.Text, l.Value
 	if v == "" {
 		if r.Directive == Disallow {
@@ -434,10 +504,10 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 			p.add(n, ReversedSyntax, t, v)
 		}
 	}
-	if strings.IndexByte(v, ' ') >= 0 || strings.IndexByte(v, '\t') >= 0 {
+	if s.blank {
 		p.add(n, MultiplePaths, t, v)
 	}
-	if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
+	if s.dollar >= 0 && int(s.dollar) < len(v)-1 {
 		p.add(n, DollarNotAtEnd, t, v)
 	}
 	if r.pat.star >= 0 {
@@ -449,10 +519,10 @@ func (p *parser) checkRule(l *Line, r *Rule) {
 	if v[len(v)-1] == '*' {
 		p.add(n, RedundantWildcard, t, v)
 	}
-	if p.nonASCII && hasNonASCII(v) {
+	if s.high {
 		p.add(n, NonASCIIPath, t, v)
 	}
-	if strings.IndexByte(v, '%') >= 0 && badPercentEscape(v) != "" {
+	if s.percent && badPercentEscape(v) != "" {
 		p.add(n, PatternBadPercentEscape, t, v)
 	}
 	if r.Directive == Disallow && p.f.Groups[p.cur].Global && (v == "/" || v == "/*" || v == "*") {

@@ -1,0 +1,54 @@
+package robots
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// The parser's one-pass scans agree with the plain searches they replace:
+// scanValue with compilePattern and strings.IndexByte on a rule's value,
+// the splitter's cached '#' positions with a search of each line.
+func TestScansAgreeWithSearches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	const alphabet = "/*$%# \t\r\nab\x00\x80\xC3index.htm"
+	for range 20000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		checkScans(t, string(b))
+	}
+}
+
+func FuzzScans(f *testing.F) {
+	for _, s := range []string{"/a/*.php$", "# c\nUser-agent: *\nDisallow: /x # y\n", "/index.html", "/a%2f b\t\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkScans(t, s) })
+}
+
+func checkScans(t *testing.T, s string) {
+	t.Helper()
+	v := scanValue(s)
+	want := valueScan{
+		star: int32(strings.IndexByte(s, '*')), dollar: int32(strings.IndexByte(s, '$')), slash: int32(strings.LastIndexByte(s, '/')),
+		blank: strings.ContainsAny(s, " \t"), percent: strings.IndexByte(s, '%') >= 0, high: hasNonASCII(s),
+	}
+	if v != want {
+		t.Fatalf("scanValue(%q) = %+v, want %+v", s, v, want)
+	}
+	if got, want := v.pattern(s), compilePattern(s); got != want {
+		t.Fatalf("pattern(%q) = %+v, compilePattern %+v", s, got, want)
+	}
+	sp := newLineSplitter(s)
+	for {
+		line, num, ok := sp.next()
+		if !ok {
+			break
+		}
+		if got, want := sp.hashIn(line), strings.IndexByte(line, '#'); got != want {
+			t.Fatalf("%q line %d %q: hashIn %d, want %d", s, num, line, got, want)
+		}
+	}
+}
