@@ -424,54 +424,53 @@ func (p *parser) rule(l *Line) {
 // valueScan is what one pass over a rule's value finds, for its
 // compilation and its checks.
 type valueScan struct {
-	star, dollar, slash int32 // first '*', first '$', last '/'; -1 when none
-	blank               bool  // a space or a tab
-	percent             bool  // a '%'
-	high                bool  // a byte >= 0x80
+	star, dollar int32 // first '*', first '$'; -1 when none
+	slash        int32 // last '/' when the value has an 'x' (see pattern); -1 when none
+	blank        bool  // a space or a tab
+	percent      bool  // a '%'
+	high         bool  // a byte >= 0x80
 }
 
-// Byte classes of valueClass.
+// Bits of valueBits: what a byte of a rule's value may need.
 const (
-	classStar = 1 + iota
-	classDollar
-	classSlash
-	classBlank
-	classPercent
-	classHigh
+	bitStar = 1 << iota
+	bitDollar
+	bitBlank
+	bitPercent
+	bitHigh
+	bitX // an 'x', as in "/index.htm": the last '/' is then looked up
 )
 
-// valueClass gives the bytes a rule's value is scanned for their class.
-var valueClass = func() (t [256]uint8) {
-	t['*'], t['$'], t['/'], t[' '], t['\t'], t['%'] = classStar, classDollar, classSlash, classBlank, classBlank, classPercent
+// valueBits gives the bits of each byte of a rule's value.
+var valueBits = func() (t [256]uint8) {
+	t['*'], t['$'], t[' '], t['\t'], t['%'], t['x'] = bitStar, bitDollar, bitBlank, bitBlank, bitPercent, bitX
 	for c := 0x80; c < 0x100; c++ {
-		t[c] = classHigh
+		t[c] = bitHigh
 	}
 	return t
 }()
 
-// scanValue scans v once.
+// scanValue scans v once, without a branch a byte; the positions, rarely
+// needed, are then searched for.
 func scanValue(v string) valueScan {
-	s := valueScan{star: -1, dollar: -1, slash: -1}
-	for i := 0; i < len(v); i++ {
-		switch valueClass[v[i]] {
-		case 0:
-		case classSlash:
-			s.slash = int32(i)
-		case classStar:
-			if s.star < 0 {
-				s.star = int32(i)
-			}
-		case classDollar:
-			if s.dollar < 0 {
-				s.dollar = int32(i)
-			}
-		case classBlank:
-			s.blank = true
-		case classPercent:
-			s.percent = true
-		case classHigh:
-			s.high = true
-		}
+	var bits uint8
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		w := v[i : i+4]
+		bits |= valueBits[w[0]] | valueBits[w[1]] | valueBits[w[2]] | valueBits[w[3]]
+	}
+	for ; i < len(v); i++ {
+		bits |= valueBits[v[i]]
+	}
+	s := valueScan{star: -1, dollar: -1, slash: -1, blank: bits&bitBlank != 0, percent: bits&bitPercent != 0, high: bits&bitHigh != 0}
+	if bits&bitStar != 0 {
+		s.star = int32(strings.IndexByte(v, '*'))
+	}
+	if bits&bitDollar != 0 {
+		s.dollar = int32(strings.IndexByte(v, '$'))
+	}
+	if bits&bitX != 0 {
+		s.slash = int32(strings.LastIndexByte(v, '/'))
 	}
 	return s
 }

@@ -35,6 +35,9 @@ func checkScans(t *testing.T, s string) {
 		star: int32(strings.IndexByte(s, '*')), dollar: int32(strings.IndexByte(s, '$')), slash: int32(strings.LastIndexByte(s, '/')),
 		blank: strings.ContainsAny(s, " \t"), percent: strings.IndexByte(s, '%') >= 0, high: hasNonASCII(s),
 	}
+	if strings.IndexByte(s, 'x') < 0 {
+		want.slash = -1 // only looked up for "/index.htm"
+	}
 	if v != want {
 		t.Fatalf("scanValue(%q) = %+v, want %+v", s, v, want)
 	}
