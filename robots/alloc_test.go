@@ -3,6 +3,7 @@ package robots
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // Allocations per parse grow with the rules of a file, not with its lines:
@@ -112,5 +113,13 @@ func TestCrawlersUniqueIgnoringCase(t *testing.T) {
 			t.Errorf("%s listed twice", c.Token)
 		}
 		seen[k] = true
+	}
+}
+
+// A Rule is 64 bytes on 64-bit machines: a million rules are copied out of
+// the scratch space on every pass over the corpus.
+func TestRuleSize(t *testing.T) {
+	if size := unsafe.Sizeof(Rule{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 64 {
+		t.Errorf("a Rule is %d bytes, want at most 64: keep its small fields together", size)
 	}
 }

@@ -73,11 +73,11 @@ type Rule struct {
 	Line      int
 	Group     int // index in File.Groups
 	Directive Directive
-	Value     string // the pattern as written
+	pat       patternInfo // here, in Directive's padding: a Rule is 64 bytes, not 72
+	Value     string      // the pattern as written
 	// Pattern is what Google matches: Value with non-ASCII bytes
 	// percent-encoded and percent-escapes upper-cased.
 	Pattern string
-	pat     patternInfo
 }
 
 // HasWildcard reports whether the pattern uses '*'.

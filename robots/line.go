@@ -202,20 +202,21 @@ var keyForms = [...]keyForm{
 // does ("disallowed" is a disallow). prefix reports that the key is longer
 // than the spelling it matched.
 func parseKey(k string) (key Key, typo, prefix bool) {
-	var first byte
-	switch c := k[0] | 0x20; c {
-	case 'u', 'a', 'd', 's':
-		first = c
-	default:
-		return KeyUnknown, false, false
-	}
-	for _, f := range keyForms {
-		if f.text[0] == first && hasPrefixFold(k, f.text) {
+	for _, f := range keyFormsFrom[k[0]|0x20] {
+		if hasPrefixFold(k, f.text) {
 			return f.key, f.typo, len(k) > len(f.text)
 		}
 	}
 	return KeyUnknown, false, false
 }
+
+// keyFormsFrom holds the keyForms by first letter, in order.
+var keyFormsFrom = func() (t [256][]keyForm) {
+	for _, f := range keyForms {
+		t[f.text[0]] = append(t[f.text[0]], f)
+	}
+	return t
+}()
 
 // hasPrefixFold reports whether s starts with lower, ignoring ASCII case;
 // lower must be lower case.
