@@ -64,11 +64,11 @@ func TestWordScans(t *testing.T) {
 			got := 0
 			i := 0
 			for ; i+8 <= len(s); i += 8 {
-				if mayHaveControl(load64(s[i:])) {
-					got += countControl(s[i : i+8])
-				} else if c := countControl(s[i : i+8]); c != 0 {
-					t.Fatalf("mayHaveControl missed %d control bytes in %q", c, s[i:i+8])
+				c := countControl(s[i : i+8])
+				if hasControl(load64(s[i:])) != (c > 0) {
+					t.Fatalf("hasControl(%q) = %v with %d control bytes", s[i:i+8], c == 0, c)
 				}
+				got += c
 			}
 			if got+countControl(s[i:]) != ctl {
 				t.Fatalf("control count of %q", s)
@@ -121,5 +121,19 @@ func TestCrawlersUniqueIgnoringCase(t *testing.T) {
 func TestRuleSize(t *testing.T) {
 	if size := unsafe.Sizeof(Rule{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 64 {
 		t.Errorf("a Rule is %d bytes, want at most 64: keep its small fields together", size)
+	}
+}
+
+// hasControl is exact on every byte value, in every position of a word
+// of text bytes.
+func TestMayHaveControlEveryByte(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			w := []byte("Allow: /")
+			w[pos] = byte(c)
+			if got, want := hasControl(load64(string(w))), countControl(string(w)) > 0; got != want {
+				t.Errorf("byte %#x at %d: hasControl %v, want %v", c, pos, got, want)
+			}
+		}
 	}
 }

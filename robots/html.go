@@ -22,7 +22,7 @@ func looksBinary(s string, hasNUL bool) bool {
 	w := s[:min(len(s), binaryWindow)]
 	ctl, i := 0, 0
 	for ; i+8 <= len(w); i += 8 {
-		if x := load64(w[i:]); mayHaveControl(x) {
+		if x := load64(w[i:]); hasControl(x) {
 			ctl += countControl(w[i : i+8])
 		}
 	}
@@ -55,11 +55,20 @@ func load64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// mayHaveControl reports whether the word may hold a byte below 0x20 or a
-// 0x7f: a cheap test with false positives but no false negatives.
-func mayHaveControl(x uint64) bool {
+// hasControl reports whether the word holds a control character
+// other than tab, LF, VT, FF and CR: a byte below 0x09, one from 0x0E to
+// 0x1F, or 0x7F. Each test is exact for the word as a whole (a borrow only
+// starts at a byte that passes it), so line endings cost no byte-by-byte
+// count.
+func hasControl(x uint64) bool {
+	const low7 = 0x7f * lowBits
+	below9 := (x - 0x09*lowBits) &^ x & highBits
+	// A byte b < 0x80 with 0x0D < b < 0x20: (b&0x7f)+(0x7f-0x0D) carries
+	// into the high bit, (0x7f+0x20)-(b&0x7f) keeps it.
+	y := x & low7
+	between := ((0x7f+0x20)*lowBits - y) &^ x & (y + (0x7f-0x0D)*lowBits) & highBits
 	del := x ^ (0x7f * lowBits)
-	return (x-0x20*lowBits)&^x&highBits != 0 || (del-lowBits)&^del&highBits != 0
+	return below9|between|((del-lowBits)&^del&highBits) != 0
 }
 
 // markupKind tells whether a body is a markup document rather than a
