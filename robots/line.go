@@ -76,9 +76,11 @@ type Line struct {
 
 // isSpace reports C's isspace for ASCII, which is what Google's parser
 // strips around keys and values.
-func isSpace(c byte) bool {
-	return c == ' ' || (c >= '\t' && c <= '\r')
-}
+func isSpace(c byte) bool { return spaceTable[c] }
+
+// spaceTable is isSpace by byte: one load instead of three comparisons, in
+// loops that run on every line.
+var spaceTable = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 func trimSpace(s string) string {
 	i, j := 0, len(s)
