@@ -257,44 +257,61 @@ func indexPathStart(s string, from int) int {
 // existing percent-escapes upper-cased ("%2f" is "%2F"). Nothing else
 // changes, and a pattern that needs no change is returned as is.
 func EscapePattern(p string) string {
-	need := false
+	if !needsEscape(p) {
+		return p
+	}
+	var b strings.Builder
+	b.Grow(len(p) + 16)
+	return escapeInto(&b, p)
+}
+
+// needsEscape reports whether EscapePattern changes p.
+func needsEscape(p string) bool {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if c >= 0x80 {
-			need = true
-			break
+			return true
 		}
 		if c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]) {
 			if isLowerHex(p[i+1]) || isLowerHex(p[i+2]) {
-				need = true
-				break
+				return true
 			}
 			i += 2
 		}
 	}
-	if !need {
-		return p
-	}
+	return false
+}
+
+// escapeInto appends the escaped form of p to b and returns it. It stays
+// valid as b grows: a strings.Builder never changes the bytes it has
+// written, so one builder holds every escaped pattern of a file at the
+// cost of a few allocations, not one a pattern.
+func escapeInto(b *strings.Builder, p string) string {
 	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(p) + 16)
+	start := b.Len()
+	var buf [128]byte // written to b when full: a call a chunk, not a byte
+	n := 0
 	for i := 0; i < len(p); i++ {
+		if n > len(buf)-3 {
+			b.Write(buf[:n])
+			n = 0
+		}
 		c := p[i]
 		switch {
 		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
-			b.WriteByte('%')
-			b.WriteByte(upper(p[i+1]))
-			b.WriteByte(upper(p[i+2]))
+			buf[n], buf[n+1], buf[n+2] = '%', upper(p[i+1]), upper(p[i+2])
+			n += 3
 			i += 2
 		case c >= 0x80:
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
+			buf[n], buf[n+1], buf[n+2] = '%', hex[c>>4], hex[c&0xf]
+			n += 3
 		default:
-			b.WriteByte(c)
+			buf[n] = c
+			n++
 		}
 	}
-	return b.String()
+	b.Write(buf[:n])
+	return b.String()[start:]
 }
 
 func isHex(c byte) bool {

@@ -74,11 +74,16 @@ type parser struct {
 	agentLines    int
 	content       bool // a line other than blank or comment was seen
 
-	s            *scratch // storage while parsing; the tables of the duplicate checks
-	rulesMade    bool     // File.Rules is not nil even when empty
-	groupRulesOn bool     // s.groupRules holds the current group
-	agentIndexOn bool     // s.agentIndex holds every agent line so far
+	s            *scratch        // storage while parsing; the tables of the duplicate checks
+	escaped      strings.Builder // the escaped patterns of the file, one after the other
+	rulesMade    bool            // File.Rules is not nil even when empty
+	groupRulesOn bool            // s.groupRules holds the current group
+	agentIndexOn bool            // s.agentIndex holds every agent line so far
 }
+
+// escapedBytes is the first size of parser.escaped: most files that
+// escape a pattern escape a few.
+const escapedBytes = 256
 
 // Thresholds above which the duplicate checks switch from a linear scan to
 // a map, so that no file costs quadratic time.
@@ -407,8 +412,11 @@ func (p *parser) rule(l *Line) {
 		r.Directive = Allow
 	}
 	v := scanValue(l.Value)
-	if v.high || v.percent {
-		r.Pattern = EscapePattern(l.Value)
+	if (v.high || v.percent) && needsEscape(l.Value) {
+		if p.escaped.Cap() == 0 {
+			p.escaped.Grow(escapedBytes)
+		}
+		r.Pattern = escapeInto(&p.escaped, l.Value)
 		r.pat = compilePattern(r.Pattern)
 	} else {
 		r.Pattern = l.Value

@@ -55,3 +55,42 @@ func checkScans(t *testing.T, s string) {
 		}
 	}
 }
+
+// escapeInto gives what a byte-by-byte escape gives, across its chunk
+// boundaries, and the patterns it wrote before stay as they were while the
+// builder grows.
+func TestEscapeIntoKeepsEarlierPatterns(t *testing.T) {
+	naive := func(p string) string {
+		var out []byte
+		for i := 0; i < len(p); i++ {
+			c := p[i]
+			switch {
+			case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
+				out = append(out, '%', upper(p[i+1]), upper(p[i+2]))
+				i += 2
+			case c >= 0x80:
+				out = append(out, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&0xf])
+			default:
+				out = append(out, c)
+			}
+		}
+		return string(out)
+	}
+	rng := rand.New(rand.NewPCG(3, 9))
+	const alphabet = "/a%2f%C3\xC3\xA9\xFFx"
+	var b strings.Builder
+	var inputs, got []string
+	for n := range 400 {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		inputs = append(inputs, string(p))
+		got = append(got, escapeInto(&b, string(p)))
+	}
+	for i, p := range inputs {
+		if want := naive(p); got[i] != want {
+			t.Fatalf("escapeInto(%q) = %q, want %q", p, got[i], want)
+		}
+	}
+}
