@@ -99,6 +99,7 @@ in which no input could be read publishes nothing.`,
 		retryWait := fs.Duration("retry-wait", remote.DefaultBackoffBase, "wait before the first retry, doubled at each retry in a row up to a minute (`D`)")
 		idle := fs.Duration("idle-timeout", remote.DefaultIdleTimeout, "longest stall in a remote body (`D`)")
 		header := fs.Duration("header-timeout", remote.DefaultHeaderTimeout, "longest wait for a response header, connecting included (`D`)")
+		profile := profileFlag(fs)
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
 				env.errorf("ingest: no INPUT given")
@@ -140,7 +141,7 @@ in which no input could be read publishes nothing.`,
 			if *dryRun {
 				return printPlan(env, cfg, inputs, from)
 			}
-			return runIngest(env, cfg, inputs)
+			return withProfile(env, *profile, func() int { return runIngest(env, cfg, inputs) })
 		}
 	},
 }

@@ -73,6 +73,7 @@ or holds no capture of HOST, 2 on a usage error.`,
 		var crawls stringList
 		fs.Var(&crawls, "crawl", "report on the crawl `LABEL` only (repeatable; default: every crawl)")
 		ranksFile := fs.String("ranks", "", "join the ranked host list `FILE` (rank,host lines; Tranco's CSV) with the crawls")
+		profile := profileFlag(fs)
 		return func(env *Env, args []string) int {
 			if len(args) > 1 { // flags may follow DATASET too
 				if err := fs.Parse(args[1:]); err != nil {
@@ -105,7 +106,7 @@ or holds no capture of HOST, 2 on a usage error.`,
 				}
 				opts = append(opts, analyze.WithRanks(r))
 			}
-			return report(env, args[0], *site, f, *out, *batches, opts)
+			return withProfile(env, *profile, func() int { return report(env, args[0], *site, f, *out, *batches, opts) })
 		}
 	},
 }
