@@ -77,7 +77,8 @@ type parser struct {
 	s            *scratch        // storage while parsing; the tables of the duplicate checks
 	escaped      strings.Builder // the escaped patterns of the file, one after the other
 	rulesMade    bool            // File.Rules is not nil even when empty
-	groupRulesOn bool            // s.groupRules holds the current group
+	groupRulesOn bool            // s.ruleTable holds the current group
+	groupSketch  uint64          // the patternSketch bits of the current group's rules (sameRule)
 	agentIndexOn bool            // s.agentIndex holds every agent line so far
 }
 
@@ -295,6 +296,7 @@ func (p *parser) agent(l *Line) {
 	}
 	if p.cur < 0 || p.curHasRules {
 		p.forgetGroupRules() // before curFirstRule moves on
+		p.groupSketch = 0
 		f.Groups = append(f.Groups, Group{Line: l.Number})
 		p.cur, p.curHasRules, p.blankInAgents = len(f.Groups)-1, false, false
 		p.curText, p.curFirstRule = l.Text, len(f.Rules)
@@ -549,6 +551,14 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 func (p *parser) sameRule(r *Rule) (Directive, bool) {
 	rules, first := p.f.Rules, p.curFirstRule
 	if len(rules)-first < linearRules {
+		// Most patterns are new to their group: a bit a pattern, set by
+		// its length and two of its bytes, rules out most scans.
+		bit := uint64(1) << (patternSketch(r.Pattern) & 63)
+		seen := p.groupSketch&bit != 0
+		p.groupSketch |= bit
+		if !seen {
+			return 0, false
+		}
 		var found Directive
 		ok := false
 		for i := first; i < len(rules); i++ {
@@ -580,6 +590,16 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		return other, true
 	}
 	return 0, false
+}
+
+// patternSketch mixes a pattern's length with its last and middle bytes:
+// equal patterns have equal sketches.
+func patternSketch(p string) uint {
+	if p == "" {
+		return 0
+	}
+	n := uint(len(p))
+	return n*7 + uint(p[n-1])*3 + uint(p[n/2])
 }
 
 // recordRule records rule i (r, whose pattern hashes to h) unless the group
