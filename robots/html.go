@@ -67,7 +67,7 @@ func hasControl(x uint64) bool {
 	// into the high bit, (0x7f+0x20)-(b&0x7f) keeps it.
 	y := x & low7
 	between := ((0x7f+0x20)*lowBits - y) &^ x & (y + (0x7f-0x0D)*lowBits) & highBits
-	del := x ^ (0x7f * lowBits)
+	del := x ^ low7
 	return below9|between|((del-lowBits)&^del&highBits) != 0
 }
 

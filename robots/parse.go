@@ -79,7 +79,7 @@ type parser struct {
 	rulesMade    bool            // File.Rules is not nil even when empty
 	groupRulesOn bool            // s.ruleTable holds the current group
 	groupSketch  uint64          // the patternSketch bits of the current group's rules (sameRule)
-	agentIndexOn bool            // s.agentIndex holds every agent line so far
+	agentIndexOn bool            // s.agentTable holds every agent line so far
 }
 
 // escapedBytes is the first size of parser.escaped: most files that
@@ -87,7 +87,7 @@ type parser struct {
 const escapedBytes = 256
 
 // Thresholds above which the duplicate checks switch from a linear scan to
-// a map, so that no file costs quadratic time.
+// a hash table (firstTable), so that no file costs quadratic time.
 const (
 	linearRules  = 32
 	linearAgents = 64
