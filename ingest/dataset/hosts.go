@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"time"
 
 	"golang.org/x/net/publicsuffix"
 
@@ -90,8 +91,23 @@ type hostCapture struct {
 // a 3xx answer).
 func (c *hostCapture) isRedirect() bool { return c.outcome == "redirect" }
 
+// captureColumns are the columns of a captures row that the hosts
+// computation reads, named and typed as in [schema.Capture]
+// (TestCaptureColumnsMatchSchema): a captures file is read eight columns
+// of its thirty-odd, which halves the time of the hosts table's first pass.
+type captureColumns struct {
+	CaptureID     string    `parquet:"capture_id"`
+	URL           string    `parquet:"url"`
+	URLHostName   string    `parquet:"url_host_name"`
+	FetchTime     time.Time `parquet:"fetch_time,optional,timestamp(microsecond:local)"`
+	FetchStatus   int32     `parquet:"fetch_status,optional"`
+	FetchRedirect string    `parquet:"fetch_redirect,optional"`
+	Outcome       string    `parquet:"outcome,dict"`
+	RuleCount     int32     `parquet:"rule_count"`
+}
+
 // newHostCapture keeps of a captures row what the hosts computation needs.
-func newHostCapture(r *schema.Capture) hostCapture {
+func newHostCapture(r *captureColumns) hostCapture {
 	c := hostCapture{id: r.CaptureID, host: r.URLHostName, status: r.FetchStatus, outcome: r.Outcome, rules: r.RuleCount,
 		fetched: r.FetchTime.UnixMicro()}
 	u, err := url.Parse(r.URL)

@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -189,3 +190,17 @@ func buildHostsOf(t *testing.T, caps []schema.Capture) []schema.Host {
 
 // compareHosts orders rows by host.
 func compareHosts(a, b schema.Host) int { return strings.Compare(a.URLHostName, b.URLHostName) }
+
+// captureColumns reads columns of the captures table: each field has the
+// name, type and tag of a field of schema.Capture.
+func TestCaptureColumnsMatchSchema(t *testing.T) {
+	want := reflect.TypeFor[schema.Capture]()
+	got := reflect.TypeFor[captureColumns]()
+	for i := range got.NumField() {
+		f := got.Field(i)
+		w, ok := want.FieldByName(f.Name)
+		if !ok || w.Type != f.Type || w.Tag.Get("parquet") != f.Tag.Get("parquet") {
+			t.Errorf("captureColumns.%s %s `%s` is not a column of schema.Capture", f.Name, f.Type, f.Tag)
+		}
+	}
+}

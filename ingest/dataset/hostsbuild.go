@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/robocensus/robocensus/schema"
 )
@@ -83,6 +84,45 @@ func buildHosts(stage *Staging) (err error) {
 	return nil
 }
 
+// eachCaptureColumns calls f with the captureColumns of each row of the
+// captures file at path, a file of this major version of the schema.
+func eachCaptureColumns(path string, f func(*captureColumns) error) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	if v, err := schema.ReadVersion(file, fi.Size()); err != nil || !schema.IsCurrentMajor(v) {
+		return fmt.Errorf("ingest: reading %s: schema %q: %w", path, v, errors.Join(err, schema.ErrRenamedColumns))
+	}
+	pf, err := parquet.OpenFile(file, fi.Size())
+	if err != nil {
+		return fmt.Errorf("ingest: reading %s: %w", path, err)
+	}
+	r := parquet.NewGenericReader[captureColumns](pf)
+	defer r.Close()
+	rows := make([]captureColumns, 1024)
+	for {
+		clear(rows)
+		n, err := r.Read(rows)
+		for i := range rows[:n] {
+			if ferr := f(&rows[i]); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("ingest: reading %s: %w", path, err)
+		}
+	}
+}
+
 // countRows returns the number of rows of Parquet files of captures.
 func countRows(parts []string) (int64, error) {
 	var n int64
@@ -133,7 +173,7 @@ func (b *hostsBuild) spread(parts []string) error {
 	caps, ends, chases := newSpills(b.buckets), newSpills(b.buckets), newSpills(b.buckets)
 	b.counts = make([]uint32, b.buckets)
 	for _, p := range parts {
-		err := eachRow(p, func(r *schema.Capture) error {
+		err := eachCaptureColumns(p, func(r *captureColumns) error {
 			if r.URLHostName == "" {
 				return nil
 			}
