@@ -1,6 +1,9 @@
 package robots
 
-import "iter"
+import (
+	"iter"
+	"slices"
+)
 
 // File is a parsed robots.txt: its groups and rules compiled for matching,
 // its sitemaps, its diagnostics and its statistics. A File is immutable and
@@ -132,7 +135,19 @@ func (f *File) Lines() iter.Seq[Line] {
 // UserAgents returns the user-agent values as written, each once, in file
 // order.
 func (f *File) UserAgents() []string {
-	var out []string
+	if len(f.agents) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(f.agents))
+	if len(f.agents) <= linearAgents {
+		// A scan of the few kept so far costs less than a map.
+		for _, a := range f.agents {
+			if !slices.Contains(out, a.Value) {
+				out = append(out, a.Value)
+			}
+		}
+		return out
+	}
 	seen := make(map[string]bool, len(f.agents))
 	for _, a := range f.agents {
 		if !seen[a.Value] {
