@@ -24,7 +24,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--fresh] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--fresh] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [--cpuprofile FILE] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the

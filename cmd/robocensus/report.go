@@ -17,7 +17,7 @@ import (
 
 var reportCmd = &Command{
 	Name:  "report",
-	Usage: "report [--site HOST] [--crawl LABEL]... [--ranks FILE] [--format html|md|json] [-o FILE] [--host-batches N] DATASET",
+	Usage: "report [--site HOST] [--crawl LABEL]... [--ranks FILE] [--format html|md|json] [-o FILE] [--host-batches N] [--cpuprofile FILE] DATASET",
 	Short: "write the site-health report of a dataset, or of one host",
 	Long: `
 Report reads the dataset that ingest wrote in DATASET (every crawl partition)
