@@ -333,34 +333,30 @@ func (a *AgentsWriter) footer() error {
 // at the given bit width: a run of 8 or more equal values becomes an RLE
 // run, the rest bit-packed groups of 8 (the last one padded with zeros).
 func appendHybrid(dst []byte, values []uint32, width int) []byte {
-	var packed []uint32
-	i := 0
+	start, i := 0, 0 // values[start:i] are pending bit-packing
 	for i < len(values) {
 		run := 1
 		for i+run < len(values) && values[i+run] == values[i] {
 			run++
 		}
 		if run < 8 {
-			packed = append(packed, values[i:i+run]...)
 			i += run
 			continue
 		}
 		// Complete the pending bit-packed groups from the run, then
 		// write the rest of the run as one RLE run if it is still long.
-		fill := (8 - len(packed)%8) % 8
-		packed = append(packed, values[i:i+fill]...)
+		fill := (8 - (i-start)%8) % 8
 		i, run = i+fill, run-fill
 		if run < 8 {
-			packed = append(packed, values[i:i+run]...)
 			i += run
 			continue
 		}
-		dst = appendPacked(dst, packed, width)
-		packed = packed[:0]
+		dst = appendPacked(dst, values[start:i], width)
 		dst = appendRun(dst, values[i], run, width)
 		i += run
+		start = i
 	}
-	return appendPacked(dst, packed, width)
+	return appendPacked(dst, values[start:], width)
 }
 
 // appendRun appends an RLE run: n times v.
