@@ -171,14 +171,16 @@ func TestRulesWriterConcat(t *testing.T) {
 }
 
 // TestRulesWriterEmpty: a file with no rows, and one whose lists are all
-// empty, are valid.
+// empty (an empty user_agents dictionary), are valid, and DuckDB reads them
+// as it reads Writer[Rule]'s.
 func TestRulesWriterEmpty(t *testing.T) {
-	for _, rows := range [][]schema.Rule{nil, {{CaptureID: "c", Pattern: "/"}}} {
+	for _, rows := range [][]schema.Rule{nil, {{CaptureID: "c", Pattern: "/"}, {CaptureID: "c", Pattern: "/x", UserAgents: []string{}}}} {
 		data := rulesFile(t, rows, 10)
 		got, err := parquet.Read[schema.Rule](bytes.NewReader(data), int64(len(data)))
 		if err != nil || len(got) != len(rows) {
 			t.Errorf("%d rows: read %d, %v", len(rows), len(got), err)
 		}
+		sameInDuckDB(t, data, ourFile(t, rows))
 	}
 }
 
