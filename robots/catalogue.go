@@ -1,7 +1,7 @@
 package robots
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -115,7 +115,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "The server answered 500-599. Google treats the whole site as " +
 			"disallowed while this lasts (RFC 9309 §2.3.1.4).",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("the server answered %s: Google treats the whole site as disallowed until robots.txt can be fetched", a)
+			return "the server answered " + a + ": Google treats the whole site as disallowed until robots.txt can be fetched"
 		},
 	},
 	HTTP429: {
@@ -133,7 +133,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A 4xx other than 404, 410 and 429 (401, 403, ...). Crawlers treat it " +
 			"as \"no robots.txt\": everything is allowed, rarely what was meant.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("the server answered %s: crawlers treat this as 'no robots.txt' and may crawl everything", a)
+			return "the server answered " + a + ": crawlers treat this as 'no robots.txt' and may crawl everything"
 		},
 	},
 	HTTP404: {
@@ -141,7 +141,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "404 or 410: no robots.txt",
 		Doc:     "404 or 410, there is no robots.txt: everything is allowed.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("the server answered %s: there is no robots.txt, so everything may be crawled", a)
+			return "the server answered " + a + ": there is no robots.txt, so everything may be crawled"
 		},
 	},
 	HTTPRedirect: {
@@ -154,7 +154,7 @@ var catalogue = [numCodes]CodeInfo{
 			if a == "" {
 				return "robots.txt redirects; crawlers follow the redirect and obey the target"
 			}
-			return fmt.Sprintf("robots.txt redirects to %q; crawlers follow it and obey the target", a)
+			return "robots.txt redirects to " + strconv.Quote(a) + "; crawlers follow it and obey the target"
 		},
 	},
 	RedirectCrossHost: {
@@ -162,7 +162,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "the redirect target is another host",
 		Doc:     "The redirect leads to another host.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("robots.txt redirects to another host (%s); the target's rules apply to this host", a)
+			return "robots.txt redirects to another host (" + a + "); the target's rules apply to this host"
 		},
 	},
 	HTMLContent: {
@@ -183,7 +183,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "Content-Type other than text/plain",
 		Doc:     "The Content-Type is not text/plain.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("served as %q; robots.txt should be text/plain", a)
+			return "served as " + strconv.Quote(a) + "; robots.txt should be text/plain"
 		},
 	},
 	Empty: {
@@ -202,11 +202,11 @@ var catalogue = [numCodes]CodeInfo{
 		message: func(d Diagnostic, a string) string {
 			switch {
 			case d.Ref == 0:
-				return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes) and ignores the rest", a)
+				return "the file is " + a + " bytes; Google reads only the first 500 KiB (512,000 bytes) and ignores the rest"
 			case d.RefArg != "":
-				return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading inside line %d and ignores the rest", a, d.Ref)
+				return "the file is " + a + " bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading inside line " + strconv.Itoa(d.Ref) + " and ignores the rest"
 			}
-			return fmt.Sprintf("the file is %s bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading after line %d and ignores the rest", a, d.Ref)
+			return "the file is " + a + " bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading after line " + strconv.Itoa(d.Ref) + " and ignores the rest"
 		},
 	},
 	CrawlerTruncated: {
@@ -227,7 +227,7 @@ var catalogue = [numCodes]CodeInfo{
 			case "input-end":
 				return "the input ended inside this record (input-end): rules after the cut were not seen"
 			}
-			return fmt.Sprintf("the crawler cut this capture (%s): rules after the cut were not seen", a)
+			return "the crawler cut this capture (" + a + "): rules after the cut were not seen"
 		},
 	},
 	BinaryContent: {
@@ -274,7 +274,7 @@ var catalogue = [numCodes]CodeInfo{
 			"accepts all three, older parsers may not. " +
 			"With crlf-line-endings, classic mistake 3 of the 2.4-million-site survey: a file edited in DOS mode.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("line endings are mixed (%s); use one style, LF or CRLF", a)
+			return "line endings are mixed (" + a + "); use one style, LF or CRLF"
 		},
 	},
 	NoUserAgent: {
@@ -300,7 +300,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "The line is over 16,663 bytes; Google keeps only the first 16,663 " +
 			"bytes.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("this line is %s bytes; Google keeps only the first 16,663 bytes", a)
+			return "this line is " + a + " bytes; Google keeps only the first 16,663 bytes"
 		},
 	},
 	MissingColon: {
@@ -309,7 +309,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "\"key value\" without a colon. Google accepts it when the line has " +
 			"exactly two words; other parsers do not.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("missing ':' after %q; Google accepts it, other crawlers may not", a)
+			return "missing ':' after " + strconv.Quote(a) + "; Google accepts it, other crawlers may not"
 		},
 	},
 	UnparsableLine: {
@@ -319,7 +319,7 @@ var catalogue = [numCodes]CodeInfo{
 			"nothing before the colon. It is ignored.",
 		message: func(d Diagnostic, a string) string {
 			if a != "" {
-				return fmt.Sprintf("a bare URL %q is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)", a)
+				return "a bare URL " + strconv.Quote(a) + " is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)"
 			}
 			return "this line is neither a directive nor a comment; crawlers ignore it"
 		},
@@ -331,7 +331,7 @@ var catalogue = [numCodes]CodeInfo{
 			"dissallow, dissalow, disalow, diasllow, disallaw, site-map. Other " +
 			"crawlers may drop the line.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("%q is misspelled; Google accepts it, other crawlers may ignore the line", a)
+			return strconv.Quote(a) + " is misspelled; Google accepts it, other crawlers may ignore the line"
 		},
 	},
 	TypoIgnored: {
@@ -342,9 +342,9 @@ var catalogue = [numCodes]CodeInfo{
 			"user_agent, ...): the line is dropped.",
 		message: func(d Diagnostic, a string) string {
 			if hasNonASCII(a) || !isKeyLike(a) {
-				return fmt.Sprintf("%q is %s with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line", a, nearMissTarget(a))
+				return strconv.Quote(a) + " is " + nearMissTarget(a) + " with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line"
 			}
-			return fmt.Sprintf("%q looks like a misspelled %s; crawlers do not recognise it and ignore the line", a, nearMissTarget(a))
+			return strconv.Quote(a) + " looks like a misspelled " + nearMissTarget(a) + "; crawlers do not recognise it and ignore the line"
 		},
 	},
 	KeyPrefixMatch: {
@@ -353,7 +353,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A key that only starts with a directive name (\"disallowed:\", " +
 			"\"user-agents:\"); Google accepts it by its prefix.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("%q is not a directive name; Google reads it by its prefix, other crawlers ignore it", a)
+			return strconv.Quote(a) + " is not a directive name; Google reads it by its prefix, other crawlers ignore it"
 		},
 	},
 	WhitespaceBeforeColon: {
@@ -369,7 +369,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a key nobody defines",
 		Doc:     "A key no crawler defines; ignored.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("unknown directive %q; crawlers ignore it", a)
+			return "unknown directive " + strconv.Quote(a) + "; crawlers ignore it"
 		},
 	},
 	UnsupportedDirective: {
@@ -383,7 +383,7 @@ var catalogue = [numCodes]CodeInfo{
 			"license (RSL 1.0, rslstandard.org), domain and acap-* (ACAP). Each " +
 			"such line is also recorded in File.Extensions.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("%q is %s; Google ignores it", a, explainExtension(a))
+			return strconv.Quote(a) + " is " + explainExtension(a) + "; Google ignores it"
 		},
 	},
 	HTMLMarkup: {
@@ -437,7 +437,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "The name has characters outside [A-Za-z_-] (\"Googlebot/2.1\", " +
 			"\"MJ12bot\"); Google matches only the part before them.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("user-agent %q has characters outside [A-Za-z_-]; Google matches only %q", a, ExtractAgentToken(a))
+			return "user-agent " + strconv.Quote(a) + " has characters outside [A-Za-z_-]; Google matches only " + strconv.Quote(ExtractAgentToken(a))
 		},
 	},
 	UserAgentWildcard: {
@@ -446,7 +446,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A '*' inside a name (\"*bot\", \"Google*\"): it is not a wildcard; Google " +
 			"matches only the letters before it.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("'*' in user-agent %q is not a wildcard; Google matches only %q", a, ExtractAgentToken(a))
+			return "'*' in user-agent " + strconv.Quote(a) + " is not a wildcard; Google matches only " + strconv.Quote(ExtractAgentToken(a))
 		},
 	},
 	AgentsMergedAcrossBlankLine: {
@@ -464,7 +464,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "the last group has no rules",
 		Doc:     "The last group has no rules; its agents may crawl everything.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("the last group (%s) has no rules: these crawlers may crawl everything", a)
+			return "the last group (" + a + ") has no rules: these crawlers may crawl everything"
 		},
 	},
 	DuplicateGroup: {
@@ -475,11 +475,11 @@ var catalogue = [numCodes]CodeInfo{
 		message: func(d Diagnostic, a string) string {
 			switch {
 			case d.Ref == 0:
-				return fmt.Sprintf("%q already has a group above; Google merges the rules of both groups", a)
+				return strconv.Quote(a) + " already has a group above; Google merges the rules of both groups"
 			case equalFoldASCII(a, d.RefArg) || isGlobalAgent(a):
-				return fmt.Sprintf("%q already has a group on line %d (%q); Google merges the rules of both groups", a, d.Ref, d.RefArg)
+				return strconv.Quote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconv.Quote(d.RefArg) + "); Google merges the rules of both groups"
 			}
-			return fmt.Sprintf("%q already has a group on line %d (%q): Google reads both names as %q, so it merges the rules of both groups", a, d.Ref, d.RefArg, ExtractAgentToken(a))
+			return strconv.Quote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconv.Quote(d.RefArg) + "): Google reads both names as " + strconv.Quote(ExtractAgentToken(a)) + ", so it merges the rules of both groups"
 		},
 	},
 	CrawlDelayInvalid: {
@@ -487,7 +487,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "crawl-delay that is not a non-negative number",
 		Doc:     "A crawl-delay that is not a non-negative number.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("crawl-delay %q is not a non-negative number", a)
+			return "crawl-delay " + strconv.Quote(a) + " is not a non-negative number"
 		},
 	},
 	ConflictingRules: {
@@ -496,7 +496,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "An allow and a disallow with the same pattern in one group; the allow " +
 			"wins.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("allow and disallow of the same pattern %q in one group: the allow wins", a)
+			return "allow and disallow of the same pattern " + strconv.Quote(a) + " in one group: the allow wins"
 		},
 	},
 	DuplicateRule: {
@@ -504,7 +504,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "the same rule twice in one group",
 		Doc:     "The same rule twice in one group.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("the rule for %q already appears in this group", a)
+			return "the rule for " + strconv.Quote(a) + " already appears in this group"
 		},
 	},
 	PathNotAbsolute: {
@@ -514,7 +514,7 @@ var catalogue = [numCodes]CodeInfo{
 			"path. " +
 			"Classic mistake 10 of the 2.4-million-site survey: a path without a leading slash (\"Disallow: john\"); see also reversed-syntax.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("pattern %q does not start with '/' or '*', so it never matches", a)
+			return "pattern " + strconv.Quote(a) + " does not start with '/' or '*', so it never matches"
 		},
 	},
 	PathIsURL: {
@@ -522,7 +522,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a pattern that is a whole URL: never matches",
 		Doc:     "A pattern that is a whole URL: it never matches a URL path.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("pattern %q is a full URL; rules take a path such as /private/, so it never matches", a)
+			return "pattern " + strconv.Quote(a) + " is a full URL; rules take a path such as /private/, so it never matches"
 		},
 	},
 	MultiplePaths: {
@@ -533,9 +533,9 @@ var catalogue = [numCodes]CodeInfo{
 			"Classic mistake 2 of the 2.4-million-site survey: several directories on one Disallow line.",
 		message: func(d Diagnostic, a string) string {
 			if looksLikeSeveralPaths(a) {
-				return fmt.Sprintf("%q holds several paths; write one rule per path (it is matched as one pattern, spaces included)", a)
+				return strconv.Quote(a) + " holds several paths; write one rule per path (it is matched as one pattern, spaces included)"
 			}
-			return fmt.Sprintf("%q contains whitespace, which URLs never do (a space is %%20): it never matches as written", a)
+			return strconv.Quote(a) + " contains whitespace, which URLs never do (a space is %20): it never matches as written"
 		},
 	},
 	DollarNotAtEnd: {
@@ -544,7 +544,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A '$' inside a pattern is a literal character; only a final '$' " +
 			"anchors the end.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("'$' inside %q is matched literally; only a final '$' marks the end of the URL", a)
+			return "'$' inside " + strconv.Quote(a) + " is matched literally; only a final '$' marks the end of the URL"
 		},
 	},
 	Wildcard: {
@@ -552,7 +552,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a pattern with *",
 		Doc:     "The pattern uses '*'.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("pattern %q uses the * wildcard", a)
+			return "pattern " + strconv.Quote(a) + " uses the * wildcard"
 		},
 	},
 	EndAnchor: {
@@ -560,7 +560,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a pattern ending in $",
 		Doc:     "The pattern ends in '$'.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("pattern %q is anchored at the end with $", a)
+			return "pattern " + strconv.Quote(a) + " is anchored at the end with $"
 		},
 	},
 	RedundantWildcard: {
@@ -569,7 +569,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A trailing '*' (and \"/*\", which equals \"/\") changes nothing but the " +
 			"rule's length.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("the trailing '*' in %q changes nothing", a)
+			return "the trailing '*' in " + strconv.Quote(a) + " changes nothing"
 		},
 	},
 	EmptyDisallow: {
@@ -595,7 +595,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "Raw non-ASCII bytes in a pattern; Google percent-encodes them (UTF-8 " +
 			"bytes) before matching, so URLs must be percent-encoded too.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("pattern %q has non-ASCII characters; Google matches their percent-encoded UTF-8 form", a)
+			return "pattern " + strconv.Quote(a) + " has non-ASCII characters; Google matches their percent-encoded UTF-8 form"
 		},
 	},
 	SitemapRelative: {
@@ -603,7 +603,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a sitemap that is not an absolute URL",
 		Doc:     "A sitemap that is not an absolute URL.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("sitemap %q is not an absolute URL (it needs https://host/...)", a)
+			return "sitemap " + strconv.Quote(a) + " is not an absolute URL (it needs https://host/...)"
 		},
 	},
 	SitemapBadScheme: {
@@ -611,7 +611,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a sitemap scheme other than http, https or ftp",
 		Doc:     "A sitemap URL whose scheme is not http, https or ftp.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("sitemap %q must use http, https or ftp", a)
+			return "sitemap " + strconv.Quote(a) + " must use http, https or ftp"
 		},
 	},
 	SitemapEmpty: {
@@ -629,7 +629,7 @@ var catalogue = [numCodes]CodeInfo{
 			"\"/a%4\"). Google matches it literally, but such a path is not a valid " +
 			"URL, so the rule rarely matches anything.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("pattern %q has %q, a '%%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%%' is written %%25)", a, badPercentEscape(a))
+			return "pattern " + strconv.Quote(a) + " has " + strconv.Quote(badPercentEscape(a)) + ", a '%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%' is written %25)"
 		},
 	},
 	BOMDoubleEncoded: {
@@ -797,12 +797,12 @@ var catalogue = [numCodes]CodeInfo{
 		message: func(d Diagnostic, a string) string {
 			src, _ := preferenceLine(d.Text)
 			if src == ContentSignal {
-				return fmt.Sprintf("%q is not a Content-Signal key (search, ai-input, ai-train, use); crawlers ignore it", a)
+				return strconv.Quote(a) + " is not a Content-Signal key (search, ai-input, ai-train, use); crawlers ignore it"
 			}
 			if !isSFKey(a) {
-				return fmt.Sprintf("%q is not a valid Content-Usage label (labels are lower case, like train-ai); the whole line is unreadable, so none of its preferences counts", a)
+				return strconv.Quote(a) + " is not a valid Content-Usage label (labels are lower case, like train-ai); the whole line is unreadable, so none of its preferences counts"
 			}
-			return fmt.Sprintf("%q is not a label of the AI-preferences vocabulary (train-ai, ai-use, search); crawlers ignore it", a)
+			return strconv.Quote(a) + " is not a label of the AI-preferences vocabulary (train-ai, ai-use, search); crawlers ignore it"
 		},
 	},
 	UsagePreferenceBadValue: {
@@ -815,18 +815,18 @@ var catalogue = [numCodes]CodeInfo{
 		message: func(d Diagnostic, a string) string {
 			src, _ := preferenceLine(d.Text)
 			if a == "" {
-				return fmt.Sprintf("this %s line states no preference; write key=value pairs", preferenceName(src))
+				return "this " + preferenceName(src) + " line states no preference; write key=value pairs"
 			}
 			it := cutItem(src, a)
 			switch {
 			case !it.hasValue:
-				return fmt.Sprintf("%q has no value, so the preference is unknown; write %s=%s", a, it.key, exampleValue(src, it.key))
+				return strconv.Quote(a) + " has no value, so the preference is unknown; write " + it.key + "=" + exampleValue(src, it.key)
 			case src == ContentSignal && strings.EqualFold(it.key, "use"):
-				return fmt.Sprintf("%q: use takes immediate, reference or full; crawlers read the preference as unknown", a)
+				return strconv.Quote(a) + ": use takes immediate, reference or full; crawlers read the preference as unknown"
 			case src == ContentSignal:
-				return fmt.Sprintf("%q: Content-Signal values are yes or no; crawlers read the preference as unknown", a)
+				return strconv.Quote(a) + ": Content-Signal values are yes or no; crawlers read the preference as unknown"
 			}
-			return fmt.Sprintf("%q: Content-Usage values are y or n (not yes/no); crawlers read the preference as unknown", a)
+			return strconv.Quote(a) + ": Content-Usage values are y or n (not yes/no); crawlers read the preference as unknown"
 		},
 	},
 	UsagePreferenceConflict: {
@@ -839,9 +839,9 @@ var catalogue = [numCodes]CodeInfo{
 			"statements. Ref is the earlier line.",
 		message: func(d Diagnostic, a string) string {
 			if d.Ref == 0 {
-				return fmt.Sprintf("%q contradicts an earlier preference for the same crawlers; crawlers may follow either", a)
+				return strconv.Quote(a) + " contradicts an earlier preference for the same crawlers; crawlers may follow either"
 			}
-			return fmt.Sprintf("%q contradicts %q on line %d for the same crawlers; crawlers may follow either (the AI-preferences rules let the more restrictive win)", a, d.RefArg, d.Ref)
+			return strconv.Quote(a) + " contradicts " + strconv.Quote(d.RefArg) + " on line " + strconv.Itoa(d.Ref) + " for the same crawlers; crawlers may follow either (the AI-preferences rules let the more restrictive win)"
 		},
 	},
 	UsagePathNotAbsolute: {
@@ -851,7 +851,7 @@ var catalogue = [numCodes]CodeInfo{
 			"(draft-ietf-aipref-attach §3.2); one that does not never matches a URL " +
 			"path, so the preference applies nowhere.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("Content-Usage path %q does not start with '/', so the preference applies to no URL", a)
+			return "Content-Usage path " + strconv.Quote(a) + " does not start with '/', so the preference applies to no URL"
 		},
 	},
 	LicenseNotAbsolute: {
@@ -864,7 +864,7 @@ var catalogue = [numCodes]CodeInfo{
 			if a == "" {
 				return "License has no value; RSL needs the absolute URL of a license file (https://host/license.xml)"
 			}
-			return fmt.Sprintf("License %q is not an absolute URL; RSL needs https://host/... so crawlers can find the license", a)
+			return "License " + strconv.Quote(a) + " is not an absolute URL; RSL needs https://host/... so crawlers can find the license"
 		},
 	},
 	ExtensionValueInvalid: {
@@ -879,9 +879,9 @@ var catalogue = [numCodes]CodeInfo{
 		message: func(d Diagnostic, a string) string {
 			key := strings.ToLower(classify(d.Line, d.Text, false).KeyText)
 			if a == "" {
-				return fmt.Sprintf("%s has no value; crawlers that honour it skip the line", key)
+				return key + " has no value; crawlers that honour it skip the line"
 			}
-			return fmt.Sprintf("%s %q does not follow its definition (%s); crawlers that honour it skip the line", key, a, extensionSyntax(key))
+			return key + " " + strconv.Quote(a) + " does not follow its definition (" + extensionSyntax(key) + "); crawlers that honour it skip the line"
 		},
 	},
 	ReversedSyntax: {
@@ -895,7 +895,7 @@ var catalogue = [numCodes]CodeInfo{
 			"name\" then \"Disallow: /\". Classic mistake 1 of the 2.4-million-site " +
 			"survey: reversed syntax (\"Disallow: scooter\").",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("%q names a crawler, not a path: this blocks nothing; to shut %s out write \"User-agent: %s\" followed by \"Disallow: /\"", a, a, a)
+			return strconv.Quote(a) + " names a crawler, not a path: this blocks nothing; to shut " + a + " out write \"User-agent: " + a + "\" followed by \"Disallow: /\""
 		},
 	},
 	CRLFLineEndings: {
@@ -906,7 +906,7 @@ var catalogue = [numCodes]CodeInfo{
 			"of the value. Classic mistake 3 of the 2.4-million-site survey: a " +
 			"file edited in DOS mode.",
 		message: func(d Diagnostic, a string) string {
-			return fmt.Sprintf("the file has DOS/Windows line endings (CRLF, %s lines); Google reads them, some old crawlers may not: LF is safest", a)
+			return "the file has DOS/Windows line endings (CRLF, " + a + " lines); Google reads them, some old crawlers may not: LF is safest"
 		},
 	},
 	FilesListedOneByOne: {
@@ -925,7 +925,7 @@ var catalogue = [numCodes]CodeInfo{
 			if n == "" {
 				n = "many"
 			}
-			return fmt.Sprintf("%s rules list files of %s one by one; if the whole directory is meant, one rule \"Disallow: %s\" does it", n, a, a)
+			return n + " rules list files of " + a + " one by one; if the whole directory is meant, one rule \"Disallow: " + a + "\" does it"
 		},
 	},
 }

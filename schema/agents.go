@@ -70,15 +70,15 @@ type AgentsWriter struct {
 	closed     bool
 
 	// The row group being built.
-	ids        []string       // distinct capture IDs of the row group
-	idIdx      map[string]int // capture ID -> index in ids
-	idOf       []uint32       // per capture: index in ids
-	hosts      []string       // distinct hosts of the row group
-	hostIdx    map[string]int // host -> index in hosts
-	hostOf     []uint32       // per capture: index in hosts
-	named      []bool         // per row
-	verdicts   []uint8        // per row: robots.Access
-	vias       []uint8        // per row: robots.Via
+	ids        []string        // distinct capture IDs of the row group
+	idIdx      map[string]int  // capture ID -> index in ids
+	idOf       []uint32        // per capture: index in ids
+	hosts      []string        // distinct hosts of the row group
+	hostIdx    map[string]int  // host -> index in hosts
+	hostOf     []uint32        // per capture: index in hosts
+	named      []bool          // per row
+	verdicts   []robots.Access // per row
+	vias       []robots.Via    // per row
 	scratch    []uint32
 	page       []byte
 	compressed []byte
@@ -129,12 +129,8 @@ func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots
 	a.idOf = append(a.idOf, uint32(dictIndex(&a.ids, a.idIdx, validUTF8String(captureID))))
 	a.hostOf = append(a.hostOf, uint32(dictIndex(&a.hosts, a.hostIdx, host)))
 	a.named = append(a.named, named...)
-	for _, v := range access {
-		a.verdicts = append(a.verdicts, uint8(v))
-	}
-	for _, v := range via {
-		a.vias = append(a.vias, uint8(v))
-	}
+	a.verdicts = append(a.verdicts, access...)
+	a.vias = append(a.vias, via...)
 	if len(a.idOf) >= a.perGroup {
 		a.err = a.flush()
 	}
@@ -198,11 +194,13 @@ func (a *AgentsWriter) flush() error {
 		return dst
 	}))
 	add(a.dictColumn("agent", a.agents, func(dst []byte, width int) []byte {
+		// 0, 1, ..., n-1 once a capture: written once, then copied.
 		a.scratch = a.scratch[:0]
-		for range a.idOf {
-			for i := range n {
-				a.scratch = append(a.scratch, uint32(i))
-			}
+		for i := range n {
+			a.scratch = append(a.scratch, uint32(i))
+		}
+		for total := n * len(a.idOf); len(a.scratch) < total; {
+			a.scratch = append(a.scratch, a.scratch[:min(len(a.scratch), total-len(a.scratch))]...)
 		}
 		return appendPacked(dst, a.scratch, width)
 	}))
@@ -333,34 +331,30 @@ func (a *AgentsWriter) footer() error {
 // at the given bit width: a run of 8 or more equal values becomes an RLE
 // run, the rest bit-packed groups of 8 (the last one padded with zeros).
 func appendHybrid(dst []byte, values []uint32, width int) []byte {
-	var packed []uint32
-	i := 0
+	start, i := 0, 0 // values[start:i] are pending bit-packing
 	for i < len(values) {
 		run := 1
 		for i+run < len(values) && values[i+run] == values[i] {
 			run++
 		}
 		if run < 8 {
-			packed = append(packed, values[i:i+run]...)
 			i += run
 			continue
 		}
 		// Complete the pending bit-packed groups from the run, then
 		// write the rest of the run as one RLE run if it is still long.
-		fill := (8 - len(packed)%8) % 8
-		packed = append(packed, values[i:i+fill]...)
+		fill := (8 - (i-start)%8) % 8
 		i, run = i+fill, run-fill
 		if run < 8 {
-			packed = append(packed, values[i:i+run]...)
 			i += run
 			continue
 		}
-		dst = appendPacked(dst, packed, width)
-		packed = packed[:0]
+		dst = appendPacked(dst, values[start:i], width)
 		dst = appendRun(dst, values[i], run, width)
 		i += run
+		start = i
 	}
-	return appendPacked(dst, packed, width)
+	return appendPacked(dst, values[start:], width)
 }
 
 // appendRun appends an RLE run: n times v.

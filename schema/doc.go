@@ -3,7 +3,10 @@
 // "Dataset"), a typed [Writer] over an io.Writer, the schema [Version]
 // stamped on every file, and an [ArrowReader] over an io.ReaderAt, so that
 // programs can scan the dataset without a database. It opens no files:
-// callers own paths, temporary files and renames.
+// callers own paths, temporary files and renames. The tables with many rows
+// a capture have writers of their own, with less work a row:
+// [AgentsWriter], and [RulesWriter] and [DiagnosticsWriter], which write the
+// rows, schema and row group statistics [Writer] would.
 //
 // # Dataset layout
 //

@@ -98,6 +98,7 @@ func (c *writerConfig) parquetOptions(t Table) []parquet.WriterOption {
 		parquet.DictionaryMaxBytes(DefaultDictionaryMaxBytes),
 		parquet.DefaultEncodingFor(parquet.ByteArray, &parquet.Plain),
 		parquet.DataPageVersion(1),
+		parquet.DataPageStatistics(false),
 		parquet.KeyValueMetadata(VersionKey, Version),
 		parquet.KeyValueMetadata(TableKey, t.Name),
 	}
@@ -138,6 +139,7 @@ type Writer[T Row] struct {
 	closed   bool
 	scratch  []T   // rows copied to repair invalid UTF-8
 	optional []int // indexes of T's optional fields
+	memo     utf8Memo
 }
 
 // NewWriter returns a Writer of T rows to w, which must not be nil.
@@ -182,6 +184,7 @@ func (w *Writer[T]) Write(rows []T) (int, error) {
 	n, err := w.write(rows)
 	clear(w.scratch) // drop references to the caller's strings
 	w.scratch = w.scratch[:0]
+	w.memo = utf8Memo{}
 	w.rows += int64(n)
 	if err != nil {
 		w.err = fmt.Errorf("schema: writing %s rows: %w", TableName[T](), err)
@@ -246,13 +249,15 @@ func (w *Writer[T]) Rows() int64 { return w.rows }
 // validUTF8 returns rows, or a copy of rows with invalid UTF-8 replaced if
 // any string needs it.
 func (w *Writer[T]) validUTF8(rows []T) []T {
+	w.memo = utf8Memo{}
 	for i := range rows {
-		if utf8Row(&rows[i]).validUTF8(false) {
+		if utf8Row(&rows[i]).validUTF8(false, &w.memo) {
 			continue
 		}
 		w.scratch = append(w.scratch[:0], rows...)
+		w.memo = utf8Memo{}
 		for j := i; j < len(w.scratch); j++ {
-			utf8Row(&w.scratch[j]).validUTF8(true)
+			utf8Row(&w.scratch[j]).validUTF8(true, &w.memo)
 		}
 		return w.scratch
 	}
@@ -261,14 +266,59 @@ func (w *Writer[T]) validUTF8(rows []T) []T {
 
 // utf8Fixer is implemented by a pointer to every row type. validUTF8 reports
 // whether every string of the row is UTF-8; with fix set, it also replaces
-// the strings that are not, cloning any list it changes.
+// the strings that are not, cloning any list it changes. m remembers the
+// valid keys of the rows before it in the same batch.
 type utf8Fixer interface {
-	validUTF8(fix bool) bool
+	validUTF8(fix bool, m *utf8Memo) bool
 }
 
 func utf8Row[T Row](p *T) utf8Fixer { return any(p).(utf8Fixer) }
 
-func (r *Capture) validUTF8(fix bool) bool {
+// utf8Memo remembers, within one batch of rows, the last valid value of the
+// columns that repeat from row to row: capture_id and url_host_name in the
+// tables with several rows per capture, and user_agents, the same list for
+// every rule of a group. A value equal to the one remembered (a comparison
+// that stops at once when both are the same string) needs no UTF-8 check:
+// checking them was most of the cost of the repair for the rules table. It
+// holds the caller's strings, so it is cleared after each Write.
+type utf8Memo struct {
+	id, host string
+	agents   []string
+}
+
+// validKeys is validStrings for the capture_id and url_host_name of a row.
+func (m *utf8Memo) validKeys(fix bool, id, host *string) bool {
+	ok := true
+	if *id != m.id {
+		if ok = validStrings(fix, id); ok {
+			m.id = *id
+		}
+	}
+	if *host != m.host {
+		if validStrings(fix, host) {
+			m.host = *host
+		} else {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// validAgents is validList for a user_agents list: the same slice as the
+// row before it (the same backing array and length) is not checked again.
+func (m *utf8Memo) validAgents(fix bool, list *[]string) bool {
+	l := *list
+	if len(l) > 0 && len(l) == len(m.agents) && &l[0] == &m.agents[0] {
+		return true
+	}
+	if !validList(fix, list) {
+		return false
+	}
+	m.agents = l
+	return true
+}
+
+func (r *Capture) validUTF8(fix bool, _ *utf8Memo) bool {
 	ok := validStrings(fix, &r.CaptureID, &r.URL, &r.URLHostName, &r.URLSurtKey, &r.URLHostTLD,
 		&r.URLHostRegisteredDomain, &r.URLProtocol, &r.ContentMimeType, &r.ContentMimeDetected,
 		&r.ContentCharset, &r.ContentDigest, &r.ContentTruncated, &r.WARCFilename, &r.WARCSegment,
@@ -276,24 +326,28 @@ func (r *Capture) validUTF8(fix bool) bool {
 	return validList(fix, &r.UserAgents) && ok
 }
 
-func (r *Diagnostic) validUTF8(fix bool) bool {
-	return validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Code, &r.Severity, &r.Text, &r.Message)
+func (r *Diagnostic) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	return validStrings(fix, &r.Code, &r.Severity, &r.Text, &r.Message) && ok
 }
 
-func (r *Rule) validUTF8(fix bool) bool {
-	ok := validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Directive, &r.Pattern)
-	return validList(fix, &r.UserAgents) && ok
+func (r *Rule) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	ok = validStrings(fix, &r.Directive, &r.Pattern) && ok
+	return m.validAgents(fix, &r.UserAgents) && ok
 }
 
-func (r *Sitemap) validUTF8(fix bool) bool {
-	return validStrings(fix, &r.CaptureID, &r.URLHostName, &r.URL)
+func (r *Sitemap) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	return validStrings(fix, &r.URL) && ok
 }
 
-func (r *Agent) validUTF8(fix bool) bool {
-	return validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Agent, &r.Verdict)
+func (r *Agent) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	return validStrings(fix, &r.Agent, &r.Verdict) && ok
 }
 
-func (r *Input) validUTF8(fix bool) bool {
+func (r *Input) validUTF8(fix bool, _ *utf8Memo) bool {
 	return validStrings(fix, &r.Input, &r.SkippedByReason, &r.Damage, &r.Error)
 }
 
@@ -334,20 +388,22 @@ func validList(fix bool, list *[]string) bool {
 	return true
 }
 
-func (r *Body) validUTF8(fix bool) bool {
+func (r *Body) validUTF8(fix bool, _ *utf8Memo) bool {
 	return validStrings(fix, &r.ContentDigest, &r.Body)
 }
 
-func (r *Directive) validUTF8(fix bool) bool {
-	ok := validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Key, &r.Value)
-	return validList(fix, &r.UserAgents) && ok
+func (r *Directive) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	ok = validStrings(fix, &r.Key, &r.Value) && ok
+	return m.validAgents(fix, &r.UserAgents) && ok
 }
 
-func (r *Preference) validUTF8(fix bool) bool {
-	ok := validStrings(fix, &r.CaptureID, &r.URLHostName, &r.Source, &r.Path, &r.Category, &r.Value)
-	return validList(fix, &r.UserAgents) && ok
+func (r *Preference) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	ok = validStrings(fix, &r.Source, &r.Path, &r.Category, &r.Value) && ok
+	return m.validAgents(fix, &r.UserAgents) && ok
 }
 
-func (r *Host) validUTF8(fix bool) bool {
+func (r *Host) validUTF8(fix bool, _ *utf8Memo) bool {
 	return validStrings(fix, &r.URLHostName, &r.URLHostRegisteredDomain, &r.CaptureID, &r.EffectiveCaptureID)
 }

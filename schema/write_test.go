@@ -179,6 +179,45 @@ func TestWriterInvalidUTF8(t *testing.T) {
 	}
 }
 
+// TestWriterInvalidUTF8Repeats: the writer checks a capture_id,
+// url_host_name or user_agents list equal to the row before's only once
+// (utf8Memo); a key that changes, and a list that is another slice of the
+// same length, are checked again, and a bad key repeated is repaired in
+// every row.
+func TestWriterInvalidUTF8Repeats(t *testing.T) {
+	group := []string{"GPTBot", "CCBot"}
+	other := []string{"GPTBot", "CC\xffBot"}
+	rows := []schema.Rule{
+		{CaptureID: "c1", URLHostName: "a.example", UserAgents: group, Pattern: "/1"},
+		{CaptureID: "c1", URLHostName: "a.example", UserAgents: group, Pattern: "/2"},
+		{CaptureID: "c1", URLHostName: "a.example", UserAgents: other, Pattern: "/3"},
+		{CaptureID: "c1\xff", URLHostName: "b\xff.example", UserAgents: other, Pattern: "/4"},
+		{CaptureID: "c1\xff", URLHostName: "b\xff.example", UserAgents: group, Pattern: "/5"},
+		{CaptureID: "c2", URLHostName: "a.example", UserAgents: group[:1], Pattern: "/6"},
+	}
+	data := ourFile(t, rows)
+	got, err := parquet.Read[schema.Rule](bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ id, host, agent string }{
+		{"c1", "a.example", "CCBot"}, {"c1", "a.example", "CCBot"}, {"c1", "a.example", "CC\uFFFDBot"},
+		{"c1\uFFFD", "b\uFFFD.example", "CC\uFFFDBot"}, {"c1\uFFFD", "b\uFFFD.example", "CCBot"}, {"c2", "a.example", ""},
+	}
+	for i, r := range got {
+		agent := ""
+		if len(r.UserAgents) > 1 {
+			agent = r.UserAgents[1]
+		}
+		if r.CaptureID != want[i].id || r.URLHostName != want[i].host || agent != want[i].agent {
+			t.Errorf("row %d: %q %q %q, want %q", i, r.CaptureID, r.URLHostName, agent, want[i])
+		}
+	}
+	if other[1] != "CC\xffBot" {
+		t.Errorf("Write modified the caller's list: %q", other)
+	}
+}
+
 // TestWriterNoRows: a file with no rows is valid and has every column.
 func TestWriterNoRows(t *testing.T) {
 	data := ourFile[schema.Capture](t, nil)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/robocensus/robocensus/schema"
 )
@@ -103,4 +104,71 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// BenchmarkOwnWriters writes the same rules and diagnostics rows (those of
+// sampleRules and sampleDiagnostics, in batches of batchSize, pages of the
+// pipeline's 256 KiB) with Writer[T] and with RulesWriter and
+// DiagnosticsWriter, alternately in each iteration, and reports the time
+// of each per row and their ratio (Writer over own): the two run in the
+// same moments of a shared machine's load.
+func BenchmarkOwnWriters(b *testing.B) {
+	opts := []schema.WriterOption{schema.WithPageBufferSize(256 << 10)}
+	b.Run("table=rules", func(b *testing.B) {
+		rows := sampleRules(20000)
+		benchPair(b, len(rows),
+			func(w io.Writer) rowWriter { return schema.NewWriter[schema.Rule](w, opts...) },
+			func(w io.Writer) rowWriter { return schema.NewRulesWriter(w, opts...) },
+			func(w rowWriter, i, j int) error {
+				_, err := w.(interface {
+					Write([]schema.Rule) (int, error)
+				}).Write(rows[i:j])
+				return err
+			})
+	})
+	b.Run("table=diagnostics", func(b *testing.B) {
+		rows := sampleDiagnostics(40000)
+		benchPair(b, len(rows),
+			func(w io.Writer) rowWriter { return schema.NewWriter[schema.Diagnostic](w, opts...) },
+			func(w io.Writer) rowWriter { return schema.NewDiagnosticsWriter(w, opts...) },
+			func(w rowWriter, i, j int) error {
+				_, err := w.(interface {
+					Write([]schema.Diagnostic) (int, error)
+				}).Write(rows[i:j])
+				return err
+			})
+	})
+}
+
+type rowWriter interface{ Close() error }
+
+func benchPair(b *testing.B, n int, general, own func(io.Writer) rowWriter, write func(w rowWriter, i, j int) error) {
+	run := func(newWriter func(io.Writer) rowWriter) (time.Duration, int64) {
+		start := time.Now()
+		cw := &countingWriter{w: io.Discard}
+		w := newWriter(cw)
+		for i := 0; i < n; i += batchSize {
+			if err := write(w, i, min(i+batchSize, n)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start), cw.n
+	}
+	var tGeneral, tOwn time.Duration
+	var sizeGeneral, sizeOwn int64
+	b.ReportAllocs()
+	for b.Loop() {
+		t, s := run(general)
+		tGeneral, sizeGeneral = tGeneral+t, s
+		t, s = run(own)
+		tOwn, sizeOwn = tOwn+t, s
+	}
+	perRow := func(t time.Duration) float64 { return float64(t.Nanoseconds()) / float64(n*b.N) }
+	b.ReportMetric(perRow(tGeneral), "writer-ns/row")
+	b.ReportMetric(perRow(tOwn), "own-ns/row")
+	b.ReportMetric(float64(tGeneral)/float64(tOwn), "x-faster")
+	b.ReportMetric(float64(sizeOwn)/float64(sizeGeneral), "size-ratio")
 }
