@@ -154,7 +154,7 @@ var catalogue = [numCodes]CodeInfo{
 			if a == "" {
 				return "robots.txt redirects; crawlers follow the redirect and obey the target"
 			}
-			return "robots.txt redirects to " + strconv.Quote(a) + "; crawlers follow it and obey the target"
+			return "robots.txt redirects to " + strconvQuote(a) + "; crawlers follow it and obey the target"
 		},
 	},
 	RedirectCrossHost: {
@@ -183,7 +183,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "Content-Type other than text/plain",
 		Doc:     "The Content-Type is not text/plain.",
 		message: func(d Diagnostic, a string) string {
-			return "served as " + strconv.Quote(a) + "; robots.txt should be text/plain"
+			return "served as " + strconvQuote(a) + "; robots.txt should be text/plain"
 		},
 	},
 	Empty: {
@@ -309,7 +309,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "\"key value\" without a colon. Google accepts it when the line has " +
 			"exactly two words; other parsers do not.",
 		message: func(d Diagnostic, a string) string {
-			return "missing ':' after " + strconv.Quote(a) + "; Google accepts it, other crawlers may not"
+			return "missing ':' after " + strconvQuote(a) + "; Google accepts it, other crawlers may not"
 		},
 	},
 	UnparsableLine: {
@@ -319,7 +319,7 @@ var catalogue = [numCodes]CodeInfo{
 			"nothing before the colon. It is ignored.",
 		message: func(d Diagnostic, a string) string {
 			if a != "" {
-				return "a bare URL " + strconv.Quote(a) + " is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)"
+				return "a bare URL " + strconvQuote(a) + " is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)"
 			}
 			return "this line is neither a directive nor a comment; crawlers ignore it"
 		},
@@ -331,7 +331,7 @@ var catalogue = [numCodes]CodeInfo{
 			"dissallow, dissalow, disalow, diasllow, disallaw, site-map. Other " +
 			"crawlers may drop the line.",
 		message: func(d Diagnostic, a string) string {
-			return strconv.Quote(a) + " is misspelled; Google accepts it, other crawlers may ignore the line"
+			return strconvQuote(a) + " is misspelled; Google accepts it, other crawlers may ignore the line"
 		},
 	},
 	TypoIgnored: {
@@ -342,9 +342,9 @@ var catalogue = [numCodes]CodeInfo{
 			"user_agent, ...): the line is dropped.",
 		message: func(d Diagnostic, a string) string {
 			if hasNonASCII(a) || !isKeyLike(a) {
-				return strconv.Quote(a) + " is " + nearMissTarget(a) + " with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line"
+				return strconvQuote(a) + " is " + nearMissTarget(a) + " with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line"
 			}
-			return strconv.Quote(a) + " looks like a misspelled " + nearMissTarget(a) + "; crawlers do not recognise it and ignore the line"
+			return strconvQuote(a) + " looks like a misspelled " + nearMissTarget(a) + "; crawlers do not recognise it and ignore the line"
 		},
 	},
 	KeyPrefixMatch: {
@@ -353,7 +353,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A key that only starts with a directive name (\"disallowed:\", " +
 			"\"user-agents:\"); Google accepts it by its prefix.",
 		message: func(d Diagnostic, a string) string {
-			return strconv.Quote(a) + " is not a directive name; Google reads it by its prefix, other crawlers ignore it"
+			return strconvQuote(a) + " is not a directive name; Google reads it by its prefix, other crawlers ignore it"
 		},
 	},
 	WhitespaceBeforeColon: {
@@ -369,7 +369,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a key nobody defines",
 		Doc:     "A key no crawler defines; ignored.",
 		message: func(d Diagnostic, a string) string {
-			return "unknown directive " + strconv.Quote(a) + "; crawlers ignore it"
+			return "unknown directive " + strconvQuote(a) + "; crawlers ignore it"
 		},
 	},
 	UnsupportedDirective: {
@@ -383,7 +383,7 @@ var catalogue = [numCodes]CodeInfo{
 			"license (RSL 1.0, rslstandard.org), domain and acap-* (ACAP). Each " +
 			"such line is also recorded in File.Extensions.",
 		message: func(d Diagnostic, a string) string {
-			return strconv.Quote(a) + " is " + explainExtension(a) + "; Google ignores it"
+			return strconvQuote(a) + " is " + explainExtension(a) + "; Google ignores it"
 		},
 	},
 	HTMLMarkup: {
@@ -437,7 +437,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "The name has characters outside [A-Za-z_-] (\"Googlebot/2.1\", " +
 			"\"MJ12bot\"); Google matches only the part before them.",
 		message: func(d Diagnostic, a string) string {
-			return "user-agent " + strconv.Quote(a) + " has characters outside [A-Za-z_-]; Google matches only " + strconv.Quote(ExtractAgentToken(a))
+			return "user-agent " + strconvQuote(a) + " has characters outside [A-Za-z_-]; Google matches only " + strconvQuote(ExtractAgentToken(a))
 		},
 	},
 	UserAgentWildcard: {
@@ -446,7 +446,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A '*' inside a name (\"*bot\", \"Google*\"): it is not a wildcard; Google " +
 			"matches only the letters before it.",
 		message: func(d Diagnostic, a string) string {
-			return "'*' in user-agent " + strconv.Quote(a) + " is not a wildcard; Google matches only " + strconv.Quote(ExtractAgentToken(a))
+			return "'*' in user-agent " + strconvQuote(a) + " is not a wildcard; Google matches only " + strconvQuote(ExtractAgentToken(a))
 		},
 	},
 	AgentsMergedAcrossBlankLine: {
@@ -475,11 +475,11 @@ var catalogue = [numCodes]CodeInfo{
 		message: func(d Diagnostic, a string) string {
 			switch {
 			case d.Ref == 0:
-				return strconv.Quote(a) + " already has a group above; Google merges the rules of both groups"
+				return strconvQuote(a) + " already has a group above; Google merges the rules of both groups"
 			case equalFoldASCII(a, d.RefArg) || isGlobalAgent(a):
-				return strconv.Quote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconv.Quote(d.RefArg) + "); Google merges the rules of both groups"
+				return strconvQuote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconvQuote(d.RefArg) + "); Google merges the rules of both groups"
 			}
-			return strconv.Quote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconv.Quote(d.RefArg) + "): Google reads both names as " + strconv.Quote(ExtractAgentToken(a)) + ", so it merges the rules of both groups"
+			return strconvQuote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconvQuote(d.RefArg) + "): Google reads both names as " + strconvQuote(ExtractAgentToken(a)) + ", so it merges the rules of both groups"
 		},
 	},
 	CrawlDelayInvalid: {
@@ -487,7 +487,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "crawl-delay that is not a non-negative number",
 		Doc:     "A crawl-delay that is not a non-negative number.",
 		message: func(d Diagnostic, a string) string {
-			return "crawl-delay " + strconv.Quote(a) + " is not a non-negative number"
+			return "crawl-delay " + strconvQuote(a) + " is not a non-negative number"
 		},
 	},
 	ConflictingRules: {
@@ -496,7 +496,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "An allow and a disallow with the same pattern in one group; the allow " +
 			"wins.",
 		message: func(d Diagnostic, a string) string {
-			return "allow and disallow of the same pattern " + strconv.Quote(a) + " in one group: the allow wins"
+			return "allow and disallow of the same pattern " + strconvQuote(a) + " in one group: the allow wins"
 		},
 	},
 	DuplicateRule: {
@@ -504,7 +504,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "the same rule twice in one group",
 		Doc:     "The same rule twice in one group.",
 		message: func(d Diagnostic, a string) string {
-			return "the rule for " + strconv.Quote(a) + " already appears in this group"
+			return "the rule for " + strconvQuote(a) + " already appears in this group"
 		},
 	},
 	PathNotAbsolute: {
@@ -514,7 +514,7 @@ var catalogue = [numCodes]CodeInfo{
 			"path. " +
 			"Classic mistake 10 of the 2.4-million-site survey: a path without a leading slash (\"Disallow: john\"); see also reversed-syntax.",
 		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconv.Quote(a) + " does not start with '/' or '*', so it never matches"
+			return "pattern " + strconvQuote(a) + " does not start with '/' or '*', so it never matches"
 		},
 	},
 	PathIsURL: {
@@ -522,7 +522,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a pattern that is a whole URL: never matches",
 		Doc:     "A pattern that is a whole URL: it never matches a URL path.",
 		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconv.Quote(a) + " is a full URL; rules take a path such as /private/, so it never matches"
+			return "pattern " + strconvQuote(a) + " is a full URL; rules take a path such as /private/, so it never matches"
 		},
 	},
 	MultiplePaths: {
@@ -533,9 +533,9 @@ var catalogue = [numCodes]CodeInfo{
 			"Classic mistake 2 of the 2.4-million-site survey: several directories on one Disallow line.",
 		message: func(d Diagnostic, a string) string {
 			if looksLikeSeveralPaths(a) {
-				return strconv.Quote(a) + " holds several paths; write one rule per path (it is matched as one pattern, spaces included)"
+				return strconvQuote(a) + " holds several paths; write one rule per path (it is matched as one pattern, spaces included)"
 			}
-			return strconv.Quote(a) + " contains whitespace, which URLs never do (a space is %20): it never matches as written"
+			return strconvQuote(a) + " contains whitespace, which URLs never do (a space is %20): it never matches as written"
 		},
 	},
 	DollarNotAtEnd: {
@@ -544,7 +544,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A '$' inside a pattern is a literal character; only a final '$' " +
 			"anchors the end.",
 		message: func(d Diagnostic, a string) string {
-			return "'$' inside " + strconv.Quote(a) + " is matched literally; only a final '$' marks the end of the URL"
+			return "'$' inside " + strconvQuote(a) + " is matched literally; only a final '$' marks the end of the URL"
 		},
 	},
 	Wildcard: {
@@ -552,7 +552,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a pattern with *",
 		Doc:     "The pattern uses '*'.",
 		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconv.Quote(a) + " uses the * wildcard"
+			return "pattern " + strconvQuote(a) + " uses the * wildcard"
 		},
 	},
 	EndAnchor: {
@@ -560,7 +560,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a pattern ending in $",
 		Doc:     "The pattern ends in '$'.",
 		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconv.Quote(a) + " is anchored at the end with $"
+			return "pattern " + strconvQuote(a) + " is anchored at the end with $"
 		},
 	},
 	RedundantWildcard: {
@@ -569,7 +569,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A trailing '*' (and \"/*\", which equals \"/\") changes nothing but the " +
 			"rule's length.",
 		message: func(d Diagnostic, a string) string {
-			return "the trailing '*' in " + strconv.Quote(a) + " changes nothing"
+			return "the trailing '*' in " + strconvQuote(a) + " changes nothing"
 		},
 	},
 	EmptyDisallow: {
@@ -595,7 +595,7 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "Raw non-ASCII bytes in a pattern; Google percent-encodes them (UTF-8 " +
 			"bytes) before matching, so URLs must be percent-encoded too.",
 		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconv.Quote(a) + " has non-ASCII characters; Google matches their percent-encoded UTF-8 form"
+			return "pattern " + strconvQuote(a) + " has non-ASCII characters; Google matches their percent-encoded UTF-8 form"
 		},
 	},
 	SitemapRelative: {
@@ -603,7 +603,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a sitemap that is not an absolute URL",
 		Doc:     "A sitemap that is not an absolute URL.",
 		message: func(d Diagnostic, a string) string {
-			return "sitemap " + strconv.Quote(a) + " is not an absolute URL (it needs https://host/...)"
+			return "sitemap " + strconvQuote(a) + " is not an absolute URL (it needs https://host/...)"
 		},
 	},
 	SitemapBadScheme: {
@@ -611,7 +611,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a sitemap scheme other than http, https or ftp",
 		Doc:     "A sitemap URL whose scheme is not http, https or ftp.",
 		message: func(d Diagnostic, a string) string {
-			return "sitemap " + strconv.Quote(a) + " must use http, https or ftp"
+			return "sitemap " + strconvQuote(a) + " must use http, https or ftp"
 		},
 	},
 	SitemapEmpty: {
@@ -629,7 +629,7 @@ var catalogue = [numCodes]CodeInfo{
 			"\"/a%4\"). Google matches it literally, but such a path is not a valid " +
 			"URL, so the rule rarely matches anything.",
 		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconv.Quote(a) + " has " + strconv.Quote(badPercentEscape(a)) + ", a '%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%' is written %25)"
+			return "pattern " + strconvQuote(a) + " has " + strconvQuote(badPercentEscape(a)) + ", a '%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%' is written %25)"
 		},
 	},
 	BOMDoubleEncoded: {
@@ -797,12 +797,12 @@ var catalogue = [numCodes]CodeInfo{
 		message: func(d Diagnostic, a string) string {
 			src, _ := preferenceLine(d.Text)
 			if src == ContentSignal {
-				return strconv.Quote(a) + " is not a Content-Signal key (search, ai-input, ai-train, use); crawlers ignore it"
+				return strconvQuote(a) + " is not a Content-Signal key (search, ai-input, ai-train, use); crawlers ignore it"
 			}
 			if !isSFKey(a) {
-				return strconv.Quote(a) + " is not a valid Content-Usage label (labels are lower case, like train-ai); the whole line is unreadable, so none of its preferences counts"
+				return strconvQuote(a) + " is not a valid Content-Usage label (labels are lower case, like train-ai); the whole line is unreadable, so none of its preferences counts"
 			}
-			return strconv.Quote(a) + " is not a label of the AI-preferences vocabulary (train-ai, ai-use, search); crawlers ignore it"
+			return strconvQuote(a) + " is not a label of the AI-preferences vocabulary (train-ai, ai-use, search); crawlers ignore it"
 		},
 	},
 	UsagePreferenceBadValue: {
@@ -820,13 +820,13 @@ var catalogue = [numCodes]CodeInfo{
 			it := cutItem(src, a)
 			switch {
 			case !it.hasValue:
-				return strconv.Quote(a) + " has no value, so the preference is unknown; write " + it.key + "=" + exampleValue(src, it.key)
+				return strconvQuote(a) + " has no value, so the preference is unknown; write " + it.key + "=" + exampleValue(src, it.key)
 			case src == ContentSignal && strings.EqualFold(it.key, "use"):
-				return strconv.Quote(a) + ": use takes immediate, reference or full; crawlers read the preference as unknown"
+				return strconvQuote(a) + ": use takes immediate, reference or full; crawlers read the preference as unknown"
 			case src == ContentSignal:
-				return strconv.Quote(a) + ": Content-Signal values are yes or no; crawlers read the preference as unknown"
+				return strconvQuote(a) + ": Content-Signal values are yes or no; crawlers read the preference as unknown"
 			}
-			return strconv.Quote(a) + ": Content-Usage values are y or n (not yes/no); crawlers read the preference as unknown"
+			return strconvQuote(a) + ": Content-Usage values are y or n (not yes/no); crawlers read the preference as unknown"
 		},
 	},
 	UsagePreferenceConflict: {
@@ -839,9 +839,9 @@ var catalogue = [numCodes]CodeInfo{
 			"statements. Ref is the earlier line.",
 		message: func(d Diagnostic, a string) string {
 			if d.Ref == 0 {
-				return strconv.Quote(a) + " contradicts an earlier preference for the same crawlers; crawlers may follow either"
+				return strconvQuote(a) + " contradicts an earlier preference for the same crawlers; crawlers may follow either"
 			}
-			return strconv.Quote(a) + " contradicts " + strconv.Quote(d.RefArg) + " on line " + strconv.Itoa(d.Ref) + " for the same crawlers; crawlers may follow either (the AI-preferences rules let the more restrictive win)"
+			return strconvQuote(a) + " contradicts " + strconvQuote(d.RefArg) + " on line " + strconv.Itoa(d.Ref) + " for the same crawlers; crawlers may follow either (the AI-preferences rules let the more restrictive win)"
 		},
 	},
 	UsagePathNotAbsolute: {
@@ -851,7 +851,7 @@ var catalogue = [numCodes]CodeInfo{
 			"(draft-ietf-aipref-attach §3.2); one that does not never matches a URL " +
 			"path, so the preference applies nowhere.",
 		message: func(d Diagnostic, a string) string {
-			return "Content-Usage path " + strconv.Quote(a) + " does not start with '/', so the preference applies to no URL"
+			return "Content-Usage path " + strconvQuote(a) + " does not start with '/', so the preference applies to no URL"
 		},
 	},
 	LicenseNotAbsolute: {
@@ -864,7 +864,7 @@ var catalogue = [numCodes]CodeInfo{
 			if a == "" {
 				return "License has no value; RSL needs the absolute URL of a license file (https://host/license.xml)"
 			}
-			return "License " + strconv.Quote(a) + " is not an absolute URL; RSL needs https://host/... so crawlers can find the license"
+			return "License " + strconvQuote(a) + " is not an absolute URL; RSL needs https://host/... so crawlers can find the license"
 		},
 	},
 	ExtensionValueInvalid: {
@@ -881,7 +881,7 @@ var catalogue = [numCodes]CodeInfo{
 			if a == "" {
 				return key + " has no value; crawlers that honour it skip the line"
 			}
-			return key + " " + strconv.Quote(a) + " does not follow its definition (" + extensionSyntax(key) + "); crawlers that honour it skip the line"
+			return key + " " + strconvQuote(a) + " does not follow its definition (" + extensionSyntax(key) + "); crawlers that honour it skip the line"
 		},
 	},
 	ReversedSyntax: {
@@ -895,7 +895,7 @@ var catalogue = [numCodes]CodeInfo{
 			"name\" then \"Disallow: /\". Classic mistake 1 of the 2.4-million-site " +
 			"survey: reversed syntax (\"Disallow: scooter\").",
 		message: func(d Diagnostic, a string) string {
-			return strconv.Quote(a) + " names a crawler, not a path: this blocks nothing; to shut " + a + " out write \"User-agent: " + a + "\" followed by \"Disallow: /\""
+			return strconvQuote(a) + " names a crawler, not a path: this blocks nothing; to shut " + a + " out write \"User-agent: " + a + "\" followed by \"Disallow: /\""
 		},
 	},
 	CRLFLineEndings: {
@@ -939,4 +939,16 @@ func readerMessage(problem string) func(Diagnostic, string) string {
 		}
 		return "the record has a problem: " + problem + ": " + detail
 	}
+}
+
+// strconvQuote is strconv.Quote with a shortcut for the common case, printable
+// ASCII without '"' or '\\', which it returns between double quotes as
+// is: ingest formats a message for every diagnostic row.
+func strconvQuote(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return strconv.Quote(s)
+		}
+	}
+	return `"` + s + `"`
 }

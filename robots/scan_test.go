@@ -2,6 +2,7 @@ package robots
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -91,6 +92,21 @@ func TestEscapeIntoKeepsEarlierPatterns(t *testing.T) {
 	for i, p := range inputs {
 		if want := naive(p); got[i] != want {
 			t.Fatalf("escapeInto(%q) = %q, want %q", p, got[i], want)
+		}
+	}
+}
+
+// strconvQuote is strconv.Quote, on every byte value and on text.
+func TestStrconvQuote(t *testing.T) {
+	for c := range 256 {
+		s := "a" + string(rune(c)) + string([]byte{byte(c)}) + "/x"
+		if got, want := strconvQuote(s), strconv.Quote(s); got != want {
+			t.Fatalf("strconvQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+	for _, s := range []string{"", "Googlebot", `a"b`, `a\b`, "caf\u00e9", "\x00", "\x7f"} {
+		if got, want := strconvQuote(s), strconv.Quote(s); got != want {
+			t.Errorf("strconvQuote(%q) = %s, want %s", s, got, want)
 		}
 	}
 }
