@@ -105,22 +105,10 @@ func eachCaptureColumns(path string, f func(*captureColumns) error) error {
 	}
 	r := parquet.NewGenericReader[captureColumns](pf)
 	defer r.Close()
-	rows := make([]captureColumns, 1024)
-	for {
-		clear(rows)
-		n, err := r.Read(rows)
-		for i := range rows[:n] {
-			if ferr := f(&rows[i]); ferr != nil {
-				return ferr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("ingest: reading %s: %w", path, err)
-		}
-	}
+	return readEach(path, func(rows []captureColumns) (int, error) {
+		clear(rows) // as schema.Reader does: NULL reads as the zero value
+		return r.Read(rows)
+	}, f)
 }
 
 // countRows returns the number of rows of Parquet files of captures.

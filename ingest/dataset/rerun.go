@@ -348,9 +348,15 @@ func eachRow[T schema.Row](path string, f func(*T) error) error {
 		return fmt.Errorf("ingest: reading %s: %w", path, err)
 	}
 	defer r.Close()
+	return readEach(path, r.Read, f)
+}
+
+// readEach calls f with each row that read gives, 1024 at a time, until
+// io.EOF; path names the file in errors.
+func readEach[T any](path string, read func([]T) (int, error), f func(*T) error) error {
 	rows := make([]T, 1024)
 	for {
-		n, err := r.Read(rows)
+		n, err := read(rows)
 		for i := range rows[:n] {
 			if ferr := f(&rows[i]); ferr != nil {
 				return ferr
