@@ -87,19 +87,15 @@ func buildHosts(stage *Staging) (err error) {
 // eachCaptureColumns calls f with the captureColumns of each row of the
 // captures file at path, a file of this major version of the schema.
 func eachCaptureColumns(path string, f func(*captureColumns) error) error {
-	file, err := os.Open(path)
+	file, size, err := openSized(path)
 	if err != nil {
 		return err
 	}
 	defer file.Close()
-	fi, err := file.Stat()
-	if err != nil {
-		return err
-	}
-	if v, err := schema.ReadVersion(file, fi.Size()); err != nil || !schema.IsCurrentMajor(v) {
+	if v, err := schema.ReadVersion(file, size); err != nil || !schema.IsCurrentMajor(v) {
 		return fmt.Errorf("ingest: reading %s: schema %q: %w", path, v, errors.Join(err, schema.ErrRenamedColumns))
 	}
-	pf, err := parquet.OpenFile(file, fi.Size())
+	pf, err := parquet.OpenFile(file, size)
 	if err != nil {
 		return fmt.Errorf("ingest: reading %s: %w", path, err)
 	}

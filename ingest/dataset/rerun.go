@@ -334,21 +334,31 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 
 // eachRow calls f with each row of the Parquet file at path.
 func eachRow[T schema.Row](path string, f func(*T) error) error {
-	file, err := os.Open(path)
+	file, size, err := openSized(path)
 	if err != nil {
 		return err
 	}
 	defer file.Close()
-	fi, err := file.Stat()
-	if err != nil {
-		return err
-	}
-	r, err := schema.NewReader[T](file, fi.Size())
+	r, err := schema.NewReader[T](file, size)
 	if err != nil {
 		return fmt.Errorf("ingest: reading %s: %w", path, err)
 	}
 	defer r.Close()
 	return readEach(path, r.Read, f)
+}
+
+// openSized opens the file at path and returns its size.
+func openSized(path string) (*os.File, int64, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, 0, err
+	}
+	return file, fi.Size(), nil
 }
 
 // readEach calls f with each row that read gives, 1024 at a time, until
