@@ -20,7 +20,7 @@ import (
 // (scripts/bench-memory.sh), rounded up.
 const (
 	memFixed      = 48 << 20            // the runtime, the binary, the rows of the inputs table
-	memPerWorker  = 24<<20 + batchBytes // a worker's part writer and row set, and its batch
+	memPerWorker  = 34<<20 + batchBytes // a worker's part writers (a row group's fixed-width columns uncompressed) and row set, and its batch
 	memPerReader  = batchBytes + 4<<20  // a reader's batch, buffers, decompressor and digest window
 	memPerQueued  = batchBytes          // a batch waiting for a worker
 	memWorkerPart = 3                   // fifths of the budget for workers,
