@@ -375,6 +375,31 @@ func (f *columnFile) textChunk(name string, c *textColumn) (format.ColumnChunk, 
 	return format.ColumnChunk{FileOffset: md.DataPageOffset, MetaData: md}, err
 }
 
+// flushGroup ends the current row group with flush, the writer's own,
+// unless an earlier error sticks.
+func (f *columnFile) flushGroup(flush func() error) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	return flush()
+}
+
+// close writes the last row group with flush and the footer, naming the
+// writer as createdBy, once: calling it again returns the first result.
+func (f *columnFile) close(flush func() error, createdBy string) error {
+	if f.closed {
+		return f.err
+	}
+	f.closed = true
+	if f.err == nil {
+		f.err = flush()
+	}
+	if f.err == nil {
+		f.err = f.footer(createdBy)
+	}
+	return f.err
+}
+
 // footer writes the file metadata and the trailer.
 func (f *columnFile) footer(createdBy string) error {
 	t, err := f.template()

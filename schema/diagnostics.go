@@ -72,29 +72,12 @@ func (d *DiagnosticsWriter) add(row *Diagnostic) {
 }
 
 // Flush ends the current row group, writing it to the output.
-func (d *DiagnosticsWriter) Flush() error {
-	if err := d.f.check(); err != nil {
-		return err
-	}
-	return d.flush()
-}
+func (d *DiagnosticsWriter) Flush() error { return d.f.flushGroup(d.flush) }
 
 // Close writes the last row group and the footer. It does not close the
 // underlying writer. Calling Close again returns the result of the first
 // call.
-func (d *DiagnosticsWriter) Close() error {
-	if d.f.closed {
-		return d.f.err
-	}
-	d.f.closed = true
-	if d.f.err == nil {
-		d.f.err = d.flush()
-	}
-	if d.f.err == nil {
-		d.f.err = d.f.footer("robocensus DiagnosticsWriter")
-	}
-	return d.f.err
-}
+func (d *DiagnosticsWriter) Close() error { return d.f.close(d.flush, "robocensus DiagnosticsWriter") }
 
 // Rows returns the number of rows written so far.
 func (d *DiagnosticsWriter) Rows() int64 { return d.f.rows + int64(d.n) }

@@ -116,29 +116,12 @@ func (r *RulesWriter) addAgents(list []string) {
 }
 
 // Flush ends the current row group, writing it to the output.
-func (r *RulesWriter) Flush() error {
-	if err := r.f.check(); err != nil {
-		return err
-	}
-	return r.flush()
-}
+func (r *RulesWriter) Flush() error { return r.f.flushGroup(r.flush) }
 
 // Close writes the last row group and the footer. It does not close the
 // underlying writer. Calling Close again returns the result of the first
 // call.
-func (r *RulesWriter) Close() error {
-	if r.f.closed {
-		return r.f.err
-	}
-	r.f.closed = true
-	if r.f.err == nil {
-		r.f.err = r.flush()
-	}
-	if r.f.err == nil {
-		r.f.err = r.f.footer("robocensus RulesWriter")
-	}
-	return r.f.err
-}
+func (r *RulesWriter) Close() error { return r.f.close(r.flush, "robocensus RulesWriter") }
 
 // Rows returns the number of rows written so far.
 func (r *RulesWriter) Rows() int64 { return r.f.rows + int64(r.n) }
