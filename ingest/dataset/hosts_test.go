@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -192,15 +194,109 @@ func buildHostsOf(t *testing.T, caps []schema.Capture) []schema.Host {
 func compareHosts(a, b schema.Host) int { return strings.Compare(a.URLHostName, b.URLHostName) }
 
 // captureColumns reads columns of the captures table: each field has the
-// name, type and tag of a field of schema.Capture.
+// name, type and tag of a field of schema.Capture, and one setter, of its
+// column and of that column's kind.
 func TestCaptureColumnsMatchSchema(t *testing.T) {
 	want := reflect.TypeFor[schema.Capture]()
 	got := reflect.TypeFor[captureColumns]()
+	columns := parquet.SchemaOf(schema.Capture{})
+	var setters []string
+	for _, c := range captureColumnSetters {
+		setters = append(setters, c.name)
+		leaf, ok := columns.Lookup(c.name)
+		if !ok || leaf.Node.Type().Kind() != c.kind {
+			t.Errorf("setter of %s: schema.Capture has no %s column %s", c.name, c.kind, c.name)
+		}
+	}
 	for i := range got.NumField() {
 		f := got.Field(i)
 		w, ok := want.FieldByName(f.Name)
 		if !ok || w.Type != f.Type || w.Tag.Get("parquet") != f.Tag.Get("parquet") {
 			t.Errorf("captureColumns.%s %s `%s` is not a column of schema.Capture", f.Name, f.Type, f.Tag)
 		}
+		name, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
+		if n := slices.Index(setters, name); n < 0 {
+			t.Errorf("captureColumns.%s: no setter of column %s", f.Name, name)
+		} else {
+			setters = slices.Delete(setters, n, n+1)
+		}
+	}
+	if len(setters) != 0 {
+		t.Errorf("setters of columns captureColumns does not have: %v", setters)
+	}
+}
+
+// TestEachCaptureColumnsReadsWhatRowsHold reads a captures file of many
+// row groups and pages, with NULLs and dictionary pages, column by column,
+// and compares each row with the row schema.Reader assembles.
+func TestEachCaptureColumnsReadsWhatRowsHold(t *testing.T) {
+	stage, err := newStaging(t.TempDir(), "CC-MAIN-2025-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw, err := openTable[schema.Capture](stage, schema.PartName(0), schema.WithRowGroupRows(1_000), schema.WithPageBufferSize(4<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2025, 1, 13, 4, 0, 0, 0, time.UTC)
+	outcomes := []string{"rules", "no-rules", "redirect", "allow-all", "disallow-all", "not-robots", "unknown", "an outcome of tomorrow"}
+	var caps []schema.Capture
+	for i := range 4_321 {
+		c := schema.Capture{CaptureID: fmt.Sprintf("c%05d", i), URL: fmt.Sprintf("https://h%d.example/robots.txt", i%977),
+			URLHostName: fmt.Sprintf("h%d.example", i%977), Outcome: outcomes[i%len(outcomes)], RuleCount: int32(i % 13)}
+		if i%5 != 0 { // else NULL
+			c.FetchTime = t0.Add(time.Duration(i) * time.Second)
+		}
+		if i%7 != 0 {
+			c.FetchStatus = int32(200 + i%400)
+		}
+		if i%3 == 0 {
+			c.FetchRedirect = fmt.Sprintf("/moved/%d", i)
+		}
+		caps = append(caps, c)
+	}
+	for _, part := range [][]schema.Capture{caps[:1_500], caps[1_500:]} {
+		if err := tw.write(part); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(stage.partitionDir("captures"), schema.PartName(0))
+	if f, size, err := openSized(path); err != nil {
+		t.Fatal(err)
+	} else if pf, err := parquet.OpenFile(f, size); err != nil || len(pf.RowGroups()) < 4 {
+		t.Fatalf("want a file of 4 row groups or more: %v", err)
+	} else {
+		f.Close()
+	}
+	var want []schema.Capture
+	if err := eachRow(path, func(c *schema.Capture) error { want = append(want, *c); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(caps) {
+		t.Fatalf("schema.Reader read %d rows of %d", len(want), len(caps))
+	}
+	i := 0
+	err = eachCaptureColumns(path, func(r *captureColumns) error {
+		w := &want[i]
+		got := captureColumns{CaptureID: w.CaptureID, URL: w.URL, URLHostName: w.URLHostName, FetchTime: w.FetchTime, FetchStatus: w.FetchStatus,
+			FetchRedirect: w.FetchRedirect, Outcome: w.Outcome, RuleCount: w.RuleCount}
+		if !r.FetchTime.Equal(got.FetchTime) || r.FetchTime.UnixMicro() != got.FetchTime.UnixMicro() {
+			t.Errorf("row %d: fetch_time %v, want %v", i, r.FetchTime, got.FetchTime)
+		}
+		r.FetchTime, got.FetchTime = time.Time{}, time.Time{}
+		if *r != got {
+			t.Errorf("row %d:\n got %+v\nwant %+v", i, *r, got)
+		}
+		i++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i != len(want) {
+		t.Errorf("eachCaptureColumns read %d rows of %d", i, len(want))
 	}
 }

@@ -49,6 +49,7 @@ const hostsPartRows = 2_000_000
 type hostsBuild struct {
 	dir     string
 	buckets int
+	total   int64    // captures
 	counts  []uint32 // captures per bucket
 
 	only []hostCapture // the one bucket's captures, once loaded, when there is one
@@ -65,7 +66,7 @@ func buildHosts(stage *Staging) (err error) {
 	if err != nil {
 		return err
 	}
-	b := &hostsBuild{dir: filepath.Join(stage.path, "hosts-work"), buckets: int(max(1, (total+hostsBucketCaptures-1)/hostsBucketCaptures))}
+	b := &hostsBuild{dir: filepath.Join(stage.path, "hosts-work"), buckets: int(max(1, (total+hostsBucketCaptures-1)/hostsBucketCaptures)), total: total}
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
 	}
@@ -85,7 +86,9 @@ func buildHosts(stage *Staging) (err error) {
 }
 
 // eachCaptureColumns calls f with the captureColumns of each row of the
-// captures file at path, a file of this major version of the schema.
+// captures file at path, a file of this major version of the schema. It
+// reads the file column by column, row group by row group: eight columns
+// of the thirty-odd, without assembling rows (captureColumnSetters).
 func eachCaptureColumns(path string, f func(*captureColumns) error) error {
 	file, size, err := openSized(path)
 	if err != nil {
@@ -99,12 +102,75 @@ func eachCaptureColumns(path string, f func(*captureColumns) error) error {
 	if err != nil {
 		return fmt.Errorf("ingest: reading %s: %w", path, err)
 	}
-	r := parquet.NewGenericReader[captureColumns](pf)
-	defer r.Close()
-	return readEach(path, func(rows []captureColumns) (int, error) {
+	columns := make([]int, len(captureColumnSetters))
+	for i, c := range captureColumnSetters {
+		leaf, ok := pf.Schema().Lookup(c.name)
+		if !ok || leaf.Node.Type().Kind() != c.kind {
+			return fmt.Errorf("ingest: reading %s: no %s column %s: %w", path, c.kind, c.name, schema.ErrRenamedColumns)
+		}
+		columns[i] = leaf.ColumnIndex
+	}
+	var rows []captureColumns
+	values := make([]parquet.Value, 1024)
+	for _, rg := range pf.RowGroups() {
+		rows = slices.Grow(rows[:0], int(rg.NumRows()))[:rg.NumRows()]
 		clear(rows) // as schema.Reader does: NULL reads as the zero value
-		return r.Read(rows)
-	}, f)
+		chunks := rg.ColumnChunks()
+		for i, c := range captureColumnSetters {
+			if err := readColumn(chunks[columns[i]], rows, values, c.set); err != nil {
+				return fmt.Errorf("ingest: reading %s: column %s: %w", path, c.name, err)
+			}
+		}
+		for i := range rows {
+			if err := f(&rows[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readColumn sets the field of each of rows, one a row of the row group,
+// from the values of the column chunk that are not NULL.
+func readColumn(chunk parquet.ColumnChunk, rows []captureColumns, values []parquet.Value, set func(*captureColumns, *parquet.Value)) error {
+	pages := chunk.Pages()
+	defer pages.Close()
+	row := 0
+	for {
+		page, err := pages.ReadPage()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		r := page.Values()
+		for {
+			n, err := r.ReadValues(values)
+			if row+n > len(rows) {
+				parquet.Release(page)
+				return fmt.Errorf("more values than the row group's %d rows", len(rows))
+			}
+			for i := range values[:n] {
+				if !values[i].IsNull() {
+					set(&rows[row+i], &values[i])
+				}
+			}
+			row += n
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				parquet.Release(page)
+				return err
+			}
+		}
+		parquet.Release(page)
+	}
+	if row != len(rows) {
+		return fmt.Errorf("%d values for the row group's %d rows", row, len(rows))
+	}
+	return nil
 }
 
 // countRows returns the number of rows of Parquet files of captures.
@@ -156,6 +222,9 @@ func (b *hostsBuild) chaseFile(round, bucket int) string {
 func (b *hostsBuild) spread(parts []string) error {
 	caps, ends, chases := newSpills(b.buckets), newSpills(b.buckets), newSpills(b.buckets)
 	b.counts = make([]uint32, b.buckets)
+	if b.buckets == 1 {
+		b.only = make([]hostCapture, 0, b.total)
+	}
 	for _, p := range parts {
 		err := eachCaptureColumns(p, func(r *captureColumns) error {
 			if r.URLHostName == "" {
@@ -165,7 +234,9 @@ func (b *hostsBuild) spread(parts []string) error {
 			bucket := b.bucketOf(c.host)
 			idx := b.counts[bucket]
 			b.counts[bucket]++
-			if err := caps.to(bucket, b.capsFile).capture(&c); err != nil {
+			if b.buckets == 1 {
+				b.only = append(b.only, c) // the one bucket stays in memory: no spill
+			} else if err := caps.to(bucket, b.capsFile).capture(&c); err != nil {
 				return err
 			}
 			switch {
@@ -250,8 +321,8 @@ func step(t *hostCapture, ch *chase) (end chainEnd, goOn bool) {
 }
 
 // load reads a bucket's captures, in the order they were written. With
-// one bucket (a partition of up to hostsBucketCaptures captures) they are
-// read once and kept.
+// one bucket (a partition of up to hostsBucketCaptures captures) they
+// are kept in memory from the start (spread).
 func (b *hostsBuild) load(bucket int) ([]hostCapture, error) {
 	if b.only != nil {
 		return b.only, nil
@@ -266,9 +337,6 @@ func (b *hostsBuild) load(bucket int) ([]hostCapture, error) {
 		caps = append(caps, c)
 		return r.err
 	})
-	if err == nil && b.buckets == 1 {
-		b.only = caps
-	}
 	return caps, err
 }
 
