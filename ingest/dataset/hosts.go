@@ -148,6 +148,10 @@ func outcomeString(b []byte) string {
 func newHostCapture(r *captureColumns) hostCapture {
 	c := hostCapture{id: r.CaptureID, host: r.URLHostName, status: r.FetchStatus, outcome: r.Outcome, rules: r.RuleCount,
 		fetched: r.FetchTime.UnixMicro()}
+	if key, ok := plainKey(r.URL); ok && !c.isRedirect() {
+		c.key = key
+		return c
+	}
 	u, err := url.Parse(r.URL)
 	if err != nil {
 		return c
@@ -182,6 +186,36 @@ func urlKey(u *url.URL) string {
 		path += "?" + u.RawQuery
 	}
 	return scheme + "://" + host + path
+}
+
+// plainKey returns raw as its own key (urlKey of url.Parse(raw),
+// FuzzPlainKey) when it is a URL of the plain form most captures have:
+// http or https, a host of lower-case letters, digits, dots and hyphens
+// with no port, and a path of slashes and unreserved characters, with no
+// query or fragment. Else ok is false.
+func plainKey(raw string) (key string, ok bool) {
+	rest, ok := strings.CutPrefix(raw, "https://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(raw, "http://"); !ok {
+			return "", false
+		}
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash <= 0 {
+		return "", false
+	}
+	for i := range len(rest) {
+		c := rest[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '.', c == '-':
+		case i > slash && ('A' <= c && c <= 'Z' || c == '/' || c == '_' || c == '~'):
+		default:
+			if i != slash {
+				return "", false
+			}
+		}
+	}
+	return raw, true
 }
 
 // hostOfKey returns the host part of a key, as url_host_name spells it

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -298,5 +299,42 @@ func TestEachCaptureColumnsReadsWhatRowsHold(t *testing.T) {
 	}
 	if i != len(want) {
 		t.Errorf("eachCaptureColumns read %d rows of %d", i, len(want))
+	}
+}
+
+// FuzzPlainKey: a URL plainKey takes as its own key parses, and urlKey
+// gives that key; the plain form of robots.txt URLs is taken.
+func FuzzPlainKey(f *testing.F) {
+	for _, s := range []string{"https://a.example/robots.txt", "http://www.b-c.example/robots.txt", "http://A.example/robots.txt",
+		"http://a.example:80/robots.txt", "https://a.example/r?q", "https://a.example/%7e", "http:///x", "http://a.example",
+		"https://a.example//x/./~_-", "http://-/", "http://1.2.3.4/robots.txt", "ftp://a.example/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		key, ok := plainKey(raw)
+		if !ok {
+			return
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatalf("plainKey(%q) = %q, but url.Parse fails: %v", raw, key, err)
+		}
+		if want := urlKey(u); key != want {
+			t.Fatalf("plainKey(%q) = %q, urlKey %q", raw, key, want)
+		}
+	})
+}
+
+// TestPlainKeyTakesRobotsURLs: the fast path is taken where it should be.
+func TestPlainKeyTakesRobotsURLs(t *testing.T) {
+	for _, raw := range []string{"https://a.example/robots.txt", "http://www.b-c.example/robots.txt", "http://10.0.0.1/robots.txt"} {
+		if key, ok := plainKey(raw); !ok || key != raw {
+			t.Errorf("plainKey(%q) = %q, %v", raw, key, ok)
+		}
+	}
+	for _, raw := range []string{"http://A.example/robots.txt", "http://a.example:80/robots.txt", "https://a.example/r?q", "https://a.example/%7e", "http:///x", "http://a.example", "ftp://a.example/"} {
+		if key, ok := plainKey(raw); ok {
+			t.Errorf("plainKey(%q) = %q, want the slow path", raw, key)
+		}
 	}
 }
