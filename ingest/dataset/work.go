@@ -301,15 +301,24 @@ func lockIsStale(path, host string, staleAfter time.Duration) bool {
 
 // Finalize publishes the crawl from the segments covering inputs: merged
 // parts of about partBytes, the inputs table, the hosts table (hosts.go),
-// the swap, and the removal of the work folder.
+// the swap, and the removal of the work folder. The hosts table is
+// computed from the merged captures while the other tables are merged.
 func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes int64) error {
 	stage, err := newStaging(w.root, w.crawl)
 	if err != nil {
 		return err
 	}
+	captures := schema.TableName[schema.Capture]()
+	err = w.mergeTable(stage, captures, segs, partBytes)
+	hosts := make(chan error, 1)
+	if err == nil {
+		go func() { hosts <- buildHosts(stage) }()
+	} else {
+		hosts <- nil
+	}
 	for _, t := range schema.Tables() {
-		if t.Name == schema.TableName[schema.Input]() || t.Name == schema.TableName[schema.Host]() {
-			continue // written from the manifests, and from the merged captures
+		if t.Name == captures || t.Name == schema.TableName[schema.Input]() || t.Name == schema.TableName[schema.Host]() {
+			continue // merged first, written from the manifests, computed from the merged captures
 		}
 		if err == nil {
 			err = w.mergeTable(stage, t.Name, segs, partBytes)
@@ -318,9 +327,7 @@ func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes i
 	if err == nil {
 		err = writeInputs(stage, rows)
 	}
-	if err == nil {
-		err = buildHosts(stage)
-	}
+	err = errors.Join(err, <-hosts)
 	if err == nil {
 		err = stage.commit()
 	}
