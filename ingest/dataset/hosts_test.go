@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"path/filepath"
 	"reflect"
@@ -335,6 +336,30 @@ func TestPlainKeyTakesRobotsURLs(t *testing.T) {
 	for _, raw := range []string{"http://A.example/robots.txt", "http://a.example:80/robots.txt", "https://a.example/r?q", "https://a.example/%7e", "http:///x", "http://a.example", "ftp://a.example/"} {
 		if key, ok := plainKey(raw); ok {
 			t.Errorf("plainKey(%q) = %q, want the slow path", raw, key)
+		}
+	}
+}
+
+// TestHostsWorkers: a bucket worked on a CPU, no more than there are
+// buckets, and as many as the memory limit holds.
+func TestHostsWorkers(t *testing.T) {
+	const none = math.MaxInt64
+	bucket := hostsBucketCaptures * hostsCaptureBytes
+	for _, c := range []struct {
+		buckets, cpus int
+		limit         int64
+		want          int
+	}{
+		{10, 4, none, 4},
+		{1, 8, none, 1},
+		{3, 8, none, 3},
+		{10, 8, 48<<20 + 2*bucket, 2},
+		{10, 8, 48<<20 + 2*bucket - 1, 1},
+		{10, 8, 10 << 20, 1},
+		{0, 8, none, 1},
+	} {
+		if got := hostsWorkers(c.buckets, c.cpus, c.limit); got != c.want {
+			t.Errorf("hostsWorkers(%d buckets, %d CPUs, limit %d) = %d, want %d", c.buckets, c.cpus, c.limit, got, c.want)
 		}
 	}
 }

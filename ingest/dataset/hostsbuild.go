@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -9,11 +10,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/parquet-go/parquet-go"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/robocensus/robocensus/schema"
 )
@@ -49,6 +55,7 @@ const hostsPartRows = 2_000_000
 type hostsBuild struct {
 	dir     string
 	buckets int
+	workers int      // buckets worked on at once
 	total   int64    // captures
 	counts  []uint32 // captures per bucket
 
@@ -67,6 +74,7 @@ func buildHosts(stage *Staging) (err error) {
 		return err
 	}
 	b := &hostsBuild{dir: filepath.Join(stage.path, "hosts-work"), buckets: int(max(1, (total+hostsBucketCaptures-1)/hostsBucketCaptures)), total: total}
+	b.workers = hostsWorkers(b.buckets, runtime.GOMAXPROCS(0), debug.SetMemoryLimit(-1))
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
 	}
@@ -83,6 +91,21 @@ func buildHosts(stage *Staging) (err error) {
 		return fmt.Errorf("ingest: hosts table: %w", err)
 	}
 	return nil
+}
+
+// hostsCaptureBytes is what a bucket worked on holds a capture: the
+// capture, its strings, the spill they were read from and the lookup of
+// its URL.
+const hostsCaptureBytes = 400
+
+// hostsWorkers returns how many buckets are worked on at once: one a CPU,
+// as many as there are, as many as the memory limit (math.MaxInt64 for
+// none) holds beside what the process holds already (memFixed, as ingest
+// sizes its workers), and at least one.
+func hostsWorkers(buckets, cpus int, limit int64) int {
+	const memFixed = 48 << 20
+	fits := max((limit-memFixed)/(hostsBucketCaptures*hostsCaptureBytes), 1)
+	return int(max(min(int64(buckets), int64(cpus), fits), 1))
 }
 
 // eachCaptureColumns calls f with the captureColumns of each row of the
@@ -220,7 +243,9 @@ func (b *hostsBuild) chaseFile(round, bucket int) string {
 // starts a chase from each redirect (or ends it at once when its Location
 // is unusable).
 func (b *hostsBuild) spread(parts []string) error {
-	caps, ends, chases := newSpills(b.buckets), newSpills(b.buckets), newSpills(b.buckets)
+	caps := newSpills(b.buckets, b.capsFile)
+	ends := newSpills(b.buckets, func(t int) string { return b.endsFile(0, t) })
+	chases := newSpills(b.buckets, func(t int) string { return b.chaseFile(1, t) })
 	b.counts = make([]uint32, b.buckets)
 	if b.buckets == 1 {
 		b.only = make([]hostCapture, 0, b.total)
@@ -236,18 +261,18 @@ func (b *hostsBuild) spread(parts []string) error {
 			b.counts[bucket]++
 			if b.buckets == 1 {
 				b.only = append(b.only, c) // the one bucket stays in memory: no spill
-			} else if err := caps.to(bucket, b.capsFile).capture(&c); err != nil {
+			} else if err := caps.capture(bucket, &c); err != nil {
 				return err
 			}
 			switch {
 			case !c.isRedirect():
 			case c.target == "":
-				return ends.to(bucket, func(t int) string { return b.endsFile(0, t) }).end(idx, unresolved(redirectInvalidLocation, 0))
+				return ends.end(bucket, idx, unresolved(redirectInvalidLocation, 0))
 			case c.target == c.key:
-				return ends.to(bucket, func(t int) string { return b.endsFile(0, t) }).end(idx, unresolved(redirectLoop, 0))
+				return ends.end(bucket, idx, unresolved(redirectLoop, 0))
 			default:
 				ch := chase{src: uint32(bucket), idx: idx, hops: 1, key: c.target, visited: []string{c.key}}
-				return chases.to(b.bucketOf(hostOfKey(c.target)), func(t int) string { return b.chaseFile(1, t) }).chase(&ch)
+				return chases.chase(b.bucketOf(hostOfKey(c.target)), &ch)
 			}
 			return nil
 		})
@@ -258,43 +283,52 @@ func (b *hostsBuild) spread(parts []string) error {
 	return errors.Join(caps.close(), ends.close(), chases.close())
 }
 
-// chase answers the chases of a round, bucket by bucket.
+// chase answers the chases of a round, b.workers buckets at a time.
 func (b *hostsBuild) chase(round int) error {
-	ends, next := newSpills(b.buckets), newSpills(b.buckets)
+	ends := newSpills(b.buckets, func(t int) string { return b.endsFile(round, t) })
+	next := newSpills(b.buckets, func(t int) string { return b.chaseFile(round+1, t) })
+	var g errgroup.Group
+	g.SetLimit(b.workers)
 	for bucket := range b.buckets {
 		in := b.chaseFile(round, bucket)
 		if _, err := os.Stat(in); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		caps, err := b.load(bucket)
-		if err != nil {
-			return err
-		}
-		byKey := map[string]*hostCapture{}
-		for i := range caps {
-			c := &caps[i]
-			if old, ok := byKey[c.key]; !ok || decides(c, old) {
-				byKey[c.key] = c
-			}
-		}
-		err = readSpill(in, func(r *spillReader) error {
-			var ch chase
-			r.chase(&ch)
-			if r.err != nil {
-				return r.err
-			}
-			end, goOn := step(byKey[ch.key], &ch)
-			if goOn {
-				return next.to(b.bucketOf(hostOfKey(ch.key)), func(t int) string { return b.chaseFile(round+1, t) }).chase(&ch)
-			}
-			return ends.to(int(ch.src), func(t int) string { return b.endsFile(round, t) }).end(ch.idx, end)
-		})
-		if err != nil {
-			return err
-		}
-		os.Remove(in)
+		g.Go(func() error { return b.answer(bucket, in, ends, next) })
 	}
-	return errors.Join(ends.close(), next.close())
+	return errors.Join(g.Wait(), ends.close(), next.close())
+}
+
+// answer answers the chases of one bucket, read from the file in: each
+// ends there (written to ends) or goes on to its next hop (next).
+func (b *hostsBuild) answer(bucket int, in string, ends, next *spills) error {
+	caps, err := b.load(bucket)
+	if err != nil {
+		return err
+	}
+	byKey := make(map[string]*hostCapture, len(caps))
+	for i := range caps {
+		c := &caps[i]
+		if old, ok := byKey[c.key]; !ok || decides(c, old) {
+			byKey[c.key] = c
+		}
+	}
+	err = readSpill(in, func(r *spillReader) error {
+		var ch chase
+		r.chase(&ch)
+		if r.err != nil {
+			return r.err
+		}
+		end, goOn := step(byKey[ch.key], &ch)
+		if goOn {
+			return next.chase(b.bucketOf(hostOfKey(ch.key)), &ch)
+		}
+		return ends.end(int(ch.src), ch.idx, end)
+	})
+	if err != nil {
+		return err
+	}
+	return os.Remove(in)
 }
 
 // step follows a chase one hop: t is the capture of the URL looked up
@@ -341,39 +375,77 @@ func (b *hostsBuild) load(bucket int) ([]hostCapture, error) {
 }
 
 // write makes each host's row from its bucket's captures and chain ends,
-// and stages the hosts table.
+// and stages the hosts table. The rows of b.workers buckets are made at
+// once; they are written in the order of the buckets.
 func (b *hostsBuild) write(stage *Staging) error {
 	out := &hostsWriter{stage: stage}
+	type made struct {
+		rows []schema.Host
+		err  error
+	}
+	results := make([]chan made, b.buckets)
+	for i := range results {
+		results[i] = make(chan made, 1)
+	}
+	slots, done := make(chan struct{}, b.workers), make(chan struct{})
+	defer close(done)
+	go func() {
+		for bucket := range b.buckets {
+			select {
+			case slots <- struct{}{}:
+			case <-done:
+				return
+			}
+			go func() {
+				rows, err := b.rowsOf(bucket)
+				results[bucket] <- made{rows, err}
+			}()
+		}
+	}()
 	for bucket := range b.buckets {
-		caps, err := b.load(bucket)
-		if err != nil {
-			return err
+		r := <-results[bucket]
+		if r.err != nil {
+			return r.err
 		}
-		ends, err := b.loadEnds(bucket, caps)
-		if err != nil {
-			return err
-		}
-		order := make([]int, len(caps))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(i, j int) int { return strings.Compare(caps[i].host, caps[j].host) })
-		for start := 0; start < len(order); {
-			end := start + 1
-			for end < len(order) && caps[order[end]].host == caps[order[start]].host {
-				end++
-			}
-			hc, he := make([]*hostCapture, 0, end-start), make([]chainEnd, 0, end-start)
-			for _, i := range order[start:end] {
-				hc, he = append(hc, &caps[i]), append(he, ends[i])
-			}
-			if err := out.add(hostRow(hc, he)); err != nil {
+		for _, row := range r.rows {
+			if err := out.add(row); err != nil {
 				return err
 			}
-			start = end
 		}
+		<-slots
 	}
 	return out.close()
+}
+
+// rowsOf makes the rows of the hosts of a bucket, in host order.
+func (b *hostsBuild) rowsOf(bucket int) ([]schema.Host, error) {
+	caps, err := b.load(bucket)
+	if err != nil {
+		return nil, err
+	}
+	ends, err := b.loadEnds(bucket, caps)
+	if err != nil {
+		return nil, err
+	}
+	order := make([]int, len(caps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return strings.Compare(caps[i].host, caps[j].host) })
+	var rows []schema.Host
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && caps[order[end]].host == caps[order[start]].host {
+			end++
+		}
+		hc, he := make([]*hostCapture, 0, end-start), make([]chainEnd, 0, end-start)
+		for _, i := range order[start:end] {
+			hc, he = append(hc, &caps[i]), append(he, ends[i])
+		}
+		rows = append(rows, hostRow(hc, he))
+		start = end
+	}
+	return rows, nil
 }
 
 // loadEnds reads the ends of the chains started from a bucket's
@@ -464,22 +536,48 @@ type chase struct {
 	visited []string
 }
 
-// spills are one spill file per bucket, opened when first written.
-type spills []*spillWriter
-
-func newSpills(n int) spills { return make(spills, n) }
-
-// to returns the writer of a bucket's file, opening it at path(bucket).
-func (s spills) to(bucket int, path func(int) string) *spillWriter {
-	if s[bucket] == nil {
-		s[bucket] = newSpillWriter(path(bucket))
-	}
-	return s[bucket]
+// spills are one spill file per bucket, opened at path(bucket) when first
+// written. Its methods are safe for concurrent use: the buckets of a round
+// are answered in parallel.
+type spills struct {
+	mu   sync.Mutex
+	w    []*spillWriter
+	path func(bucket int) string
 }
 
-func (s spills) close() error {
+func newSpills(n int, path func(bucket int) string) *spills {
+	return &spills{w: make([]*spillWriter, n), path: path}
+}
+
+// to returns the writer of a bucket's file; s.mu is held.
+func (s *spills) to(bucket int) *spillWriter {
+	if s.w[bucket] == nil {
+		s.w[bucket] = newSpillWriter(s.path(bucket))
+	}
+	return s.w[bucket]
+}
+
+func (s *spills) capture(bucket int, c *hostCapture) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.to(bucket).capture(c)
+}
+
+func (s *spills) chase(bucket int, c *chase) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.to(bucket).chase(c)
+}
+
+func (s *spills) end(bucket int, idx uint32, e chainEnd) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.to(bucket).end(idx, e)
+}
+
+func (s *spills) close() error {
 	var err error
-	for _, w := range s {
+	for _, w := range s.w {
 		if w != nil {
 			err = errors.Join(err, w.close())
 		}
@@ -567,11 +665,18 @@ func (w *spillWriter) close() error {
 	return errors.Join(w.err, w.f.Close())
 }
 
-// spillReader reads what a spillWriter wrote. Errors stick in err.
+// spillReader reads what a spillWriter wrote, from the whole file
+// decompressed into memory: the strings it returns are parts of it, so a
+// bucket's captures cost one allocation, not two a field. Errors stick in
+// err.
 type spillReader struct {
-	br  *bufio.Reader
-	err error
+	rest string // what is left to read
+	err  error
 }
+
+// errSpillCorrupt is the error of a spill that ends in the middle of an
+// entry.
+var errSpillCorrupt = errors.New("spill file truncated or corrupt")
 
 // readSpill calls f until the file at path ends.
 func readSpill(path string, f func(*spillReader) error) error {
@@ -580,36 +685,55 @@ func readSpill(path string, f func(*spillReader) error) error {
 		return err
 	}
 	defer file.Close()
-	r := &spillReader{br: bufio.NewReaderSize(s2.NewReader(file), 64<<10)}
-	for {
-		if _, err := r.br.Peek(1); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return err
-		}
+	fi, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	// Spills compress about 2.5 to 1: sized for 3, the buffer grows
+	// once at most.
+	buf := bytes.NewBuffer(make([]byte, 0, 3*fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(s2.NewReader(file)); err != nil {
+		return err
+	}
+	// The bytes are never written again: the strings can share them.
+	r := &spillReader{rest: unsafe.String(unsafe.SliceData(buf.Bytes()), buf.Len())}
+	for len(r.rest) > 0 {
 		if err := f(r); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
 func (r *spillReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
+	var v uint64
+	for i := 0; i < len(r.rest) && i < binary.MaxVarintLen64; i++ {
+		b := r.rest[i]
+		v |= uint64(b&0x7f) << (7 * i)
+		if b < 0x80 {
+			r.rest = r.rest[i+1:]
+			return v
+		}
 	}
-	v, err := binary.ReadUvarint(r.br)
-	r.err = err
-	return v
+	if r.err == nil {
+		r.err = errSpillCorrupt
+	}
+	r.rest = ""
+	return 0
 }
 
 func (r *spillReader) str() string {
 	n := r.uvarint()
-	if r.err != nil {
+	if n > uint64(len(r.rest)) {
+		if r.err == nil {
+			r.err = errSpillCorrupt
+		}
+		r.rest = ""
 		return ""
 	}
-	b := make([]byte, n)
-	_, r.err = io.ReadFull(r.br, b)
-	return string(b)
+	s := r.rest[:n]
+	r.rest = r.rest[n:]
+	return s
 }
 
 func (r *spillReader) capture(c *hostCapture) {
