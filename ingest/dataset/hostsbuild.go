@@ -29,8 +29,11 @@ import (
 // The captures of the partition are read once and spread over buckets by
 // a hash of their host: a bucket file holds, for each of its captures,
 // what hostCapture keeps (about 150 bytes before compression). A bucket
-// is then loaded whole, one at a time: hostsBucketCaptures captures a
-// bucket, about 60 MB in memory, whatever the partition's size.
+// is then loaded whole: hostsBucketCaptures captures a bucket, some 80 MB
+// in memory with what is computed from it, whatever the partition's size.
+// Buckets are worked on b.workers at a time, one a CPU, as many as the
+// memory limit holds (hostsWorkers). A partition of one bucket (up to
+// hostsBucketCaptures captures) is kept in memory and never spilled.
 //
 // A redirect is followed by "chases": a chase is a request to look a URL
 // up, sent to the bucket of the URL's host. Each round loads the buckets
@@ -40,7 +43,8 @@ import (
 // maxRedirectHops rounds every chain has ended, and a last pass over the
 // buckets makes each host's row. A bucket is thus read at most
 // maxRedirectHops+1 times, and only when chases reached it: the work is
-// linear in the captures plus the redirect hops, and memory is one bucket.
+// linear in the captures plus the redirect hops, and memory is one bucket
+// a worker.
 // (The report's host batches, which reread the whole partition once per
 // batch, are quadratic; this is not.)
 
