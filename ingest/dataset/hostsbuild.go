@@ -332,7 +332,8 @@ func (b *hostsBuild) answer(bucket int, in string, ends, next *spills) error {
 	if err != nil {
 		return err
 	}
-	return os.Remove(in)
+	os.Remove(in) // early, to free the disk; the folder goes at the end anyway
+	return nil
 }
 
 // step follows a chase one hop: t is the capture of the URL looked up
