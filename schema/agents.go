@@ -263,7 +263,14 @@ func (a *AgentsWriter) boolColumn(name string, values []bool) (format.ColumnChun
 		Type: format.Boolean, Encoding: []format.Encoding{format.Plain, format.RLE},
 		PathInSchema: []string{name}, Codec: format.Zstd, NumValues: int64(len(values)), DataPageOffset: a.w.n,
 	}
-	a.page = a.page[:0]
+	a.page = appendBools(a.page[:0], values)
+	err := a.writePage(&md, dataPageHeader(len(values), format.Plain))
+	return format.ColumnChunk{FileOffset: md.DataPageOffset, MetaData: md}, err
+}
+
+// appendBools appends values as PLAIN booleans: bit-packed, the first
+// value in the lowest bit.
+func appendBools(dst []byte, values []bool) []byte {
 	for i := 0; i < len(values); i += 8 {
 		var b byte
 		for j := 0; j < 8 && i+j < len(values); j++ {
@@ -271,10 +278,9 @@ func (a *AgentsWriter) boolColumn(name string, values []bool) (format.ColumnChun
 				b |= 1 << j
 			}
 		}
-		a.page = append(a.page, b)
+		dst = append(dst, b)
 	}
-	err := a.writePage(&md, dataPageHeader(len(values), format.Plain))
-	return format.ColumnChunk{FileOffset: md.DataPageOffset, MetaData: md}, err
+	return dst
 }
 
 func dataPageHeader(n int, enc format.Encoding) format.PageHeader {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -240,25 +241,12 @@ func (f *columnFile) int32Chunk(name string, values []int32) (format.ColumnChunk
 
 // boolChunk writes a PLAIN (bit-packed) boolean column with its min and max.
 func (f *columnFile) boolChunk(name string, values []bool) (format.ColumnChunk, error) {
-	var seen [2]bool
-	f.page = f.page[:0]
-	for i := 0; i < len(values); i += 8 {
-		var b byte
-		for j := 0; j < 8 && i+j < len(values); j++ {
-			if values[i+j] {
-				b |= 1 << j
-				seen[1] = true
-			} else {
-				seen[0] = true
-			}
-		}
-		f.page = append(f.page, b)
-	}
+	f.page = appendBools(f.page[:0], values)
 	lo, hi := byte(1), byte(0)
-	if seen[0] {
+	if slices.Contains(values, false) {
 		lo = 0
 	}
-	if seen[1] {
+	if slices.Contains(values, true) {
 		hi = 1
 	}
 	return f.plainChunk([]string{name}, format.Boolean, len(values), f.page, format.Statistics{MinValue: []byte{lo}, MaxValue: []byte{hi}}, false)

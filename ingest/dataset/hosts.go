@@ -200,22 +200,32 @@ func plainKey(raw string) (key string, ok bool) {
 			return "", false
 		}
 	}
-	slash := strings.IndexByte(rest, '/')
-	if slash <= 0 {
+	host, path, ok := strings.Cut(rest, "/")
+	if !ok || host == "" || !allBytes(host, isHostByte) || !allBytes(path, isPathByte) {
 		return "", false
 	}
-	for i := range len(rest) {
-		c := rest[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '.', c == '-':
-		case i > slash && ('A' <= c && c <= 'Z' || c == '/' || c == '_' || c == '~'):
-		default:
-			if i != slash {
-				return "", false
-			}
+	return raw, true
+}
+
+// isHostByte: a byte of a plain lower-case host name.
+func isHostByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-'
+}
+
+// isPathByte: a byte of a plain path, taken as written by url.Parse and
+// EscapedPath.
+func isPathByte(c byte) bool {
+	return isHostByte(c) || 'A' <= c && c <= 'Z' || c == '/' || c == '_' || c == '~'
+}
+
+// allBytes reports whether every byte of s is one of is.
+func allBytes(s string, is func(byte) bool) bool {
+	for i := range len(s) {
+		if !is(s[i]) {
+			return false
 		}
 	}
-	return raw, true
+	return true
 }
 
 // hostOfKey returns the host part of a key, as url_host_name spells it

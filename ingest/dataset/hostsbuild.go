@@ -63,7 +63,7 @@ type hostsBuild struct {
 	total   int64    // captures
 	counts  []uint32 // captures per bucket
 
-	only []hostCapture // the one bucket's captures, once loaded, when there is one
+	only []hostCapture // with one bucket, its captures, kept in memory by spread
 }
 
 // buildHosts computes the hosts table of the partition staged in stage
@@ -694,8 +694,8 @@ func readSpill(path string, f func(*spillReader) error) error {
 	if err != nil {
 		return err
 	}
-	// Spills compress about 2.5 to 1: sized for 3, the buffer grows
-	// once at most.
+	// Sized for three times the compressed bytes; ReadFrom grows it
+	// when a spill compresses better.
 	buf := bytes.NewBuffer(make([]byte, 0, 3*fi.Size()+bytes.MinRead))
 	if _, err := buf.ReadFrom(s2.NewReader(file)); err != nil {
 		return err
