@@ -144,6 +144,31 @@ func TestHostsRedirectCrawl(t *testing.T) {
 	}
 }
 
+// TestHostsParts: the hosts rows are cut into parts of hostsPartRows rows,
+// in host order, none lost or repeated at the cuts.
+func TestHostsParts(t *testing.T) {
+	caps, want := redirectCrawl()
+	defer func(n int64, rows int) { hostsBucketCaptures, hostsPartRows = n, rows }(hostsBucketCaptures, hostsPartRows)
+	hostsBucketCaptures, hostsPartRows = 7, 4
+	parts := buildHostsParts(t, caps)
+	if wantParts := (len(want) + 3) / 4; len(parts) != wantParts {
+		t.Fatalf("%d parts, want %d", len(parts), wantParts)
+	}
+	var got []schema.Host
+	for i, part := range parts {
+		if len(part) > 4 || len(part) < 4 && i < len(parts)-1 {
+			t.Errorf("part %d has %d rows", i, len(part))
+		}
+		got = append(got, part...)
+	}
+	// A bucket's rows are in host order; the buckets' order is that of
+	// their hash, so the rows are compared as a set.
+	slices.SortFunc(got, compareHosts)
+	if !slices.Equal(got, want) {
+		t.Errorf("hosts of the parts:\n got %+v\nwant %+v", got, want)
+	}
+}
+
 // TestHostsEmpty: a partition without captures gets an empty hosts part.
 func TestHostsEmpty(t *testing.T) {
 	if got := buildHostsOf(t, nil); len(got) != 0 {
@@ -154,6 +179,18 @@ func TestHostsEmpty(t *testing.T) {
 // buildHostsOf stages caps as a captures part (split in two, as merged
 // parts are), builds the hosts table and reads it back, in host order.
 func buildHostsOf(t *testing.T, caps []schema.Capture) []schema.Host {
+	t.Helper()
+	var got []schema.Host
+	for _, part := range buildHostsParts(t, caps) {
+		got = append(got, part...)
+	}
+	slices.SortFunc(got, compareHosts)
+	return got
+}
+
+// buildHostsParts is buildHostsOf giving the rows of each hosts part, in
+// the order of the parts and of the rows in each.
+func buildHostsParts(t *testing.T, caps []schema.Capture) [][]schema.Host {
 	t.Helper()
 	stage, err := newStaging(t.TempDir(), "CC-MAIN-2025-05")
 	if err != nil {
@@ -175,21 +212,23 @@ func buildHostsOf(t *testing.T, caps []schema.Capture) []schema.Host {
 	if err := buildHosts(stage); err != nil {
 		t.Fatal(err)
 	}
-	parts, _ := filepath.Glob(filepath.Join(stage.partitionDir("hosts"), "*.parquet"))
-	if len(parts) == 0 {
+	paths, _ := filepath.Glob(filepath.Join(stage.partitionDir("hosts"), "*.parquet"))
+	if len(paths) == 0 {
 		t.Fatal("no hosts part")
 	}
-	var got []schema.Host
-	for _, p := range parts {
-		if err := eachRow(p, func(h *schema.Host) error { got = append(got, *h); return nil }); err != nil {
+	slices.Sort(paths) // part names sort in the order they were written
+	var parts [][]schema.Host
+	for _, p := range paths {
+		var rows []schema.Host
+		if err := eachRow(p, func(h *schema.Host) error { rows = append(rows, *h); return nil }); err != nil {
 			t.Fatal(err)
 		}
+		parts = append(parts, rows)
 	}
 	if rest, _ := filepath.Glob(filepath.Join(stage.path, "hosts-work*")); len(rest) != 0 {
 		t.Errorf("spill folder left: %v", rest)
 	}
-	slices.SortFunc(got, compareHosts)
-	return got
+	return parts
 }
 
 // compareHosts orders rows by host.

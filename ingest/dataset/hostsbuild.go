@@ -52,8 +52,9 @@ import (
 // variable so that tests can make many small buckets.
 var hostsBucketCaptures int64 = 200_000
 
-// hostsPartRows is the number of hosts rows of a part file.
-const hostsPartRows = 2_000_000
+// hostsPartRows is the number of hosts rows of a part file; a variable
+// so that tests can make small parts.
+var hostsPartRows = 2_000_000
 
 // hostsBuild is the spill folder of one computation.
 type hostsBuild struct {
@@ -63,7 +64,8 @@ type hostsBuild struct {
 	total   int64    // captures
 	counts  []uint32 // captures per bucket
 
-	only []hostCapture // with one bucket, its captures, kept in memory by spread
+	only      []hostCapture           // with one bucket, its captures, kept in memory by spread
+	onlyByKey map[string]*hostCapture // and their lookup, made in the first round (lookup)
 }
 
 // buildHosts computes the hosts table of the partition staged in stage
@@ -306,16 +308,9 @@ func (b *hostsBuild) chase(round int) error {
 // answer answers the chases of one bucket, read from the file in: each
 // ends there (written to ends) or goes on to its next hop (next).
 func (b *hostsBuild) answer(bucket int, in string, ends, next *spills) error {
-	caps, err := b.load(bucket)
+	byKey, err := b.lookup(bucket)
 	if err != nil {
 		return err
-	}
-	byKey := make(map[string]*hostCapture, len(caps))
-	for i := range caps {
-		c := &caps[i]
-		if old, ok := byKey[c.key]; !ok || decides(c, old) {
-			byKey[c.key] = c
-		}
 	}
 	err = readSpill(in, func(r *spillReader) error {
 		var ch chase
@@ -334,6 +329,30 @@ func (b *hostsBuild) answer(bucket int, in string, ends, next *spills) error {
 	}
 	os.Remove(in) // early, to free the disk; the folder goes at the end anyway
 	return nil
+}
+
+// lookup returns the captures of a bucket by URL key, the deciding
+// capture of each URL. The lookup of a lone bucket is made once and kept
+// for every round.
+func (b *hostsBuild) lookup(bucket int) (map[string]*hostCapture, error) {
+	if b.onlyByKey != nil {
+		return b.onlyByKey, nil
+	}
+	caps, err := b.load(bucket)
+	if err != nil {
+		return nil, err
+	}
+	byKey := make(map[string]*hostCapture, len(caps))
+	for i := range caps {
+		c := &caps[i]
+		if old, ok := byKey[c.key]; !ok || decides(c, old) {
+			byKey[c.key] = c
+		}
+	}
+	if b.only != nil {
+		b.onlyByKey = byKey
+	}
+	return byKey, nil
 }
 
 // step follows a chase one hop: t is the capture of the URL looked up
@@ -412,10 +431,8 @@ func (b *hostsBuild) write(stage *Staging) error {
 		if r.err != nil {
 			return r.err
 		}
-		for _, row := range r.rows {
-			if err := out.add(row); err != nil {
-				return err
-			}
+		if err := out.add(r.rows); err != nil {
+			return err
 		}
 		<-slots
 	}
@@ -437,13 +454,21 @@ func (b *hostsBuild) rowsOf(bucket int) ([]schema.Host, error) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(i, j int) int { return strings.Compare(caps[i].host, caps[j].host) })
-	var rows []schema.Host
+	hosts := 0
+	for i := range order {
+		if i == 0 || caps[order[i]].host != caps[order[i-1]].host {
+			hosts++
+		}
+	}
+	rows := make([]schema.Host, 0, hosts)
+	var hc []*hostCapture // a host's captures and their chains' ends,
+	var he []chainEnd     // reused from host to host: hostRow keeps neither
 	for start := 0; start < len(order); {
 		end := start + 1
 		for end < len(order) && caps[order[end]].host == caps[order[start]].host {
 			end++
 		}
-		hc, he := make([]*hostCapture, 0, end-start), make([]chainEnd, 0, end-start)
+		hc, he = hc[:0], he[:0]
 		for _, i := range order[start:end] {
 			hc, he = append(hc, &caps[i]), append(he, ends[i])
 		}
@@ -486,45 +511,43 @@ func (b *hostsBuild) loadEnds(bucket int, caps []hostCapture) ([]chainEnd, error
 type hostsWriter struct {
 	stage *Staging
 	tw    *tableWriter[schema.Host]
-	buf   []schema.Host
-	rows  int
+	rows  int // in the part being written
 	parts int
 }
 
-func (w *hostsWriter) add(row schema.Host) error {
-	w.buf = append(w.buf, row)
-	if len(w.buf) < FlushRows {
-		return nil
-	}
-	return w.flush()
-}
-
-func (w *hostsWriter) flush() error {
-	if w.tw == nil {
-		tw, err := openTable[schema.Host](w.stage, schema.PartName(w.parts), schema.WithPageBufferSize(pipelinePageSize))
-		if err != nil {
+// add writes rows, FlushRows at a time, starting a new part file when the
+// one being written is full.
+func (w *hostsWriter) add(rows []schema.Host) error {
+	for len(rows) > 0 {
+		if w.tw == nil {
+			tw, err := openTable[schema.Host](w.stage, schema.PartName(w.parts), schema.WithPageBufferSize(pipelinePageSize))
+			if err != nil {
+				return err
+			}
+			w.tw, w.parts = tw, w.parts+1
+		}
+		n := min(len(rows), FlushRows, hostsPartRows-w.rows)
+		if err := w.tw.write(rows[:n]); err != nil {
 			return err
 		}
-		w.tw, w.parts = tw, w.parts+1
+		rows, w.rows = rows[n:], w.rows+n
+		if w.rows == hostsPartRows {
+			err := w.tw.close()
+			w.tw, w.rows = nil, 0
+			if err != nil {
+				return err
+			}
+		}
 	}
-	err := w.tw.write(w.buf)
-	w.rows += len(w.buf)
-	w.buf = w.buf[:0]
-	if err == nil && w.rows >= hostsPartRows {
-		err, w.tw, w.rows = w.tw.close(), nil, 0
-	}
-	return err
+	return nil
 }
 
-// close writes what is buffered and the last part; a partition with no
-// host gets one empty part, as every table does.
+// close writes the last part; a partition with no host gets one empty
+// part, as every table does.
 func (w *hostsWriter) close() error {
 	var err error
-	if len(w.buf) > 0 {
-		err = w.flush()
-	}
 	if w.tw != nil {
-		err = errors.Join(err, w.tw.close())
+		err = w.tw.close()
 	}
 	if err == nil && w.parts == 0 {
 		err = writeEmpty(w.stage, schema.TableName[schema.Host]())
