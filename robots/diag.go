@@ -129,7 +129,6 @@ func (d Diagnostic) Span() (start, end int) {
 func (d Diagnostic) Severity() Severity { return d.Code.Severity() }
 
 // Message explains the finding to a site owner, in one sentence.
-// Message explains the finding to a site owner, in one sentence.
 func (d Diagnostic) Message() string {
 	if d.Code == codeNone || d.Code >= numCodes {
 		return d.Code.String()

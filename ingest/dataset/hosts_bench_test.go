@@ -47,7 +47,7 @@ func BenchmarkHosts(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			os.RemoveAll(stage.partitionDir("hosts"))
-			if err := buildHosts(stage); err != nil {
+			if err := buildHosts(stage, parts); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -209,7 +209,8 @@ func buildHostsParts(t *testing.T, caps []schema.Capture) [][]schema.Host {
 			t.Fatal(err)
 		}
 	}
-	if err := buildHosts(stage); err != nil {
+	captures, _ := filepath.Glob(filepath.Join(stage.partitionDir("captures"), "*.parquet"))
+	if err := buildHosts(stage, captures); err != nil {
 		t.Fatal(err)
 	}
 	paths, _ := filepath.Glob(filepath.Join(stage.partitionDir("hosts"), "*.parquet"))

@@ -68,13 +68,9 @@ type hostsBuild struct {
 	onlyByKey map[string]*hostCapture // and their lookup, made in the first round (lookup)
 }
 
-// buildHosts computes the hosts table of the partition staged in stage
-// from its captures parts, and stages it.
-func buildHosts(stage *Staging) (err error) {
-	parts, err := filepath.Glob(filepath.Join(stage.partitionDir(schema.TableName[schema.Capture]()), "*.parquet"))
-	if err != nil {
-		return err
-	}
+// buildHosts computes the hosts table of a partition from the files of
+// its captures, parts, and stages it in stage.
+func buildHosts(stage *Staging, parts []string) (err error) {
 	total, err := countRows(parts)
 	if err != nil {
 		return err

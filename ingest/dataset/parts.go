@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
@@ -236,16 +237,18 @@ func (p *PartWriter) Write(rs *Rows) error {
 	return err
 }
 
-// close finishes every file of the part.
 // Rows returns the number of captures written.
 func (p *PartWriter) Rows() int64 { return p.rows }
 
-// Close closes the part's files.
+// Close finishes the part's files, all at once: each is synced, and the
+// waits on the disk overlap.
 func (p *PartWriter) Close() error {
-	var errs []error
-	for _, c := range p.closers {
-		errs = append(errs, c())
+	errs := make([]error, len(p.closers))
+	var wg sync.WaitGroup
+	for i, c := range p.closers {
+		wg.Go(func() { errs[i] = c() })
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 

@@ -302,23 +302,22 @@ func lockIsStale(path, host string, staleAfter time.Duration) bool {
 // Finalize publishes the crawl from the segments covering inputs: merged
 // parts of about partBytes, the inputs table, the hosts table (hosts.go),
 // the swap, and the removal of the work folder. The hosts table is
-// computed from the merged captures while the other tables are merged.
+// computed from the segments' captures parts while the tables are merged.
 func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes int64) error {
 	stage, err := newStaging(w.root, w.crawl)
 	if err != nil {
 		return err
 	}
-	captures := schema.TableName[schema.Capture]()
-	err = w.mergeTable(stage, captures, segs, partBytes)
+	captures, err := w.segmentParts(schema.TableName[schema.Capture](), segs)
 	hosts := make(chan error, 1)
 	if err == nil {
-		go func() { hosts <- buildHosts(stage) }()
+		go func() { hosts <- buildHosts(stage, captures) }()
 	} else {
 		hosts <- nil
 	}
 	for _, t := range schema.Tables() {
-		if t.Name == captures || t.Name == schema.TableName[schema.Input]() || t.Name == schema.TableName[schema.Host]() {
-			continue // merged first, written from the manifests, computed from the merged captures
+		if t.Name == schema.TableName[schema.Input]() || t.Name == schema.TableName[schema.Host]() {
+			continue // written from the manifests, computed from the captures
 		}
 		if err == nil {
 			err = w.mergeTable(stage, t.Name, segs, partBytes)
@@ -351,13 +350,9 @@ func (w *Work) Discard() error {
 // mergeTable merges the parts of one table of the segments into parts of
 // about partBytes each; a table no segment has gets one empty part.
 func (w *Work) mergeTable(stage *Staging, table string, segs []SegmentManifest, partBytes int64) error {
-	var parts []string
-	for _, s := range segs {
-		p, err := filepath.Glob(filepath.Join(schema.PartitionDir(filepath.Join(w.path, "segments", s.Segment), table, w.crawl), "*.parquet"))
-		if err != nil {
-			return err
-		}
-		parts = append(parts, p...)
+	parts, err := w.segmentParts(table, segs)
+	if err != nil {
+		return err
 	}
 	if len(parts) == 0 {
 		return writeEmpty(stage, table)
@@ -379,6 +374,19 @@ func (w *Work) mergeTable(stage *Staging, table string, segs []SegmentManifest, 
 		n++
 	}
 	return nil
+}
+
+// segmentParts returns the part files of one table of the segments.
+func (w *Work) segmentParts(table string, segs []SegmentManifest) ([]string, error) {
+	var parts []string
+	for _, s := range segs {
+		p, err := filepath.Glob(filepath.Join(schema.PartitionDir(filepath.Join(w.path, "segments", s.Segment), table, w.crawl), "*.parquet"))
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, p...)
+	}
+	return parts, nil
 }
 
 // concatFiles writes the merge of files as one part of table.
