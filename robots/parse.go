@@ -60,7 +60,7 @@ func parseText(r Response, text string, size int) *File {
 type parser struct {
 	f        *File
 	quiet    bool // not a text file: no per-line diagnostics
-	nonASCII bool // the text has bytes >= 0x80
+	badUTF8  bool // the text is not UTF-8: its lines are checked one by one
 	hasLT    bool // the text has a '<': a line may hold HTML markup
 	unsorted bool // a diagnostic was added out of line order
 
@@ -152,7 +152,7 @@ func (p *parser) sniff() {
 	f, t := p.f, p.f.text
 	f.hasNUL = strings.IndexByte(t, 0) >= 0
 	p.hasLT = strings.IndexByte(t, '<') >= 0
-	p.nonASCII = hasNonASCII(t)
+	p.badUTF8 = hasNonASCII(t) && !utf8.ValidString(t) // a line of valid text is valid: it ends at an ASCII byte
 	switch {
 	case strings.HasPrefix(t, "\xEF\xBB\xBF"):
 		p.addFile(BOMUTF8, "")
@@ -247,7 +247,7 @@ func (p *parser) checkText(l *Line) (markup bool) {
 	if l.TooLong {
 		p.add(l.Number, LineTooLong, l.Text, strconv.Itoa(len(l.Text)))
 	}
-	if p.nonASCII && !utf8.ValidString(l.Text) {
+	if p.badUTF8 && !utf8.ValidString(l.Text) {
 		p.add(l.Number, InvalidUTF8, l.Text, "")
 	}
 	if !p.hasLT {
