@@ -611,6 +611,9 @@ func (s *spills) close() error {
 
 // spillWriter writes records of varints and strings to an s2-compressed
 // file. Errors stick and are returned by close.
+// spillBlock is the size of the s2 blocks of a spill file.
+const spillBlock = 64 << 10
+
 type spillWriter struct {
 	f   *os.File
 	zw  *s2.Writer
@@ -623,7 +626,7 @@ func newSpillWriter(path string) *spillWriter {
 	f, err := os.Create(path)
 	w := &spillWriter{f: f, err: err}
 	if err == nil {
-		w.zw = s2.NewWriter(f, s2.WriterBlockSize(64<<10), s2.WriterConcurrency(1))
+		w.zw = s2.NewWriter(f, s2.WriterBlockSize(spillBlock), s2.WriterConcurrency(1))
 		w.bw = bufio.NewWriterSize(w.zw, 16<<10)
 	}
 	return w
@@ -716,7 +719,9 @@ func readSpill(path string, f func(*spillReader) error) error {
 	// Sized for three times the compressed bytes; ReadFrom grows it
 	// when a spill compresses better.
 	buf := bytes.NewBuffer(make([]byte, 0, 3*fi.Size()+bytes.MinRead))
-	if _, err := buf.ReadFrom(s2.NewReader(file)); err != nil {
+	// The reader's buffers are of a spill's block, not of s2's default:
+	// some files are read a round, each with a reader of its own.
+	if _, err := buf.ReadFrom(s2.NewReader(file, s2.ReaderMaxBlockSize(spillBlock))); err != nil {
 		return err
 	}
 	// The bytes are never written again: the strings can share them.
