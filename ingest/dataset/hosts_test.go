@@ -403,3 +403,62 @@ func TestHostsWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestSpillRoundTrip: what a spillWriter writes, a spillReader reads back
+// the same, and every cut of it short of its end is errSpillCorrupt, not a
+// panic or a wrong value taken as right.
+func TestSpillRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "spill")
+	c := hostCapture{id: "id1", host: "example.com", key: "example.com/robots.txt", target: "www.example.com/robots.txt",
+		status: 301, outcome: "redirect", rules: -1, fetched: 1_700_000_000_000_000}
+	ch := chase{src: 3, idx: 1 << 20, hops: 2, key: "www.example.com/robots.txt", visited: []string{"a/robots.txt", ""}}
+	e := chainEnd{result: "ok", hops: 2, id: "id2", outcome: "rules", class: 4}
+	w := newSpillWriter(path)
+	w.capture(&c)
+	w.chase(&ch)
+	w.end(7, e)
+	if err := w.close(); err != nil {
+		t.Fatal(err)
+	}
+	read := func(r *spillReader) (hostCapture, chase, uint32, chainEnd) {
+		var gc hostCapture
+		var gch chase
+		r.capture(&gc)
+		r.chase(&gch)
+		idx, ge := r.end()
+		return gc, gch, idx, ge
+	}
+	entries := 0
+	err := readSpill(path, func(r *spillReader) error {
+		entries++
+		gc, gch, idx, ge := read(r)
+		if r.err != nil {
+			return r.err
+		}
+		if gc != c || !reflect.DeepEqual(gch, ch) || idx != 7 || ge != e {
+			t.Errorf("read back %+v %+v %d %+v, want %+v %+v 7 %+v", gc, gch, idx, ge, c, ch, e)
+		}
+		return nil
+	})
+	if err != nil || entries != 1 {
+		t.Fatalf("readSpill: %d entries, error %v; want 1, nil", entries, err)
+	}
+
+	var raw []byte // the entries as written, before compression
+	readSpill(path, func(r *spillReader) error { raw, r.rest = r.rest, nil; return nil })
+	for n := range len(raw) {
+		r := &spillReader{rest: raw[:n]}
+		read(r)
+		if r.err != errSpillCorrupt {
+			t.Errorf("cut at %d of %d bytes: error %v, want errSpillCorrupt", n, len(raw), r.err)
+		}
+	}
+	r := &spillReader{rest: []byte{5, 'a', 'b'}}
+	if s := r.str(); s != "" || r.err != errSpillCorrupt {
+		t.Errorf("a string of 5 bytes cut at 2: %q, error %v; want \"\", errSpillCorrupt", s, r.err)
+	}
+	r = &spillReader{rest: []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}}
+	if r.uvarint(); r.err != errSpillCorrupt {
+		t.Errorf("a varint over 64 bits: error %v, want errSpillCorrupt", r.err)
+	}
+}

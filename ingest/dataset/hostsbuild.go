@@ -609,11 +609,11 @@ func (s *spills) close() error {
 	return err
 }
 
-// spillWriter writes records of varints and strings to an s2-compressed
-// file. Errors stick and are returned by close.
 // spillBlock is the size of the s2 blocks of a spill file.
 const spillBlock = 64 << 10
 
+// spillWriter writes records of varints and strings to an s2-compressed
+// file. Errors stick and are returned by close.
 type spillWriter struct {
 	f   *os.File
 	zw  *s2.Writer
@@ -697,7 +697,7 @@ func (w *spillWriter) close() error {
 // bucket's captures cost one allocation, not two a field. Errors stick in
 // err.
 type spillReader struct {
-	rest string // what is left to read
+	rest []byte // what is left to read
 	err  error
 }
 
@@ -724,8 +724,7 @@ func readSpill(path string, f func(*spillReader) error) error {
 	if _, err := buf.ReadFrom(s2.NewReader(file, s2.ReaderMaxBlockSize(spillBlock))); err != nil {
 		return err
 	}
-	// The bytes are never written again: the strings can share them.
-	r := &spillReader{rest: unsafe.String(unsafe.SliceData(buf.Bytes()), buf.Len())}
+	r := &spillReader{rest: buf.Bytes()}
 	for len(r.rest) > 0 {
 		if err := f(r); err != nil {
 			return err
@@ -735,34 +734,35 @@ func readSpill(path string, f func(*spillReader) error) error {
 }
 
 func (r *spillReader) uvarint() uint64 {
-	var v uint64
-	for i := 0; i < len(r.rest) && i < binary.MaxVarintLen64; i++ {
-		b := r.rest[i]
-		v |= uint64(b&0x7f) << (7 * i)
-		if b < 0x80 {
-			r.rest = r.rest[i+1:]
-			return v
-		}
+	v, n := binary.Uvarint(r.rest)
+	if n <= 0 {
+		r.corrupt()
+		return 0
 	}
-	if r.err == nil {
-		r.err = errSpillCorrupt
-	}
-	r.rest = ""
-	return 0
+	r.rest = r.rest[n:]
+	return v
 }
 
+// str returns the next string, a part of the file's bytes, which are
+// never written again once read.
 func (r *spillReader) str() string {
 	n := r.uvarint()
 	if n > uint64(len(r.rest)) {
-		if r.err == nil {
-			r.err = errSpillCorrupt
-		}
-		r.rest = ""
+		r.corrupt()
 		return ""
 	}
-	s := r.rest[:n]
+	s := unsafe.String(unsafe.SliceData(r.rest), n)
 	r.rest = r.rest[n:]
 	return s
+}
+
+// corrupt records that the spill ends in the middle of an entry and
+// stops the reading.
+func (r *spillReader) corrupt() {
+	if r.err == nil {
+		r.err = errSpillCorrupt
+	}
+	r.rest = nil
 }
 
 func (r *spillReader) capture(c *hostCapture) {
@@ -778,7 +778,7 @@ func (r *spillReader) chase(c *chase) {
 	c.key = r.str()
 	n := r.uvarint()
 	c.visited = make([]string, 0, min(n, maxRedirectHops+1))
-	for range n {
+	for i := uint64(0); i < n && r.err == nil; i++ { // a corrupt n ends at the end of the bytes
 		c.visited = append(c.visited, r.str())
 	}
 }
