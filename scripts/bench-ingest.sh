@@ -28,8 +28,15 @@
 # of each case are compared table by table with scripts/dscompare (DuckDB:
 # needs cgo and gcc); the script fails when one differs.
 #
-# Usage: [BASE=REV] [RUNS=5] scripts/bench-ingest.sh [N]   (N hosts per file, default 20000)
-# Environment: ROBOCENSUS_CORPUS (default ../shared/corpus), RUNS, BASE.
+# Both binaries are built with the build tags TAGS: by default libdeflate
+# (the whole-member gzip inflater, ingest/archive/inflate.go) when Debian's
+# libdeflate-dev is installed, else none; BASE_TAGS (default TAGS) for the
+# base. TAGS= (empty) measures the pure-Go build; BASE=HEAD BASE_TAGS=
+# measures the working tree with libdeflate against the pure-Go build of
+# HEAD, datasets compared.
+#
+# Usage: [BASE=REV] [RUNS=5] [TAGS=...] [BASE_TAGS=...] scripts/bench-ingest.sh [N]   (N hosts per file, default 20000)
+# Environment: ROBOCENSUS_CORPUS (default ../shared/corpus), RUNS, BASE, TAGS, BASE_TAGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,13 +44,18 @@ n="${1:-20000}"
 runs="${RUNS:-5}"
 base="${BASE:-}"
 corpus="${ROBOCENSUS_CORPUS:-../shared/corpus}"
+if [ -z "${TAGS+set}" ]; then
+  TAGS=""
+  [ -f /usr/include/libdeflate.h ] && TAGS=libdeflate
+fi
+base_tags="${BASE_TAGS-$TAGS}"
 work="$(mktemp -d)"
 trap 'git worktree remove --force "$work/base-src" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
-go build -o "$work/robocensus" ./cmd/robocensus
+go build -tags "$TAGS" -o "$work/robocensus" ./cmd/robocensus
 if [ -n "$base" ]; then
   git worktree add --detach "$work/base-src" "$base" >/dev/null 2>&1
-  (cd "$work/base-src" && go build -o "$work/robocensus-base" ./cmd/robocensus)
+  (cd "$work/base-src" && go build -tags "$base_tags" -o "$work/robocensus-base" ./cmd/robocensus)
   go build -o "$work/dscompare" ./scripts/dscompare
 fi
 for spec in "a:1:$n:cc" "b:2:$n:cc" "half:3:$((n / 2)):cc" "double:4:$((n * 2)):cc" "ra:5:$n:robots" "rb:6:$n:robots"; do
@@ -113,6 +125,7 @@ bench real-two "$work/ra.warc.gz" "$work/rb.warc.gz"
 
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%d)"
 echo "input: $(du -h "$work/a.warc.gz" | cut -f1) per file ($n hosts), rounds: $runs (medians, interleaved)${base:+, base $(git rev-parse --short "$base")}"
+echo "build tags: '${TAGS}'${base:+, base: '${base_tags}'} ($("$work/robocensus" version))"
 printf '%-34s %7s %8s %6s %10s' "case" "zcat s" "ingest s" "ratio" "peak RSS"
 [ -n "$base" ] && printf ' %7s %9s' "base s" "new/base"
 echo

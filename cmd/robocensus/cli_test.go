@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/robocensus/robocensus/ingest/archive"
 )
 
 // runCmd runs one command line in process and returns its exit code and
@@ -45,6 +47,9 @@ func TestVersionCommand(t *testing.T) {
 	code, out, errs := runCmd(t, "", "version")
 	if code != exitOK || !strings.HasPrefix(out, "robocensus ") || strings.Count(out, "\n") != 1 || errs != "" {
 		t.Fatalf("version: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if tagged := strings.HasSuffix(out, " (gzip: libdeflate)\n"); tagged != archive.LibdeflateBuilt {
+		t.Errorf("version %q: says libdeflate %v, built with it %v", out, tagged, archive.LibdeflateBuilt)
 	}
 	for _, flag := range []string{"--version", "-version"} {
 		if code, out2, _ := runCmd(t, "", flag); code != exitOK || out2 != out {

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/robocensus/robocensus/ingest/archive"
 )
 
 var versionCmd = &Command{
@@ -14,6 +16,8 @@ var versionCmd = &Command{
 Version prints the version of robocensus: the module version when it was
 installed with "go install ...@VERSION", else the VCS revision and time it
 was built from ("+dirty" when the work tree had changes), else "devel".
+A binary built with -tags libdeflate, which inflates gzip members with
+Debian's libdeflate, says so: "(gzip: libdeflate)".
 "robocensus --version" does the same.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
 		return func(env *Env, args []string) int {
@@ -22,10 +26,19 @@ was built from ("+dirty" when the work tree had changes), else "devel".
 				return exitUsage
 			}
 			info, ok := debug.ReadBuildInfo()
-			fmt.Fprintf(env.Stdout, "robocensus %s\n", version(info, ok))
+			fmt.Fprintf(env.Stdout, "robocensus %s%s\n", version(info, ok), inflater())
 			return exitOK
 		}
 	},
+}
+
+// inflater names the gzip inflater of a build with libdeflate; "" for the
+// pure-Go default.
+func inflater() string {
+	if archive.LibdeflateBuilt {
+		return " (gzip: libdeflate)"
+	}
+	return ""
 }
 
 // version describes a build: its module version if it has one, else its

@@ -203,6 +203,9 @@ func (s *plainSource) read(p []byte) (int, error) {
 // used are passed over. A member longer than the window (a whole-file gzip,
 // a huge record) is read again from its start through the buffer, its first
 // bytes already given discarded.
+//
+// Faster still, a member that lies whole in the window may be inflated in
+// one call (wholeInflater, inflate.go); it is then given from that output.
 type gzipSource struct {
 	*input
 	zr      gzip.Reader
@@ -210,6 +213,12 @@ type gzipSource struct {
 	fast    bool         // the member is being read from window
 	size    int          // bytes in window at the member's start
 	emitted int64        // decompressed bytes given from window
+
+	whole      wholeInflater
+	streamOnly bool   // every member is streamed (a test's reference read)
+	wholeOut   []byte // what is left to give of a member inflated whole
+	wholeUsed  int    // its bytes in the input; 0 when the member is streamed
+	inflated   int    // members inflated whole so far
 }
 
 // The fast path reads a member from the input buffered at its start: at
@@ -244,6 +253,9 @@ func (s *gzipSource) next() (bool, error) {
 		if len(win) < gzipMinWindow {
 			win, _ = s.br.Peek(gzipWindow)
 		}
+		if s.inflateWhole(win) {
+			return skipped, nil
+		}
 		s.window.Reset(win)
 		s.fast, s.size, s.emitted = true, len(win), 0
 		err := s.zr.Reset(&s.window)
@@ -261,7 +273,31 @@ func (s *gzipSource) next() (bool, error) {
 	}
 }
 
+// inflateWhole inflates the member at the start of win in one call, if it
+// can (see inflate.go), for read to give.
+func (s *gzipSource) inflateWhole(win []byte) bool {
+	if s.streamOnly {
+		return false
+	}
+	out, used, ok := s.whole.inflateWhole(win)
+	if ok {
+		s.wholeOut, s.wholeUsed = out, used
+		s.inflated++
+	}
+	return ok
+}
+
 func (s *gzipSource) read(p []byte) (int, error) {
+	if s.wholeUsed > 0 {
+		n := copy(p, s.wholeOut)
+		s.wholeOut = s.wholeOut[n:]
+		if len(s.wholeOut) > 0 {
+			return n, nil
+		}
+		s.br.Discard(s.wholeUsed)
+		s.wholeUsed = 0
+		return n, io.EOF
+	}
 	n, err := s.zr.Read(p)
 	if s.fast {
 		s.emitted += int64(n)
@@ -505,14 +541,15 @@ func (f *frameReader) Read(p []byte) (int, error) {
 }
 
 // newSource picks the source for the compression found at the start of in.
-func newSource(in *input) (source, error) {
+// streamOnly turns the whole-member path of gzip off.
+func newSource(in *input, streamOnly bool) (source, error) {
 	b, _ := in.br.Peek(4)
 	if err := in.fatal(); err != nil {
 		return nil, err
 	}
 	switch sniffCompression(b) {
 	case compGzip:
-		return &gzipSource{input: in}, nil
+		return &gzipSource{input: in, streamOnly: streamOnly}, nil
 	case compZstd:
 		return newZstdSource(in)
 	case compLZ4:

@@ -69,6 +69,7 @@ type config struct {
 	maxRecordBytes int64
 	mode           Mode
 	revisit        func(*Revisit)
+	streamOnly     bool // no whole-member inflation (withStreamedMembers)
 }
 
 func defaultConfig() config {
@@ -94,6 +95,13 @@ func newConfig(opts []Option) (config, error) {
 		return c, fmt.Errorf("%w: MaxRecordBytes %d is below MaxBody %d", ErrInvalidOption, c.maxRecordBytes, c.maxBody)
 	}
 	return c, nil
+}
+
+// withStreamedMembers makes a reader stream every gzip member, as a build
+// without libdeflate does: the reference of the tests that hold the
+// whole-member path to the streaming one.
+func withStreamedMembers() Option {
+	return func(c *config) error { c.streamOnly = true; return nil }
 }
 
 // WithMaxBody caps the bytes of Capture.Body (default DefaultMaxBody, at

@@ -41,7 +41,7 @@ func (c *core) init(r io.Reader, name string, opts []Option) error {
 	}
 	c.cfg, c.name = cfg, name
 	in := newInput(r, name, &c.counts)
-	src, err := newSource(in)
+	src, err := newSource(in, cfg.streamOnly)
 	if err != nil {
 		// The input cannot be read at all: every Next returns the error.
 		c.err = err

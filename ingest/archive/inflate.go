@@ -1,0 +1,60 @@
+package archive
+
+// Whole-member inflation: a gzip member that lies whole in the buffered
+// input is inflated in one call by Debian's libdeflate when the binary is
+// built with cgo and the build tag libdeflate (inflate_libdeflate.go), about
+// twice as fast as klauspost/compress's streaming inflater on Common Crawl's
+// per-record members. The member is accepted only when libdeflate inflates
+// it whole, its CRC-32 and size checked; anything else (a member longer
+// than the buffered window or than maxWholeMember once inflated, damaged
+// data, a header CRC, which libdeflate does not check) is left to the
+// streaming path, which then reads the member from its start as if the
+// fast path had not been tried. Damage is therefore always found, reported
+// and recovered from by one reader, the streaming one.
+//
+// Without the tag (the default, and every build without cgo) wholeInflater
+// declines every member: inflate_portable.go.
+
+// maxWholeMember is the most a member may inflate to on the whole-member
+// path; its output buffer starts at minWholeMember and doubles as members
+// need.
+const (
+	minWholeMember = 64 << 10
+	maxWholeMember = 1 << 20
+)
+
+// gzipFlagHeaderCRC is FHCRC of a gzip header's flag byte (RFC 1952 §2.3.1).
+const gzipFlagHeaderCRC = 0x02
+
+// inflateResult is what an attempt to inflate a whole member came to.
+type inflateResult int
+
+const (
+	inflateOK       inflateResult = iota // the member was inflated whole
+	inflateShortOut                      // it inflates to more than the buffer given
+	inflateDeclined                      // damaged, cut by the window, or not tried
+)
+
+// inflateWhole inflates the gzip member at the start of window into a
+// buffer of its own, growing it up to maxWholeMember. It returns the
+// inflated bytes (valid until the next call) and the bytes of window the
+// member took, or ok false when the streaming path must read the member.
+func (w *wholeInflater) inflateWhole(window []byte) (out []byte, used int, ok bool) {
+	if !w.available() || len(window) < 10 || window[3]&gzipFlagHeaderCRC != 0 {
+		return nil, 0, false
+	}
+	if w.out == nil {
+		w.out = make([]byte, minWholeMember)
+	}
+	for {
+		n, used, res := w.inflate(window, w.out)
+		switch {
+		case res == inflateOK:
+			return w.out[:n], used, true
+		case res == inflateShortOut && len(w.out) < maxWholeMember:
+			w.out = make([]byte, 2*len(w.out))
+		default:
+			return nil, 0, false
+		}
+	}
+}
