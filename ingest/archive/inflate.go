@@ -12,8 +12,8 @@ package archive
 // fast path had not been tried. Damage is therefore always found, reported
 // and recovered from by one reader, the streaming one.
 //
-// Without the tag (the default, and every build without cgo) wholeInflater
-// declines every member: inflate_portable.go.
+// Without the tag (the default, and every build without cgo) there is no
+// decompressor and every member is declined: inflate_portable.go.
 
 // maxWholeMember is the most a member may inflate to on the whole-member
 // path; its output buffer starts at minWholeMember and doubles as members
@@ -35,19 +35,26 @@ const (
 	inflateDeclined                      // damaged, cut by the window, or not tried
 )
 
+// wholeInflater is the whole-member path of a gzip source: the
+// decompressor of the build and the buffer it inflates into.
+type wholeInflater struct {
+	dec decompressor
+	out []byte
+}
+
 // inflateWhole inflates the gzip member at the start of window into a
 // buffer of its own, growing it up to maxWholeMember. It returns the
 // inflated bytes (valid until the next call) and the bytes of window the
 // member took, or ok false when the streaming path must read the member.
 func (w *wholeInflater) inflateWhole(window []byte) (out []byte, used int, ok bool) {
-	if !w.available() || len(window) < 10 || window[3]&gzipFlagHeaderCRC != 0 {
+	if !w.dec.ready() || len(window) < 10 || window[3]&gzipFlagHeaderCRC != 0 {
 		return nil, 0, false
 	}
 	if w.out == nil {
 		w.out = make([]byte, minWholeMember)
 	}
 	for {
-		n, used, res := w.inflate(window, w.out)
+		n, used, res := w.dec.inflate(window, w.out)
 		switch {
 		case res == inflateOK:
 			return w.out[:n], used, true

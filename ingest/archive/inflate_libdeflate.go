@@ -16,15 +16,13 @@ import (
 // with libdeflate (built with cgo and -tags libdeflate; see inflate.go).
 const LibdeflateBuilt = true
 
-// wholeInflater holds a libdeflate decompressor and the output buffer of
-// the whole-member path. The decompressor is freed when the inflater is
-// collected.
-type wholeInflater struct {
-	d   *C.struct_libdeflate_decompressor
-	out []byte
+// decompressor is a libdeflate decompressor, allocated at its first use
+// and freed when its owner is collected.
+type decompressor struct {
+	d *C.struct_libdeflate_decompressor
 }
 
-func (w *wholeInflater) available() bool {
+func (w *decompressor) ready() bool {
 	if w.d == nil {
 		w.d = C.libdeflate_alloc_decompressor()
 		if w.d == nil {
@@ -37,7 +35,7 @@ func (w *wholeInflater) available() bool {
 
 // inflate inflates the gzip member at the start of in into out: it returns
 // the bytes written and the bytes of in the member took.
-func (w *wholeInflater) inflate(in, out []byte) (n, used int, res inflateResult) {
+func (w *decompressor) inflate(in, out []byte) (n, used int, res inflateResult) {
 	var inUsed, outN C.size_t
 	r := C.libdeflate_gzip_decompress_ex(w.d, unsafe.Pointer(unsafe.SliceData(in)), C.size_t(len(in)),
 		unsafe.Pointer(unsafe.SliceData(out)), C.size_t(len(out)), &inUsed, &outN)

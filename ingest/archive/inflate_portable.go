@@ -6,12 +6,12 @@ package archive
 // with libdeflate (built with cgo and -tags libdeflate; see inflate.go).
 const LibdeflateBuilt = false
 
-// wholeInflater is the whole-member path of a build without libdeflate:
-// it declines every member, and the streaming path reads them all.
-type wholeInflater struct{ out []byte }
+// decompressor is the absent one of a build without libdeflate: never
+// ready, so the streaming path reads every member.
+type decompressor struct{}
 
-func (w *wholeInflater) available() bool { return false }
+func (decompressor) ready() bool { return false }
 
-func (w *wholeInflater) inflate(in, out []byte) (n, used int, res inflateResult) {
+func (decompressor) inflate(in, out []byte) (n, used int, res inflateResult) {
 	return 0, 0, inflateDeclined
 }

@@ -59,7 +59,7 @@ func readTwice(tb testing.TB, data []byte, opts ...Option) (whole int) {
 	if fmt.Sprint(got.err) != fmt.Sprint(want.err) {
 		tb.Errorf("error %v, streamed %v", got.err, want.err)
 	}
-	if !reflect.DeepEqual(comparable(got.counts), comparable(want.counts)) {
+	if !reflect.DeepEqual(oneMemberDamage(got.counts), oneMemberDamage(want.counts)) {
 		tb.Errorf("counts differ:\n whole    %+v\n streamed %+v", got.counts, want.counts)
 	}
 	if len(got.caps) != len(want.caps) {
@@ -73,14 +73,14 @@ func readTwice(tb testing.TB, data []byte, opts ...Option) (whole int) {
 	return whole
 }
 
-// comparable returns c with the damage of a member cut short or corrupt
+// oneMemberDamage returns c with the damage of a member cut short or corrupt
 // as one kind, without its detail. klauspost's inflater tells the two
 // apart by what it decoded before: the same cut-short dynamic block header
 // is "corrupt input" or "unexpected EOF" depending on the block types of
 // the members it read earlier (its Huffman tables outlive a Reset), so
 // members inflated whole before it may change which of the two it says.
 // Where the damage is and how many bytes it passes over must not change.
-func comparable(c Counts) Counts {
+func oneMemberDamage(c Counts) Counts {
 	c.Damage = slices.Clone(c.Damage)
 	for i := range c.Damage {
 		if d := &c.Damage[i]; d.Kind == DamageTruncated || d.Kind == DamageCorruptMember {
@@ -143,7 +143,7 @@ func TestWholeMembers(t *testing.T) {
 		b[at] ^= 0x55
 		return b
 	}
-	second := len(gz(t, small)) // where the second member starts in member(small)+...
+	second := len(gz(t, small)) // where the second member of gz(small)+gz(small) starts
 	cases := []struct {
 		name  string
 		data  []byte
