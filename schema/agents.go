@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -373,29 +374,55 @@ func appendRun(dst []byte, v uint32, n, width int) []byte {
 }
 
 // appendPacked appends values as one bit-packed run (LSB first), padded to
-// a multiple of 8 values.
+// a multiple of 8 values. Values must fit in width bits (at most 32).
 func appendPacked(dst []byte, values []uint32, width int) []byte {
 	if len(values) == 0 {
 		return dst
 	}
 	groups := (len(values) + 7) / 8
 	dst = binary.AppendUvarint(dst, uint64(groups)<<1|1)
-	var acc uint64
-	nbits := 0
-	for i := 0; i < groups*8; i++ {
-		var v uint32
-		if i < len(values) {
-			v = values[i]
-		}
-		acc |= uint64(v) << nbits
-		nbits += width
-		for nbits >= 8 {
-			dst = append(dst, byte(acc))
-			acc >>= 8
-			nbits -= 8
-		}
+	start := len(dst)
+	dst = slices.Grow(dst, groups*width)[:start+groups*width]
+	out := dst[start:]
+	full := len(values) / 8
+	for g := range full {
+		packGroup(out[g*width:(g+1)*width], values[g*8:g*8+8], width)
+	}
+	if full < groups {
+		var last [8]uint32
+		copy(last[:], values[full*8:])
+		packGroup(out[full*width:], last[:], width)
 	}
 	return dst
+}
+
+// packGroup packs 8 values of width bits into out[:width], LSB first.
+func packGroup(out []byte, v []uint32, width int) {
+	v = v[:8]
+	if width <= 8 { // the 8 values fit in 64 bits
+		var acc uint64
+		for i := 7; i >= 0; i-- {
+			acc = acc<<width | uint64(v[i])
+		}
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], acc)
+		copy(out[:width], b[:])
+		return
+	}
+	var acc uint64
+	nbits, o := 0, 0
+	for _, x := range v {
+		acc |= uint64(x) << nbits
+		nbits += width
+		if nbits >= 32 {
+			binary.LittleEndian.PutUint32(out[o:], uint32(acc))
+			o, acc, nbits = o+4, acc>>32, nbits-32
+		}
+	}
+	for ; nbits > 0; nbits -= 8 { // 8 * width bits in all: whole bytes
+		out[o] = byte(acc)
+		o, acc = o+1, acc>>8
+	}
 }
 
 // bitWidth is the number of bits needed for max, at least 1.
