@@ -19,7 +19,12 @@
 # (interleaved, so that the machine's load falls on all alike); each figure
 # is the median of RUNS rounds (default 5). Ratios are wall-clock ingest
 # time over wall-clock zcat time; peak memory is the maximum resident set
-# size reported by GNU time. Targets (issues 3 and 12): Common Crawl style
+# size reported by GNU time; "cpu s" is the ingest's user plus system CPU
+# time, and "cpu new/base" its ratio to the base's. On the project's shared
+# 2-core VM both move with the host's load: in 7 rounds of two builds that
+# differ by under 1% of their instructions, the medians differed by up to
+# 8% (wall) and 11% (CPU). Treat a change of less than about 10% as not
+# measured here; count instructions (cachegrind) for smaller ones. Targets (issues 3 and 12): Common Crawl style
 # one file within 1.3x, two files within 0.8x; real bodies one file within
 # 1.3x, two within 1.0x; peak RSS under 300 MiB; time linear in size.
 #
@@ -64,17 +69,21 @@ for spec in "a:1:$n:cc" "b:2:$n:cc" "half:3:$((n / 2)):cc" "double:4:$((n * 2)):
 done
 
 # measure OUT CMD...: runs CMD (its dataset, if any, in OUT) and appends
-# "wall_seconds max_rss_kb" of the run to OUT.times.
+# "wall_seconds max_rss_kb user_seconds system_seconds" of the run to
+# OUT.times.
 measure() {
   local out=$1
   shift
   rm -rf "$out"
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+  /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
   cat "$work/time" >>"$out.times"
 }
 
-# median FILE FIELD: the median of a column (1 wall, 2 RSS) of FILE.
-median() { awk -v f="$2" '{print $f}' "$1" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# median FILE FIELD: the median of a column (1 wall, 2 RSS) of FILE, or of
+# the CPU time (user plus system) when FIELD is cpu.
+median() {
+  awk -v f="$2" '{print (f == "cpu" ? $3 + $4 : $f)}' "$1" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'
+}
 
 # bench CASE FILES...: $runs rounds of zcat of FILES (one after the other),
 # the ingest of FILES, and the base's ingest of FILES when BASE is set.
@@ -103,15 +112,17 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 # row LABEL CASE: one line of the table.
 row() {
-  local z i m
+  local z i m c
   z=$(median "$work/$2-zcat.times" 1)
   i=$(median "$work/$2-new.times" 1)
   m=$(median "$work/$2-new.times" 2)
-  printf '%-34s %7s %8s %6s %6s MiB' "$1" "$z" "$i" "$(ratio "$i" "$z")" "$((m / 1024))"
+  c=$(median "$work/$2-new.times" cpu)
+  printf '%-34s %7s %8s %6s %6s MiB %6s' "$1" "$z" "$i" "$(ratio "$i" "$z")" "$((m / 1024))" "$c"
   if [ -n "$base" ]; then
-    local b
+    local b bc
     b=$(median "$work/$2-base.times" 1)
-    printf ' %7s %9s' "$b" "$(ratio "$i" "$b")"
+    bc=$(median "$work/$2-base.times" cpu)
+    printf ' %7s %9s %12s' "$b" "$(ratio "$i" "$b")" "$(ratio "$c" "$bc")"
   fi
   echo
 }
@@ -126,8 +137,8 @@ bench real-two "$work/ra.warc.gz" "$work/rb.warc.gz"
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%d)"
 echo "input: $(du -h "$work/a.warc.gz" | cut -f1) per file ($n hosts), rounds: $runs (medians, interleaved)${base:+, base $(git rev-parse --short "$base")}"
 echo "build tags: '${TAGS}'${base:+, base: '${base_tags}'} ($("$work/robocensus" version))"
-printf '%-34s %7s %8s %6s %10s' "case" "zcat s" "ingest s" "ratio" "peak RSS"
-[ -n "$base" ] && printf ' %7s %9s' "base s" "new/base"
+printf '%-34s %7s %8s %6s %10s %6s' "case" "zcat s" "ingest s" "ratio" "peak RSS" "cpu s"
+[ -n "$base" ] && printf ' %7s %9s %12s' "base s" "new/base" "cpu new/base"
 echo
 row "one file" one
 row "two files (zcat of both)" two
