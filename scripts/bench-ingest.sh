@@ -24,9 +24,11 @@
 # 2-core VM both move with the host's load: in 7 rounds of two builds that
 # differ by under 1% of their instructions, the medians differed by up to
 # 8% (wall) and 11% (CPU). Treat a change of less than about 10% as not
-# measured here; count instructions (cachegrind) for smaller ones. Targets (issues 3 and 12): Common Crawl style
-# one file within 1.3x, two files within 0.8x; real bodies one file within
-# 1.3x, two within 1.0x; peak RSS under 300 MiB; time linear in size.
+# measured here, and count the instructions of smaller ones
+# (scripts/bench-instructions.sh). Targets (issues 3 and 12): Common Crawl
+# style one file within 1.3x, two files within 0.8x; real bodies one file
+# within 1.3x, two within 1.0x; peak RSS under 300 MiB; time linear in
+# size.
 #
 # With BASE=REV the binary of that git revision is built too and timed in
 # the same rounds ("base s" and "new/base"), and the datasets both write

@@ -42,7 +42,9 @@ fi
 if ! command -v valgrind >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" != 0 ] && sudo="sudo"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends valgrind >/dev/null
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null
+  $sudo apt-get install -y -qq --no-install-recommends valgrind >/dev/null
 fi
 work="$(mktemp -d)"
 trap 'git worktree remove --force "$work/base-src" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
