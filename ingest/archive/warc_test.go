@@ -191,6 +191,57 @@ func TestWARCDamage(t *testing.T) {
 	}
 }
 
+// TestGzipDamageKind: a gzip member cut short by the end of the input is
+// truncated, and a wrong trailer or bad data before the end is a corrupt
+// member, whatever members came before it. (klauspost's inflater alone
+// calls the same cut-short member "unexpected EOF" or "corrupt input"
+// depending on the members it inflated before.)
+func TestGzipDamageKind(t *testing.T) {
+	b := robots200("b.example", robotsBody)
+	member := gz(t, b)
+	badCRC := bytes.Clone(member)
+	badCRC[len(badCRC)-8] ^= 0x55 // the trailer's CRC-32
+	badHeader := gzipFHCRC(t, b)
+	badHeader[10] ^= 0x55 // the header's CRC-16
+	badData := bytes.Clone(member)
+	badData[len(badData)/2] ^= 0x55
+	for _, before := range []int{0, 1, 10, 100, 1000, 40000} {
+		var head []byte
+		if before > 0 {
+			head = gz(t, robots200("a.example", strings.Repeat("a", before)))
+		}
+		for _, v := range []struct {
+			name string
+			tail []byte
+			want string
+		}{
+			{"cut in the gzip header", member[:6], DamageTruncated},
+			{"cut after the gzip header", member[:15], DamageTruncated},
+			// A member the fuzzer made: a gzip header and the first bytes of a
+			// dynamic block's header. After no member or some members
+			// klauspost says "corrupt input", after others "unexpected EOF".
+			{"cut in a block header", []byte("\x1f\x8b\b\x00000000$0\x00\x00"), DamageTruncated},
+			{"cut in the data", member[:len(member)/2], DamageTruncated},
+			{"cut in the trailer", member[:len(member)-3], DamageTruncated},
+			{"wrong CRC-32, last member", badCRC, DamageCorruptMember},
+			{"wrong header CRC, last member", badHeader, DamageCorruptMember},
+			{"bad data, then a member", slices.Concat(badData, gz(t, robots200("c.example", robotsBody))), DamageCorruptMember},
+		} {
+			for _, streamed := range []bool{false, true} {
+				opts := []Option{WithMode(ModeRobotstxt)}
+				if streamed {
+					opts = append(opts, withStreamedMembers())
+				}
+				res := readWARC(t, slices.Concat(head, v.tail), opts...)
+				kinds := damageKinds(res.counts)
+				if len(kinds) == 0 || kinds[0] != v.want {
+					t.Errorf("%d bytes before, %s (streamed %v): damage %q, want %s first", before, v.name, streamed, kinds, v.want)
+				}
+			}
+		}
+	}
+}
+
 // TestWARCStickyError checks that a failing reader ends reading with an
 // *InputError that sticks, after the records before the failure.
 func TestWARCStickyError(t *testing.T) {
