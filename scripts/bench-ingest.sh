@@ -52,8 +52,7 @@ runs="${RUNS:-5}"
 base="${BASE:-}"
 corpus="${ROBOCENSUS_CORPUS:-../shared/corpus}"
 if [ -z "${TAGS+set}" ]; then
-  TAGS=""
-  [ -f /usr/include/libdeflate.h ] && TAGS=libdeflate
+  TAGS="$(scripts/build-tags.sh)"
 fi
 base_tags="${BASE_TAGS-$TAGS}"
 work="$(mktemp -d)"

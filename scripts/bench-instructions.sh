@@ -30,14 +30,14 @@
 # Usage: [TAGS=...] scripts/bench-instructions.sh [BASE] [N]
 # Environment: ROBOCENSUS_CORPUS (default ../shared/corpus), TAGS.
 set -euo pipefail
+shopt -s inherit_errexit # a failed count inside $(...) stops the script too
 cd "$(dirname "$0")/.."
 
 base="${1:-HEAD}"
 n="${2:-5000}"
 corpus="${ROBOCENSUS_CORPUS:-$(cd .. && pwd)/shared/corpus}"
 if [ -z "${TAGS+set}" ]; then
-  TAGS=""
-  [ -f /usr/include/libdeflate.h ] && TAGS=libdeflate
+  TAGS="$(scripts/build-tags.sh)"
 fi
 if ! command -v valgrind >/dev/null 2>&1; then
   sudo=""
@@ -60,10 +60,16 @@ go run ./scripts/mkwarc -corpus "$corpus" -n "$n" -seed 1 -mix cc -o "$work/cc.w
 go run ./scripts/mkwarc -corpus "$corpus" -n "$n" -seed 5 -mix robots -o "$work/robots.warc.gz"
 
 # count CMD...: the instructions CMD executes (all its threads), the
-# collector off.
+# collector off; the script fails, with valgrind's output, when CMD does.
 count() {
-  GOGC=off GOMEMLIMIT=100GiB ROBOCENSUS_CORPUS="$corpus" valgrind --tool=cachegrind --cache-sim=no \
-    --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}'
+  local out
+  if ! out=$(GOGC=off GOMEMLIMIT=100GiB ROBOCENSUS_CORPUS="$corpus" valgrind --tool=cachegrind --cache-sim=no \
+    --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null); then
+    echo "$out" >&2
+    echo "bench-instructions: $* failed" >&2
+    exit 1
+  fi
+  echo "$out" | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}'
 }
 
 # ingest SIDE CASE: instructions of one ingest.
@@ -83,8 +89,16 @@ parse() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }
 row() { printf '%-16s %16s %16s %10s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
 
+# Counted into variables first: a failed count then stops the script,
+# which it would not as an argument of row.
+cc_new=$(ingest new cc)
+cc_base=$(ingest base cc)
+robots_new=$(ingest new robots)
+robots_base=$(ingest base robots)
+parse_new=$(parse new)
+parse_base=$(parse base)
 echo "instructions (cachegrind, GOGC=off), working tree against $(git rev-parse --short "$base"), build tags '$TAGS', $n hosts a WARC"
 printf '%-16s %16s %16s %10s\n' case new base new/base
-row "ingest cc" "$(ingest new cc)" "$(ingest base cc)"
-row "ingest robots" "$(ingest new robots)" "$(ingest base robots)"
-row "parse (a pass)" "$(parse new)" "$(parse base)"
+row "ingest cc" "$cc_new" "$cc_base"
+row "ingest robots" "$robots_new" "$robots_base"
+row "parse (a pass)" "$parse_new" "$parse_base"

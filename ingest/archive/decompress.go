@@ -268,7 +268,7 @@ func (s *gzipSource) next() (bool, error) {
 			return skipped, ferr
 		}
 		kind := DamageCorruptMember
-		if s.window.Len() == 0 && s.windowIsRest() && !errors.Is(err, gzip.ErrHeader) {
+		if cutShort(s.window.Len() == 0 && s.windowIsRest(), err) {
 			kind = DamageTruncated
 		}
 		s.counts.damage(Damage{Kind: kind, Offset: s.start, Detail: "gzip header: " + err.Error()})
@@ -303,56 +303,57 @@ func (s *gzipSource) read(p []byte) (int, error) {
 		return n, io.EOF
 	}
 	n, err := s.zr.Read(p)
-	var readToEnd bool // the inflater read every byte of the input
 	if s.fast {
 		s.emitted += int64(n)
-		windowIsRest := s.windowIsRest()
-		switch {
-		case err == nil:
-			return n, nil
-		case err == io.EOF:
+		if err == io.EOF {
 			s.br.Discard(s.size - s.window.Len())
 			s.fast = false
-			return n, io.EOF
-		case s.window.Len() == 0 && !windowIsRest && !badTrailer(err):
-			// The input goes on past the window, and the member may too,
-			// whatever the inflater made of running out of it.
-			return n, s.slowPath()
 		}
-		s.fast = false // a real failure: the buffer is still at the member's start
-		readToEnd = s.window.Len() == 0 && windowIsRest
-	} else {
-		readToEnd = s.br.Buffered() == 0 && s.br.err == io.EOF
 	}
 	if err == nil || err == io.EOF {
 		return n, err
 	}
+	readToEnd := s.br.Buffered() == 0 && s.br.err == io.EOF
+	if s.fast {
+		s.fast = false // the buffer is still at the member's start
+		readToEnd = s.window.Len() == 0 && s.windowIsRest()
+		if s.window.Len() == 0 && !readToEnd && !judgedBad(err) {
+			// The input goes on past the window, and the member may too,
+			// whatever the inflater made of running out of it.
+			return n, s.slowPath()
+		}
+	}
 	if ferr := s.fatal(); ferr != nil {
 		return n, ferr
 	}
-	if readToEnd && !badTrailer(err) {
+	if cutShort(readToEnd, err) {
 		return n, s.memberFailed(DamageTruncated, fmt.Errorf("%w: gzip member cut short", ErrTruncated))
 	}
 	return n, s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
 }
 
-// A gzip member whose inflating fails is cut short (DamageTruncated) when
-// the inflater read to the end of the input, and corrupt otherwise, unless
-// its trailer was read and is wrong (badTrailer). The inflater's own error
-// does not tell the two apart: klauspost's says "unexpected EOF" or
-// "corrupt input" for the same cut-short member depending on the members it
+// cutShort reports whether a gzip member whose header or data failed with
+// err was cut short by the end of the input (DamageTruncated) rather than
+// corrupt: the inflater read to the end of the input (readToEnd) and did
+// not find a checksum or header field wrong. The inflater's own error does
+// not tell the two apart: klauspost's says "unexpected EOF" or "corrupt
+// input" for the same cut-short member depending on the members it
 // inflated before (its Huffman tables outlive a Reset), so the kind would
 // depend on them, and on which members the build inflated whole.
+func cutShort(readToEnd bool, err error) bool { return readToEnd && !judgedBad(err) }
+
+// judgedBad reports whether err says the inflater found the member bad by
+// what it read, not by running out of it: a wrong header field or header
+// CRC, or a wrong CRC-32 or size in the trailer.
+func judgedBad(err error) bool {
+	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum)
+}
 
 // windowIsRest reports whether the fast path's window holds all that is left
 // of the input.
 func (s *gzipSource) windowIsRest() bool {
 	return s.br.err == io.EOF && s.start+int64(s.size) == s.br.base+int64(s.br.w)
 }
-
-// badTrailer reports whether err says that the member was inflated to its
-// end and its trailer's CRC-32 or size is wrong.
-func badTrailer(err error) bool { return errors.Is(err, gzip.ErrChecksum) }
 
 // slowPath reads the current member again from its start through the
 // buffer, past the bytes the fast path already gave.
