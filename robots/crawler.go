@@ -122,12 +122,24 @@ func CheckCrawlers(cs []Crawler) error {
 	return nil
 }
 
-// MatchToken is the part of the token Google's matcher can use: the token
-// cut at its first character outside [A-Za-z_-] ("Ai2Bot-Dolma" is "Ai",
-// "ChatGPT Agent" is "ChatGPT"). Google's parser cuts the names in a
-// robots.txt the same way, so a line "User-agent: Ai2Bot-Dolma" is a group
-// for "Ai".
+// MatchToken is the crawler's product token, the part of its name Google's
+// matcher can use: the name cut at its first character outside [A-Za-z_-]
+// ("Ai2Bot-Dolma" is "Ai", "ChatGPT Agent" is "ChatGPT"), by the one rule
+// for crawler names, [ExtractAgentToken]. Google's parser cuts the names
+// in a robots.txt the same way, so a line "User-agent: Ai2Bot-Dolma" is a
+// group for "Ai".
 func (c Crawler) MatchToken() string { return ExtractAgentToken(c.Token) }
+
+// TrackedCrawler returns the tracked crawler (see [TrackedCrawlers]) whose
+// name (its Token, as the list spells it) is name, ignoring ASCII case.
+func TrackedCrawler(name string) (Crawler, bool) {
+	for i := range trackedCrawlers {
+		if equalFoldASCII(trackedCrawlers[i].Token, name) {
+			return CloneCrawlers(trackedCrawlers[i : i+1])[0], true
+		}
+	}
+	return Crawler{}, false
+}
 
 // Names reports whether a group of f names agent: a user-agent line whose
 // name, cut as Google cuts it, equals agent ignoring ASCII case. This is the

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +64,40 @@ func TestCrawlersJSONRoundTrip(t *testing.T) {
 	for _, bad := range [][]Crawler{{{Token: ""}}, {{Token: "X"}, {Token: "X", Kind: CrawlerAI}}, {{Token: "X", Kind: 7}}} {
 		if err := CheckCrawlers(bad); err == nil {
 			t.Errorf("CheckCrawlers(%v) = nil", bad)
+		}
+	}
+}
+
+// TrackedCrawler finds every tracked crawler by its name in any ASCII case,
+// a copy each time, and nothing by another name; no two names of the list
+// differ only in case, so the name picks one crawler.
+func TestTrackedCrawler(t *testing.T) {
+	seen := map[string]string{}
+	for _, want := range TrackedCrawlers() {
+		lower := strings.ToLower(want.Token)
+		if other, ok := seen[lower]; ok {
+			t.Errorf("%q and %q differ only in case", other, want.Token)
+		}
+		seen[lower] = want.Token
+		for _, name := range []string{want.Token, lower} {
+			got, ok := TrackedCrawler(name)
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Errorf("TrackedCrawler(%q) = %+v, %v; want %+v", name, got, ok, want)
+			}
+		}
+	}
+	if c, ok := TrackedCrawler("Linguee Bot"); !ok || c.MatchToken() != "Linguee" {
+		t.Errorf(`TrackedCrawler("Linguee Bot") = %+v, %v; want the crawler of product token "Linguee"`, c, ok)
+	}
+	if c, ok := TrackedCrawler("Googlebot-Image"); ok && len(c.Fallbacks) > 0 {
+		c.Fallbacks[0] = "changed"
+		if again, _ := TrackedCrawler("Googlebot-Image"); again.Fallbacks[0] == "changed" {
+			t.Error("changing a crawler TrackedCrawler returned changed the list")
+		}
+	}
+	for _, name := range []string{"", "*", "Googlebot/2.1", "Linguee", "Linguee Bot ", "NoSuchBot"} {
+		if c, ok := TrackedCrawler(name); ok {
+			t.Errorf("TrackedCrawler(%q) = %+v, want none", name, c)
 		}
 	}
 }

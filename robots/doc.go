@@ -32,7 +32,8 @@
 // that follow, and ends at the next user-agent line after a rule (never at a
 // blank line). A crawler obeys the groups that name it (its product token
 // compared, ignoring ASCII case, with each name cut at its first character
-// outside [A-Za-z_-]), merged; only when none names it does it obey the '*'
+// outside [A-Za-z_-]; [ExtractAgentToken] documents this one rule for
+// crawler names), merged; only when none names it does it obey the '*'
 // groups. Among their rules the longest matching pattern wins and an allow
 // wins a tie. Patterns match from the start of the URL's path and query;
 // '*' matches any run of characters and a final '$' anchors the end.

@@ -350,9 +350,29 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// ExtractAgentToken returns the part of a user-agent value that Google
-// matches: the value up to the first character outside [A-Za-z_-]
-// ("Googlebot/2.1" gives "Googlebot", "MJ12bot" gives "MJ").
+// ExtractAgentToken returns the product token of a crawler name: the name
+// up to its first character outside [A-Za-z_-] ("Googlebot/2.1" gives
+// "Googlebot", "Linguee Bot" gives "Linguee", "MJ12bot" gives "MJ"). It is
+// the part of a user-agent line that Google's parser keeps.
+//
+// This is robocensus's one rule for crawler names. Wherever a name stands
+// for a crawler, the crawler is its product token, compared with the
+// product tokens of the user-agent lines ignoring ASCII case:
+//
+//   - a user-agent line names ExtractAgentToken of its value ([Agent].Token),
+//     and lint's messages say which token Google reads;
+//   - a tracked crawler is named by the groups of its product token
+//     ([Crawler.MatchToken]), so the agents table and the report count
+//     "User-agent: Linguee Bot" and "User-agent: Linguee" as naming the
+//     tracked crawler "Linguee Bot";
+//   - robocensus match, given the name of a tracked crawler
+//     ([TrackedCrawler]) that is not a product token, matches its product
+//     token, and says so.
+//
+// An agent given to the matcher ([File.Match]) is compared whole, as
+// Google's matcher compares the agents it is asked about: one that is not a
+// product token ([ValidAgent] false), such as "Googlebot/2.1", "*" or "",
+// equals no user-agent line, so no group names it.
 func ExtractAgentToken(value string) string {
 	for i := 0; i < len(value); i++ {
 		c := value[i]
@@ -370,8 +390,8 @@ func isGlobalAgent(value string) bool {
 }
 
 // ValidAgent reports whether agent can match anything: a non-empty product
-// token made of [A-Za-z_-] only, such as "Googlebot". Agents like
-// "Googlebot/2.1" never match a group.
+// token made of [A-Za-z_-] only, such as "Googlebot", which is its own
+// [ExtractAgentToken]. Agents like "Googlebot/2.1" never match a group.
 func ValidAgent(agent string) bool {
 	return agent != "" && ExtractAgentToken(agent) == agent
 }

@@ -243,10 +243,14 @@ type Agent struct {
 	CaptureID string `parquet:"capture_id,dict"`
 	// URLHostName repeats captures.url_host_name for convenience.
 	URLHostName string `parquet:"url_host_name,dict"`
-	// Agent is the crawler's product token, e.g. "GPTBot".
+	// Agent is the crawler's name as the crawler list spells it
+	// (robots.Crawler.Token), e.g. "GPTBot" or "Linguee Bot". Groups name
+	// it by its product token, the name cut at its first character outside
+	// [A-Za-z_-] ("Linguee"), by the one rule for crawler names documented
+	// on robots.ExtractAgentToken.
 	Agent string `parquet:"agent,dict"`
-	// Named reports that a group names the agent's own token (rather than
-	// a token it falls back on, or '*').
+	// Named reports that a group names the agent's own product token
+	// (rather than a token it falls back on, or '*').
 	Named bool `parquet:"named"`
 	// Verdict is "allowed", "partially-disallowed" or "disallowed", as
 	// computed by the robots engine's matcher from the groups Via says.

@@ -27,6 +27,13 @@ them are merged and obeyed; otherwise the '*' groups are. The longest
 matching pattern wins, an allow winning a tie. URLs are matched as given:
 pass them percent-encoded.
 
+The name of a tracked crawler that is not a product token ("Linguee Bot",
+"MistralAI-User/1.0") is matched as its product token ("Linguee",
+"MistralAI-User"), as the dataset's agents table and the report match it,
+and a note on standard error says so. Any other agent that is not a
+product token ("Googlebot/2.1", "*") is compared whole, as Google's matcher
+compares it: no user-agent line can equal it, and a warning says so.
+
 Each URL is an absolute URL (https://host/path?query) or a path starting
 with "/"; anything else is a usage error.
 
@@ -52,14 +59,50 @@ cannot be read.`,
 					return exitUsage
 				}
 			}
-			for _, a := range agents {
-				if !robots.ValidAgent(a) {
-					env.errorf("match: warning: agent %q has characters outside [A-Za-z_-]; Google's matcher compares it whole, so only a group named exactly %q can match", a, robots.ExtractAgentToken(a))
-				}
-			}
-			return match(env, args[0], args[1:], agents, *why)
+			return match(env, args[0], args[1:], matchAgents(env, agents), *why)
 		}
 	},
+}
+
+// matchAgents returns the agents to match for those given, by the one rule
+// for crawler names (robots.ExtractAgentToken): the name of a tracked
+// crawler is its product token; any other agent is compared whole, as
+// Google's matcher compares it. It says on stderr which names it reduced
+// and which agents no group can name.
+func matchAgents(env *Env, given []string) []string {
+	agents := make([]string, 0, len(given))
+	for _, a := range given {
+		if robots.ValidAgent(a) {
+			agents = append(agents, a)
+			continue
+		}
+		if c, ok := robots.TrackedCrawler(a); ok && c.MatchToken() != "" {
+			t := c.MatchToken()
+			env.errorf("match: note: %q is a tracked crawler's name, not a product token: it is matched as %q, the part of \"User-agent: %s\" Google reads, as the agents table and the report match it", a, t, c.Token)
+			agents = append(agents, t)
+			continue
+		}
+		env.errorf("match: warning: %s", unmatchableAgent(a))
+		agents = append(agents, a)
+	}
+	return agents
+}
+
+// unmatchableAgent says what Google's matcher does with agent a, which is
+// not a product token, and which agent would name the groups it meant.
+func unmatchableAgent(a string) string {
+	const obeysStar = "a crawler no group names obeys the '*' groups"
+	switch a {
+	case "":
+		return "agent \"\" is empty: no group names it (" + obeysStar + ")"
+	case "*":
+		return "agent \"*\" is not a crawler's name: no group names it, \"User-agent: *\" included (" + obeysStar + ")"
+	}
+	s := fmt.Sprintf("agent %q is not a product token: Google compares it whole with each user-agent line, which it cuts at the first character outside [A-Za-z_-], so no line can equal it and no group names it", a)
+	if t := robots.ExtractAgentToken(a); t != "" {
+		return s + fmt.Sprintf("; for the groups Google reads as %q, use --agent %s", t, t)
+	}
+	return s + " (" + obeysStar + ")"
 }
 
 // match prints the verdict for each URL. With why it adds the deciding

@@ -46,3 +46,43 @@ func TestMatchWhyAfterCut(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// An agent that is not a product token gets Google's verdict, and stderr
+// says what Google does with it: compared whole, no group names it; the
+// product token is suggested when there is one (issue 27 item 5). A
+// tracked crawler's name is matched as its product token, with a note
+// (item 6).
+func TestMatchAgentNotProductToken(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "robots.txt")
+	body := "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nUser-agent: MJ12bot\nUser-agent: Linguee Bot\nAllow: /\nDisallow: /private\n"
+	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := func(agent, wantOut string, wantErr ...string) {
+		t.Helper()
+		code, out, errs := runCmd(t, "", "match", "--agent", agent, name, "/x", "/private")
+		if code != exitOK || out != wantOut {
+			t.Errorf("--agent %q: exit %d, stdout\n%s\nwant\n%s", agent, code, out, wantOut)
+		}
+		for _, w := range wantErr {
+			if !strings.Contains(errs, w) {
+				t.Errorf("--agent %q: stderr lacks %q:\n%s", agent, w, errs)
+			}
+		}
+		if len(wantErr) == 0 && errs != "" {
+			t.Errorf("--agent %q: stderr %q, want none", agent, errs)
+		}
+		if strings.Contains(errs, "named exactly") || strings.Contains(errs, "--agent \n") || strings.Contains(errs, `as ""`) {
+			t.Errorf("--agent %q: stderr contradicts the verdict or suggests nothing:\n%s", agent, errs)
+		}
+	}
+	const star = "disallowed\t/x\ndisallowed\t/private\n"
+	const named = "allowed\t/x\ndisallowed\t/private\n"
+	f("Googlebot", named)
+	f("Googlebot/2.1", star, `warning: agent "Googlebot/2.1" is not a product token: Google compares it whole`, "no group names it", "use --agent Googlebot\n")
+	f("MJ12bot", star, `agent "MJ12bot" is not a product token`, `for the groups Google reads as "MJ", use --agent MJ`+"\n")
+	f("*", star, `warning: agent "*" is not a crawler's name: no group names it`, "obeys the '*' groups")
+	f("", star, `warning: agent "" is empty: no group names it`, "obeys the '*' groups")
+	f("Linguee Bot", named, `note: "Linguee Bot" is a tracked crawler's name, not a product token: it is matched as "Linguee"`)
+	f("LINGUEE BOT", named, `it is matched as "Linguee"`)
+}
