@@ -50,8 +50,8 @@ they come from, without reading them.
 
 The partition appears only when complete; a rerun with the same LABEL
 replaces it with one that has the rerun's inputs and every input of the
-old one the rerun is not given. --crawl defaults to the Common Crawl crawl the inputs name
-(CC-MAIN-2025-05), else today's date.
+old one the rerun is not given. --crawl defaults to the Common Crawl crawl
+the inputs name (CC-MAIN-2025-05), else today's date.
 
 A rerun over a published partition reads only the inputs that failed there
 (their error is in the inputs table) or that it does not have; the rows of
@@ -60,10 +60,10 @@ the one a single clean run would write. When every input was read to its
 end there is nothing to do. --fresh reads every input given again.
 
 The inputs of the published partition that a rerun is not given are kept
-as published (a failed one with its error), not read: a rerun with some of
-the inputs loses none of the others, and says how many inputs and captures
-it kept. --drop-missing drops them instead, and the run says how many
-inputs and captures it dropped.
+as published (a failed one with its error, which keeps the exit status 1),
+not read: a rerun with some of the inputs loses none of the others, and
+says how many inputs and captures it kept. --drop-missing drops them
+instead, and the run says how many inputs and captures it dropped.
 
 Remote inputs: a transfer that fails on the way (connection reset, time-out,
 5xx, 429 or 408) is retried up to --retries times in a row, waiting from

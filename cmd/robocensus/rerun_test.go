@@ -96,3 +96,26 @@ func hasLogLine(log, what, fields string) bool {
 	}
 	return false
 }
+
+// TestIssue27RerunKeepsFailedInput: an input that failed in the published
+// partition and is not given to a rerun is kept with its error: the rerun
+// has nothing to do, and exits 1 while the crawl has a failed input.
+func TestIssue27RerunKeepsFailedInput(t *testing.T) {
+	inputs := makeInputs(t, t.TempDir(), 1, 10)
+	missing := filepath.Join(t.TempDir(), "missing.warc.gz")
+	dir := t.TempDir()
+	if code, out, errs := runCLI(ingestArgs(dir, nil, []string{inputs[0], missing})...); code != 1 {
+		t.Fatalf("first run: exit %d, want 1\n%s%s", code, out, errs)
+	}
+	before := fingerprint(t, dir)
+	code, out, errs := runCLI(ingestArgs(dir, nil, inputs)...)
+	if code != 1 || !strings.Contains(out, "already published") || !strings.Contains(out, "still failed: 1 input") {
+		t.Errorf("rerun without the failed input: exit %d, want 1, nothing to do, still failed\n%s%s", code, out, errs)
+	}
+	if got := fingerprint(t, dir); got != before {
+		t.Errorf("rerun without the failed input changed the partition:\n got %s\nwant %s", got, before)
+	}
+	if got := testutil.Query(t, testutil.DuckDB(t, dir), "SELECT count(*) FROM inputs WHERE error IS NOT NULL AND input = ?", missing); got != "1" {
+		t.Errorf("the failed input's row: %s, want 1", got)
+	}
+}
