@@ -61,10 +61,15 @@ type Config struct {
 	// Shard, when set, makes the run read only its share of the inputs; the
 	// crawl is published by the run that completes the last share.
 	Shard dataset.Shard
-	// Fresh makes a run over a published crawl read every input again.
-	// Without it, the rows of the inputs the published partition read to
-	// their end are kept and only the others are read (see rerun.go).
+	// Fresh makes a run over a published crawl read every input it is
+	// given again. Without it, the rows of the inputs the published
+	// partition read to their end are kept and only the others are read
+	// (see rerun.go).
 	Fresh bool
+	// DropMissing drops the inputs of a published crawl that the run is
+	// not given. Without it their rows are kept as published (they are
+	// inputs of the run that it does not read), with or without Fresh.
+	DropMissing bool
 	// LockStaleAfter is the age after which a finalize lock left by another
 	// host is taken over. Defaults to 6 hours.
 	LockStaleAfter time.Duration
@@ -92,10 +97,21 @@ type Progress struct {
 type Summary struct {
 	Progress                 // of this run's own reading
 	Resumed   int            // inputs already done by an earlier, interrupted run or another shard
-	Kept      int            // of which inputs kept from the published partition (Config.Fresh unset)
+	Kept      int            // of which inputs kept from the published partition, of the run's shard
 	Pending   int            // inputs of other shards not done yet: the crawl is not published
 	Inputs    []schema.Input // the inputs rows known: the whole crawl once published
 	Published bool           // the crawl's partition was (re)published by this run
+	// KeptCaptures is the number of captures of the inputs kept.
+	KeptCaptures int64
+	// Unnamed is the number of the inputs kept that the run was not
+	// given (Config.DropMissing unset), and UnnamedCaptures theirs.
+	Unnamed         int
+	UnnamedCaptures int64
+	// Dropped is the number of the published inputs of the run's shard
+	// that it was not given and dropped (Config.DropMissing), and
+	// DroppedCaptures theirs.
+	Dropped         int
+	DroppedCaptures int64
 	// NothingRead says that no input of the crawl could be read (each
 	// failed, or there were none): nothing was published, and the work
 	// was dropped so that a rerun reads every input again.
@@ -154,16 +170,20 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	var kept int
-	if !cfg.Fresh {
-		var current []schema.Input
-		if kept, current, err = work.Rerun(cfg.Crawlers, all); err != nil {
-			return Summary{}, err
+	carried, err := work.Rerun(cfg.Crawlers, all, dataset.Carry{Fresh: cfg.Fresh, DropMissing: cfg.DropMissing})
+	if err != nil {
+		return Summary{}, err
+	}
+	if carried.Current != nil {
+		sum := Summary{Resumed: len(carried.Current), Inputs: carried.Current}
+		sum.carried(carried, all, cfg.Crawl, cfg.Logger)
+		cfg.Logger.Info("crawl already published with every input given read to its end: nothing to do", "crawl", cfg.Crawl, "inputs", len(carried.Current))
+		for _, in := range carried.Current {
+			if in.Error != "" {
+				sum.Failed++
+			}
 		}
-		if current != nil {
-			cfg.Logger.Info("crawl already published with every input read to its end", "crawl", cfg.Crawl, "inputs", len(current))
-			return Summary{Kept: len(current), Resumed: len(current), Inputs: current}, nil
-		}
+		return sum, nil
 	}
 	segs, err := work.Committed()
 	if err != nil {
@@ -176,11 +196,14 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 			todo = append(todo, in)
 		}
 	}
+	// The published inputs kept without being given are inputs of the
+	// run too, never read: in its inputs table, and in the segments it
+	// publishes.
+	all = append(all, carried.Unnamed...)
 	p := &pipeline{cfg: cfg, queue: size.queue, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder}
-	sum := Summary{Resumed: countDone(all, done, cfg.Shard), Kept: kept}
-	if kept > 0 {
-		cfg.Logger.Info("rerun of a published crawl: inputs read to their end kept", "crawl", cfg.Crawl, "kept", kept, "to do", len(todo))
-	} else if sum.Resumed > 0 {
+	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
+	sum.carried(carried, all[:len(all)-len(carried.Unnamed)], cfg.Crawl, cfg.Logger)
+	if sum.Kept == 0 && sum.Resumed > 0 {
 		cfg.Logger.Info("resuming", "crawl", cfg.Crawl, "done", sum.Resumed, "to do", len(todo))
 	}
 	stop := p.reportProgress()
@@ -193,7 +216,35 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if segs, err = work.Committed(); err != nil {
 		return sum, err
 	}
-	return p.publish(work, segs, all, sum)
+	return p.publish(work, segs, all, carried.Unnamed, sum)
+}
+
+// carried records and logs what the run does with the published
+// partition: the inputs it keeps (of which those it was not given, named
+// being those it was) and those it drops.
+func (s *Summary) carried(c dataset.Carried, named []string, crawl string, log *slog.Logger) {
+	s.Kept, s.KeptCaptures = len(c.Kept), dataset.Captures(c.Kept)
+	given := make(map[string]bool, len(named))
+	for _, in := range named {
+		given[in] = true
+	}
+	var unnamed []schema.Input
+	for _, row := range c.Kept {
+		if !given[row.Input] {
+			unnamed = append(unnamed, row)
+		}
+	}
+	s.Unnamed, s.UnnamedCaptures = len(unnamed), dataset.Captures(unnamed)
+	s.Dropped, s.DroppedCaptures = len(c.Dropped), dataset.Captures(c.Dropped)
+	if s.Kept > 0 {
+		log.Info("rows kept from the published partition", "crawl", crawl, "inputs", s.Kept, "captures", s.KeptCaptures)
+	}
+	if s.Unnamed > 0 {
+		log.Info("published inputs not named by this run kept (--drop-missing drops them)", "crawl", crawl, "inputs", s.Unnamed, "captures", s.UnnamedCaptures)
+	}
+	if s.Dropped > 0 {
+		log.Info("published inputs not named by this run are dropped (--drop-missing)", "crawl", crawl, "inputs", s.Dropped, "captures", s.DroppedCaptures)
+	}
 }
 
 // segments reads the inputs to do, SegmentInputs at a time, committing a
@@ -219,12 +270,17 @@ func (p *pipeline) segments(ctx context.Context, work *dataset.Work, todo []stri
 }
 
 // publish merges and publishes the crawl if the committed segments hold
-// every input of the run, and says what it did.
-func (p *pipeline) publish(work *dataset.Work, segs []dataset.SegmentManifest, all []string, sum Summary) (Summary, error) {
+// every input of the run (all, of which unnamed were kept from the
+// published partition without being given), and says what it did.
+func (p *pipeline) publish(work *dataset.Work, segs []dataset.SegmentManifest, all, unnamed []string, sum Summary) (Summary, error) {
 	done := doneInputs(segs)
 	var used []dataset.SegmentManifest
+	inputs := make(map[string]bool, len(all))
+	for _, in := range all {
+		inputs[in] = true
+	}
 	for _, s := range segs {
-		if allIn(s.Inputs, all) {
+		if allIn(s.Inputs, inputs) {
 			used = append(used, s)
 		}
 	}
@@ -250,12 +306,15 @@ func (p *pipeline) publish(work *dataset.Work, segs []dataset.SegmentManifest, a
 		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
 		return sum, err
 	}
-	if sum.Failed == len(sum.Inputs) {
+	if noneGivenRead(sum.Inputs, unnamed) {
 		// Nothing to publish: an empty partition would stand for a crawl
-		// that was never read. The work is dropped, so a rerun reads the
-		// inputs again, and a partition published before stays.
+		// that was never read, and the inputs kept without being given
+		// are published already (a mistyped input must not change the
+		// crawl). The work is dropped, so a rerun reads the inputs
+		// again, and a partition published before stays.
 		p.cfg.Logger.Warn("no input could be read; nothing published", "crawl", p.cfg.Crawl, "failed", sum.Failed)
 		sum.NothingRead = true
+		sum.Dropped, sum.DroppedCaptures = 0, 0
 		return sum, work.Discard()
 	}
 	slices.SortFunc(sum.Inputs, func(a, b schema.Input) int { return strings.Compare(a.Input, b.Input) })
@@ -264,6 +323,21 @@ func (p *pipeline) publish(work *dataset.Work, segs []dataset.SegmentManifest, a
 	}
 	sum.Published = true
 	return sum, nil
+}
+
+// noneGivenRead reports whether no input of rows that the run was given
+// (that is not one of unnamed) was read to its end.
+func noneGivenRead(rows []schema.Input, unnamed []string) bool {
+	kept := make(map[string]bool, len(unnamed))
+	for _, in := range unnamed {
+		kept[in] = true
+	}
+	for _, row := range rows {
+		if row.Error == "" && !kept[row.Input] {
+			return false
+		}
+	}
+	return true
 }
 
 // doneInputs maps each input of the committed segments to its row.
@@ -289,9 +363,9 @@ func countDone(all []string, done map[string]schema.Input, shard dataset.Shard) 
 
 // allIn reports whether every input of rows is one of inputs: a segment of
 // a run with other inputs is not published with this one.
-func allIn(rows []schema.Input, inputs []string) bool {
+func allIn(rows []schema.Input, inputs map[string]bool) bool {
 	for _, r := range rows {
-		if !slices.Contains(inputs, r.Input) {
+		if !inputs[r.Input] {
 			return false
 		}
 	}

@@ -157,19 +157,12 @@ func samePartitions(t *testing.T, a, b string) {
 // kept segment when run again: no request for the inputs kept, and the
 // partition of a clean run.
 func TestIssue16RerunInterrupted(t *testing.T) {
-	files := map[string][]byte{}
+	files := sampleFiles(t, 4, 30)
 	var urls []string
-	for i := range 4 {
-		files[fmt.Sprintf("/CC-MAIN-2025-%05d.warc.gz", i)] = sampleWARC(t, 30+i)
-	}
 	var phase atomic.Int32 // 0: input 2 fails; 1: input 2 cancels the run; 2: healed
 	var cancel atomic.Pointer[context.CancelFunc]
-	var mu sync.Mutex
 	hits := map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		hits[r.URL.Path]++
-		mu.Unlock()
+	srv := httptest.NewServer(counted(hits, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/CC-MAIN-2025-00002.warc.gz" {
 			switch phase.Load() {
 			case 0:
@@ -216,4 +209,152 @@ func TestIssue16RerunInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	samePartitions(t, dir, clean)
+}
+
+// TestIssue27RerunSubset: a crawl published from four inputs, one of them
+// cut short (failed, with the captures read before the cut), is ingested
+// again with some of them and a new one. The inputs not given are kept as
+// published, failed one included, and never asked for: the partition is
+// the one a run of all five publishes, in every table (hosts included).
+// --fresh with some inputs reads those again and keeps the others. A
+// rerun interrupted after it kept the published rows, run again with
+// --drop-missing, drops the inputs not given: the partition is the one a
+// run of the inputs given publishes. With one shard and with two.
+func TestIssue27RerunSubset(t *testing.T) {
+	for _, shards := range []int{1, 2} {
+		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerunSubset(t, shards) })
+	}
+}
+
+func testRerunSubset(t *testing.T, shards int) {
+	files := sampleFiles(t, 6, 40)
+	const cut, cancels = "/CC-MAIN-2025-00001.warc.gz", "/CC-MAIN-2025-00005.warc.gz"
+	var cancel atomic.Pointer[context.CancelFunc]
+	hits := map[string]int{}
+	srv := httptest.NewServer(counted(hits, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case cut:
+			serveTruncated(w, r, files[cut], len(files[cut])/2)
+		case cancels:
+			(*cancel.Load())()
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		default:
+			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(files[r.URL.Path]))
+		}
+	}))
+	defer srv.Close()
+	var urls []string
+	for i := range 6 {
+		urls = append(urls, fmt.Sprintf("%s/CC-MAIN-2025-%05d.warc.gz", srv.URL, i))
+	}
+	opts := []remote.Option{remote.WithRetries(1), remote.WithBackoff(time.Millisecond, time.Millisecond)}
+	// run runs every shard and sums up what they kept and dropped.
+	run := func(dir string, inputs []string, fresh, drop bool) (sum ingest.Summary, err error) {
+		t.Helper()
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		cancel.Store(&stop)
+		for k := range shards {
+			cfg := ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, FetchOptions: opts, Fresh: fresh, DropMissing: drop}
+			if shards > 1 {
+				cfg.Shard = dataset.Shard{K: k, N: shards}
+			}
+			s, err := ingest.Run(ctx, cfg, inputs)
+			if err != nil {
+				return sum, err
+			}
+			s.Unnamed, s.UnnamedCaptures, s.Dropped, s.DroppedCaptures = s.Unnamed+sum.Unnamed, s.UnnamedCaptures+sum.UnnamedCaptures, s.Dropped+sum.Dropped, s.DroppedCaptures+sum.DroppedCaptures
+			sum = s
+		}
+		return sum, nil
+	}
+	mustRun := func(dir string, inputs []string, fresh, drop bool) ingest.Summary {
+		t.Helper()
+		sum, err := run(dir, inputs, fresh, drop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	dir := t.TempDir()
+	if sum := mustRun(dir, urls[:4], false, false); !sum.Published || sum.Failed != 1 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	var notGiven int64 // captures of inputs 1 to 3
+	for _, in := range urls[1:4] {
+		notGiven += capturesOf(t, dir, in)
+	}
+
+	clear(hits)
+	sum := mustRun(dir, []string{urls[0], urls[4]}, false, false)
+	if !sum.Published || sum.Failed != 1 || sum.Unnamed != 3 || sum.UnnamedCaptures != notGiven || sum.Dropped != 0 {
+		t.Errorf("rerun with some inputs: %+v; want published, 1 failed (kept), 3 inputs not given kept with %d captures", sum, notGiven)
+	}
+	if len(hits) != 1 || hits["/CC-MAIN-2025-00004.warc.gz"] != 1 {
+		t.Errorf("rerun with some inputs: requests %v, want one, for the new input", hits)
+	}
+	all := t.TempDir()
+	mustRun(all, urls[:5], true, false)
+	samePartitions(t, dir, all)
+
+	clear(hits)
+	mustRun(dir, urls[2:3], true, false)
+	if len(hits) != 1 || hits["/CC-MAIN-2025-00002.warc.gz"] != 1 {
+		t.Errorf("--fresh with one input: requests %v, want one, for it", hits)
+	}
+	samePartitions(t, dir, all)
+
+	if _, err := run(dir, []string{urls[0], urls[5]}, false, false); err == nil {
+		t.Fatal("interrupted rerun: no error")
+	}
+	clear(hits)
+	sum = mustRun(dir, urls[:1], false, true)
+	if !sum.Published || sum.Failed != 0 || sum.Dropped != 4 || sum.DroppedCaptures != notGiven+capturesOf(t, all, urls[4]) {
+		t.Errorf("--drop-missing: %+v; want published, 4 inputs dropped", sum)
+	}
+	if len(hits) != 0 {
+		t.Errorf("--drop-missing: requests %v, want none", hits)
+	}
+	given := t.TempDir()
+	mustRun(given, urls[:1], true, false)
+	samePartitions(t, dir, given)
+}
+
+// capturesOf is the number of captures the published partition of dir
+// has of input.
+func capturesOf(t *testing.T, dir, input string) int64 {
+	t.Helper()
+	rows, err := dataset.PublishedInputs(dir, "CC-MAIN-2025-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Input == input {
+			return r.Captures
+		}
+	}
+	return 0
+}
+
+// sampleFiles returns n WARC files of sampleWARC(first), sampleWARC(first+1),
+// ..., by the path a test server serves them at.
+func sampleFiles(t *testing.T, n, first int) map[string][]byte {
+	files := map[string][]byte{}
+	for i := range n {
+		files[fmt.Sprintf("/CC-MAIN-2025-%05d.warc.gz", i)] = sampleWARC(t, first+i)
+	}
+	return files
+}
+
+// counted wraps a test server's handler to count its requests by path in
+// hits, which the test reads and clears between runs, when no request is
+// under way.
+func counted(hits map[string]int, h http.HandlerFunc) http.HandlerFunc {
+	var mu sync.Mutex
+	return func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		h(w, r)
+	}
 }

@@ -24,7 +24,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--fresh] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [--cpuprofile FILE] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--fresh] [--drop-missing] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [--cpuprofile FILE] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -49,14 +49,21 @@ met in a folder. --dry-run lists the inputs a run would read, and where
 they come from, without reading them.
 
 The partition appears only when complete; a rerun with the same LABEL
-replaces it. --crawl defaults to the Common Crawl crawl the inputs name
-(CC-MAIN-2025-05), else today's date.
+replaces it with one that has the rerun's inputs and every input of the
+old one the rerun is not given. --crawl defaults to the Common Crawl crawl
+the inputs name (CC-MAIN-2025-05), else today's date.
 
 A rerun over a published partition reads only the inputs that failed there
 (their error is in the inputs table) or that it does not have; the rows of
 the inputs read to their end are kept, and the partition republished is
 the one a single clean run would write. When every input was read to its
-end there is nothing to do. --fresh reads every input again.
+end there is nothing to do. --fresh reads every input given again.
+
+The inputs of the published partition that a rerun is not given are kept
+as published (a failed one with its error, which keeps the exit status 1),
+not read: a rerun with some of the inputs loses none of the others, and
+says how many inputs and captures it kept. --drop-missing drops them
+instead, and the run says how many inputs and captures it dropped.
 
 Remote inputs: a transfer that fails on the way (connection reset, time-out,
 5xx, 429 or 408) is retried up to --retries times in a row, waiting from
@@ -95,6 +102,7 @@ in which no input could be read publishes nothing.`,
 		dryRun := fs.Bool("dry-run", false, "list the inputs the run would read, and where from, without reading them")
 		baseURL := fs.String("base-url", remote.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
 		fresh := fs.Bool("fresh", false, "read every input again, also those a published partition read to their end")
+		dropMissing := fs.Bool("drop-missing", false, "drop the inputs of the published partition that are not given (default: keep their rows)")
 		retries := fs.Int("retries", remote.DefaultRetries, "failed attempts in a row a remote transfer survives (`N`)")
 		retryWait := fs.Duration("retry-wait", remote.DefaultBackoffBase, "wait before the first retry, doubled at each retry in a row up to a minute (`D`)")
 		idle := fs.Duration("idle-timeout", remote.DefaultIdleTimeout, "longest stall in a remote body (`D`)")
@@ -127,7 +135,7 @@ in which no input could be read publishes nothing.`,
 				return exitUsage
 			}
 			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose, isTerminal(env.Stderr)),
-				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, FetchOptions: fetch, Fresh: *fresh}
+				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, FetchOptions: fetch, Fresh: *fresh, DropMissing: *dropMissing}
 			if *shard != "" {
 				if cfg.Shard, err = dataset.ParseShard(*shard); err != nil {
 					env.errorf("%v", err)
@@ -164,7 +172,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	cfg.Progress = progress.update
 	sum, err := ingest.Run(ctx, cfg, inputs)
 	progress.done()
-	cfg.Logger.Info("run finished", "progress", sum.Progress, "resumed", sum.Resumed, "kept", sum.Kept, "pending", sum.Pending, "published", sum.Published)
+	cfg.Logger.Info("run finished", "progress", sum.Progress, "resumed", sum.Resumed, "kept", sum.Kept, "dropped", sum.Dropped, "pending", sum.Pending, "published", sum.Published)
 	if err != nil {
 		env.errorf("%s", withPrefix("ingest: ", err))
 		return exitFailure
@@ -174,14 +182,22 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	switch {
 	case upToDate:
 	case sum.Kept > 0:
-		fmt.Fprintf(env.Stdout, "  rerun: %s read to its end kept from the published partition, %s read\n",
-			plural(sum.Kept, "input", "inputs"), plural(sum.InputsDone, "input", "inputs"))
+		fmt.Fprintf(env.Stdout, "  rerun: %s kept from the published partition, %s read (%s kept)\n",
+			plural(sum.Kept, "input", "inputs"), plural(sum.InputsDone, "input", "inputs"), plural(int(sum.KeptCaptures), "capture", "captures"))
 	case sum.Resumed > 0:
 		fmt.Fprintf(env.Stdout, "  resumed: %s already done\n", plural(sum.Resumed, "input", "inputs"))
 	}
+	if sum.Unnamed > 0 {
+		fmt.Fprintf(env.Stdout, "  rerun: %s not named kept as published (%s); --drop-missing drops them\n",
+			plural(sum.Unnamed, "input", "inputs"), plural(int(sum.UnnamedCaptures), "capture", "captures"))
+	}
+	if sum.Dropped > 0 {
+		fmt.Fprintf(env.Stdout, "  rerun: dropped %s not named (%s), as --drop-missing asks\n",
+			plural(sum.Dropped, "input", "inputs"), plural(int(sum.DroppedCaptures), "capture", "captures"))
+	}
 	switch {
 	case upToDate:
-		fmt.Fprintf(env.Stdout, "  already published: every input read to its end, nothing to do (--fresh reads them again)\n")
+		fmt.Fprintf(env.Stdout, "  already published: every input given read to its end, nothing to do (--fresh reads them again)\n")
 	case sum.Published:
 		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%s)\n", cfg.Dir, cfg.Crawl, plural(len(sum.Inputs), "input", "inputs"))
 	case sum.NothingRead:
@@ -197,7 +213,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 		}
 	}
 	if sum.Failed > 0 {
-		fmt.Fprintf(env.Stdout, "  still failed: %s; run again to read them again\n", plural(sum.Failed, "input", "inputs"))
+		fmt.Fprintf(env.Stdout, "  still failed: %s; run again with them to read them again\n", plural(sum.Failed, "input", "inputs"))
 		return exitFailure
 	}
 	return exitOK
@@ -294,7 +310,8 @@ func expandArgs(env *Env, args []string, base string, opts ...remote.Option) ([]
 }
 
 // printPlan prints what a run would do with each input: a line per input,
-// "read", "done" or "other-shard", the input, and where it comes from.
+// "read", "done", "other-shard", or for a published input not given,
+// "kept-not-named" or "dropped", the input, and where it comes from.
 func printPlan(env *Env, cfg ingest.Config, inputs []string, from map[string]string) int {
 	plan, err := ingest.Plan(cfg, inputs)
 	if err != nil {
@@ -321,8 +338,15 @@ func printPlan(env *Env, cfg ingest.Config, inputs []string, from map[string]str
 		}
 		fmt.Fprintln(env.Stdout, line)
 	}
-	fmt.Fprintf(env.Stdout, "%s for crawl=%s in %s: %d to read, %d done, %d in other shards\n",
+	fmt.Fprintf(env.Stdout, "%s for crawl=%s in %s: %d to read, %d done, %d in other shards",
 		plural(len(plan), "input", "inputs"), cfg.Crawl, cfg.Dir, counts["read"], counts["done"], counts["other-shard"])
+	if n := counts["kept-not-named"]; n > 0 {
+		fmt.Fprintf(env.Stdout, ", %d published not named kept (--drop-missing drops them)", n)
+	}
+	if n := counts["dropped"]; n > 0 {
+		fmt.Fprintf(env.Stdout, ", %d published not named dropped", n)
+	}
+	fmt.Fprintln(env.Stdout)
 	return exitOK
 }
 

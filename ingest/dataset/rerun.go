@@ -16,7 +16,7 @@ import (
 //
 // A run that ends with failed inputs publishes the crawl all the same, the
 // failures recorded in the inputs table. Running it again (without
-// Config.Fresh) reads only what that partition lacks: the inputs that
+// Carry.Fresh) reads only what that partition lacks: the inputs that
 // failed there, and inputs it does not have. The rows of the inputs read
 // to their end (error NULL) are kept: before reading anything, the run
 // copies them from the published partition into a committed segment of
@@ -27,15 +27,69 @@ import (
 // those inputs, and publishes a partition with the rows a single clean run
 // would have written: capture IDs depend only on the input and the record.
 //
+// The published inputs a run does not name are inputs of the run all the
+// same: their rows are kept as published (a failed one with its error and
+// the captures read before it), and they are never read, so a rerun with
+// some of the inputs loses none of the others. Only Carry.DropMissing
+// drops them. The hosts table, computed at publication from every capture
+// of the partition, is computed from the kept captures too.
+//
 // A shard keeps the inputs of its own share, so a sharded rerun needs every
-// shard to run again, as the first run did. The copy is made only when the
-// shard has no committed segment yet: a rerun interrupted after it resumes
-// from its segments, and a work folder left by a run that crashed after
-// publishing already holds every input.
+// shard to run again, as the first run did. A shard copies only the inputs
+// that no committed segment holds yet: a rerun interrupted after the copy
+// resumes from its segments, and a work folder left by a run that crashed
+// after publishing already holds every input. A kept segment that holds an
+// input the run does not keep (one that a rerun with --drop-missing or
+// --fresh reads again or drops) is discarded first.
 
 // keptSegment marks the manifest of a segment copied from the published
 // partition.
 const keptSegment = "kept"
+
+// Carry says what a run does with the rows of a published partition.
+type Carry struct {
+	// Fresh makes the run read again every input it names, also those
+	// the partition read to their end.
+	Fresh bool
+	// DropMissing drops the published inputs the run does not name;
+	// without it their rows are kept.
+	DropMissing bool
+}
+
+// keeps reports whether a run naming the inputs of named keeps the
+// published rows of the input of row rather than reading it.
+func (c Carry) keeps(row schema.Input, named map[string]bool) bool {
+	if !named[row.Input] {
+		return !c.DropMissing
+	}
+	return !c.Fresh && row.Error == ""
+}
+
+// Carried is what a run does with the published partition of its crawl.
+type Carried struct {
+	// Unnamed are the published inputs, of every shard, that the run
+	// keeps without naming them: inputs of the run that it never reads.
+	Unnamed []string
+	// Kept are the inputs rows of the shard's inputs whose rows the run
+	// keeps from the published partition.
+	Kept []schema.Input
+	// Dropped are the inputs rows of the shard's published inputs that
+	// the run does not name and drops (Carry.DropMissing).
+	Dropped []schema.Input
+	// Current, when not nil, is the published inputs table: the partition
+	// is already what the run would publish (Kept is all of it), and
+	// there is nothing to do.
+	Current []schema.Input
+}
+
+// Captures is the number of captures of the inputs rows.
+func Captures(rows []schema.Input) int64 {
+	var n int64
+	for _, r := range rows {
+		n += r.Captures
+	}
+	return n
+}
 
 // PublishedInputs reads the inputs table of the published partition of
 // crawl; nil when there is none.
@@ -57,79 +111,177 @@ func PublishedInputs(root, crawl string) ([]schema.Input, error) {
 	return rows, nil
 }
 
-// upToDate reports whether the published partition is what a run over all
-// would publish: the same inputs, every one read to its end.
-func upToDate(published []schema.Input, all []string) bool {
-	if len(published) != len(all) {
+// Sorted is the published inputs of a crawl, sorted by what a run does
+// with them.
+type Sorted struct {
+	Keep    []schema.Input // rows kept: not read again
+	Unnamed []schema.Input // of Keep, those the run does not name
+	Dropped []schema.Input // not named, and dropped
+}
+
+// Sort sorts the published inputs for a run that names the inputs named.
+func (c Carry) Sort(published []schema.Input, named []string) Sorted {
+	isNamed := make(map[string]bool, len(named))
+	for _, in := range named {
+		isNamed[in] = true
+	}
+	var s Sorted
+	for _, row := range published {
+		switch {
+		case c.keeps(row, isNamed):
+			s.Keep = append(s.Keep, row)
+			if !isNamed[row.Input] {
+				s.Unnamed = append(s.Unnamed, row)
+			}
+		case !isNamed[row.Input]:
+			s.Dropped = append(s.Dropped, row)
+		}
+	}
+	return s
+}
+
+// upToDate reports whether the published partition is what the run would
+// publish: it drops nothing, and every input it names is published and
+// read to its end (kept, not read again).
+func (s Sorted) upToDate(c Carry, named []string) bool {
+	if c.Fresh || len(s.Dropped) > 0 {
 		return false
 	}
-	for _, row := range published {
-		if row.Error != "" || !slices.Contains(all, row.Input) {
+	kept := map[string]bool{}
+	for _, row := range s.Keep {
+		kept[row.Input] = true
+	}
+	for _, in := range named {
+		if !kept[in] {
 			return false
 		}
 	}
 	return true
 }
 
-// keepPublished copies the rows of the inputs of the run (and of its
-// shard) that the published partition has read to their end into a
-// committed segment, unless the shard already has committed segments. It
-// returns the number of inputs kept.
-func (w *Work) keepPublished(published []schema.Input, all []string, crawlers []robots.Crawler) (int, error) {
-	segs, err := w.Committed()
-	if err != nil {
-		return 0, err
-	}
-	if resumed, kept := ShardSegments(segs, w.shard); resumed {
-		return kept, nil
-	}
-	run := map[string]bool{}
-	for _, in := range all {
-		run[in] = w.shard.Has(in)
-	}
-	var kept []schema.Input
-	keep := map[string]bool{}
-	for _, row := range published {
-		if row.Error == "" && run[row.Input] {
-			kept = append(kept, row)
-			keep[row.Input] = true
+// ofShard returns the rows of the shard's inputs.
+func ofShard(rows []schema.Input, shard Shard) []schema.Input {
+	var out []schema.Input
+	for _, r := range rows {
+		if shard.Has(r.Input) {
+			out = append(out, r)
 		}
 	}
-	if len(kept) == 0 {
-		return 0, nil
+	return out
+}
+
+// inputNames returns the inputs of rows.
+func inputNames(rows []schema.Input) []string {
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.Input
 	}
+	return names
+}
+
+// keepPublished makes the shard's committed segments hold the rows of
+// keep, the shard's inputs whose published rows the run keeps: it
+// discards the shard's kept segments that hold another input, and copies
+// the rows of the inputs of keep that no committed segment holds into a
+// new kept segment. It returns the inputs rows of the shard's kept
+// segments.
+func (w *Work) keepPublished(keep []schema.Input, crawlers []robots.Crawler) ([]schema.Input, error) {
+	wanted := map[string]bool{}
+	for _, row := range keep {
+		wanted[row.Input] = true
+	}
+	if err := w.discardStaleKept(wanted); err != nil {
+		return nil, err
+	}
+	segs, err := w.Committed()
+	if err != nil {
+		return nil, err
+	}
+	held := doneNames(segs)
+	var missing []schema.Input
+	copied := map[string]bool{}
+	for _, row := range keep {
+		if !held[row.Input] {
+			missing = append(missing, row)
+			copied[row.Input] = true
+		}
+	}
+	if len(missing) > 0 {
+		if err := w.copySegment(missing, copied, crawlers); err != nil {
+			return nil, err
+		}
+	}
+	return w.keptRows()
+}
+
+// copySegment commits a kept segment with the published rows of the
+// inputs of keep, whose inputs rows are rows.
+func (w *Work) copySegment(rows []schema.Input, keep map[string]bool, crawlers []robots.Crawler) error {
 	if err := checkCurrentSchema(w.root, w.crawl); err != nil {
-		return 0, err
+		return err
 	}
 	seg, err := w.NewSegment(0)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	seg.name = w.shard.tag() + "-" + keptSegment + "-" + randomHex(4)
 	err = copyKept(w.root, w.crawl, seg.stage, keep, crawlers)
 	if err == nil {
-		err = seg.commitAs(kept, keptSegment)
+		err = seg.commitAs(rows, keptSegment)
 	}
 	if err != nil {
 		seg.Discard()
-		return 0, err
 	}
-	return len(kept), nil
+	return err
 }
 
-// ShardSegments reports whether the shard has committed segments (a run
-// of it was interrupted, or a rerun already kept the published rows), and
-// how many inputs its kept segments hold.
-func ShardSegments(segs []SegmentManifest, shard Shard) (resumed bool, kept int) {
+// discardStaleKept discards the shard's kept segments that hold an input
+// not in wanted: the manifest first, so that the segment no longer
+// counts, then its folder.
+func (w *Work) discardStaleKept(wanted map[string]bool) error {
+	segs, err := w.Committed()
+	if err != nil {
+		return err
+	}
 	for _, s := range segs {
-		if s.Shard == shard.String() {
-			resumed = true
-			if s.From == keptSegment {
-				kept += len(s.Inputs)
-			}
+		if s.Shard != w.shard.String() || s.From != keptSegment || !slices.ContainsFunc(s.Inputs, func(r schema.Input) bool { return !wanted[r.Input] }) {
+			continue
+		}
+		dir := filepath.Join(w.path, "segments")
+		if err := os.Remove(filepath.Join(dir, s.Segment+".json")); err != nil {
+			return fmt.Errorf("ingest: discarding kept segment %s: %w", s.Segment, err)
+		}
+		if err := os.RemoveAll(filepath.Join(dir, s.Segment)); err != nil {
+			return fmt.Errorf("ingest: discarding kept segment %s: %w", s.Segment, err)
 		}
 	}
-	return resumed, kept
+	return nil
+}
+
+// keptRows returns the inputs rows of the shard's kept segments.
+func (w *Work) keptRows() ([]schema.Input, error) {
+	segs, err := w.Committed()
+	if err != nil {
+		return nil, err
+	}
+	var rows []schema.Input
+	for _, s := range segs {
+		if s.Shard == w.shard.String() && s.From == keptSegment {
+			rows = append(rows, s.Inputs...)
+		}
+	}
+	return rows, nil
+}
+
+// doneNames returns the set of the inputs of the committed segments.
+func doneNames(segs []SegmentManifest) map[string]bool {
+	done := map[string]bool{}
+	for _, s := range segs {
+		for _, in := range s.Inputs {
+			done[in.Input] = true
+		}
+	}
+	return done
 }
 
 // dropped is what copyKept leaves out: the captures of inputs not kept,
@@ -192,8 +344,9 @@ func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers
 // with an older major schema version (1.x): they lack columns of the
 // current one that the kept rows cannot be given without their inputs
 // (content_charset, from the HTTP headers), so the crawl is ingested again
-// instead, with Config.Fresh (robocensus ingest --fresh), which rewrites
-// the whole partition in the current schema.
+// instead, with Config.Fresh (robocensus ingest --fresh) and every input
+// of the crawl, or Config.DropMissing, which rewrites the whole partition
+// in the current schema.
 func checkCurrentSchema(root, crawl string) error {
 	files, err := partFiles(root, crawl, schema.TableName[schema.Capture]())
 	if err != nil {
@@ -206,11 +359,16 @@ func checkCurrentSchema(root, crawl string) error {
 		}
 		if !schema.IsCurrentMajor(v) {
 			return fmt.Errorf("ingest: the published partition of crawl %s was written with schema %s, this version writes %s: "+
-				"a rerun cannot keep its rows; ingest the crawl again with --fresh (Config.Fresh): %w", crawl, v, schema.Version, schema.ErrRenamedColumns)
+				"a rerun cannot keep its rows; ingest the crawl again with --fresh (Config.Fresh) %s: %w", crawl, v, schema.Version, allInputsAdvice, schema.ErrRenamedColumns)
 		}
 	}
 	return nil
 }
+
+// allInputsAdvice completes the advice to ingest a crawl again with
+// --fresh: the rows of the published inputs a run does not name are kept,
+// and so must be readable.
+const allInputsAdvice = "naming every input of the crawl (or with --drop-missing, Config.DropMissing, to drop those not named)"
 
 // fileVersion returns the schema version of the Parquet file at path.
 func fileVersion(path string) (string, error) {
@@ -313,7 +471,7 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 				id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
 			}
 			if k := len(named); k >= len(crawlers) || r.Agent != crawlers[k].Token {
-				return fmt.Errorf("ingest: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh)", id, r.Agent, k)
+				return fmt.Errorf("ingest: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh) %s", id, r.Agent, k, allInputsAdvice)
 			}
 			v, ok := vias[r.Via]
 			if !ok {
@@ -381,24 +539,28 @@ func readEach[T any](path string, read func([]T) (int, error), f func(*T) error)
 	}
 }
 
-// Rerun prepares a run over a crawl that may be published (see above), with
-// the crawlers of the agents table. It
-// returns the number of inputs kept from the published partition, or, when
-// that partition is already what the run would publish and no work is
-// under way, its inputs rows (current): there is nothing to do.
-func (w *Work) Rerun(crawlers []robots.Crawler, all []string) (kept int, current []schema.Input, err error) {
+// Rerun prepares a run over a crawl that may be published (see above),
+// with the crawlers of the agents table, for a run that names the inputs
+// named. When the partition is already what the run would publish and no
+// work is under way, Carried.Current is its inputs rows: there is nothing
+// to do.
+func (w *Work) Rerun(crawlers []robots.Crawler, named []string, c Carry) (Carried, error) {
 	published, err := PublishedInputs(w.root, w.crawl)
 	if err != nil || published == nil {
-		return 0, nil, err
+		return Carried{}, err
 	}
 	segs, err := w.Committed()
 	if err != nil {
-		return 0, nil, err
+		return Carried{}, err
 	}
-	if len(segs) == 0 && upToDate(published, all) {
+	sorted := c.Sort(published, named)
+	if len(segs) == 0 && sorted.upToDate(c, named) {
 		removeEmptyWork(w.path)
-		return 0, published, nil
+		return Carried{Unnamed: inputNames(sorted.Unnamed), Kept: published, Current: published}, nil
 	}
-	kept, err = w.keepPublished(published, all, crawlers)
-	return kept, nil, err
+	kept, err := w.keepPublished(ofShard(sorted.Keep, w.shard), crawlers)
+	if err != nil {
+		return Carried{}, err
+	}
+	return Carried{Unnamed: inputNames(sorted.Unnamed), Kept: kept, Dropped: ofShard(sorted.Dropped, w.shard)}, nil
 }
