@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -197,5 +199,56 @@ func TestJSONCarriesTheFigures(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"share": 0.6`) {
 		t.Errorf("shares missing from JSON")
+	}
+}
+
+// cityBody has three errors (a URL as a path, two paths, a path without
+// '/') and one warning (a second '*' group).
+const cityBody = "User-agent: *\nDisallow: http://city.example/a\nDisallow: /b /c\nDisallow: d\nUser-agent: *\nDisallow: /e\n"
+
+// TestSitePageFigures checks the site page's header and cards: the counts
+// are the engine's errors and warnings in the file, not the number of
+// findings the checks made of them, with singular and plural right; the
+// header names the deciding capture as such, not as the latest, when a
+// redirect of the host was fetched after it.
+func TestSitePageFigures(t *testing.T) {
+	dir := t.TempDir()
+	var p partition
+	f := p.site("c1", "city.example", 200, cityBody, fetched, "GPTBot")
+	p.site("c2", "city.example", 301, "", fetched.Add(time.Hour), "GPTBot")
+	if f.Stats.Errors != 3 || f.Stats.Warnings != 1 {
+		t.Fatalf("the fixture has %d errors and %d warnings, want 3 and 1", f.Stats.Errors, f.Stats.Warnings)
+	}
+	if err := p.write(dir, "CC-MAIN-2025-05"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := analyze.Open(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Site(context.Background(), "city.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := s.Write(&b, analyze.HTML, "fixture"); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	var cards []string
+	for _, m := range regexp.MustCompile(`<div class="v">([^<]*)</div><div class="k">([^<]*)</div>`).FindAllStringSubmatch(page, -1) {
+		cards = append(cards, m[1]+" "+m[2])
+	}
+	want := []string{"200 answer in CC-MAIN-2025-05: rules", "3 errors: what Google ignores or misreads",
+		"1 warning: probably not what was meant", "0 / 1 AI crawlers fully disallowed", "0 sitemaps declared"}
+	if !slices.Equal(cards, want) {
+		t.Errorf("cards %q, want %q", cards, want)
+	}
+	header := regexp.MustCompile(`(?s)<header.*?<p>(.*?)</p>`).FindStringSubmatch(page)
+	if header == nil {
+		t.Fatal("no header")
+	}
+	if got, w := regexp.MustCompile(`<[^>]+>`).ReplaceAllString(header[1], ""), "fixture · 2 captures in 1 crawl · latest crawl CC-MAIN-2025-05, deciding capture: 200, rules"; got != w {
+		t.Errorf("header %q, want %q", got, w)
 	}
 }
