@@ -84,21 +84,36 @@ func TestDecidingCapture(t *testing.T) {
 	}
 }
 
-// TestUsable checks the captures without an HTTP status: usable unless
-// they have no rule and look like HTML, binary or UTF-16.
+// TestUsable checks the captures without an HTTP status: usable, whatever
+// their content (judged by their rules alone, as the hosts table's fetch
+// classes judge them), in the crawl report and in the site checks; the
+// same HTML page served with 200 is not-robots, not usable.
 func TestUsable(t *testing.T) {
 	dir := t.TempDir()
 	var p partition
-	p.site("u1", "page.example", 0, "<html><body>Not found</body></html>\n", fetched, "GPTBot")
+	const page = "<html><body>Not found</body></html>\n"
+	p.site("u1", "page.example", 0, page, fetched, "GPTBot")
 	p.site("u2", "rules.example", 0, "User-agent: GPTBot\nDisallow: /\n", fetched, "GPTBot")
 	p.site("u3", "empty.example", 0, "", fetched, "GPTBot")
+	p.site("u4", "soft404.example", 200, page, fetched, "GPTBot")
 	if err := p.write(dir, "X"); err != nil {
 		t.Fatal(err)
 	}
-	_, r := openReport(t, dir)
+	d, r := openReport(t, dir)
 	c := r.Crawls[0]
-	if c.UsableHosts != 2 || c.Crawlers.AnyAINamed != (analyze.Ratio{N: 1, Of: 2}) {
-		t.Errorf("usable %d, AI named %+v; want 2, 1 of 2", c.UsableHosts, c.Crawlers.AnyAINamed)
+	if c.UsableHosts != 3 || c.Crawlers.AnyAINamed != (analyze.Ratio{N: 1, Of: 3}) {
+		t.Errorf("usable %d, AI named %+v; want 3, 1 of 3", c.UsableHosts, c.Crawlers.AnyAINamed)
+	}
+	// The sitemaps check looks only at a usable robots.txt.
+	for host, usable := range map[string]bool{"page.example": true, "soft404.example": false} {
+		s, err := d.Site(context.Background(), host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noSitemap := slices.ContainsFunc(s.Findings, func(f analyze.Finding) bool { return f.Check == "sitemaps" })
+		if noSitemap != usable {
+			t.Errorf("%s: the sitemaps check ran %v, want %v", host, noSitemap, usable)
+		}
 	}
 }
 

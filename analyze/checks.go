@@ -430,15 +430,8 @@ func (p *Pass) Reportf(sev robots.Severity, line int, format string, args ...any
 // Usable reports whether Latest's deciding capture is a robots.txt that
 // crawlers obey as a file (see the package documentation).
 func (p *Pass) Usable() bool {
-	switch p.Latest.Capture.Outcome {
-	case robots.OutcomeRules.String(), robots.OutcomeNoRules.String():
-		return true
-	case robots.OutcomeUnknown.String():
-		return p.Latest.Capture.Rules > 0 || !slices.ContainsFunc(p.Latest.FileFindings, func(d SiteDiagnostic) bool {
-			return slices.ContainsFunc(contentErrors, func(c robots.Code) bool { return c.String() == d.Code })
-		})
-	}
-	return false
+	o, ok := robots.ParseOutcome(p.Latest.Capture.Outcome)
+	return ok && o.Usable()
 }
 
 // runChecks runs every check on the report and sorts the findings: most

@@ -149,8 +149,7 @@ func (p Params) crawlerList() *crawlerList {
 //     are then fed again, as for "deciding captures" (AddChosen): those
 //     of the last batch in its hosts pass, those of the batches before by
 //     indexing each again. The marks of a batch indexed again carry no
-//     codes or end anchors (its diagnostics are read only when a deciding
-//     capture's being usable depends on them, its rules not at all).
+//     codes or end anchors (its diagnostics and rules are not read).
 //   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
 //     any other table T keyed by capture_id: "host directives", "host
 //     preferences"), through [HostRowsAdder]: the rows of T of each
