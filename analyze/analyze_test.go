@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,21 +84,36 @@ func TestDecidingCapture(t *testing.T) {
 	}
 }
 
-// TestUsable checks the captures without an HTTP status: usable unless
-// they have no rule and look like HTML, binary or UTF-16.
+// TestUsable checks the captures without an HTTP status: usable, whatever
+// their content (judged by their rules alone, as the hosts table's fetch
+// classes judge them), in the crawl report and in the site checks; the
+// same HTML page served with 200 is not-robots, not usable.
 func TestUsable(t *testing.T) {
 	dir := t.TempDir()
 	var p partition
-	p.site("u1", "page.example", 0, "<html><body>Not found</body></html>\n", fetched, "GPTBot")
+	const page = "<html><body>Not found</body></html>\n"
+	p.site("u1", "page.example", 0, page, fetched, "GPTBot")
 	p.site("u2", "rules.example", 0, "User-agent: GPTBot\nDisallow: /\n", fetched, "GPTBot")
 	p.site("u3", "empty.example", 0, "", fetched, "GPTBot")
+	p.site("u4", "soft404.example", 200, page, fetched, "GPTBot")
 	if err := p.write(dir, "X"); err != nil {
 		t.Fatal(err)
 	}
-	_, r := openReport(t, dir)
+	d, r := openReport(t, dir)
 	c := r.Crawls[0]
-	if c.UsableHosts != 2 || c.Crawlers.AnyAINamed != (analyze.Ratio{N: 1, Of: 2}) {
-		t.Errorf("usable %d, AI named %+v; want 2, 1 of 2", c.UsableHosts, c.Crawlers.AnyAINamed)
+	if c.UsableHosts != 3 || c.Crawlers.AnyAINamed != (analyze.Ratio{N: 1, Of: 3}) {
+		t.Errorf("usable %d, AI named %+v; want 3, 1 of 3", c.UsableHosts, c.Crawlers.AnyAINamed)
+	}
+	// The sitemaps check looks only at a usable robots.txt.
+	for host, usable := range map[string]bool{"page.example": true, "soft404.example": false} {
+		s, err := d.Site(context.Background(), host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noSitemap := slices.ContainsFunc(s.Findings, func(f analyze.Finding) bool { return f.Check == "sitemaps" })
+		if noSitemap != usable {
+			t.Errorf("%s: the sitemaps check ran %v, want %v", host, noSitemap, usable)
+		}
 	}
 }
 
@@ -197,5 +214,56 @@ func TestJSONCarriesTheFigures(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"share": 0.6`) {
 		t.Errorf("shares missing from JSON")
+	}
+}
+
+// cityBody has three errors (a URL as a path, two paths, a path without
+// '/') and one warning (a second '*' group).
+const cityBody = "User-agent: *\nDisallow: http://city.example/a\nDisallow: /b /c\nDisallow: d\nUser-agent: *\nDisallow: /e\n"
+
+// TestSitePageFigures checks the site page's header and cards: the counts
+// are the engine's errors and warnings in the file, not the number of
+// findings the checks made of them, with singular and plural right; the
+// header names the deciding capture as such, not as the latest, when a
+// redirect of the host was fetched after it.
+func TestSitePageFigures(t *testing.T) {
+	dir := t.TempDir()
+	var p partition
+	f := p.site("c1", "city.example", 200, cityBody, fetched, "GPTBot")
+	p.site("c2", "city.example", 301, "", fetched.Add(time.Hour), "GPTBot")
+	if f.Stats.Errors != 3 || f.Stats.Warnings != 1 {
+		t.Fatalf("the fixture has %d errors and %d warnings, want 3 and 1", f.Stats.Errors, f.Stats.Warnings)
+	}
+	if err := p.write(dir, "CC-MAIN-2025-05"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := analyze.Open(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Site(context.Background(), "city.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := s.Write(&b, analyze.HTML, "fixture"); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	var cards []string
+	for _, m := range regexp.MustCompile(`<div class="v">([^<]*)</div><div class="k">([^<]*)</div>`).FindAllStringSubmatch(page, -1) {
+		cards = append(cards, m[1]+" "+m[2])
+	}
+	want := []string{"200 answer in CC-MAIN-2025-05: rules", "3 errors: what Google ignores or misreads",
+		"1 warning: probably not what was meant", "0 / 1 AI crawlers fully disallowed", "0 sitemaps declared"}
+	if !slices.Equal(cards, want) {
+		t.Errorf("cards %q, want %q", cards, want)
+	}
+	header := regexp.MustCompile(`(?s)<header.*?<p>(.*?)</p>`).FindStringSubmatch(page)
+	if header == nil {
+		t.Fatal("no header")
+	}
+	if got, w := regexp.MustCompile(`<[^>]+>`).ReplaceAllString(header[1], ""), "fixture · 2 captures in 1 crawl · latest crawl CC-MAIN-2025-05, deciding capture: 200, rules"; got != w {
+		t.Errorf("header %q, want %q", got, w)
 	}
 }

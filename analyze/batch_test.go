@@ -18,9 +18,9 @@ import (
 //
 //   - bodies served by 12, 7, 7 and 7 hosts (sha1:A to sha1:D): the list
 //     holds A, then B and C of the three tied at 7 (by digest);
-//   - three hosts whose names sort first serve an HTML page with no status
-//     under digest sha1:A: not usable, so neither counted nor sampled (their
-//     diagnostics must be read to know it);
+//   - three hosts whose names sort first serve an HTML page with 200
+//     under digest sha1:A: not-robots, not usable, so neither counted nor
+//     sampled;
 //   - farm hosts with a later redirect capture, which does not decide;
 //   - six hosts with the same errors and warnings, tied in the worst hosts;
 //   - hosts disallowing every AI crawler, naming some, or none.
@@ -48,7 +48,7 @@ func batchedDataset(dir string, opts ...schema.WriterOption) error {
 		farm(d, 7)
 	}
 	for i := range 3 {
-		add(fmt.Sprintf("a-html-%d.example", i), 0, "<html><body>Not found</body></html>\n", "sha1:A", fetched)
+		add(fmt.Sprintf("a-html-%d.example", i), 200, "<html><body>Not found</body></html>\n", "sha1:A", fetched)
 	}
 	for i := range 6 {
 		add(fmt.Sprintf("worst-%d.example", i), 200, "User-agent: *\nDisalow: /x\nfoo bar baz\nDisallow: tmp\n", "sha1:W"+fmt.Sprint(i), fetched)

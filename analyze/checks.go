@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -311,21 +312,15 @@ func runSitemaps(p *Pass) error {
 	return nil
 }
 
-// urlHost returns the lower-cased host of an absolute URL, or "".
+// urlHost returns the lower-cased host of an absolute URL, without the
+// brackets of an IPv6 address, its port, user, path, query or fragment;
+// "" when the URL has no host or does not parse.
 func urlHost(u string) string {
-	_, rest, ok := strings.Cut(u, "://")
-	if !ok {
+	parsed, err := url.Parse(u)
+	if err != nil {
 		return ""
 	}
-	h, _, _ := strings.Cut(rest, "/")
-	h, _, _ = strings.Cut(h, "?")
-	if i := strings.LastIndexByte(h, '@'); i >= 0 {
-		h = h[i+1:]
-	}
-	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
-		h = h[:i]
-	}
-	return strings.ToLower(h)
+	return strings.ToLower(parsed.Hostname())
 }
 
 // sameSite reports whether two hosts differ at most by a "www." prefix.
@@ -435,15 +430,8 @@ func (p *Pass) Reportf(sev robots.Severity, line int, format string, args ...any
 // Usable reports whether Latest's deciding capture is a robots.txt that
 // crawlers obey as a file (see the package documentation).
 func (p *Pass) Usable() bool {
-	switch p.Latest.Capture.Outcome {
-	case robots.OutcomeRules.String(), robots.OutcomeNoRules.String():
-		return true
-	case robots.OutcomeUnknown.String():
-		return p.Latest.Capture.Rules > 0 || !slices.ContainsFunc(p.Latest.FileFindings, func(d SiteDiagnostic) bool {
-			return slices.ContainsFunc(contentErrors, func(c robots.Code) bool { return c.String() == d.Code })
-		})
-	}
-	return false
+	o, ok := robots.ParseOutcome(p.Latest.Capture.Outcome)
+	return ok && o.Usable()
 }
 
 // runChecks runs every check on the report and sorts the findings: most

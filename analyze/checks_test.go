@@ -109,8 +109,14 @@ func TestSitemapCheck(t *testing.T) {
 		{URL: "https://cdn.example.net/s.xml", Line: 4, Valid: true},         // another host
 		{URL: "https://user@Other.Example:8443/s.xml", Line: 5, Valid: true}, // another host, with user and port
 		{URL: "/relative.xml", Line: 6, Valid: false},                        // the syntax check's
+		{URL: "https://example.com/sitemap.xml#top", Line: 7, Valid: true},   // same site, with a fragment
+		{URL: "https://www.example.com#top", Line: 8, Valid: true},           // same site, a fragment and no path
+		{URL: "https://www.example.com?page=2", Line: 9, Valid: true},        // same site, a query and no path
+		{URL: "https://[2001:db8::1]:8443/s.xml", Line: 10, Valid: true},     // an IPv6 address, with a port
+		{URL: "https://[2001:DB8::2]/s.xml", Line: 11, Valid: true},          // an IPv6 address
 	}
-	expect(t, "hosts", runCheck(t, SitemapCheck, c), "info 4:|cdn.example.net", "info 5:|other.example")
+	expect(t, "hosts", runCheck(t, SitemapCheck, c), "info 4:|cdn.example.net", "info 5:|other.example)",
+		"info 10:|host (2001:db8::1)", "info 11:|host (2001:db8::2)")
 	c.Capture.Outcome, c.Capture.Status = robots.OutcomeAllowAll.String(), 404
 	c.Sitemaps = nil
 	expect(t, "not usable", runCheck(t, SitemapCheck, c))

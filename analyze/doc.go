@@ -34,9 +34,11 @@
 //     hosts table (schema 1.2 and older) has no redirects followed: its
 //     effective captures are its deciding captures.
 //   - A usable robots.txt is a capture with outcome rules or no-rules, or
-//     with no status and either a rule or none of the codes html-content,
-//     binary-content, bom-utf16 (what makes a 2xx capture not-robots); a
-//     host has one when its effective capture is one.
+//     with no HTTP status (outcome unknown: a tar entry or a file, served
+//     as robots.txt and judged by its rules alone, as the hosts table's
+//     fetch classes robots-with-rules and robots-no-rules judge it:
+//     robots.Outcome.Usable); a host has one when its effective capture
+//     is one.
 //   - Diagnostic prevalence is the share of all captures with at least one
 //     row of the code, and the count of rows; every code of the catalogue is
 //     listed, found or not, and so are the reader's "ingest-" codes found.
@@ -185,8 +187,7 @@
 //     hosts as the last listed can be. Their hosts are fed again ("chosen
 //     hosts"), with their digests and names, and the bodies ranked as
 //     they come: the last batch's in its hosts pass, the other batches' by
-//     indexing them again (their captures, and their diagnostics only
-//     when a deciding capture's being usable depends on them).
+//     indexing them again (their captures only).
 //
 // A batch keeps 48 bytes per capture and 5.3 to 10.7 bytes of index (an
 // open-addressing table of capture indices by ID hash), and, while its

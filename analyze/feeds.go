@@ -8,8 +8,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-
-	"github.com/robocensus/robocensus/robots"
 )
 
 // The pseudo-tables of the sections (section.go): what the passes of a
@@ -131,9 +129,8 @@ func (s *crawlState) choose(context.Context, *batch) error {
 
 // chosenHosts feeds the hosts the sections chose in the batches before the
 // last (whose hosts pass fed its own): it indexes each again, reading only
-// the columns that decide the hosts' deciding captures, and the
-// diagnostics only when a deciding capture's being usable depends on its
-// codes.
+// the columns that decide the hosts' deciding captures and whether they
+// are usable.
 func (s *crawlState) chosenHosts(ctx context.Context) error {
 	if !s.secs.choosing() {
 		return nil
@@ -143,30 +140,12 @@ func (s *crawlState) chosenHosts(ctx context.Context) error {
 		if err := s.capturesPass(ctx, hb); err != nil {
 			return err
 		}
-		if s.needsCodes(hb) {
-			if err := s.diagnosticsPass(ctx, hb); err != nil {
-				return err
-			}
-		}
 		s.markUsable(hb)
 		if err := s.hostsPass(ctx, hb); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// needsCodes reports whether a deciding capture of the batch is usable or
-// not depending on its diagnostics: no status and no rules.
-func (s *crawlState) needsCodes(hb *batch) bool {
-	unknown := s.outcomeIdx(robots.OutcomeUnknown)
-	for i := range hb.caps {
-		c := &hb.caps[i]
-		if c.flags&(capDeciding|capNoRules) == capDeciding|capNoRules && c.outcome() == unknown {
-			return true
-		}
-	}
-	return false
 }
 
 // hostFeed gathers the hosts of a record.

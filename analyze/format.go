@@ -94,13 +94,16 @@ func fmtInt(n int64) string {
 }
 
 // fmtShare writes a fraction as a percentage with one decimal; shares
-// between 0 and 0.05% are "<0.1%".
+// between 0 and 0.05% are "<0.1%", and those between 99.95% and 100%
+// ">99.9%", so that neither rounds to all or nothing.
 func fmtShare(f float64) string {
 	switch {
 	case f == 0:
 		return "0%"
 	case f > 0 && f < 0.0005:
 		return "<0.1%"
+	case f < 1 && f >= 0.9995:
+		return ">99.9%"
 	}
 	return strconv.FormatFloat(math.Round(f*1000)/10, 'f', 1, 64) + "%"
 }

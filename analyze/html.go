@@ -60,7 +60,14 @@ type crawlView struct {
 	Sections   []template.HTML // each section's fragment, in report order
 	Contents   []Anchor        // the links to the sections drawn, in report order
 	top        int
+	idSuffix   string // what the crawl's HTML ids end with (see ID)
 }
+
+// ID returns the HTML id of a part of the crawl's figures (a section's
+// name, "crawl"): the name itself in the latest crawl, whose sections the
+// page's table of contents links, and name-LABEL in an earlier crawl, so
+// that no id repeats on the page (section names hold no '-').
+func (v *crawlView) ID(name string) string { return name + v.idSuffix }
 
 // sectionView is what a section's fragment draws: the crawl's figures,
 // and what the section's View returns.
@@ -95,6 +102,9 @@ func writeReportHTML(w io.Writer, r *Report, title string) error {
 	v := &reportView{Title: title, Style: style, Top: r.Top}
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
 		cv := newCrawlView(r.Crawls[i], r.Top)
+		if v.Latest != nil {
+			cv.idSuffix = "-" + cv.Label
+		}
 		if err := cv.renderSections(); err != nil {
 			return err
 		}
@@ -136,7 +146,9 @@ func (v *crawlView) renderSections() error {
 		}
 		v.Sections = append(v.Sections, template.HTML(b.String())) // escaped by its template
 		if strings.TrimSpace(b.String()) != "" {
-			v.Contents = append(v.Contents, s.anchors()...)
+			for _, a := range s.anchors() {
+				v.Contents = append(v.Contents, Anchor{ID: v.ID(a.ID), Title: a.Title})
+			}
 		}
 	}
 	return nil
@@ -239,7 +251,7 @@ func writeSiteHTML(w io.Writer, r *SiteReport, title string) error {
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
 		v.CrawlViews = append(v.CrawlViews, r.Crawls[i])
 	}
-	v.Cards = siteCards(r, latest)
+	v.Cards = siteCards(latest)
 	return pages.ExecuteTemplate(w, "site.tmpl", v)
 }
 
@@ -273,16 +285,11 @@ func verdictGroups(sc *SiteCrawl) []verdictGroup {
 	return out
 }
 
-func siteCards(r *SiteReport, latest *SiteCrawl) []card {
-	var errs, warns int64
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case "error":
-			errs++
-		case "warning":
-			warns++
-		}
-	}
+// siteCards are the site page's figures of the latest crawl, from its
+// deciding capture: its answer, the engine's errors and warnings in the
+// file (the diagnostics the listing shows at their lines), what it says
+// to AI crawlers and its sitemaps.
+func siteCards(latest *SiteCrawl) []card {
 	c := &latest.Capture
 	var ai, aiBlocked int64
 	for _, cr := range latest.Crawlers {
@@ -293,13 +300,13 @@ func siteCards(r *SiteReport, latest *SiteCrawl) []card {
 			}
 		}
 	}
+	errs, warns, sitemaps := int64(c.Errors), int64(c.Warnings), int64(len(latest.Sitemaps))
 	return []card{
 		{Value: status(c.Status), Label: "answer in " + latest.Crawl + ": " + c.Outcome, Bad: c.Outcome == robots.OutcomeDisallowAll.String() || c.Outcome == robots.OutcomeNotRobots.String()},
-		{Value: fmtInt(errs), Label: "errors found by the checks", Bad: errs > 0},
-		{Value: fmtInt(warns), Label: "warnings"},
-		{Value: fmtInt(int64(c.Errors)), Label: "lines or facts Google ignores or misreads", Bad: c.Errors > 0},
+		{Value: fmtInt(errs), Label: plural(errs, "error", "errors") + ": what Google ignores or misreads", Bad: errs > 0},
+		{Value: fmtInt(warns), Label: plural(warns, "warning", "warnings") + ": probably not what was meant"},
 		{Value: fmtInt(aiBlocked) + " / " + fmtInt(ai), Label: "AI crawlers fully disallowed"},
-		{Value: fmtInt(int64(len(latest.Sitemaps))), Label: "sitemaps declared"},
+		{Value: fmtInt(sitemaps), Label: plural(sitemaps, "sitemap", "sitemaps") + " declared"},
 	}
 }
 

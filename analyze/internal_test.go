@@ -65,6 +65,7 @@ func TestFormatting(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{fmtInt(1234567), "1,234,567"}, {fmtInt(-1000), "-1,000"}, {fmtInt(12), "12"},
 		{fmtShare(0), "0%"}, {fmtShare(0.0004), "<0.1%"}, {fmtShare(0.6767), "67.7%"}, {fmtShare(1), "100.0%"},
+		{fmtShare(9401.0 / 9403), ">99.9%"}, {fmtShare(0.9994), "99.9%"}, {fmtShare(0.9995), ">99.9%"}, {fmtShare(0.0005), "0.1%"},
 		{fmtBytes(512000), "500.0 KiB"}, {fmtBytes(80), "80 B"}, {fmtPoints(0.0123), "+1.2 pp"},
 		{clip("ab€cd", 4), "ab…"}, {typoKeyOf(`"User agent" is misspelled`), "user agent"},
 		{code("a|b`c"), "``a\\|b`c``"}, {md("<b>|*x*"), `&lt;b&gt;\|\*x\*`},

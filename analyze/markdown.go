@@ -140,7 +140,7 @@ func mdDefinitions(m *mdWriter) {
 	m.heading(2, "Definitions")
 	m.para(`- **read capture**: HTTP status 2xx, or no status (tar entries, files): crawlers read the body.
 - **deciding capture** of a host in a crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
-- **usable robots.txt**: a deciding capture with outcome rules or no-rules, or with no HTTP status and either a rule or no sign of HTML, binary or UTF-16 content.
+- **usable robots.txt**: a deciding capture with outcome rules or no-rules, or with no HTTP status (tar entries, files: judged by their rules alone, as the fetch classes robots-with-rules and robots-no-rules judge them).
 - **named**: a group's user-agent line names the crawler's product token (its name cut as Google cuts names: ` + "`Linguee Bot`" + ` is ` + "`Linguee`" + `); otherwise the ` + "`*`" + ` group applies.
 - **fully / partially disallowed**: the rules that apply disallow every URL / some URLs (the agents table).`)
 }

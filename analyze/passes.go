@@ -167,10 +167,6 @@ func (s *crawlState) markEndAnchors(hb *batch, rec arrow.Record) error {
 	return nil
 }
 
-// contentErrors are the codes that make a capture without rules "not a
-// robots.txt" (outcome not-robots when it has a 2xx status).
-var contentErrors = []robots.Code{robots.HTMLContent, robots.BinaryContent, robots.BOMUTF16}
-
 // finishMarks decides which captures of the batch are usable robots.txt
 // files.
 func (s *crawlState) finishMarks(_ context.Context, hb *batch) error {
@@ -179,18 +175,16 @@ func (s *crawlState) finishMarks(_ context.Context, hb *batch) error {
 }
 
 // markUsable marks the captures of the batch that are usable robots.txt
-// files, once the diagnostics pass has marked their codes.
+// files: those whose outcome is (robots.Outcome.Usable).
 func (s *crawlState) markUsable(hb *batch) {
-	var contentMask [2]uint64
-	for _, code := range contentErrors {
-		i := s.codes.index[code.String()]
-		contentMask[i/64] |= 1 << (i % 64)
+	usable := make([]bool, len(s.outcomes))
+	for i, name := range s.outcomes {
+		o, ok := robots.ParseOutcome(name)
+		usable[i] = ok && o.Usable()
 	}
-	rules, noRules, unknown := s.outcomeIdx(robots.OutcomeRules), s.outcomeIdx(robots.OutcomeNoRules), s.outcomeIdx(robots.OutcomeUnknown)
 	for i := range hb.caps {
 		c := &hb.caps[i]
-		notRobots := c.flags&capNoRules != 0 && (c.codes[0]&contentMask[0] != 0 || c.codes[1]&contentMask[1] != 0)
-		if o := c.outcome(); o == rules || o == noRules || o == unknown && !notRobots {
+		if o := int(c.outcome()); o < len(usable) && usable[o] {
 			c.flags |= capUsable
 		}
 	}

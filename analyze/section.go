@@ -16,11 +16,13 @@ import (
 // says what it reads (Needs), how it counts (New returns an
 // [Accumulator]), which of its figures are followed across crawls
 // (Trends), and how it renders: Markdown, and the HTML template
-// "section-NAME", its fragment in html/sections/NAME.tmpl. The driver
+// "section-NAME", its fragment in html/sections/NAME.tmpl, whose element
+// ids are written {{$.ID "NAME"}} so that each crawl of the page has its
+// own (crawlView.ID). The driver
 // owns every pass over the dataset: a section opens no file and knows
 // nothing of host batches or row groups.
 type Section struct {
-	Name     string // its HTML id and template suffix; lower case
+	Name     string // its HTML id and template suffix; lower case, no '-'
 	Doc      string // what it shows, one sentence
 	Title    string // its link in the HTML page's table of contents, to #Name
 	Needs    []Need
@@ -147,8 +149,7 @@ func (p Params) crawlerList() *crawlerList {
 //     are then fed again, as for "deciding captures" (AddChosen): those
 //     of the last batch in its hosts pass, those of the batches before by
 //     indexing each again. The marks of a batch indexed again carry no
-//     codes or end anchors (its diagnostics are read only when a deciding
-//     capture's being usable depends on them, its rules not at all).
+//     codes or end anchors (its diagnostics and rules are not read).
 //   - "host T" ([HostRowsTable]; "host agents", [HostAgentsTable], and
 //     any other table T keyed by capture_id: "host directives", "host
 //     preferences"), through [HostRowsAdder]: the rows of T of each

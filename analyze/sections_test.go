@@ -73,12 +73,12 @@ func TestSharedBodiesSection(t *testing.T) {
 	serve("cy1", "y1.example", 0, y, "sha1:Y", fetched)
 	serve("cz1", "z1.example", 200, z, "sha1:Z", fetched) // tied with Y, after it by digest
 	serve("cz2", "z2.example", 200, z, "sha1:Z", fetched)
-	serve("cl", "lone.example", 200, "User-agent: *\nDisallow: /l\n", "sha1:L", fetched)            // counted, not shared
-	serve("cold", "z3.example", 200, z, "sha1:Z", fetched.Add(-time.Hour))                          // not its host's deciding capture
-	serve("cnew", "z3.example", 200, "User-agent: *\nDisallow: /3\n", "sha1:3", fetched)            // counted, not shared
-	serve("cdown", "x7.example", 503, x, "sha1:X", fetched)                                         // not usable
-	serve("chtml", "a-html.example", 0, "<html><body>Not found</body></html>\n", "sha1:X", fetched) // not-robots: not usable
-	serve("ce1", "e1.example", 200, "", "sha1:E", fetched)                                          // empty
+	serve("cl", "lone.example", 200, "User-agent: *\nDisallow: /l\n", "sha1:L", fetched)              // counted, not shared
+	serve("cold", "z3.example", 200, z, "sha1:Z", fetched.Add(-time.Hour))                            // not its host's deciding capture
+	serve("cnew", "z3.example", 200, "User-agent: *\nDisallow: /3\n", "sha1:3", fetched)              // counted, not shared
+	serve("cdown", "x7.example", 503, x, "sha1:X", fetched)                                           // not usable
+	serve("chtml", "a-html.example", 200, "<html><body>Not found</body></html>\n", "sha1:X", fetched) // not-robots: not usable
+	serve("ce1", "e1.example", 200, "", "sha1:E", fetched)                                            // empty
 	serve("ce2", "e2.example", 200, "", "sha1:E", fetched)
 	p.bodies = slices.DeleteFunc(p.bodies, func(b schema.Body) bool { return strings.HasPrefix(b.Body, "<html>") })
 	for batches, c := range sectionCrawl(t, &p, analyze.WithTop(2)) {

@@ -43,12 +43,11 @@ FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.
 SELECT agent, count(*) AS rows FROM agents GROUP BY agent ORDER BY agent;
 
 -- Per crawl and crawler, over hosts with a usable robots.txt (outcome rules
--- or no-rules; or no status, and a rule or no sign of HTML, binary or UTF-16
--- content), most often named first.
+-- or no-rules, or no HTTP status: a tar entry or a file, judged by its rules
+-- alone, as the fetch classes robots-with-rules and robots-no-rules judge
+-- it), most often named first.
 WITH usable AS (
-    SELECT * FROM effective
-    WHERE outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0 AND capture_id IN (
-        SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16')))))
+    SELECT * FROM effective WHERE outcome IN ('rules', 'no-rules', 'unknown'))
 SELECT a.crawl, a.agent, count(*) AS hosts,
        round(100 * avg(named::INT), 2) AS pct_named,
        round(100 * avg((named AND verdict = 'disallowed')::INT), 2) AS pct_named_and_blocked,

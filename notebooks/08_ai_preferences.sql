@@ -43,11 +43,10 @@ SELECT h.url_host_name AS host, c.*
 FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.effective_capture_id, h.capture_id);
 
 
--- Hosts with a usable robots.txt (as robocensus report counts them).
+-- Hosts with a usable robots.txt (as robocensus report counts them:
+-- outcome rules or no-rules, or no HTTP status).
 CREATE OR REPLACE VIEW usable AS
-SELECT * FROM effective
-WHERE outcome IN ('rules', 'no-rules') OR (outcome = 'unknown' AND NOT (rule_count = 0 AND capture_id IN (
-    SELECT capture_id FROM diagnostics WHERE code IN ('html-content', 'binary-content', 'bom-utf16'))));
+SELECT * FROM effective WHERE outcome IN ('rules', 'no-rules', 'unknown');
 
 -- Adoption: the share of usable hosts whose robots.txt states each mechanism.
 SELECT h.crawl, m.mechanism, count(DISTINCT h.host) FILTER (d.capture_id IS NOT NULL) AS hosts, any_value(n.usable) AS usable_hosts,

@@ -46,6 +46,29 @@ func (o Outcome) String() string {
 	return [...]string{"unknown", "rules", "no-rules", "not-robots", "redirect", "allow-all", "disallow-all"}[o]
 }
 
+// ParseOutcome returns the outcome whose String is name; ok is false for
+// any other name.
+func ParseOutcome(name string) (o Outcome, ok bool) {
+	for o := OutcomeUnknown; o <= OutcomeDisallowAll; o++ {
+		if o.String() == name {
+			return o, true
+		}
+	}
+	return OutcomeUnknown, false
+}
+
+// Usable reports whether a capture with this outcome is a usable
+// robots.txt: a file crawlers obey for its rules, or for having none. That
+// is a 2xx answer that is a robots.txt (rules, no-rules), and a body with
+// no HTTP status (a tar entry, a file), which was served as robots.txt and
+// is judged by its rules alone. A 2xx answer that is not a robots.txt, a
+// redirect and a 4xx or 5xx answer are not. The dataset's fetch classes
+// (robots-with-rules and robots-no-rules are the usable captures) and the
+// reports' usable hosts are both this.
+func (o Outcome) Usable() bool {
+	return o == OutcomeRules || o == OutcomeNoRules || o == OutcomeUnknown
+}
+
 // Outcome applies Google's HTTP rules (RFC 9309 §2.3.1) to the capture.
 // Statuses outside 200-599 are "unknown".
 func (f *File) Outcome() Outcome {

@@ -240,6 +240,25 @@ func TestRFC9309_StatusCodes(t *testing.T) {
 	f(0, "http://e.com/private", false, OutcomeUnknown)
 }
 
+// Which outcomes are usable robots.txt files, and every outcome's name
+// parses back to it.
+func TestOutcomeUsable(t *testing.T) {
+	usable := map[Outcome]bool{OutcomeRules: true, OutcomeNoRules: true, OutcomeUnknown: true}
+	for o := OutcomeUnknown; o <= OutcomeDisallowAll; o++ {
+		if o.Usable() != usable[o] {
+			t.Errorf("%v: usable %v", o, o.Usable())
+		}
+		if got, ok := ParseOutcome(o.String()); !ok || got != o {
+			t.Errorf("ParseOutcome(%q) = %v, %v", o.String(), got, ok)
+		}
+	}
+	for _, name := range []string{"", "Rules", "other"} {
+		if _, ok := ParseOutcome(name); ok {
+			t.Errorf("ParseOutcome(%q) parses", name)
+		}
+	}
+}
+
 // RFC 9309 §2.5: crawlers must parse at least 500 KiB; content after the
 // limit is ignored.
 func TestRFC9309_SizeLimit(t *testing.T) {

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/internal/testutil"
 )
 
@@ -110,5 +116,57 @@ func TestStrataMatchDuckDB(t *testing.T) {
 	// hosts are ranked among 1,235, 2 to 70, all in the top 1k.
 	if st.Rows[0].Ranked != 500+int64(len(hosts)) || st.Rows[1].Ranked != 1200+int64(len(hosts)) || st.Rows[0].NoCapture != 500 {
 		t.Errorf("strata rows %+v", st.Rows)
+	}
+}
+
+// TestStatuslessBodiesUsable ingests a tar of bodies, which have no HTTP
+// status (a robots.txt, an empty body, an HTML page, a binary body), and
+// checks that the hosts table's fetch classes, which the strata count,
+// and the report's usable hosts judge them alike: each is a usable
+// robots.txt, with rules or without.
+func TestStatuslessBodiesUsable(t *testing.T) {
+	bodies := map[string]string{
+		"rules.example": testutil.RobotsBody,
+		"empty.example": "",
+		"page.example":  "<!DOCTYPE html><html><body>Not found</body></html>\n",
+		"bin.example":   "\x00\x01\x02\x03\xff\xfe binary \x00\x00",
+	}
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	var ranked strings.Builder
+	for i, host := range slices.Sorted(maps.Keys(bodies)) {
+		body := bodies[host]
+		if err := tw.WriteHeader(&tar.Header{Name: "robots/" + host, Size: int64(len(body)), Mode: 0o644, ModTime: testutil.TarTime, Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(body))
+		fmt.Fprintf(&ranked, "%d,%s\n", i+1, host)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	input := filepath.Join(t.TempDir(), "bodies.tar")
+	if err := os.WriteFile(input, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: "tar"}, []string{input}); err != nil {
+		t.Fatal(err)
+	}
+	ranks, err := analyze.ReadRanks(strings.NewReader(ranked.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := buildReport(t, dir, analyze.WithRanks(ranks)).Crawls[0]
+	all := c.Strata.Rows[len(c.Strata.Rows)-1] // every ranked host
+	classes := map[string]int64{}
+	for i, class := range c.Strata.Classes {
+		if all.Hosts[i] > 0 {
+			classes[class] = all.Hosts[i]
+		}
+	}
+	want := map[string]int64{"robots-with-rules": 1, "robots-no-rules": 3}
+	if c.Hosts != 4 || c.UsableHosts != 4 || all.Robots != 4 || !maps.Equal(classes, want) {
+		t.Errorf("hosts %d, usable %d, ranked robots.txt %d, fetch classes %v; want 4, 4, 4, %v", c.Hosts, c.UsableHosts, all.Robots, classes, want)
 	}
 }

@@ -253,13 +253,17 @@ func decides(a, b *hostCapture) bool {
 	return a.id < b.id
 }
 
-// ownClass is the fetch class of a capture that is not a redirect.
+// ownClass is the fetch class of a capture that is not a redirect: a
+// usable robots.txt (robots.Outcome.Usable, with or without an HTTP
+// status) is robots-with-rules or robots-no-rules by its rules.
 func ownClass(c *hostCapture) int {
-	switch c.outcome {
-	case "rules":
-		return classWithRules
-	case "no-rules":
+	if o, ok := robots.ParseOutcome(c.outcome); ok && o.Usable() {
+		if c.rules > 0 {
+			return classWithRules
+		}
 		return classNoRules
+	}
+	switch c.outcome {
 	case "not-robots":
 		return classNotRobots
 	case "allow-all":
@@ -269,11 +273,6 @@ func ownClass(c *hostCapture) int {
 		return classAllowAll
 	case "disallow-all":
 		return classDeferVisits
-	case "unknown": // no HTTP status (a tar entry, a file): judged on its rules
-		if c.rules > 0 {
-			return classWithRules
-		}
-		return classNoRules
 	}
 	return classRedirectNotResolved
 }
