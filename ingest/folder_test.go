@@ -71,3 +71,40 @@ func TestRunFolderFilesAreInputs(t *testing.T) {
 		t.Errorf("hosts %s", got)
 	}
 }
+
+// Issue 27 item 1 and 4: in a folder of bodies named after their hosts, a
+// name containing ".arc", ".warc" or ".tar" says nothing (each was taken
+// for an archive and lost), and a gzip-compressed body is a body, read
+// decompressed; gzip files of text are never "unsupported", and binary
+// data once decompressed is not-robots-txt.
+func TestRunFolderBodiesByTheirBytes(t *testing.T) {
+	dir := t.TempDir()
+	hosts := []string{"www.archives.gov", "www.arc.gov", "www.arctic.gov", "epa.maps.arcgis.com", "www.target.com", "www.tarot.com"}
+	for _, h := range hosts {
+		if err := os.WriteFile(filepath.Join(dir, h), []byte(robotsBody), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "shein.example-robots.txt"), gz(t, "User-agent: *\nDisallow: /compressed/\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "hi.gz"), gz(t, "hi\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "png.example"), gz(t, "\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00"), 0o644)
+
+	out := t.TempDir()
+	sum, err := Run(context.Background(), Config{Dir: out, Crawl: "bodies", Workers: 2}, []string{dir})
+	if err != nil || sum.Failed != 0 || !sum.Published {
+		t.Fatalf("summary %+v, err %v", sum, err)
+	}
+	db := testutil.DuckDB(t, out)
+	want := slices.Concat(hosts, []string{"shein.example", "hi.gz"})
+	slices.Sort(want)
+	if got := testutil.Query(t, db, "SELECT string_agg(url_host_name, ' ' ORDER BY url_host_name) FROM captures WHERE url_host_name <> ''"); got != strings.Join(want, " ") {
+		t.Errorf("hosts %s, want %s", got, strings.Join(want, " "))
+	}
+	if got := testutil.Query(t, db, "SELECT b.body FROM captures c JOIN bodies b USING (content_digest) WHERE url_host_name = 'shein.example'"); got != "User-agent: *\nDisallow: /compressed/\n" {
+		t.Errorf("gzip body read as %q", got)
+	}
+	rows := testutil.Query(t, db, `SELECT string_agg(substr(input, length(?) + 2) || '=' || captures || '/' || skipped_by_reason, ' ' ORDER BY input) FROM inputs WHERE input LIKE '%.gz' OR input LIKE '%png%'`, dir)
+	if rows != `hi.gz=1/{} png.example=0/{"not-robots-txt":1}` {
+		t.Errorf("inputs %s", rows)
+	}
+}

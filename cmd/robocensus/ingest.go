@@ -90,7 +90,8 @@ completes the last share publishes the crawl.
 Exit status: 0 when every input was read to its end, 1 when an input could
 not be opened or read to its end (recorded in inputs; the others are still
 processed) or the dataset could not be written, 2 on a usage error. A run
-in which no input could be read publishes nothing.`,
+in which no input could be read (a mistyped path, folders that hold no
+files) publishes nothing and exits 1.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
 		out := fs.String("o", "./robocensus-data", "dataset `DIR`")
 		crawl := fs.String("crawl", "", "partition `LABEL` (default: from the inputs, else today's date)")
@@ -200,6 +201,8 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 		fmt.Fprintf(env.Stdout, "  already published: every input given read to its end, nothing to do (--fresh reads them again)\n")
 	case sum.Published:
 		fmt.Fprintf(env.Stdout, "  published %s/<table>/crawl=%s/ (%s)\n", cfg.Dir, cfg.Crawl, plural(len(sum.Inputs), "input", "inputs"))
+	case sum.NothingRead && len(sum.Inputs) == 0:
+		fmt.Fprintf(env.Stdout, "  nothing published: no input to read (the folders and lists given name no files; hidden files are left out)\n")
 	case sum.NothingRead:
 		fmt.Fprintf(env.Stdout, "  nothing published: no input could be read\n")
 	case sum.Pending > 0:
@@ -214,6 +217,9 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
 	}
 	if sum.Failed > 0 {
 		fmt.Fprintf(env.Stdout, "  still failed: %s; run again with them to read them again\n", plural(sum.Failed, "input", "inputs"))
+		return exitFailure
+	}
+	if sum.NothingRead {
 		return exitFailure
 	}
 	return exitOK

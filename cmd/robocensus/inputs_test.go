@@ -61,6 +61,24 @@ func TestIngestNothingReadExits1(t *testing.T) {
 	}
 }
 
+// Issue 27 item 4: a folder that holds no files, or only hidden ones,
+// publishes nothing and exits 1, saying why, as a mistyped path does.
+func TestIngestEmptyFolderExits1(t *testing.T) {
+	empty := t.TempDir()
+	hidden := t.TempDir()
+	os.WriteFile(filepath.Join(hidden, ".robots.txt"), []byte("User-agent: *\n"), 0o644)
+	for _, in := range []string{empty, hidden} {
+		ds := filepath.Join(t.TempDir(), "ds")
+		code, out, errs := runCLI("ingest", "-o", ds, "--crawl", "empty", in)
+		if code != 1 || !strings.Contains(out, "nothing published: no input to read (the folders and lists given name no files") {
+			t.Errorf("%s: exit %d\n%s%s", in, code, out, errs)
+		}
+		if matches, _ := filepath.Glob(filepath.Join(ds, "*", "crawl=empty")); len(matches) > 0 {
+			t.Errorf("published %v", matches)
+		}
+	}
+}
+
 // After a run, --dry-run of the same command says every input is done.
 func TestIngestDryRunAfterRun(t *testing.T) {
 	inputs := makeInputs(t, t.TempDir(), 2, 5)

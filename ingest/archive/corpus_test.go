@@ -1,8 +1,13 @@
 package archive
 
 import (
+	"bytes"
+	stdgzip "compress/gzip"
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,8 +21,11 @@ type skips = map[string]int64
 
 // corpusVectors is what each file of the shared corpus's warc/ folder
 // yields through Open: records, captures, skips by reason and the kinds of
-// damage in order. Files that are not WARC or ARC (PROVENANCE.md, the zstd
-// dictionary) are read as robots.txt bodies, as Open reads any plain file.
+// damage in order. Open goes by the bytes, not the names: files that hold
+// no WARC or ARC data are robots.txt bodies when they are text
+// (PROVENANCE.md), gzip-compressed ones decompressed (the Common Crawl
+// manifest, whose name says .warc; the empty gzip of gowarc, whose name
+// says .warc.gz; the gzip edge cases of webarchive-commons).
 // The damaged files and what they must yield:
 //   - gowarc corrupted-mid-record / corrupted-trailing-bytes: whole-file gzip
 //     followed by garbage; every record before it is read, the garbage is
@@ -31,6 +39,8 @@ type skips = map[string]int64
 //   - warcio example-trunc.warc: a Content-Length 2 bytes short; the record
 //     is re-delimited and the request after it read.
 //   - pywb missing-status-text.warc: lines end in CR CR LF.
+//   - webarchive-commons double-single-inflate-error.gz: a gzip body whose
+//     deflate data is corrupt; the text before the damage is the capture.
 var corpusVectors = []struct {
 	file             string
 	mode             Mode
@@ -49,7 +59,7 @@ var corpusVectors = []struct {
 	{"aut-heritrix-2008/issue-493.warc", ModeRobotstxt, 32, 10, skips{"request": 15, "revisit": 5, "warcinfo": 2}, nil},
 	{"aut-heritrix-2008/issue-514.warc", ModeAuto, 8, 0, skips{"metadata": 1, "not-http": 2, "not-robots-url": 2, "request": 2, "warcinfo": 1}, nil},
 	{"aut-heritrix-2008/issue-514.warc", ModeRobotstxt, 8, 2, skips{"metadata": 1, "not-http": 2, "request": 2, "warcinfo": 1}, nil},
-	{"commoncrawl-whirlwind/CC-MAIN-2024-22.warc.paths.gz", ModeAuto, 0, 0, skips{}, []string{"garbage"}},
+	{"commoncrawl-whirlwind/CC-MAIN-2024-22.warc.paths.gz", ModeAuto, 1, 1, skips{}, nil},
 	{"commoncrawl-whirlwind/PROVENANCE.md", ModeAuto, 1, 1, skips{}, nil},
 	{"commoncrawl-whirlwind/whirlwind.warc.gz", ModeAuto, 4, 0, skips{"metadata": 1, "not-robots-url": 1, "request": 1, "warcinfo": 1}, nil},
 	{"commoncrawl-whirlwind/whirlwind.warc.gz", ModeRobotstxt, 4, 1, skips{"metadata": 1, "request": 1, "warcinfo": 1}, nil},
@@ -62,8 +72,8 @@ var corpusVectors = []struct {
 	{"gowarc-ia-testdata/corrupted-mid-record.warc.gz.open", ModeRobotstxt, 12, 12, skips{}, []string{"garbage"}},
 	{"gowarc-ia-testdata/corrupted-trailing-bytes.warc.gz.open", ModeAuto, 30, 0, skips{"not-robots-url": 30}, []string{"garbage"}},
 	{"gowarc-ia-testdata/corrupted-trailing-bytes.warc.gz.open", ModeRobotstxt, 30, 30, skips{}, []string{"garbage"}},
-	{"gowarc-ia-testdata/empty.warc.gz.open", ModeAuto, 0, 0, skips{}, nil},
-	{"gowarc-ia-testdata/empty.warc.gz.open", ModeRobotstxt, 0, 0, skips{}, nil},
+	{"gowarc-ia-testdata/empty.warc.gz.open", ModeAuto, 1, 1, skips{}, nil},
+	{"gowarc-ia-testdata/empty.warc.gz.open", ModeRobotstxt, 1, 1, skips{}, nil},
 	{"gowarc-ia-testdata/good.warc.gz.open", ModeAuto, 50, 0, skips{"not-robots-url": 50}, nil},
 	{"gowarc-ia-testdata/good.warc.gz.open", ModeRobotstxt, 50, 50, skips{}, nil},
 	{"gowarc-ia-testdata/single-record.warc.gz.open", ModeAuto, 1, 0, skips{"not-robots-url": 1}, nil},
@@ -177,22 +187,21 @@ var corpusVectors = []struct {
 	{"webarchive-commons-testdata/IAH-urls-wget.warc.gz", ModeAuto, 36, 2, skips{"not-http": 3, "not-robots-url": 14, "request": 16, "warcinfo": 1}, nil},
 	{"webarchive-commons-testdata/IAH-urls-wget.warc.gz", ModeRobotstxt, 36, 16, skips{"not-http": 3, "request": 16, "warcinfo": 1}, nil},
 	{"webarchive-commons-testdata/PROVENANCE.md", ModeAuto, 1, 1, skips{}, nil},
+	{"webarchive-commons-testdata/abcd.gz", ModeAuto, 1, 1, skips{}, nil},
+	{"webarchive-commons-testdata/double-single-inflate-error.gz", ModeAuto, 1, 1, skips{}, []string{"corrupt-member"}},
+	{"webarchive-commons-testdata/empty.gz", ModeAuto, 1, 1, skips{}, nil},
+	{"webarchive-commons-testdata/hi-2.gz", ModeAuto, 1, 1, skips{}, nil},
+	{"webarchive-commons-testdata/hi.gz", ModeAuto, 1, 1, skips{}, nil},
 	{"webarchive-commons-testdata/mutliple-headers.warc", ModeAuto, 1, 0, skips{"not-robots-url": 1}, nil},
 	{"webarchive-commons-testdata/mutliple-headers.warc", ModeRobotstxt, 1, 1, skips{}, nil},
 }
 
 // corpusUnsupported are files of the warc/ folder that Open refuses with
-// ErrUnsupportedFormat: FastWARC's LZ4 variants and gzip files that hold no
-// WARC, ARC or tar data.
+// ErrUnsupportedFormat: FastWARC's LZ4 variants and binary data.
 var corpusUnsupported = []string{
 	"resiliparse-testdata/block-sized-records.warc.lz4",
 	"gowarc-ia-testdata/zstd-dictionary", // binary: neither an archive nor a robots.txt body
 	"resiliparse-testdata/warcfile.warc.lz4",
-	"webarchive-commons-testdata/abcd.gz",
-	"webarchive-commons-testdata/double-single-inflate-error.gz",
-	"webarchive-commons-testdata/empty.gz",
-	"webarchive-commons-testdata/hi-2.gz",
-	"webarchive-commons-testdata/hi.gz",
 }
 
 func TestCorpusWARC(t *testing.T) {
@@ -384,4 +393,92 @@ func TestCorpusPayloads(t *testing.T) {
 	if td.FetchTime.Format(time.RFC3339) != "2019-08-15T01:02:00Z" {
 		t.Errorf("truncated_datetime: %v", td.FetchTime)
 	}
+}
+
+// TestCorpusGovBodiesFolder checks the gov bodies of the shared corpus as a
+// scrape lays them out, files named after their hosts: each is a body by
+// its bytes but for the one binary file, and the 16 whose names contain
+// ".arc" (www.archives.gov, www.arctic.gov, *.arcgis.com, ...), which were
+// taken for ARC files by their names, are opened as files and give their
+// captures.
+func TestCorpusGovBodiesFolder(t *testing.T) {
+	bodies := testutil.TarBodies(t, testutil.Corpus(t, "robots", "nrjones8-gov-robots-archive", "raw-bodies.tar.gz"))
+	dir := t.TempDir()
+	var notBodies []string
+	arcNamed := 0
+	for _, b := range bodies {
+		host := path.Base(b.Name)
+		if f, err := Detect(b.Data[:min(len(b.Data), SniffLen)]); f != FormatBody {
+			notBodies = append(notBodies, host+": "+fmt.Sprint(err))
+		}
+		if !strings.Contains(host, ".arc") {
+			continue
+		}
+		arcNamed++
+		p := filepath.Join(dir, host)
+		if err := os.WriteFile(p, b.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, closer, err := Open(p)
+		if err != nil {
+			t.Errorf("%s: %v", host, err)
+			continue
+		}
+		res := drain(t, r)
+		closer.Close()
+		if len(res.caps) != 1 || res.caps[0].Host != host || res.counts.DamageCount != 0 || !bytes.Equal(res.caps[0].Body, b.Data) {
+			t.Errorf("%s: %d captures, counts %+v", host, len(res.caps), res.counts)
+		}
+	}
+	if arcNamed != 16 || len(notBodies) != 1 || !strings.HasPrefix(notBodies[0], "ccthita-nsn.gov:") || !strings.Contains(notBodies[0], "binary data") {
+		t.Errorf("%d files of %d named .arc, not bodies %q; want 16, and only the binary ccthita-nsn.gov", arcNamed, len(bodies), notBodies)
+	}
+}
+
+// TestCorpusGzipBodies opens as files the bodies of the Alexa 2015 scrape
+// that servers sent gzip-compressed unasked (shein.com among them): each
+// is one capture of its host whose body is the whole decompressed text.
+func TestCorpusGzipBodies(t *testing.T) {
+	bodies := testutil.TarBodies(t, testutil.Corpus(t, "robots", "danielmiessler-alexa100k-2015", "nonhtml-unique.tar.gz"))
+	dir := t.TempDir()
+	var hosts []string
+	for _, b := range bodies {
+		if !bytes.HasPrefix(b.Data, magicGzip) {
+			continue
+		}
+		p := filepath.Join(dir, path.Base(b.Name))
+		if err := os.WriteFile(p, b.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, closer, err := Open(p)
+		if err != nil {
+			t.Errorf("%s: %v", b.Name, err)
+			continue
+		}
+		res := drain(t, r)
+		closer.Close()
+		want := gunzip(t, b.Data)
+		if len(res.caps) != 1 || res.counts.DamageCount != 0 || !bytes.Equal(res.caps[0].Body, want) || res.caps[0].BodySize != int64(len(want)) {
+			t.Errorf("%s: %d captures, counts %+v", b.Name, len(res.caps), res.counts)
+			continue
+		}
+		hosts = append(hosts, res.caps[0].Host)
+	}
+	if len(hosts) < 100 || !slices.Contains(hosts, "shein.com") {
+		t.Errorf("%d gzip bodies read, want over 100 and shein.com among them", len(hosts))
+	}
+}
+
+// gunzip decompresses data with the standard library's reader.
+func gunzip(t *testing.T, data []byte) []byte {
+	t.Helper()
+	zr, err := stdgzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -570,14 +570,24 @@ func (f *frameReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// newSource picks the source for the compression found at the start of in.
-// streamOnly turns the whole-member path of gzip off.
+// newSource picks the source for the compression found at the start of in
+// or, when garbage comes before the first gzip member or zstd frame of an
+// archive, for that member's (the source passes over the garbage, and
+// records it). streamOnly turns the whole-member path of gzip off.
 func newSource(in *input, streamOnly bool) (source, error) {
-	b, _ := in.br.Peek(4)
+	b, _ := in.br.Peek(len("WARC/"))
 	if err := in.fatal(); err != nil {
 		return nil, err
 	}
-	switch sniffCompression(b) {
+	comp := sniffCompression(b)
+	if comp == compNone && !bytes.HasPrefix(b, []byte("WARC/")) {
+		// Only here is more read ahead, so that an input failing early
+		// fails after the records before the failure, as it is read.
+		if head, _ := in.br.Peek(SniffLen); archiveStart(head) == FormatUnknown {
+			_, comp = archiveAfterGarbage(head)
+		}
+	}
+	switch comp {
 	case compGzip:
 		return &gzipSource{input: in, streamOnly: streamOnly}, nil
 	case compZstd:
@@ -588,4 +598,9 @@ func newSource(in *input, streamOnly bool) (source, error) {
 		return nil, &InputError{File: in.name, Err: fmt.Errorf("%w: bzip2-compressed", ErrUnsupportedFormat)}
 	}
 	return &plainSource{input: in}, nil
+}
+
+// String names the compression in messages.
+func (c compression) String() string {
+	return [...]string{"uncompressed", "gzip", "zstd", "LZ4", "bzip2"}[c]
 }

@@ -1,9 +1,9 @@
 package archive
 
 import (
-	"bytes"
-	"compress/bzip2"
+	"bufio"
 	"crypto/sha1"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -11,117 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
-
-// Format is the kind of input Open found.
-type Format int
-
-// Formats of inputs.
-const (
-	FormatUnknown Format = iota
-	FormatWARC
-	FormatARC
-	FormatTar
-	FormatBody // a single robots.txt body
-)
-
-// String returns the name of the format.
-func (f Format) String() string {
-	return [...]string{"unknown", "warc", "arc", "tar", "body"}[f]
-}
-
-// SniffLen is how many (decompressed) bytes Detect looks at.
-const SniffLen = 1024
-
-// Detect finds the format of a file from its first bytes (decompressing
-// them when they are gzip, zstd or bzip2) and, when they say nothing, from
-// its name: a WARC starts with "WARC/", an ARC with an ARC header line, a
-// tar with a valid tar header; names containing ".warc", ".arc" or ".tar"
-// (or ending in ".tgz") are taken at their word. An uncompressed file that
-// is none of these is a robots.txt body if it is text (see [PlausibleBody]);
-// binary data, a compressed file and an LZ4 one are unsupported.
-func Detect(head []byte, name string) (Format, error) {
-	comp := sniffCompression(head)
-	inner, err := decompressHead(head, comp)
-	if err != nil {
-		return FormatUnknown, err
-	}
-	switch {
-	case bytes.HasPrefix(inner, []byte("WARC/")):
-		return FormatWARC, nil
-	case bytes.HasPrefix(inner, []byte("filedesc://")) || isARCStart(firstLine(inner)):
-		return FormatARC, nil
-	case len(inner) >= 512 && validTarHeader(inner[:512]):
-		return FormatTar, nil
-	}
-	base := strings.ToLower(filepath.Base(name))
-	switch {
-	case strings.Contains(base, ".warc"):
-		return FormatWARC, nil
-	case strings.Contains(base, ".arc"):
-		return FormatARC, nil
-	case strings.Contains(base, ".tar") || strings.HasSuffix(base, ".tgz"):
-		return FormatTar, nil
-	case comp == compNone && PlausibleBody(inner):
-		return FormatBody, nil
-	case comp == compNone:
-		return FormatUnknown, ErrBinary
-	}
-	return FormatUnknown, fmt.Errorf("%w: compressed data of unknown kind", ErrUnknownFormat)
-}
-
-// ErrUnknownFormat is wrapped by every error of Detect: no reader of this
-// package takes the data (as opposed to a reader that fails on data it
-// takes, e.g. a bzip2 WARC). It wraps ErrUnsupportedFormat and adds
-// nothing to the message.
-var ErrUnknownFormat = fmt.Errorf("%w", ErrUnsupportedFormat)
-
-// ErrBinary is the error of Detect for uncompressed binary data; it wraps
-// ErrUnknownFormat.
-var ErrBinary = fmt.Errorf("%w: binary data, neither a WARC, ARC or tar file nor a robots.txt body", ErrUnknownFormat)
-
-func firstLine(b []byte) []byte {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i+1]
-	}
-	return nil
-}
-
-// decompressHead returns the first decompressed bytes of head (as many as
-// decode; errors past the start are ignored).
-func decompressHead(head []byte, comp compression) ([]byte, error) {
-	var r io.Reader
-	switch comp {
-	case compNone:
-		return head, nil
-	case compLZ4:
-		return nil, fmt.Errorf("%w: LZ4-compressed (not a WARC compression this package reads)", ErrUnknownFormat)
-	case compGzip:
-		zr, err := gzip.NewReader(bytes.NewReader(head))
-		if err != nil {
-			return nil, nil
-		}
-		r = zr
-	case compBzip2:
-		r = bzip2.NewReader(bytes.NewReader(head))
-	case compZstd:
-		if bytes.HasPrefix(head, magicZstdDict) {
-			return []byte("WARC/"), nil // only the zstd WARC layout has a dictionary frame
-		}
-		d, err := zstd.NewReader(bytes.NewReader(head), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
-		if err != nil {
-			return nil, nil
-		}
-		defer d.Close()
-		r = d
-	}
-	out := make([]byte, SniffLen)
-	n, _ := io.ReadFull(r, out)
-	return out[:n], nil
-}
 
 // Open opens a local file and returns its reader and a Closer to call when
 // done: the reader of the format [Detect] finds (NewWARCReader,
@@ -182,7 +72,7 @@ func openFile(f *os.File, name string, fi fs.FileInfo, opts []Option) (CaptureRe
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, &InputError{File: name, Err: fmt.Errorf("%w: %w", ErrRead, err)}
 	}
-	format, err := Detect(head[:n], name)
+	format, err := Detect(head[:n])
 	if err != nil {
 		return nil, &InputError{File: name, Err: err}
 	}
@@ -221,7 +111,9 @@ func (cs Closers) Close() error {
 	return first
 }
 
-// bodyReader yields one capture: a file holding a robots.txt body.
+// bodyReader yields one capture: a file holding a robots.txt body, plain
+// or compressed (gzip or zstd, as some servers send robots.txt unasked),
+// which is read decompressed.
 type bodyReader struct {
 	cfg    config
 	r      io.Reader
@@ -241,66 +133,134 @@ func newBodyReader(r io.Reader, name string, fi fs.FileInfo, opts []Option) (*bo
 	return &bodyReader{cfg: cfg, r: r, name: name, fi: fi, sha: sha1.New()}, nil
 }
 
-// Next returns the body's capture, then io.EOF.
+// Next returns the body's capture, then io.EOF. A compressed body whose
+// data is damaged holds what could be decompressed before the damage
+// (recorded in Counts.Damage by its kind, the capture marked
+// record-incomplete); one of which nothing could be decompressed is no
+// capture but Skipped["corrupt"].
 func (b *bodyReader) Next() (*Capture, error) {
 	if b.done {
 		return nil, io.EOF
 	}
 	b.done = true
 	b.counts.Records++
+	r, dec := b.stream()
 	c := &b.cap
-	if err := fileCapture(c, b.r, b.name, b.fi, b.sha, b.cfg); err != nil {
+	err := fileCapture(c, r, b.name, b.fi, dec != nil, b.sha, b.cfg)
+	var damaged *memberError
+	if err != nil && !errors.As(err, &damaged) { // a member's damage is recorded by its source
 		b.counts.damage(Damage{Kind: DamageUnreadable, Detail: err.Error()})
 	}
-	b.counts.Captures++
-	b.counts.Bytes = b.fi.Size()
-	if b.counts.Bytes < 0 {
-		b.counts.Bytes = c.BodySize
+	b.counts.Bytes = b.storedBytes(c, dec)
+	if c.Source.Length < 0 {
+		c.Source.Length = b.counts.Bytes
 	}
+	if dec != nil && dec.damaged {
+		if c.BodySize == 0 {
+			b.counts.skip(SkipCorrupt)
+			return nil, io.EOF
+		}
+		if err == nil {
+			c.AddProblem(ProblemInputDamaged, "bytes that are not "+dec.comp.String()+" data were passed over between or after its members")
+		}
+	}
+	b.counts.Captures++
 	return c, nil
+}
+
+// stream returns the body's bytes: the file as it is, or decompressed
+// (dec, not nil) when it starts with a gzip or zstd magic number.
+func (b *bodyReader) stream() (r io.Reader, dec *decompressedBody) {
+	br := bufio.NewReaderSize(b.r, 16)
+	head, _ := br.Peek(len(magicZstd))
+	switch comp := sniffCompression(head); comp {
+	case compGzip, compZstd:
+		dec = &decompressedBody{in: newInput(br, b.name, &b.counts), comp: comp}
+		return dec, dec
+	}
+	return br, nil
+}
+
+// storedBytes returns the input bytes the body took: the file's size, or
+// when that is unknown (a remote body without Content-Length) the bytes
+// read.
+func (b *bodyReader) storedBytes(c *Capture, dec *decompressedBody) int64 {
+	switch {
+	case b.fi.Size() >= 0:
+		return b.fi.Size()
+	case dec != nil:
+		return dec.in.pos()
+	}
+	return c.BodySize
 }
 
 // Counts returns a snapshot of the running totals.
 func (b *bodyReader) Counts() Counts { return b.counts.snapshot() }
 
-// fileCapture fills c from a file holding a robots.txt body, whose size
-// may be unknown (-1: a remote body without Content-Length).
-func fileCapture(c *Capture, r io.Reader, name string, fi fs.FileInfo, h hash.Hash, cfg config) error {
+// decompressedBody reads the decompressed bytes of a compressed body file:
+// its gzip members (or zstd frames) one after the other, as gzip -d does.
+// It ends at the first damaged member with its *memberError; the source
+// records the damage in the body reader's Counts.
+type decompressedBody struct {
+	in      *input
+	comp    compression
+	src     source
+	open    bool // a member is being read
+	damaged bool // garbage was passed over, or a member is damaged
+}
+
+// Read reads decompressed bytes, going on to the next member at the end of
+// one.
+func (d *decompressedBody) Read(p []byte) (int, error) {
+	if d.src == nil {
+		src, err := newSource(d.in, false)
+		if err != nil {
+			return 0, err
+		}
+		d.src = src
+	}
+	for {
+		if !d.open {
+			skipped, err := d.src.next()
+			d.damaged = d.damaged || skipped
+			if err != nil {
+				return 0, err
+			}
+			d.open = true
+		}
+		n, err := d.src.read(p)
+		switch {
+		case err == io.EOF:
+			d.open = false
+			if n == 0 {
+				continue
+			}
+			err = nil
+		case err != nil:
+			var member *memberError
+			d.damaged = d.damaged || errors.As(err, &member)
+		}
+		return n, err
+	}
+}
+
+// fileCapture fills c from a file holding a robots.txt body, read from r
+// (decompressed when compressed), whose size as stored may be unknown (-1:
+// a remote body without Content-Length; Source.Length is then -1 too).
+func fileCapture(c *Capture, r io.Reader, name string, fi fs.FileInfo, compressed bool, h hash.Hash, cfg config) error {
 	*c = Capture{Problems: c.Problems[:0]}
 	if c.Host, c.URL = urlFromName(name); c.Host == "" {
 		c.AddProblem(ProblemHostUnknown, "file "+filepath.Base(name))
 	}
 	c.FetchTime = fileTime(fi.ModTime())
 	c.RecordID = "file:" + filepath.ToSlash(name)
+	c.Source = Provenance{File: name, Length: fi.Size()}
 	size, bufSize := fi.Size(), int64(cfg.maxBody)
+	if compressed {
+		size = -1 // the decompressed size is known at the end only
+	}
 	if size >= 0 {
 		bufSize = min(bufSize, size+1)
 	}
-	c.Source = Provenance{File: name, Length: size}
-	err := readBodyInto(c, r, max(size, 0), make([]byte, 0, bufSize), make([]byte, 32<<10), h, cfg)
-	if size < 0 {
-		c.Source.Length = c.BodySize
-	}
-	return err
-}
-
-// PlausibleBody reports whether the first bytes of an uncompressed file
-// could be a robots.txt body: text (in any ASCII-compatible encoding, or
-// UTF-16 with its byte order mark), or nothing. Binary data has NUL bytes
-// or many control characters; robots.txt files, even broken ones, have
-// neither.
-func PlausibleBody(head []byte) bool {
-	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
-		return true
-	}
-	controls := 0
-	for _, b := range head {
-		switch {
-		case b == 0:
-			return false
-		case b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != '\v' && b != 0x1A: // 0x1A: DOS end of file
-			controls++
-		}
-	}
-	return controls*20 <= len(head) // at most 5%
+	return readBodyInto(c, r, max(size, 0), make([]byte, 0, bufSize), make([]byte, 32<<10), h, cfg)
 }

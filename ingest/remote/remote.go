@@ -365,7 +365,7 @@ func remoteFormatReader(t *transfer, u *url.URL, opts []archive.Option) (archive
 	if n == 0 && t.err != nil {
 		return nil, 0, &archive.InputError{File: t.url, Err: fmt.Errorf("%w: %w", archive.ErrRead, t.err)}
 	}
-	format, err := archive.Detect(head[:n], u.Path)
+	format, err := archive.Detect(head[:n])
 	if err != nil {
 		return nil, 0, &archive.InputError{File: t.url, Err: err}
 	}

@@ -363,8 +363,8 @@ func TestRemoteCorpus(t *testing.T) {
 			})
 		}
 	}
-	if read < 2*70 || refused < 2*8 {
-		t.Errorf("%d reads and %d refusals compared: the corpus's warc/ folder has 76 files read and 8 refused", read/2, refused/2)
+	if read < 2*80 || refused < 2*3 {
+		t.Errorf("%d reads and %d refusals compared: the corpus's warc/ folder has 81 files read and 3 refused", read/2, refused/2)
 	}
 	t.Logf("%d files read and %d refused alike; %d requests to the dropping server", read/2, refused/2, log.len())
 	if log.len() < 3*read/2 {
