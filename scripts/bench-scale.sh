@@ -113,4 +113,4 @@ for j in "${jobs[@]}"; do
     printf "| %d | %.1f | %.1f | %.2f | %.0f | %.2f | %d | %.1f |\n", j, f, w, w / f, c / n * 1e6, c / c1, m / 1024, r }'
 done
 echo
-echo "($captures captures in ${#inputs[@]} files; $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(date -u +%F))"
+echo "($captures captures in ${#inputs[@]} files of $(cat "${inputs[@]}" | wc -c) bytes; $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'); $(date -u +%F))"
