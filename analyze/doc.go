@@ -270,8 +270,10 @@
 // (about 1 in 3·10⁷ for a million identifiers) would merge two. Crawls are
 // reported one after the other, so the largest partition sets the peak.
 // The Go heap may grow to twice what is live: robocensus report sets a
-// soft memory limit of 240 MiB unless GOMEMLIMIT or --host-batches is set,
-// and chooses the batches to fit the limit.
+// soft memory limit (three quarters of the memory available, or --memory)
+// unless GOMEMLIMIT or --host-batches is set, and chooses the batches to
+// fit the limit (WithMemory). The figures below were measured under its
+// former default, 240 MiB.
 //
 // On the shared 2-core VM (Intel Xeon, 2026-11-22, go1.26,
 // scripts/bench-report.hb -s "1 2 3 4", run twice, over a dataset of

@@ -152,13 +152,13 @@ const (
 // them. Run returns an error only when the dataset cannot be written, or
 // when ctx is cancelled; the partition is then left as it was.
 func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
-	if cfg.Readers <= 0 && slices.ContainsFunc(inputs, remote.IsRemote) {
-		cfg.Readers = max(cfg.Workers, runtime.GOMAXPROCS(0), remoteReaders)
-	}
+	cfg.Workers, cfg.Readers = cfg.goroutines(inputs)
 	if err := cfg.setDefaults(); err != nil {
 		return Summary{}, err
 	}
-	size := cfg.fitMemory(memoryLimit())
+	limit := memoryLimit()
+	size := cfg.fitMemory(limit)
+	cfg.Logger.Debug("sizing", "workers", size.workers, "readers", size.readers, "queue", size.queue, "bound_mib", limit>>20)
 	files, fromFolder := expandFolders(inputs)
 	all := dedupe(files, cfg.Logger)
 	release, err := dataset.LockRun(cfg.Dir, cfg.Crawl, cfg.Shard, cfg.LockStaleAfter)

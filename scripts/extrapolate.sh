@@ -1,58 +1,44 @@
 #!/usr/bin/env bash
 # extrapolate.sh: how long, and how much, a full Common Crawl robotstxt crawl
-# takes on one machine of N cores, from measured throughput on files like
-# Common Crawl's.
+# takes on one machine, from the figures scripts/bench-scale.sh measured at
+# each core count (issue 28): no assumption that the per-core efficiency of
+# one core count holds at another.
 #
-# Method. A Common Crawl robotstxt file is about 1.7 MB of per-record gzip
-# (~90,000 files, ~150 GB a crawl; see ../shared/corpus/FORMATS.md). The script
-# builds FILES such files (about 700 hosts each, Common Crawl's mix of
-# answers, bodies from the shared corpus; scripts/mkwarc), then times
-# `robocensus ingest` of all of them pinned to one core (taskset -c 0) and on
-# all of this machine's cores, publication included, and zcat of the same
-# files. From the
-# one-core time per file and the measured speed-up on this machine's cores it
-# extrapolates to N cores assuming the same per-core efficiency, and to the
-# crawl's file count. Reading from local disk: on a real run the download
-# (150 GB) must also keep up, so the script prints the bandwidth needed.
+# Method. bench-scale.sh times an ingest of Common Crawl style files at
+# -j 1, 2, 4 ... nproc on as many cores. For each measured core count J,
+# the crawl's CRAWL_CAPTURES captures take the measured ingest time scaled
+# by captures (ingest time is linear in size: bench-ingest.sh's linearity
+# case), and the crawl's bytes at the measured ratio of bytes to captures
+# give the download it needs. A core count that was not measured is not
+# extrapolated: measure it on a machine that has it.
 #
-# Usage: scripts/extrapolate.sh [N_CORES ...]   (default: 2 8 32)
-# Environment: FILES (default 24), CRAWL_FILES (default 90000),
-#   CORE_HOUR_USD (default 0.02, a spot vCPU-hour), ROBOCENSUS_CORPUS.
+# Usage: scripts/extrapolate.sh [TABLE]
+#   TABLE: bench-scale.sh's output saved to a file; without it bench-scale.sh
+#   runs now (its environment applies: FILES, HOSTS, JOBS, RUNS, ...).
+# Environment: CRAWL_CAPTURES (default 75000000, the most of a crawl),
+#   CORE_HOUR_USD (default 0.02, a spot vCPU-hour).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-files="${FILES:-24}"
-crawl_files="${CRAWL_FILES:-90000}"
+crawl="${CRAWL_CAPTURES:-75000000}"
 price="${CORE_HOUR_USD:-0.02}"
-corpus="${ROBOCENSUS_CORPUS:-../shared/corpus}"
-cores="$(nproc)"
-targets=("${@:-2 8 32}")
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+table="${1:-}"
+if [ -z "$table" ]; then
+  table="$(mktemp)"
+  trap 'rm -f "$table"' EXIT
+  scripts/bench-scale.sh | tee "$table"
+fi
 
-go build -o "$work/robocensus" ./cmd/robocensus
-for i in $(seq "$files"); do
-  go run ./scripts/mkwarc -corpus "$corpus" -n 700 -seed "$((100 + i))" -o "$work/in-$i.warc.gz" 2>/dev/null
-done
-bytes=$(cat "$work"/in-*.warc.gz | wc -c)
-
-wall() { /usr/bin/time -f "%e" -o "$work/t" "$@" >/dev/null 2>&1; cat "$work/t"; }
-z=$(wall sh -c "cat '$work'/in-*.warc.gz | zcat")
-t1=$(wall taskset -c 0 "$work/robocensus" ingest -o "$work/d1" --crawl x "$work"/in-*.warc.gz)
-tn=$(wall "$work/robocensus" ingest -o "$work/dn" --crawl x -j "$cores" "$work"/in-*.warc.gz)
-
-awk -v files="$files" -v bytes="$bytes" -v z="$z" -v t1="$t1" -v tn="$tn" -v cores="$cores" \
-    -v crawl="$crawl_files" -v price="$price" -v targets="${targets[*]}" 'BEGIN {
-  per_file = t1 / files; speedup = t1 / tn; eff = speedup / cores
-  printf "measured on %d files of %.1f MB (this machine: %d cores)\n", files, bytes / files / 1e6, cores
-  printf "  zcat of all files:          %6.2f s\n", z
-  printf "  ingest on 1 core:           %6.2f s  (%.3f s a file, %.2fx zcat)\n", t1, per_file, t1 / z
-  printf "  ingest on %d cores:          %6.2f s  (speed-up %.2f, %.0f%% per core)\n", cores, tn, speedup, 100 * eff
-  printf "extrapolated to %d files (%.0f GB):\n", crawl, crawl * bytes / files / 1e9
-  n = split(targets, ts, " ")
-  for (i = 1; i <= n; i++) {
-    c = ts[i]; hours = crawl * per_file / (c * eff) / 3600
-    printf "  %3d cores: %6.1f h, %6.1f core-hours, about $%.2f at $%s a core-hour; download %.0f MB/s\n",
-      c, hours, hours * c, hours * c * price, price, crawl * bytes / files / 1e6 / (hours * 3600)
-  }
-}'
+awk -v crawl="$crawl" -v price="$price" '
+  /^\| [0-9]+ \|/ { n++; j[n] = $2; s[n] = $6 }
+  /^\([0-9]+ captures in [0-9]+ files of [0-9]+ bytes/ { caps = substr($1, 2); bytes = $7 }
+  END {
+    if (n == 0 || caps == 0) { print "extrapolate: no bench-scale.sh table found" > "/dev/stderr"; exit 1 }
+    printf "\na crawl of %d captures (about %.0f GB of robotstxt WARCs), from %d captures measured:\n\n", crawl, crawl * bytes / caps / 1e9, caps
+    print "| cores | time | core-hours | compute cost | download it needs |"
+    print "|---:|---:|---:|---:|---:|"
+    for (i = 1; i <= n; i++) {
+      secs = s[i] / caps * crawl
+      printf "| %d | %.1f h | %.1f | $%.2f | %.0f MB/s |\n", j[i], secs / 3600, secs * j[i] / 3600, secs * j[i] / 3600 * price, crawl * bytes / caps / 1e6 / secs
+    }
+  }' "$table"

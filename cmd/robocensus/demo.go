@@ -14,6 +14,7 @@ import (
 
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/internal/sysmem"
 )
 
 var demoCmd = &Command{
@@ -62,7 +63,9 @@ func demo(env *Env, dir string) int {
 	}
 	fmt.Fprintf(env.Stdout, "sample corpus: %s\n", warc)
 	cfg := ingest.Config{Dir: filepath.Join(dir, "dataset"), Crawl: "CC-MAIN-2025-05", Logger: newLogger(env.Stderr, false, true)}
-	if code := runIngest(env, cfg, []string{warc}); code != exitOK {
+	inputs := []string{warc}
+	bound := chooseMemory(0, sysmem.Available(), func(m sysmem.Memory) memoryBound { return ingestMemory(cfg, inputs, m) })
+	if code := runIngest(env, cfg, inputs, bound); code != exitOK {
 		return code
 	}
 	return demoReport(env, dir, cfg.Dir)

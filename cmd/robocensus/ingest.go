@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/ingest/dataset"
 	"github.com/robocensus/robocensus/ingest/remote"
+	"github.com/robocensus/robocensus/internal/sysmem"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -87,6 +87,13 @@ With --shard K/N (0 <= K < N) the run reads only its share of the inputs, so
 that N runs, on one machine or many sharing DIR, split a crawl; the run that
 completes the last share publishes the crawl.
 
+Memory: the run sizes its workers, readers and the batches between them to
+a memory bound (the Go soft memory limit): GOMEMLIMIT when set, else
+--memory SIZE, else what the workers asked for need (about 120 MiB each,
+twice what they hold, as the collector wants), at most three quarters of
+the memory the process may use (its cgroup's limit, else the machine's).
+A bound that does not hold -j workers lowers them, and the run says so.
+
 Exit status: 0 when every input was read to its end, 1 when an input could
 not be opened or read to its end (recorded in inputs; the others are still
 processed) or the dataset could not be written, 2 on a usage error. A run
@@ -109,6 +116,7 @@ files) publishes nothing and exits 1.`,
 		idle := fs.Duration("idle-timeout", remote.DefaultIdleTimeout, "longest stall in a remote body (`D`)")
 		header := fs.Duration("header-timeout", remote.DefaultHeaderTimeout, "longest wait for a response header, connecting included (`D`)")
 		profile := profileFlag(fs)
+		memory := memoryFlagVar(fs, "default: what the workers need, at most 3/4 of the memory available")
 		return func(env *Env, args []string) int {
 			if len(args) == 0 {
 				env.errorf("ingest: no INPUT given")
@@ -150,25 +158,32 @@ files) publishes nothing and exits 1.`,
 			if *dryRun {
 				return printPlan(env, cfg, inputs, from)
 			}
-			return withProfile(env, *profile, func() int { return runIngest(env, cfg, inputs) })
+			bound := chooseMemory(*memory, sysmem.Available(), func(m sysmem.Memory) memoryBound { return ingestMemory(cfg, inputs, m) })
+			return withProfile(env, *profile, func() int { return runIngest(env, cfg, inputs, bound) })
 		}
 	},
 }
 
-// memoryLimit is the soft memory limit of an ingest run, unless GOMEMLIMIT
-// says otherwise: the Go heap may otherwise grow to twice what is live, and
-// a run stays under 300 MiB with it (scripts/bench-ingest.sh).
-const memoryLimit = 240 << 20
+// ingestMemory is the default memory bound of an ingest: what its workers,
+// readers and queue need, at most three quarters of the memory available
+// (see ingest.DefaultMemory).
+func ingestMemory(cfg ingest.Config, inputs []string, available sysmem.Memory) memoryBound {
+	b := ingest.DefaultMemory(cfg, inputs, available.Bytes)
+	from := fmt.Sprintf("what the workers need (%d MiB)", ingest.MemoryNeed(cfg, inputs)>>20)
+	if available.Bytes > 0 {
+		from += fmt.Sprintf(", at most 3/4 of %v", available)
+	}
+	return memoryBound{bytes: b, from: from}
+}
 
 // runIngest runs the pipeline with a progress line on a terminal, or a
 // progress log line every progressLogEvery otherwise, and prints the
 // summary.
-func runIngest(env *Env, cfg ingest.Config, inputs []string) int {
+func runIngest(env *Env, cfg ingest.Config, inputs []string, bound memoryBound) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(memoryLimit))
-	}
+	defer bound.apply()()
+	cfg.Logger.Debug("memory bound", "mib", bound.bytes>>20, "from", bound.from)
 	progress := newProgressLine(env.Stderr, cfg.Logger)
 	cfg.Progress = progress.update
 	sum, err := ingest.Run(ctx, cfg, inputs)

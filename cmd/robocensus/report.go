@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/internal/sysmem"
 )
 
 var reportCmd = &Command{
@@ -55,12 +55,13 @@ figures. -o writes to FILE instead of standard output.
 The crawl report holds what it knows of each capture for one host batch at
 a time: the captures of a crawl are split by host into batches, and the
 tables are read once per batch. More batches use less memory and take
-longer; the figures are the same. The batches are as few as fit the soft
-memory limit: GOMEMLIMIT, or 240 MiB (about a million captures a batch)
-when it is not set; the number is printed on standard error. Give the
-report the memory the machine can spare (GOMEMLIMIT=4GiB holds a batch of
-about 35 million captures) rather than --host-batches N, which forces the
-number and sets no limit.
+longer; the figures are the same. The batches are as few as fit the
+memory bound: GOMEMLIMIT when set, else --memory SIZE, else three quarters
+of the memory the process may use (its cgroup's limit, else the machine's;
+240 MiB, about a million captures a batch, where that cannot be read). The
+number is printed on standard error, with the bound when there are more
+than one. 4GiB holds a batch of about 35 million captures. --host-batches N
+forces the number and sets no bound.
 
 Exit status: 0 when the report was written, 1 when the dataset cannot be read
 or holds no capture of HOST, 2 on a usage error.`,
@@ -74,6 +75,7 @@ or holds no capture of HOST, 2 on a usage error.`,
 		fs.Var(&crawls, "crawl", "report on the crawl `LABEL` only (repeatable; default: every crawl)")
 		ranksFile := fs.String("ranks", "", "join the ranked host list `FILE` (rank,host lines; Tranco's CSV) with the crawls")
 		profile := profileFlag(fs)
+		memory := memoryFlagVar(fs, "default: 3/4 of the memory available")
 		return func(env *Env, args []string) int {
 			if len(args) > 1 { // flags may follow DATASET too
 				if err := fs.Parse(args[1:]); err != nil {
@@ -106,33 +108,42 @@ or holds no capture of HOST, 2 on a usage error.`,
 				}
 				opts = append(opts, analyze.WithRanks(r))
 			}
-			return withProfile(env, *profile, func() int { return report(env, args[0], *site, f, *out, *batches, opts) })
+			return withProfile(env, *profile, func() int { return report(env, args[0], *site, f, *out, *batches, *memory, opts) })
 		}
 	},
 }
 
-// reportMemoryLimit is the soft memory limit of a report run, unless
-// GOMEMLIMIT says otherwise or --host-batches is given: the Go heap may
-// otherwise grow to twice what is live. The host batches are chosen to fit
-// the limit (analyze.WithMemory): with this one, about a million captures
-// a batch, and the crawl report of a million captures stays under 300 MB
-// (scripts/bench-report.sh). With --host-batches a batch may hold more than
-// fits under it, and the collector would run without end: no limit then.
-const reportMemoryLimit = 240 << 20
+// reportMemory is the default memory bound of a report: three quarters of
+// the memory available, or, where that cannot be read (outside Linux),
+// fallbackReportMemory. The host batches are chosen to fit the bound
+// (analyze.WithMemory): the fewer, the faster, and a report's heap grows
+// with its batches' captures, not with the bound. With --host-batches a
+// batch may hold more than fits under a bound, and the collector would run
+// without end: no bound then.
+func reportMemory(available sysmem.Memory) memoryBound {
+	if available.Bytes <= 0 {
+		return memoryBound{bytes: fallbackReportMemory, from: "the default where the memory available is unknown"}
+	}
+	return memoryBound{bytes: available.Bytes / 4 * 3, from: fmt.Sprintf("3/4 of %v", available)}
+}
+
+// fallbackReportMemory: about a million captures a batch, and the crawl
+// report of a million captures stays under 300 MB (scripts/bench-report.sh).
+const fallbackReportMemory = 240 << 20
 
 // report writes the crawl report, or the site report when site is set,
 // with the crawl's captures split into the given number of host batches,
 // or into as few as fit the soft memory limit when batches is 0.
-func report(env *Env, dataset, site string, f analyze.Format, out string, batches int, opts []analyze.Option) int {
+func report(env *Env, dataset, site string, f analyze.Format, out string, batches int, memory memoryFlag, opts []analyze.Option) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	var bound memoryBound
 	if batches > 0 {
 		opts = append(opts, analyze.WithHostBatches(batches))
 	} else {
-		if os.Getenv("GOMEMLIMIT") == "" {
-			defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
-		}
-		opts = append(opts, analyze.WithMemory(max(debug.SetMemoryLimit(-1), analyze.MinMemory)))
+		bound = chooseMemory(memory, sysmem.Available(), reportMemory)
+		defer bound.apply()()
+		opts = append(opts, analyze.WithMemory(max(bound.bytes, analyze.MinMemory)))
 	}
 	d, err := analyze.Open(os.DirFS(dataset), opts...)
 	if err != nil {
@@ -149,7 +160,11 @@ func report(env *Env, dataset, site string, f analyze.Format, out string, batche
 				env.errorf("report: %s: %v", dataset, err)
 				return exitFailure
 			}
-			fmt.Fprintf(env.Stderr, "report: crawl %s: %d captures in %s\n", crawl, captures, plural(batches, "host batch", "host batches"))
+			fmt.Fprintf(env.Stderr, "report: crawl %s: %d captures in %s", crawl, captures, plural(batches, "host batch", "host batches"))
+			if batches > 1 && bound.bytes > 0 {
+				fmt.Fprintf(env.Stderr, " to fit the memory bound of %d MiB (%s); a larger --memory takes fewer, faster", bound.bytes>>20, bound.from)
+			}
+			fmt.Fprintln(env.Stderr)
 		}
 	}
 	write := func(w io.Writer) error {
