@@ -65,8 +65,9 @@ type Config struct {
 	// Without it, the rows of the inputs the published partition read to
 	// their end are kept and only the others are read (see rerun.go).
 	Fresh bool
-	// LockStaleAfter is the age after which a finalize lock left by another
-	// host is taken over. Defaults to 6 hours.
+	// LockStaleAfter is the age after which a run or finalize lock left by
+	// another run is taken over, whether or not its process is known to be
+	// gone. Defaults to 6 hours.
 	LockStaleAfter time.Duration
 	// Progress, if set, is called about once a second during the run and
 	// once at its end, from a goroutine of its own.
@@ -246,9 +247,12 @@ func (p *pipeline) publish(work *dataset.Work, segs []dataset.SegmentManifest, a
 		return sum, nil
 	}
 	locked, err := work.LockFinalize(p.cfg.LockStaleAfter)
-	if err != nil || !locked {
-		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
+	if err != nil {
 		return sum, err
+	}
+	if !locked {
+		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
+		return sum, nil
 	}
 	if sum.Failed == len(sum.Inputs) {
 		// Nothing to publish: an empty partition would stand for a crawl
