@@ -70,8 +70,9 @@ type Config struct {
 	// not given. Without it their rows are kept as published (they are
 	// inputs of the run that it does not read), with or without Fresh.
 	DropMissing bool
-	// LockStaleAfter is the age after which a finalize lock left by another
-	// host is taken over. Defaults to 6 hours.
+	// LockStaleAfter is the age after which a run or finalize lock left by
+	// another run is taken over, whether or not its process is known to be
+	// gone. Defaults to 6 hours.
 	LockStaleAfter time.Duration
 	// Progress, if set, is called about once a second during the run and
 	// once at its end, from a goroutine of its own.
@@ -302,9 +303,12 @@ func (p *pipeline) publish(work *dataset.Work, segs []dataset.SegmentManifest, a
 		return sum, nil
 	}
 	locked, err := work.LockFinalize(p.cfg.LockStaleAfter)
-	if err != nil || !locked {
-		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
+	if err != nil {
 		return sum, err
+	}
+	if !locked {
+		p.cfg.Logger.Info("another run is publishing the crawl", "crawl", p.cfg.Crawl)
+		return sum, nil
 	}
 	if noneGivenRead(sum.Inputs, unnamed) {
 		// Nothing to publish: an empty partition would stand for a crawl

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -14,7 +12,9 @@ import (
 // crawl and shard is writing to the same dataset folder (a [*RunningError]).
 var ErrRunning = errors.New("ingest: another run of the crawl is in progress")
 
-// A RunningError says which run holds a crawl's run lock.
+// A RunningError says which run holds a crawl's run lock. PID is 0 when
+// the lock names no run: an earlier version is writing it, or was
+// interrupted while writing it.
 type RunningError struct {
 	Crawl, Dir string
 	Host       string
@@ -24,6 +24,10 @@ type RunningError struct {
 
 // Error implements error.
 func (e *RunningError) Error() string {
+	if e.PID == 0 {
+		return fmt.Sprintf("another ingest of crawl %s into %s seems to be starting: its run lock names no run yet (one left so by an interrupted run is taken over %s after it was written)",
+			e.Crawl, e.Dir, halfWrittenGrace)
+	}
 	return fmt.Sprintf("another ingest of crawl %s into %s is running (pid %d on host %s since %s)",
 		e.Crawl, e.Dir, e.PID, e.Host, e.Since.Format(time.RFC3339))
 }
@@ -32,24 +36,25 @@ func (e *RunningError) Error() string {
 func (e *RunningError) Unwrap() error { return ErrRunning }
 
 // LockRun takes the run lock of a crawl's shard in its work folder,
-// run-<shard>.lock, holding "HOST PID TIME" as finalize.lock does, before
-// the run cleans up or reads anything: two runs of the same shard would
-// remove each other's segments being written and commit the same inputs
-// twice. Runs of different shards take different locks and cooperate
-// (see work.go). A lock is taken over when its process is gone (same host)
-// or it is older than staleAfter (another host): a killed run does not block
-// the rerun that resumes it. The returned function releases the lock.
+// run-<shard>.lock (a lock as finalize.lock is: see lock.go), before the
+// run cleans up or reads anything: two runs of the same shard would remove
+// each other's segments being written and commit the same inputs twice.
+// Runs of different shards take different locks and cooperate (see
+// work.go). A lock is taken over when its process is gone (same host) or
+// it is older than staleAfter: a killed run does not block the rerun that
+// resumes it. The returned function releases the lock, unless another run
+// has taken it over.
 func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
 	dir := workPath(root, crawl)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("ingest: creating work folder: %w", err)
 	}
 	path := filepath.Join(dir, "run-"+shard.tag()+".lock")
-	taken, err := takeLock(path, staleAfter)
+	lock, err := takeLock(path, staleAfter)
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("ingest: taking run lock: %w", err)
-	case !taken:
+	case lock == nil:
 		return nil, holderError(path, crawl, root)
 	}
 	return func() {
@@ -57,7 +62,7 @@ func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release
 		// (a run that had nothing to do leaves no .work behind). Not the
 		// segments folder, even empty: another shard may be about to
 		// commit into it.
-		os.Remove(path)
+		lock.release()
 		os.Remove(dir)
 		os.Remove(filepath.Dir(dir))
 	}, nil
@@ -65,12 +70,6 @@ func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release
 
 // holderError describes the run holding the lock at path.
 func holderError(path, crawl, root string) error {
-	e := &RunningError{Crawl: crawl, Dir: root}
-	data, _ := os.ReadFile(path)
-	if f := strings.Fields(string(data)); len(f) == 3 {
-		e.Host = f[0]
-		e.PID, _ = strconv.Atoi(f[1])
-		e.Since, _ = time.Parse(time.RFC3339, f[2])
-	}
-	return e
+	r, _ := readLockRecord(path)
+	return &RunningError{Crawl: crawl, Dir: root, Host: r.Host, PID: r.PID, Since: r.Since}
 }

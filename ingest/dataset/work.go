@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -248,55 +247,17 @@ func writeFileAtomic(path string, data []byte) error {
 	return err
 }
 
-// lockFinalize takes the right to publish the crawl: it creates
-// finalize.lock, or takes it over when the process holding it is gone (same
-// host, no such process) or the lock is older than staleAfter.
+// LockFinalize takes the right to publish the crawl, finalize.lock (see
+// lock.go), or takes it over when the process holding it is gone (same
+// host, no such process) or the lock is older than staleAfter. It reports
+// false when another live run holds it; the error is the file system's.
+// The lock goes with the work folder.
 func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
-	return takeLock(filepath.Join(w.path, "finalize.lock"), staleAfter)
-}
-
-// takeLock creates the lock file at path holding "HOST PID TIME", or
-// takes it over when it is stale (see lockIsStale). It reports false when
-// another live run holds it; the error is that of the file system.
-func takeLock(path string, staleAfter time.Duration) (bool, error) {
-	host, _ := os.Hostname()
-	content := fmt.Sprintf("%s %d %s\n", host, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err == nil {
-			_, err = f.WriteString(content)
-			if err = errors.Join(err, f.Close()); err != nil {
-				os.Remove(path)
-				return false, err
-			}
-			return true, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return false, err
-		}
-		if !lockIsStale(path, host, staleAfter) {
-			return false, nil
-		}
-		os.Remove(path)
-	}
-	return false, nil
-}
-
-func lockIsStale(path, host string, staleAfter time.Duration) bool {
-	data, err := os.ReadFile(path)
+	lock, err := takeLock(filepath.Join(w.path, "finalize.lock"), staleAfter)
 	if err != nil {
-		return false
+		return false, fmt.Errorf("ingest: taking the finalize lock: %w", err)
 	}
-	fields := strings.Fields(string(data))
-	if len(fields) != 3 {
-		return true
-	}
-	at, err := time.Parse(time.RFC3339, fields[2])
-	if err != nil || time.Since(at) > staleAfter {
-		return true
-	}
-	pid, err := strconv.Atoi(fields[1])
-	return fields[0] == host && err == nil && processGone(pid)
+	return lock != nil, nil
 }
 
 // Finalize publishes the crawl from the segments covering inputs: merged
