@@ -9,10 +9,14 @@ import (
 	"testing"
 )
 
+// DuckDBSkipPrefix starts the message of every test skipped for want of
+// DuckDB, so that scripts/test.sh can count them at the end of a run.
+const DuckDBSkipPrefix = "DuckDB test skipped: "
+
 // DuckDBSkipMessage is why a DuckDB test skips in a build without cgo: the
 // DuckDB driver is C++ behind cgo, which needs a C compiler (gcc). With cgo
 // (the default wherever a C compiler is found) DuckDB tests never skip.
-const DuckDBSkipMessage = "DuckDB test skipped: DuckDB needs cgo and a C compiler (gcc), and this test binary was built without cgo (CGO_ENABLED=0, or no C compiler found); see README, Set up"
+const DuckDBSkipMessage = DuckDBSkipPrefix + "DuckDB needs cgo and a C compiler (gcc), and this test binary was built without cgo (CGO_ENABLED=0, or no C compiler found); see README, Set up"
 
 // OpenDuckDB opens an in-memory DuckDB, closed when the test ends. In a
 // build without cgo, which has no DuckDB, it skips the test with
