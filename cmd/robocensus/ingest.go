@@ -234,7 +234,7 @@ func newLogger(w io.Writer, verbose, terminal bool) *slog.Logger {
 	case terminal:
 		level = slog.LevelWarn
 	}
-	if terminal {
+	if isTerminal(w) { // where progressLine draws (demo asks for the terminal's level anywhere)
 		w = clearLineWriter{w}
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))

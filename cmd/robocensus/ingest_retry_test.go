@@ -33,3 +33,13 @@ func TestIssue27IngestFailures(t *testing.T) {
 		t.Errorf("bad names were retried:\n%s", errs)
 	}
 }
+
+// TestLogLinesPlainOffTerminal: log lines clear the progress line only on
+// a terminal, also when the caller asks for the terminal's level (demo).
+func TestLogLinesPlainOffTerminal(t *testing.T) {
+	var buf strings.Builder
+	newLogger(&buf, false, true).Warn("w")
+	if strings.Contains(buf.String(), "\033") || !strings.Contains(buf.String(), "msg=w") {
+		t.Errorf("log line %q, want one without escape sequences", buf.String())
+	}
+}
