@@ -117,6 +117,36 @@ func TestUsable(t *testing.T) {
 	}
 }
 
+// TestIssue27NotRobotsContent pins each code of the "not a robots.txt"
+// rule one by one (issue 27 item 16): a capture without an HTTP status and
+// without rules is not usable when its body is HTML, binary or starts with
+// a UTF-16 byte order mark, and is usable when it is plain text. Each case
+// is a crawl of one such host besides a usable one, so that a code dropped
+// from the rule makes its host usable here.
+func TestIssue27NotRobotsContent(t *testing.T) {
+	f := func(name, body string, usable int64) {
+		t.Helper()
+		dir := t.TempDir()
+		var p partition
+		p.site("ok", "rules.example", 0, "User-agent: *\nDisallow: /private/\n", fetched)
+		file := p.site("x", "x.example", 0, body, fetched)
+		if file.Stats.Rules != 0 {
+			t.Fatalf("%s: the body has %d rules; the case needs none", name, file.Stats.Rules)
+		}
+		if err := p.write(dir, "X"); err != nil {
+			t.Fatal(err)
+		}
+		_, r := openReport(t, dir)
+		if got := r.Crawls[0].UsableHosts; got != usable {
+			t.Errorf("%s: %d usable hosts, want %d", name, got, usable)
+		}
+	}
+	f("html-content", "<!DOCTYPE html><html><body>Not found</body></html>\n", 1)
+	f("binary-content", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01", 1)
+	f("bom-utf16", "\xff\xfeU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00", 1)
+	f("plain text without rules", "# nothing to say\n", 2)
+}
+
 // TestArrowMemoryReleased checks that every Arrow buffer a report takes
 // from its allocator is given back.
 func TestArrowMemoryReleased(t *testing.T) {

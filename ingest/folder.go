@@ -127,11 +127,22 @@ func (r *skipReader) Counts() archive.Counts {
 }
 func (r *skipReader) Close() error { return nil }
 
+// otherSchemeURL reports whether name is a URL of a scheme other than
+// http(s) ("s3://...", "ftp://...") and not a local file: remote.Open
+// refuses it, with the error that says no run can read it (remote.Permanent).
+func otherSchemeURL(name string) bool {
+	if archive.URLScheme(name) == "" {
+		return false
+	}
+	_, err := os.Stat(name)
+	return err != nil
+}
+
 // openInput opens an input: an http(s) URL through package remote, a
 // local file through package archive. A file of a folder (inFolder) that
 // no reader takes is a skipReader, with the reason.
 func openInput(ctx context.Context, name string, cfg *Config, inFolder bool) (archive.CaptureReader, io.Closer, error) {
-	if remote.IsRemote(name) {
+	if remote.IsRemote(name) || otherSchemeURL(name) {
 		return remote.Open(ctx, name, cfg.FetchOptions, cfg.ReadOptions...)
 	}
 	if !inFolder {

@@ -42,7 +42,9 @@ type Config struct {
 	// ReadOptions configure the archive readers (limits, mode).
 	ReadOptions []archive.Option
 	// FetchOptions configure the transfers of remote inputs (client,
-	// timeouts, retries).
+	// timeouts, retries). The run adds a remote.WithRetryNotify of its own,
+	// which logs each retry (info level) and lists the inputs waiting to
+	// retry in Progress.Retrying.
 	FetchOptions []remote.Option
 	// Crawlers are the crawlers of the agents table. Defaults to
 	// robots.TrackedCrawlers(). The dataset records the list (in the
@@ -92,6 +94,17 @@ type Progress struct {
 	Bytes      int64 // input bytes read so far, as stored (compressed)
 	BytesTotal int64 // input bytes of the run when all are local files, else 0
 	Elapsed    time.Duration
+	Retrying   []RetryWait // remote inputs waiting to retry a failed attempt, by name
+}
+
+// A RetryWait is a remote input waiting to try its transfer again after a
+// failed attempt (see remote.WithRetries).
+type RetryWait struct {
+	Input   string
+	Attempt int           // the attempt to come, counted from the last bytes received
+	Of      int           // the most attempts in a row the retries allow
+	In      time.Duration // the wait left
+	Cause   string        // why the last attempt failed
 }
 
 // Summary is the result of a run.
@@ -117,6 +130,10 @@ type Summary struct {
 	// failed, or there were none): nothing was published, and the work
 	// was dropped so that a rerun reads every input again.
 	NothingRead bool
+	// FailedForGood counts the inputs of Failed that another run cannot
+	// read either, because the name itself is wrong (remote.Permanent: not
+	// an http(s) URL, a malformed one, a host that does not exist).
+	FailedForGood int
 }
 
 // Sizes of the work units. A batch carries captures from a reader to a
@@ -201,7 +218,9 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	// run too, never read: in its inputs table, and in the segments it
 	// publishes.
 	all = append(all, carried.Unnamed...)
-	p := &pipeline{cfg: cfg, queue: size.queue, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder}
+	p := &pipeline{cfg: cfg, queue: size.queue, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder,
+		retrying: map[string]retryState{}}
+	p.cfg.FetchOptions = append(slices.Clip(cfg.FetchOptions), remote.WithRetryNotify(p.retried))
 	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
 	sum.carried(carried, all[:len(all)-len(carried.Unnamed)], cfg.Crawl, cfg.Logger)
 	if sum.Kept == 0 && sum.Resumed > 0 {
@@ -211,6 +230,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	err = p.segments(ctx, work, todo)
 	stop()
 	sum.Progress = p.progress()
+	sum.FailedForGood = int(p.failedForGood.Load())
 	if err != nil {
 		return sum, err
 	}
@@ -447,8 +467,52 @@ type pipeline struct {
 	parts      atomic.Int64
 
 	done, failed       atomic.Int64
+	failedForGood      atomic.Int64 // of failed, those remote.Permanent says a rerun cannot mend
 	records, captures  atomic.Int64
 	bytes, capturesOut atomic.Int64
+
+	retryMu  sync.Mutex
+	retrying map[string]retryState // by input: the last retry told, until the input is done
+}
+
+// retryState is the last retry of an input's transfer and when its wait
+// ends.
+type retryState struct {
+	retry remote.Retry
+	until time.Time
+}
+
+// retried is told of each retry of a remote input's transfer: it logs it
+// and keeps it for the progress until the input is done.
+func (p *pipeline) retried(r remote.Retry) {
+	p.cfg.Logger.Info("retrying remote input", "input", r.URL, "attempt", fmt.Sprintf("%d of %d", r.Failed+1, r.Allowed),
+		"wait", r.Wait.Round(time.Millisecond), "error", r.Cause())
+	p.retryMu.Lock()
+	defer p.retryMu.Unlock()
+	p.retrying[r.URL] = retryState{retry: r, until: time.Now().Add(r.Wait)}
+}
+
+// inputDone forgets the retries of an input read to its end or given up.
+func (p *pipeline) inputDone(name string) {
+	p.retryMu.Lock()
+	defer p.retryMu.Unlock()
+	delete(p.retrying, name)
+}
+
+// retryWaits returns the inputs still waiting to retry, by name.
+func (p *pipeline) retryWaits() []RetryWait {
+	now := time.Now()
+	p.retryMu.Lock()
+	defer p.retryMu.Unlock()
+	var waits []RetryWait
+	for name, st := range p.retrying {
+		if left := st.until.Sub(now); left > 0 {
+			r := st.retry
+			waits = append(waits, RetryWait{Input: name, Attempt: r.Failed + 1, Of: r.Allowed, In: left, Cause: r.Cause()})
+		}
+	}
+	slices.SortFunc(waits, func(a, b RetryWait) int { return strings.Compare(a.Input, b.Input) })
+	return waits
 }
 
 // epoch is the reading of one segment's inputs.
@@ -519,9 +583,13 @@ func (e *epoch) read(ctx context.Context, name string) error {
 	row.SkippedByReason, row.DamageEvents, row.Damage = skippedJSON(counts.Skipped), counts.DamageCount, damageJSON(counts.Damage)
 	row.LengthUnknown = lengthUnknown
 	log := p.cfg.Logger.With("input", name, "records", counts.Records, "captures", counts.Captures, "skipped", row.Skipped, "damage", counts.DamageCount)
+	p.inputDone(name)
 	if err != nil {
 		row.Error = err.Error()
 		p.failed.Add(1)
+		if remote.Permanent(err) {
+			p.failedForGood.Add(1)
+		}
 		log.Warn("input not read to its end", "error", err)
 	} else {
 		log.Debug("input read")
@@ -696,7 +764,7 @@ func (p *pipeline) progress() Progress {
 	return Progress{
 		Inputs: p.total, InputsDone: int(p.done.Load()), Failed: int(p.failed.Load()),
 		Records: p.records.Load(), Captures: p.capturesOut.Load(), Bytes: p.bytes.Load(),
-		BytesTotal: p.totalBytes, Elapsed: time.Since(p.start),
+		BytesTotal: p.totalBytes, Elapsed: time.Since(p.start), Retrying: p.retryWaits(),
 	}
 }
 
@@ -748,7 +816,23 @@ func (p Progress) String() string {
 	if eta, ok := p.ETA(); ok && p.InputsDone < p.Inputs {
 		s += ", ETA " + eta.Round(time.Second).String()
 	}
+	if len(p.Retrying) > 0 {
+		r := p.Retrying[0]
+		s += fmt.Sprintf("; retrying %s in %s (attempt %d of %d; %s)", r.Input, roughly(r.In), r.Attempt, r.Of, r.Cause)
+		if more := len(p.Retrying) - 1; more > 0 {
+			s += fmt.Sprintf(" and %d more", more)
+		}
+	}
 	return s
+}
+
+// roughly rounds a wait for display: to the second, or to the tenth of a
+// second under one second.
+func roughly(d time.Duration) time.Duration {
+	if d < time.Second {
+		return max(d.Round(100*time.Millisecond), 100*time.Millisecond)
+	}
+	return d.Round(time.Second)
 }
 
 // ETA estimates the time left: from the pace of the bytes read when the
@@ -797,6 +881,9 @@ func (p Progress) LogValue() slog.Value {
 	}
 	if eta, ok := p.ETA(); ok {
 		attrs = append(attrs, slog.Duration("eta", eta.Round(time.Second)))
+	}
+	if len(p.Retrying) > 0 {
+		attrs = append(attrs, slog.Int("retrying", len(p.Retrying)))
 	}
 	return slog.GroupValue(attrs...)
 }

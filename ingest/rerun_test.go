@@ -3,7 +3,6 @@ package ingest_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -130,11 +129,7 @@ func testRerun(t *testing.T, shards int) {
 // table (inputs without their reading times).
 func samePartitions(t *testing.T, a, b string) {
 	t.Helper()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testutil.OpenDuckDB(t)
 	for _, table := range schema.Tables() {
 		cols := "*"
 		if table.Name == "inputs" {

@@ -211,10 +211,7 @@ func rankedList(t *testing.T, dataset string) string {
 
 func openDB(t *testing.T) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := testutil.OpenDuckDB(t)
 	db.SetMaxOpenConns(1) // variables and views live in one connection
 	t.Cleanup(func() { db.Close() })
 	return db

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -305,5 +306,85 @@ func TestRFC9309_LineEndings(t *testing.T) {
 func TestRFC9309_RobotsTxtItselfFollowsTheRules(t *testing.T) {
 	if allowed(t, "User-agent: *\nDisallow: /\n", "http://e.com/robots.txt", "FooBot") {
 		t.Error("Google's matcher disallows /robots.txt under Disallow: /")
+	}
+}
+
+// RFC 9309 §2.2.1: groups naming the same agent are combined however many
+// groups the file has. The matcher keeps the groups naming the agents in a
+// 64-bit set and asks the later ones again: a group past the 64th naming
+// the agent counts, one naming another agent does not (issue 27 item 16).
+func TestRFC9309_MatchingGroupsCombinedPast64(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: FooBot\nDisallow: /early\n\n")
+	// Product tokens are letters, '_' and '-': bot-b-o names group 66.
+	token := func(i int) string { return fmt.Sprintf("bot-%c-%c", 'a'+i/26, 'a'+i%26) }
+	for i := 1; i <= 70; i++ {
+		fmt.Fprintf(&b, "User-agent: %s\nDisallow: /g%d\n\n", token(i), i)
+	}
+	b.WriteString("User-agent: FooBot\nDisallow: /late\n")
+	body := b.String()
+	if n := len(ParseString(body).Groups); n != 72 {
+		t.Fatalf("%d groups, want 72", n)
+	}
+	expectVerdicts(t, body, "FooBot", `
+		disallow http://e.com/early
+		disallow http://e.com/late
+		allow http://e.com/g3
+		allow http://e.com/g66`)
+	expectVerdicts(t, body, token(66), `
+		disallow http://e.com/g66
+		allow http://e.com/g65
+		allow http://e.com/early
+		allow http://e.com/late`)
+	expectVerdicts(t, body, "OtherBot", `
+		allow http://e.com/early
+		allow http://e.com/g66`)
+	if v := ParseString(body).Match("http://e.com/late", []string{"FooBot"}); v.Allowed || v.Line != 3+3*70+2 {
+		t.Errorf("/late for FooBot: %+v, want disallowed by line %d", v, 3+3*70+2)
+	}
+}
+
+// RFC 9309 §2.2.2: the longest match decides, an allow winning a tie. The
+// line that decides (Verdict.Line, what "robocensus match --why" prints) is
+// the first of the equally long matches of the winning directive, within
+// a group or across the groups combined (issue 27 item 16).
+func TestRFC9309_DecidingLineOnTies(t *testing.T) {
+	f := func(rules, url string, allowed bool, line int) {
+		t.Helper()
+		v := ParseString("User-agent: FooBot\n"+rules).Match(url, []string{"FooBot"})
+		if v.Allowed != allowed || v.Line != line {
+			t.Errorf("%q on %s: %+v, want allowed=%v by line %d", rules, url, v, allowed, line)
+		}
+	}
+	f("Disallow: /ab\nDisallow: /a*\n", "http://e.com/abc", false, 2)
+	f("Disallow: /a*\nDisallow: /ab\n", "http://e.com/abc", false, 2)
+	f("Allow: /ab\nAllow: /a*\nDisallow: /\n", "http://e.com/abc", true, 2)
+	f("Disallow: /ab\nAllow: /a*\n", "http://e.com/abc", true, 3)
+	f("Disallow: /ab\n\nUser-agent: FooBot\nDisallow: /a*\n", "http://e.com/abc", false, 2)
+	f("Disallow: /abc\nDisallow: /ab\n", "http://e.com/abc", false, 2)
+	f("Disallow: /ab\nDisallow: /abc\n", "http://e.com/abc", false, 3)
+}
+
+// RFC 9309 §2.2.2: "Allow: /" and "Disallow: /" tie, and the allow wins
+// everywhere, so the access a crawler has (File.Access, the agents table's
+// verdict) is "allowed", as the matcher's verdicts are (issue 27 item 16).
+func TestRFC9309_AllowAllTiesDisallowAll(t *testing.T) {
+	f := func(rules string, want Access) {
+		t.Helper()
+		file := ParseString("User-agent: *\n" + rules)
+		if got := file.Access("FooBot"); got != want {
+			t.Errorf("%q: access %s, want %s", rules, got, want)
+		}
+		if got := file.Stats.StarDisallowsAll; got != (want == AccessDisallowed) {
+			t.Errorf("%q: StarDisallowsAll %v", rules, got)
+		}
+	}
+	f("Allow: /\nDisallow: /\n", AccessAllowed)
+	f("Disallow: /\nAllow: /\n", AccessAllowed)
+	f("Allow: /*\nDisallow: /\n", AccessAllowed)
+	f("Disallow: /\n", AccessDisallowed)
+	f("Allow: /$\nDisallow: /\n", AccessPartial)
+	if !allowed(t, "User-agent: *\nAllow: /\nDisallow: /\n", "http://e.com/any/page", "FooBot") {
+		t.Error(`"Allow: /" and "Disallow: /": /any/page disallowed, want allowed`)
 	}
 }

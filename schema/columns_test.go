@@ -2,7 +2,6 @@ package schema_test
 
 import (
 	"bytes"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,9 +10,9 @@ import (
 	"strconv"
 	"testing"
 
-	_ "github.com/duckdb/duckdb-go/v2"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -114,11 +113,7 @@ func sameInDuckDB(t *testing.T, ours, theirs []byte) {
 	if err := os.WriteFile(b, theirs, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testutil.OpenDuckDB(t)
 	same := func(what, query string) {
 		t.Helper()
 		var n int64

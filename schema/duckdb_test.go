@@ -9,15 +9,16 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/duckdb/duckdb-go/v2"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
 )
 
 // DuckDB is the reader the dataset is made for (DESIGN.md, "Dataset"), so
 // these tests read the fixture dataset with a real DuckDB, the way a
-// researcher would. They never skip: duckdb-go always builds here.
+// researcher would. They skip only in a build without cgo, which has no
+// DuckDB (testutil.OpenDuckDB).
 
 // wantTypes is the contract of DESIGN.md: every column of every table with
 // the type DESCRIBE must show, in order, ending with crawl, which DuckDB
@@ -60,11 +61,7 @@ func openDuckDB(t *testing.T) (*sql.DB, string) {
 	t.Helper()
 	dir := t.TempDir()
 	writeDataset(t, dir)
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := testutil.OpenDuckDB(t)
 	for _, table := range schema.Tables() {
 		exec(t, db, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet(%s, hive_partitioning = true)",
 			table.Name, quote(schema.Glob(dir, table.Name))))
@@ -232,11 +229,7 @@ func TestDuckDBInvalidUTF8(t *testing.T) {
 	}
 	ours := writePart(t, dir, crawlA, []schema.Diagnostic{row})
 
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testutil.OpenDuckDB(t)
 	var text string
 	if err := db.QueryRow("SELECT text FROM read_parquet(" + quote(raw) + ")").Scan(&text); err == nil {
 		t.Errorf("DuckDB read invalid UTF-8 as %q; the repair in Write may no longer be needed", text)
@@ -254,11 +247,7 @@ func TestDuckDBInvalidUTF8(t *testing.T) {
 func TestDuckDBDateLabels(t *testing.T) {
 	dir := t.TempDir()
 	writePart(t, dir, "2025-11-22", fixtureB().inputs)
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testutil.OpenDuckDB(t)
 	glob := quote(schema.Glob(dir, "inputs"))
 	for hint, want := range map[string]string{"": "DATE", ", hive_types = {'crawl': VARCHAR}": "VARCHAR"} {
 		var got string

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -19,11 +20,7 @@ import (
 // see schema/nulls.go). Every optional column of the inputs, captures and
 // diagnostics tables, random patterns and the patterns around 64-row words.
 func TestIssue16OptionalNulls(t *testing.T) {
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testutil.OpenDuckDB(t)
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(16, 16))
 	patterns := [][]bool{{true, false, true}, {false, true, false}, {false, true, true, false, false, true}}

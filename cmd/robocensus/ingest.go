@@ -68,8 +68,12 @@ instead, and the run says how many inputs and captures it dropped.
 Remote inputs: a transfer that fails on the way (connection reset, time-out,
 5xx, 429 or 408) is retried up to --retries times in a row, waiting from
 --retry-wait, doubling, up to a minute, and resumed where it stopped.
-Permanent failures (other 4xx, a redirect loop or more than 10 redirects, a
-Location that is not an http(s) URL, a malformed URL) are not retried.
+Each retry is logged (info level, so on a terminal only with -v) with its
+wait, and shown on the progress line. Permanent failures (other 4xx, a
+redirect loop or more than 10 redirects, a Location that is not an http(s)
+URL, a malformed URL or another scheme, a host that does not exist) are not
+retried; the summary says which failed inputs another run cannot read
+either (their names are wrong).
 --header-timeout bounds the wait for a response header, --idle-timeout a
 stall in the middle of a body.
 
@@ -231,7 +235,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string, bound memoryBound) 
 		}
 	}
 	if sum.Failed > 0 {
-		fmt.Fprintf(env.Stdout, "  still failed: %s; run again with them to read them again\n", plural(sum.Failed, "input", "inputs"))
+		printFailed(env, sum)
 		return exitFailure
 	}
 	if sum.NothingRead {
@@ -240,10 +244,25 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string, bound memoryBound) 
 	return exitOK
 }
 
+// printFailed says which failed inputs another run may read (a server down,
+// a time-out, ...) and which it cannot, their names being wrong.
+func printFailed(env *Env, sum ingest.Summary) {
+	if again := sum.Failed - sum.FailedForGood; again > 0 {
+		fmt.Fprintf(env.Stdout, "  still failed: %s; run again with them to read them again\n", plural(again, "input", "inputs"))
+	}
+	if sum.FailedForGood > 0 {
+		fmt.Fprintf(env.Stdout, "  failed for good: %s whose name no run can read (a scheme other than http(s), a malformed URL, or a host that does not exist); correct or drop them\n",
+			plural(sum.FailedForGood, "input", "inputs"))
+	}
+}
+
 // newLogger returns the structured logger of the run: text lines on w. On
-// a terminal, which shows a progress line, only warnings and errors; else
-// also information (periodic progress, the summary); with verbose, debug
-// lines too (every input read).
+// a terminal, which shows a progress line (and there the retries of remote
+// inputs), only warnings and errors; else also information (periodic
+// progress, each retry of a remote input with its wait, the summary); with
+// verbose, information and debug lines too (every input read). On a
+// terminal each line first clears the progress line, which the next
+// update draws again below it.
 func newLogger(w io.Writer, verbose, terminal bool) *slog.Logger {
 	level := slog.LevelInfo
 	switch {
@@ -252,7 +271,22 @@ func newLogger(w io.Writer, verbose, terminal bool) *slog.Logger {
 	case terminal:
 		level = slog.LevelWarn
 	}
+	if isTerminal(w) { // where progressLine draws (demo asks for the terminal's level anywhere)
+		w = clearLineWriter{w}
+	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// clearLineWriter writes each write of a log line at the start of a
+// cleared terminal line, in one write, so that it does not follow the
+// progress line's text.
+type clearLineWriter struct{ w io.Writer }
+
+func (c clearLineWriter) Write(p []byte) (int, error) {
+	if _, err := c.w.Write(append([]byte("\r\033[K"), p...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func isTerminal(w io.Writer) bool {

@@ -117,6 +117,30 @@ type config struct {
 	backoffMax    time.Duration
 	userAgent     string
 	baseURL       string
+	notify        func(Retry) // nil: retries go unsaid
+}
+
+// A Retry is a failed attempt of a transfer that is tried again after a
+// wait: what [WithRetryNotify] is told before each wait.
+type Retry struct {
+	URL string // the input
+	// Failed is the failed attempts in a row, this one included, and
+	// Allowed the most attempts in a row the retries allow ([WithRetries]
+	// plus the first): the next attempt is the (Failed+1)-th of Allowed.
+	// Bytes received reset the count.
+	Failed, Allowed int
+	Wait            time.Duration // before the next attempt
+	Err             error         // why this attempt failed
+}
+
+// Cause is why the attempt failed, in a few words: the error without the
+// request that net/http's errors repeat (`Get "URL": ...`).
+func (r Retry) Cause() string {
+	var ue *url.Error
+	if errors.As(r.Err, &ue) && ue.Err != nil {
+		return ue.Err.Error()
+	}
+	return r.Err.Error()
 }
 
 // An Option changes the settings of remote inputs and manifests; each
@@ -218,6 +242,19 @@ func WithBackoff(base, max time.Duration) Option {
 	}
 }
 
+// WithRetryNotify sets a function told of each retry before its wait
+// (default none; nil is none), so that a caller can say that a transfer is
+// being retried and when: it is called from the goroutine reading the
+// input, and the wait starts when it returns. A failure that is not retried
+// (a permanent one, or the last the retries allow) is not told: it is the
+// transfer's error.
+func WithRetryNotify(f func(Retry)) Option {
+	return func(cfg *config) error {
+		cfg.notify = f
+		return nil
+	}
+}
+
 // WithUserAgent sets the User-Agent header of the requests (default
 // DefaultUserAgent; not empty, one line).
 func WithUserAgent(ua string) Option {
@@ -280,10 +317,16 @@ var defaultClient = sync.OnceValue(func() *http.Client { return NewHTTPClient(ni
 // if not nil, chooses a proxy for each request (http.ProxyFromEnvironment,
 // say); the package reads no environment of its own. Pass the client with
 // [WithHTTPClient].
+//
+// A host under the special-use name "invalid." (RFC 6761 §6.4: names that
+// resolvers should answer "no such host" at once, without asking DNS)
+// fails at once with that answer, a *net.DNSError whose IsNotFound is set,
+// as a name that DNS does not know fails.
 func NewHTTPClient(proxy func(*http.Request) (*url.URL, error)) *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	return &http.Client{Transport: &http.Transport{
 		Proxy:               proxy,
-		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:         refuseInvalidNames(dialer.DialContext),
 		ForceAttemptHTTP2:   true,
 		MaxIdleConns:        100,
 		MaxIdleConnsPerHost: 32,
@@ -292,6 +335,39 @@ func NewHTTPClient(proxy func(*http.Request) (*url.URL, error)) *http.Client {
 		DisableCompression:  true,
 	}}
 }
+
+// refuseInvalidNames wraps dial so that a host under "invalid." fails at
+// once with the "no such host" of a name DNS does not know (RFC 6761 §6.4).
+func refuseInvalidNames(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			host = addr
+		}
+		if name := strings.ToLower(strings.TrimSuffix(host, ".")); name == "invalid" || strings.HasSuffix(name, ".invalid") {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
+		}
+		return dial(ctx, network, addr)
+	}
+}
+
+// Permanent reports whether err, the failure of a remote input, is one
+// that reading the input again cannot mend, because the name itself is
+// wrong: it is not an http(s) URL (another scheme, a malformed URL, no
+// host), or its host does not exist (DNS answers "no such host"). A
+// status, a time-out, a changed file, ... may read otherwise another time.
+func Permanent(err error) bool {
+	var bad *badURLError
+	var dns *net.DNSError
+	return errors.As(err, &bad) || errors.As(err, &dns) && dns.IsNotFound
+}
+
+// badURLError marks the error of a name that is not an http(s) URL to
+// request (see Permanent); its text is that of the error it wraps.
+type badURLError struct{ err error }
+
+func (e *badURLError) Error() string { return e.err.Error() }
+func (e *badURLError) Unwrap() error { return e.err }
 
 // IsRemote reports whether name is an http or https URL, which [Open]
 // reads over HTTP.
@@ -313,14 +389,14 @@ func otherScheme(name string) string {
 func parseRemote(name string) (*url.URL, error) {
 	if s := otherScheme(name); s != "" || !IsRemote(name) {
 		err := fmt.Errorf("%w: URL scheme %q (http and https URLs are read; Common Crawl's s3://commoncrawl/ is https://data.commoncrawl.org/)", archive.ErrUnsupportedFormat, s)
-		return nil, &archive.InputError{File: name, Err: err}
+		return nil, &archive.InputError{File: name, Err: &badURLError{err}}
 	}
 	u, err := url.Parse(name)
 	if err != nil {
-		return nil, &archive.InputError{File: name, Err: fmt.Errorf("%w: bad URL: %w", archive.ErrRead, err)}
+		return nil, &archive.InputError{File: name, Err: &badURLError{fmt.Errorf("%w: bad URL: %w", archive.ErrRead, err)}}
 	}
 	if u.Host == "" {
-		return nil, &archive.InputError{File: name, Err: fmt.Errorf("%w: URL without host", archive.ErrRead)}
+		return nil, &archive.InputError{File: name, Err: &badURLError{fmt.Errorf("%w: URL without host", archive.ErrRead)}}
 	}
 	return u, nil
 }

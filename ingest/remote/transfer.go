@@ -230,10 +230,14 @@ func (t *transfer) connect() error {
 	}
 }
 
-// wait sleeps before a retry (see WithBackoff).
+// wait sleeps before a retry (see WithBackoff), once WithRetryNotify's
+// function, if any, has been told.
 func (t *transfer) wait() error {
 	d := backoff(t.cfg.backoffBase, t.cfg.backoffMax, t.failures, t.retryAfter)
 	t.retryAfter = 0
+	if t.cfg.notify != nil {
+		t.cfg.notify(Retry{URL: t.url, Failed: t.failures, Allowed: t.cfg.retries + 1, Wait: d, Err: t.lastErr})
+	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {

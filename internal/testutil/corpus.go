@@ -17,6 +17,11 @@ const CorpusEnv = "ROBOCENSUS_CORPUS"
 // failure. CI sets it; a fresh clone without the corpus skips.
 const RequireCorpusEnv = "ROBOCENSUS_REQUIRE_CORPUS"
 
+// CorpusSkipPrefix starts the message of every test skipped for want of
+// the shared corpus, so that scripts/test.sh can count them at the end of
+// a run.
+const CorpusSkipPrefix = "corpus test skipped: "
+
 // RepoRoot returns the root of this repository (the folder of go.mod).
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
@@ -38,7 +43,7 @@ func Corpus(tb testing.TB, elem ...string) string {
 	tb.Helper()
 	p := filepath.Join(append([]string{CorpusDir()}, elem...)...)
 	if _, err := os.Stat(p); err != nil {
-		msg := "shared corpus file " + p + " is not available (set " + CorpusEnv + " to the corpus folder): " + err.Error()
+		msg := CorpusSkipPrefix + "shared corpus file " + p + " is not available (set " + CorpusEnv + " to the corpus folder): " + err.Error()
 		if os.Getenv(RequireCorpusEnv) == "1" {
 			tb.Fatal(msg)
 		}
