@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -206,6 +207,36 @@ func TestCatalogue(t *testing.T) {
 	}
 	if len(names) != 65+17 {
 		t.Errorf("catalogue has %d codes; want the engine's 65 (DESIGN.md lists 53; bom-double-encoded, pattern-bad-percent-escape, the seven of issue 10 and the three of issue 14 (reversed-syntax, crlf-line-endings, files-listed-one-by-one) are new) and the readers' 17", len(names))
+	}
+}
+
+// goIdentifier matches what the catalogue's texts must not show a user: a
+// Go name in camel case (MaxBody, RefArg) or a field of a type (File.Rules).
+var goIdentifier = regexp.MustCompile(`\b[A-Z][a-z0-9]{2,}[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z]+\.[A-Z]|\b(Arg|Ref|Body|Detail)\b`)
+
+// lowercasedHeader matches a header name whose first letter was lowered
+// ("transfer-Encoding"): the mark of a sentence cut in the wrong place.
+var lowercasedHeader = regexp.MustCompile(`\b[a-z]+-[A-Z][a-z]`)
+
+// The summary and documentation of every code are whole and speak the
+// user's language: lint --codes and --explain print them as they are.
+func TestCatalogueText(t *testing.T) {
+	for _, ci := range Codes() {
+		for _, f := range [...]struct{ field, text string }{{"summary", ci.Summary}, {"doc", ci.Doc}} {
+			field, text := f.field, f.text
+			if m := goIdentifier.FindString(text); m != "" {
+				t.Errorf("%s: %s names the Go identifier %q: %q", ci.Name, field, m, text)
+			}
+			if m := lowercasedHeader.FindString(text); m != "" {
+				t.Errorf("%s: %s has %q, a header name cut short: %q", ci.Name, field, m, text)
+			}
+			if strings.Count(text, "(") != strings.Count(text, ")") || strings.Count(text, `"`)%2 != 0 {
+				t.Errorf("%s: %s has unbalanced brackets or quotes: %q", ci.Name, field, text)
+			}
+		}
+		if len(strings.Fields(ci.Summary)) < 3 || strings.HasSuffix(ci.Summary, ".") {
+			t.Errorf("%s: summary %q is not one whole line of at least three words", ci.Name, ci.Summary)
+		}
 	}
 }
 
