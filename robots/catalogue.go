@@ -274,6 +274,10 @@ var catalogue = [numCodes]CodeInfo{
 			"accepts all three, older parsers may not. " +
 			"With crlf-line-endings, classic mistake 3 of the 2.4-million-site survey: a file edited in DOS mode.",
 		message: func(d Diagnostic, a string) string {
+			if !strings.Contains(a, ",") {
+				// One kind only: bare CR, as in "3 CR".
+				return "every line ends in a bare CR (" + a + "), as old Mac OS editors saved files; Google and RFC 9309 accept it, older parsers may read the file as one long line: use LF or CRLF"
+			}
 			return "line endings are mixed (" + a + "); use one style, LF or CRLF"
 		},
 	},

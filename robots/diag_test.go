@@ -94,6 +94,7 @@ func generatedCases() []diagCase {
 		huge.WriteString("# filler filler filler filler filler filler filler\n")
 	}
 	return []diagCase{
+		{name: "crlf-cut-between-cr-and-lf", body: crlfCutAfterCR(), want: []string{"0 crlf-line-endings", "0 oversize"}},
 		{name: "bom-utf8", body: "\xEF\xBB\xBFUser-agent: *\nDisallow: /x/\n", want: []string{"0 bom-utf8"}},
 		{name: "bom-utf16le", body: "\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00", want: []string{"0 bom-utf16"}},
 		{name: "bom-utf16be", body: "\xFE\xFF\x00U\x00s\x00e\x00r", want: []string{"0 bom-utf16"}},
@@ -107,6 +108,19 @@ func generatedCases() []diagCase {
 		{name: "oversize", body: huge.String(), want: []string{"0 oversize"}},
 		{name: "quiet-binary", body: "User-agent:\x00\nDissallow: /x\nFoo: bar\n", want: []string{"0 binary-content"}},
 	}
+}
+
+// crlfCutAfterCR returns a CRLF body over MaxBytes whose cut falls between
+// the CR and the LF of a line ending, like protegez-vous.ca's in the corpus.
+func crlfCutAfterCR() string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\r\nDisallow: /x/\r\n")
+	for b.Len() < MaxBytes-200 {
+		b.WriteString("# filler filler filler filler filler filler filler\r\n")
+	}
+	b.WriteString("#" + strings.Repeat("x", MaxBytes-1-b.Len()-1) + "\r\n")
+	b.WriteString("# after the cut\r\n")
+	return b.String()
 }
 
 func check(t *testing.T, c diagCase) []string {
@@ -329,6 +343,25 @@ func TestDiagnosticSpan(t *testing.T) {
 			t.Errorf("%s: span %v, want %v", c, got[c], w)
 		}
 	}
+}
+
+// mixed-line-endings says "mixed" only of a file that mixes them: a file of
+// bare CRs is told so.
+func TestLineEndingsMessage(t *testing.T) {
+	f := func(body, want string) {
+		t.Helper()
+		for _, d := range ParseString(body).Diagnostics {
+			if d.Code == MixedLineEndings {
+				if msg := d.Message(); msg != want {
+					t.Errorf("%q: %q, want %q", body, msg, want)
+				}
+				return
+			}
+		}
+		t.Errorf("%q: no mixed-line-endings finding", body)
+	}
+	f("User-agent: *\rDisallow: /a/\rDisallow: /b/\r", "every line ends in a bare CR (3 CR), as old Mac OS editors saved files; Google and RFC 9309 accept it, older parsers may read the file as one long line: use LF or CRLF")
+	f("User-agent: *\r\nDisallow: /a/\rDisallow: /b/\n", "line endings are mixed (1 LF, 1 CRLF, 1 CR); use one style, LF or CRLF")
 }
 
 // crawler-truncated blames the crawler only for WARC-Truncated reasons, not

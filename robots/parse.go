@@ -782,6 +782,11 @@ func (p *parser) endOfFile(sp *lineSplitter) {
 		p.addFile(Empty, "")
 		return
 	}
+	if f.Size > len(f.text) && strings.HasSuffix(f.text, "\r") {
+		// The cut fell after a CR: its LF, if any, lies past the cut, so
+		// the last line ending is of no known kind.
+		sp.cr--
+	}
 	if kinds := btoi(sp.lf > 0) + btoi(sp.crlf > 0) + btoi(sp.cr > 0); kinds > 1 || sp.cr > 0 {
 		p.addFile(MixedLineEndings, lineEndings(sp))
 	} else if sp.crlf > 0 {
