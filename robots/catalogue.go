@@ -3,6 +3,7 @@ package robots
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The codes of the diagnostic catalogue, in the order they were added (a
@@ -596,9 +597,14 @@ var catalogue = [numCodes]CodeInfo{
 	NonASCIIPath: {
 		Name: "non-ascii-path", Severity: Info,
 		Summary: "raw non-ASCII bytes in a pattern (Google percent-encodes them)",
-		Doc: "Raw non-ASCII bytes in a pattern; Google percent-encodes them (UTF-8 " +
-			"bytes) before matching, so URLs must be percent-encoded too.",
+		Doc: "Raw non-ASCII bytes in a pattern; Google percent-encodes them byte " +
+			"for byte before matching (UTF-8 text as its UTF-8 bytes, text in a " +
+			"legacy encoding such as Latin-1 as its own bytes), so URLs must be " +
+			"percent-encoded the same way.",
 		message: func(d Diagnostic, a string) string {
+			if b := firstInvalidByte(a); b != "" {
+				return "pattern " + strconvQuote(a) + " has bytes that are not UTF-8 (a legacy encoding?); Google percent-encodes each byte as it is (" + strconvQuote(b) + " as %" + strings.ToUpper(strconv.FormatUint(uint64(b[0]), 16)) + "), so the rule matches only URLs with those bytes, not the UTF-8 form of the same characters"
+			}
 			return "pattern " + strconvQuote(a) + " has non-ASCII characters; Google matches their percent-encoded UTF-8 form"
 		},
 	},
@@ -947,6 +953,19 @@ func readerMessage(problem string) func(Diagnostic, string) string {
 		}
 		return "the record has a problem: " + problem + ": " + detail
 	}
+}
+
+// firstInvalidByte returns the first byte of s that is not part of a
+// UTF-8 sequence, or "".
+func firstInvalidByte(s string) string {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return s[i : i+1]
+		}
+		i += n
+	}
+	return ""
 }
 
 // strconvQuote is strconv.Quote with a shortcut for the common case, printable

@@ -364,6 +364,29 @@ func TestLineEndingsMessage(t *testing.T) {
 	f("User-agent: *\r\nDisallow: /a/\rDisallow: /b/\n", "line endings are mixed (1 LF, 1 CRLF, 1 CR); use one style, LF or CRLF")
 }
 
+// non-ascii-path says how Google encodes the pattern: UTF-8 text as its
+// UTF-8 bytes, other bytes as they are, which is what matching does (a
+// Latin-1 pattern, as on line 18 of 123recht.net's file in the corpus).
+func TestNonASCIIPathMessage(t *testing.T) {
+	f := func(value, wantPattern, wantMsg string) {
+		t.Helper()
+		file := ParseString("User-agent: *\nDisallow: " + value + "\n")
+		if len(file.Rules) != 1 || file.Rules[0].Pattern != wantPattern {
+			t.Fatalf("%q: rules %+v, want pattern %q", value, file.Rules, wantPattern)
+		}
+		if file.Allowed("http://e.com"+wantPattern, "FooBot") {
+			t.Errorf("%q does not block %s", value, wantPattern)
+		}
+		for _, d := range file.Diagnostics {
+			if d.Code == NonASCIIPath && d.Message() != wantMsg {
+				t.Errorf("%q: %q, want %q", value, d.Message(), wantMsg)
+			}
+		}
+	}
+	f("/unseri\xf6se", "/unseri%F6se", `pattern "/unseri\xf6se" has bytes that are not UTF-8 (a legacy encoding?); Google percent-encodes each byte as it is ("\xf6" as %F6), so the rule matches only URLs with those bytes, not the UTF-8 form of the same characters`)
+	f("/unseriöse", "/unseri%C3%B6se", `pattern "/unseriöse" has non-ASCII characters; Google matches their percent-encoded UTF-8 form`)
+}
+
 // crawler-truncated blames the crawler only for WARC-Truncated reasons, not
 // for the caps of the reader that stored the capture.
 func TestTruncatedMessage(t *testing.T) {
