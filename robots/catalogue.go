@@ -104,6 +104,9 @@ const (
 	CRLFLineEndings
 	FilesListedOneByOne
 
+	// A stray NUL byte in a text file (issue 27).
+	NULByte
+
 	numCodes
 )
 
@@ -233,12 +236,28 @@ var catalogue = [numCodes]CodeInfo{
 	},
 	BinaryContent: {
 		Name: "binary-content", Severity: Error,
-		Summary: "NUL bytes or mostly non-text",
-		Doc: "NUL bytes or mostly control characters: not a text file (compressed or " +
-			"binary data served as robots.txt). " +
+		Summary: "not text: a known binary format (gzip, GIF, PNG, ...), or mostly control characters or NUL bytes",
+		Doc: "The body is not text: it starts with the magic number of a known " +
+			"binary format (gzip, zstd, xz, bzip2 or zlib-compressed data; a PNG, " +
+			"GIF, JPEG, WebP or ICO image; a PDF document; a ZIP archive), or its " +
+			"first KiB is full of control characters, NUL bytes or U+FFFD " +
+			"replacement characters, the mark of binary data once decoded as " +
+			"UTF-8 (more than one byte in ten, or more than one in 32 when there " +
+			"are at least 8; a run of NULs counts once, NUL padding at the end not " +
+			"at all). Crawlers " +
+			"find no usable rules in it. Compressed data may be a body sent " +
+			"compressed without a Content-Encoding header, or compressed twice. A " +
+			"text file with a stray NUL byte is nul-byte instead. " +
 			"Classic mistake 11 of the 2.4-million-site survey: a server that answers robots.txt with a binary file.",
 		message: func(d Diagnostic, a string) string {
-			return "the file is binary (NUL bytes or mostly control characters), not text; it may be served compressed"
+			f := lookupBinaryFormat(a)
+			switch {
+			case f == nil:
+				return "the file is binary (full of control characters, NUL bytes or replacement characters), not text; crawlers find no usable rules in it"
+			case f.compressed:
+				return "the file is " + f.name + ", not text: it may be served compressed without a Content-Encoding header saying so, or compressed twice; crawlers find no usable rules in it"
+			}
+			return "the file is " + f.name + ", not text; crawlers find no usable rules in it"
 		},
 	},
 	BOMUTF8: {
@@ -942,6 +961,31 @@ var catalogue = [numCodes]CodeInfo{
 			return n + " rules list files of " + a + " one by one; if the whole directory is meant, one rule \"Disallow: " + a + "\" does it"
 		},
 	},
+	NULByte: {
+		Name: "nul-byte", Severity: Warning,
+		Summary: "a NUL byte in a text file: Google reads the line only up to it",
+		Doc: "A line of a text file holds a NUL byte: a stray one, or padding at " +
+			"the end of the file. Google's parser reads each line only up to its " +
+			"first NUL and ignores the rest of the line; other parsers may take " +
+			"the whole file for binary and ignore it. The other findings of the " +
+			"file are reported as usual. A body that is mostly NUL bytes or " +
+			"control characters is binary-content instead.",
+		message: func(d Diagnostic, a string) string {
+			const others = "other crawlers may take the whole file for binary"
+			before, _ := strings.CutSuffix(d.Text, a)
+			rest := strings.Trim(a, "\x00 \t")
+			blank := trimSpace(before) == ""
+			switch {
+			case rest == "" && blank:
+				return "this line is only NUL bytes (padding?); Google's parser skips them, " + others + ": delete them"
+			case rest == "":
+				return "this line ends in NUL bytes; Google's parser ignores them, " + others + ": delete them"
+			case blank:
+				return "this line starts with a NUL byte: Google's parser ignores the whole line (" + strconvQuote(clip(rest, 60)) + "); " + others
+			}
+			return "this line has a NUL byte: Google's parser reads the line only up to it (" + strconvQuote(clip(before, 60)) + ") and ignores the rest (" + strconvQuote(clip(rest, 60)) + "); " + others
+		},
+	},
 }
 
 // readerMessage returns the message of a reader's problem: what it is,
@@ -966,6 +1010,18 @@ func firstInvalidByte(s string) string {
 		i += n
 	}
 	return ""
+}
+
+// clip cuts s to at most n bytes at the start of a character, marking the
+// cut with "...".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // strconvQuote is strconv.Quote with a shortcut for the common case, printable
