@@ -3,6 +3,7 @@ package robots
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The codes of the diagnostic catalogue, in the order they were added (a
@@ -102,6 +103,9 @@ const (
 	ReversedSyntax
 	CRLFLineEndings
 	FilesListedOneByOne
+
+	// A stray NUL byte in a text file (issue 27).
+	NULByte
 
 	numCodes
 )
@@ -232,12 +236,28 @@ var catalogue = [numCodes]CodeInfo{
 	},
 	BinaryContent: {
 		Name: "binary-content", Severity: Error,
-		Summary: "NUL bytes or mostly non-text",
-		Doc: "NUL bytes or mostly control characters: not a text file (compressed or " +
-			"binary data served as robots.txt). " +
+		Summary: "not text: a known binary format (gzip, GIF, PNG, ...), or mostly control characters or NUL bytes",
+		Doc: "The body is not text: it starts with the magic number of a known " +
+			"binary format (gzip, zstd, xz, bzip2 or zlib-compressed data; a PNG, " +
+			"GIF, JPEG, WebP or ICO image; a PDF document; a ZIP archive), or its " +
+			"first KiB is full of control characters, NUL bytes or U+FFFD " +
+			"replacement characters, the mark of binary data once decoded as " +
+			"UTF-8 (more than one byte in ten, or more than one in 32 when there " +
+			"are at least 8; a run of NULs counts once, NUL padding at the end not " +
+			"at all). Crawlers " +
+			"find no usable rules in it. Compressed data may be a body sent " +
+			"compressed without a Content-Encoding header, or compressed twice. A " +
+			"text file with a stray NUL byte is nul-byte instead. " +
 			"Classic mistake 11 of the 2.4-million-site survey: a server that answers robots.txt with a binary file.",
 		message: func(d Diagnostic, a string) string {
-			return "the file is binary (NUL bytes or mostly control characters), not text; it may be served compressed"
+			f := lookupBinaryFormat(a)
+			switch {
+			case f == nil:
+				return "the file is binary (full of control characters, NUL bytes or replacement characters), not text; crawlers find no usable rules in it"
+			case f.compressed:
+				return "the file is " + f.name + ", not text: it may be served compressed without a Content-Encoding header saying so, or compressed twice; crawlers find no usable rules in it"
+			}
+			return "the file is " + f.name + ", not text; crawlers find no usable rules in it"
 		},
 	},
 	BOMUTF8: {
@@ -274,6 +294,10 @@ var catalogue = [numCodes]CodeInfo{
 			"accepts all three, older parsers may not. " +
 			"With crlf-line-endings, classic mistake 3 of the 2.4-million-site survey: a file edited in DOS mode.",
 		message: func(d Diagnostic, a string) string {
+			if !strings.Contains(a, ",") {
+				// One kind only: bare CR, as in "3 CR".
+				return "every line ends in a bare CR (" + a + "), as old Mac OS editors saved files; Google and RFC 9309 accept it, older parsers may read the file as one long line: use LF or CRLF"
+			}
 			return "line endings are mixed (" + a + "); use one style, LF or CRLF"
 		},
 	},
@@ -381,7 +405,7 @@ var catalogue = [numCodes]CodeInfo{
 			"revisit-after (meta-robots values), content-signal (Content Signals, " +
 			"contentsignals.org), content-usage (IETF draft-ietf-aipref-attach), " +
 			"license (RSL 1.0, rslstandard.org), domain and acap-* (ACAP). Each " +
-			"such line is also recorded in File.Extensions.",
+			"such line is also a row of the dataset's directives table.",
 		message: func(d Diagnostic, a string) string {
 			return strconvQuote(a) + " is " + explainExtension(a) + "; Google ignores it"
 		},
@@ -592,9 +616,14 @@ var catalogue = [numCodes]CodeInfo{
 	NonASCIIPath: {
 		Name: "non-ascii-path", Severity: Info,
 		Summary: "raw non-ASCII bytes in a pattern (Google percent-encodes them)",
-		Doc: "Raw non-ASCII bytes in a pattern; Google percent-encodes them (UTF-8 " +
-			"bytes) before matching, so URLs must be percent-encoded too.",
+		Doc: "Raw non-ASCII bytes in a pattern; Google percent-encodes them byte " +
+			"for byte before matching (UTF-8 text as its UTF-8 bytes, text in a " +
+			"legacy encoding such as Latin-1 as its own bytes), so URLs must be " +
+			"percent-encoded the same way.",
 		message: func(d Diagnostic, a string) string {
+			if b := firstInvalidByte(a); b != "" {
+				return "pattern " + strconvQuote(a) + " has bytes that are not UTF-8 (a legacy encoding?); Google percent-encodes each byte as it is (" + strconvQuote(b) + " as %" + strings.ToUpper(strconv.FormatUint(uint64(b[0]), 16)) + "), so the rule matches only URLs with those bytes, not the UTF-8 form of the same characters"
+			}
 			return "pattern " + strconvQuote(a) + " has non-ASCII characters; Google matches their percent-encoded UTF-8 form"
 		},
 	},
@@ -647,7 +676,7 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "ingest-http-status-invalid", Severity: Warning, Reader: true,
 		Summary: "the HTTP status line is missing or has no three-digit status code",
 		Doc: "The HTTP status line is missing or has no three-digit status code; " +
-			"Status is 0 and the headers are still read.",
+			"the capture is stored without a status and its headers are still read.",
 		message: readerMessage("http-status-invalid"),
 	},
 	IngestHTTPHeaderInvalid: {
@@ -659,15 +688,17 @@ var catalogue = [numCodes]CodeInfo{
 	},
 	IngestHTTPHeaderTooLarge: {
 		Name: "ingest-http-header-too-large", Severity: Warning, Reader: true,
-		Summary: "the HTTP header block is larger than MaxHeaderBytes",
-		Doc: "The HTTP header block is larger than MaxHeaderBytes; headers are read " +
-			"from its first MaxHeaderBytes and the payload is taken to be empty.",
+		Summary: "the HTTP header block is larger than the reader's cap on header bytes (256 KiB)",
+		Doc: "The HTTP header block is larger than the reader's cap on header bytes " +
+			"(256 KiB by default); headers are read from the bytes under the cap " +
+			"and the payload is taken to be empty.",
 		message: readerMessage("http-header-too-large"),
 	},
 	IngestHTTPHeaderTooMany: {
 		Name: "ingest-http-header-too-many", Severity: Warning, Reader: true,
-		Summary: "more than MaxHeaders HTTP header fields",
-		Doc:     "More than MaxHeaders HTTP header fields; the extra ones are ignored.",
+		Summary: "more HTTP header fields than the reader's cap (1,000)",
+		Doc: "More HTTP header fields than the reader's cap on fields (1,000 by " +
+			"default); the extra ones are ignored.",
 		message: readerMessage("http-header-too-many"),
 	},
 	IngestHTTPHeaderUnterminated: {
@@ -679,17 +710,17 @@ var catalogue = [numCodes]CodeInfo{
 	},
 	IngestChunkedInvalid: {
 		Name: "ingest-chunked-invalid", Severity: Warning, Reader: true,
-		Summary: "transfer-Encoding",
+		Summary: "Transfer-Encoding: chunked, but the chunk framing is broken",
 		Doc: "Transfer-Encoding: chunked but the chunk framing is broken. When the " +
 			"first chunk size is unreadable the payload is used as stored; " +
-			"otherwise Body holds the chunks read before the error.",
+			"otherwise the body holds the chunks read before the error.",
 		message: readerMessage("chunked-invalid"),
 	},
 	IngestContentEncodingInvalid: {
 		Name: "ingest-content-encoding-invalid", Severity: Warning, Reader: true,
 		Summary: "the payload cannot be decoded with its Content-Encoding",
 		Doc: "The payload cannot be decoded with its Content-Encoding. When decoding " +
-			"fails at once Body holds the payload as stored; otherwise the bytes " +
+			"fails at once the body is the payload as stored; otherwise the bytes " +
 			"decoded before the error.",
 		message: readerMessage("content-encoding-invalid"),
 	},
@@ -697,44 +728,47 @@ var catalogue = [numCodes]CodeInfo{
 		Name: "ingest-content-encoding-unsupported", Severity: Warning, Reader: true,
 		Summary: "a Content-Encoding other than gzip, x-gzip, deflate, br, zstd and identity, or more than one coding",
 		Doc: "A Content-Encoding other than gzip, x-gzip, deflate, br, zstd and " +
-			"identity, or more than one coding; Body holds the payload as stored.",
+			"identity, or more than one coding; the body is the payload as stored.",
 		message: readerMessage("content-encoding-unsupported"),
 	},
 	IngestBodyCapped: {
 		Name: "ingest-body-capped", Severity: Warning, Reader: true,
-		Summary: "the decoded payload is larger than MaxBody",
-		Doc: "The decoded payload is larger than MaxBody; Body holds its first " +
-			"MaxBody bytes (Truncated is TruncatedBodyCap unless the record has " +
-			"WARC-Truncated).",
+		Summary: "the decoded payload is larger than the reader's cap on stored body bytes (1 MiB)",
+		Doc: "The decoded payload is larger than the reader's cap on stored body " +
+			"bytes (1 MiB by default, like Common Crawl's crawler); the body kept " +
+			"is what fits under the cap, and the capture's content_truncated is " +
+			"body-cap unless the record has WARC-Truncated.",
 		message: readerMessage("body-capped"),
 	},
 	IngestRecordCapped: {
 		Name: "ingest-record-capped", Severity: Warning, Reader: true,
-		Summary: "the payload (as stored or decoded) is larger than MaxRecordBytes",
-		Doc: "The payload (as stored or decoded) is larger than MaxRecordBytes; the " +
-			"rest was passed over unread and BodySize is a lower bound. A " +
+		Summary: "the payload (as stored or decoded) is larger than the reader's cap on a record (64 MiB)",
+		Doc: "The payload (as stored or decoded) is larger than the reader's cap on " +
+			"the bytes read for one record (64 MiB by default); the rest was " +
+			"passed over unread, so the body's size is a lower bound. A " +
 			"decompression bomb ends here.",
 		message: readerMessage("record-capped"),
 	},
 	IngestLengthMismatch: {
 		Name: "ingest-length-mismatch", Severity: Warning, Reader: true,
-		Summary: "content-Length (or the ARC length) disagrees with the data",
+		Summary: "Content-Length (or the ARC length) disagrees with the data",
 		Doc: "Content-Length (or the ARC length) disagrees with the data: the bytes " +
 			"after the block are not the end of a record. The block was " +
-			"re-delimited at the next record found, when that was possible (Detail " +
-			"says which).",
+			"re-delimited at the next record found, when that was possible (the " +
+			"message says which).",
 		message: readerMessage("length-mismatch"),
 	},
 	IngestRecordIncomplete: {
 		Name: "ingest-record-incomplete", Severity: Warning, Reader: true,
 		Summary: "the input ended, or its compressed stream broke, inside this record",
 		Doc: "The input ended, or its compressed stream broke, inside this record; " +
-			"the capture holds what could be read and Truncated is TruncatedInput.",
+			"the capture holds what could be read and its content_truncated is " +
+			"input-end.",
 		message: readerMessage("record-incomplete"),
 	},
 	IngestInputDamaged: {
 		Name: "ingest-input-damaged", Severity: Warning, Reader: true,
-		Summary: "the compressed data holding this record is damaged (e.g",
+		Summary: "the compressed data holding this record is damaged (a gzip checksum mismatch, ...)",
 		Doc: "The compressed data holding this record is damaged (e.g. a gzip " +
 			"checksum mismatch found at the end of its member); the bytes were used " +
 			"as decoded.",
@@ -743,15 +777,15 @@ var catalogue = [numCodes]CodeInfo{
 	IngestDateInvalid: {
 		Name: "ingest-date-invalid", Severity: Warning, Reader: true,
 		Summary: "WARC-Date, the ARC date or the archive date cannot be parsed",
-		Doc: "WARC-Date, the ARC date or the archive date cannot be parsed; " +
-			"FetchTime is zero.",
+		Doc: "WARC-Date, the ARC date or the archive date cannot be parsed; the " +
+			"capture has no fetch time.",
 		message: readerMessage("date-invalid"),
 	},
 	IngestTargetURIInvalid: {
 		Name: "ingest-target-uri-invalid", Severity: Warning, Reader: true,
 		Summary: "WARC-Target-URI is missing, wrapped in angle brackets or contains white space",
 		Doc: "WARC-Target-URI is missing, wrapped in angle brackets or contains " +
-			"white space; URL holds the cleaned value.",
+			"white space; the capture's URL is the cleaned value.",
 		message: readerMessage("target-uri-invalid"),
 	},
 	IngestWARCHeaderInvalid: {
@@ -764,8 +798,8 @@ var catalogue = [numCodes]CodeInfo{
 	IngestHostUnknown: {
 		Name: "ingest-host-unknown", Severity: Warning, Reader: true,
 		Summary: "no host can be derived from a tar entry or file name",
-		Doc: "No host can be derived from a tar entry or file name; URL and Host are " +
-			"\"\".",
+		Doc: "No host can be derived from a tar entry or file name; the capture's " +
+			"URL and host are empty.",
 		message: readerMessage("host-unknown"),
 	},
 	UsagePreference: {
@@ -836,7 +870,7 @@ var catalogue = [numCodes]CodeInfo{
 			"path, on one line or two. Readers disagree on which counts: a " +
 			"Structured Fields dictionary keeps the last value on a line, while " +
 			"draft-ietf-aipref-vocab §5.1 lets the most restrictive win across " +
-			"statements. Ref is the earlier line.",
+			"statements. The message names the earlier line.",
 		message: func(d Diagnostic, a string) string {
 			if d.Ref == 0 {
 				return strconvQuote(a) + " contradicts an earlier preference for the same crawlers; crawlers may follow either"
@@ -914,8 +948,7 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "at least 20 rules of one group list files of one directory that no rule names",
 		Doc: "At least 20 rules of one group each name a file of the same " +
 			"directory (other than the root), and no rule of the group names the " +
-			"directory itself (Arg is the directory, RefArg the count, Ref the " +
-			"first file's line). If the whole directory is meant, one rule does " +
+			"directory itself. If the whole directory is meant, one rule does " +
 			"it, and keeps the file short and the directory's new files covered; " +
 			"the listing also tells everyone which files are private. Classic " +
 			"mistake 8 of the 2.4-million-site survey: every file listed one by " +
@@ -926,6 +959,31 @@ var catalogue = [numCodes]CodeInfo{
 				n = "many"
 			}
 			return n + " rules list files of " + a + " one by one; if the whole directory is meant, one rule \"Disallow: " + a + "\" does it"
+		},
+	},
+	NULByte: {
+		Name: "nul-byte", Severity: Warning,
+		Summary: "a NUL byte in a text file: Google reads the line only up to it",
+		Doc: "A line of a text file holds a NUL byte: a stray one, or padding at " +
+			"the end of the file. Google's parser reads each line only up to its " +
+			"first NUL and ignores the rest of the line; other parsers may take " +
+			"the whole file for binary and ignore it. The other findings of the " +
+			"file are reported as usual. A body that is mostly NUL bytes or " +
+			"control characters is binary-content instead.",
+		message: func(d Diagnostic, a string) string {
+			const others = "other crawlers may take the whole file for binary"
+			before, _ := strings.CutSuffix(d.Text, a)
+			rest := strings.Trim(a, "\x00 \t")
+			blank := trimSpace(before) == ""
+			switch {
+			case rest == "" && blank:
+				return "this line is only NUL bytes (padding?); Google's parser skips them, " + others + ": delete them"
+			case rest == "":
+				return "this line ends in NUL bytes; Google's parser ignores them, " + others + ": delete them"
+			case blank:
+				return "this line starts with a NUL byte: Google's parser ignores the whole line (" + strconvQuote(clip(rest, 60)) + "); " + others
+			}
+			return "this line has a NUL byte: Google's parser reads the line only up to it (" + strconvQuote(clip(before, 60)) + ") and ignores the rest (" + strconvQuote(clip(rest, 60)) + "); " + others
 		},
 	},
 }
@@ -939,6 +997,31 @@ func readerMessage(problem string) func(Diagnostic, string) string {
 		}
 		return "the record has a problem: " + problem + ": " + detail
 	}
+}
+
+// firstInvalidByte returns the first byte of s that is not part of a
+// UTF-8 sequence, or "".
+func firstInvalidByte(s string) string {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return s[i : i+1]
+		}
+		i += n
+	}
+	return ""
+}
+
+// clip cuts s to at most n bytes at the start of a character, marking the
+// cut with "...".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // strconvQuote is strconv.Quote with a shortcut for the common case, printable

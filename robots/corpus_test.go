@@ -211,3 +211,48 @@ func probeURLs(f *File) []string {
 	}
 	return urls
 }
+
+// TestIssue27LintOnRealFiles checks the findings of issue 27 item 9 on the
+// real files that showed them: a CRLF file cut between a CR and its LF, a
+// Latin-1 pattern, a text file padded with NUL bytes and a GIF image.
+func TestIssue27LintOnRealFiles(t *testing.T) {
+	bodies := map[string][]byte{}
+	for _, s := range loadCorpus(t) {
+		if s.name == "danielmiessler-alexa100k-2015/nonhtml-unique.tar.gz" {
+			for _, b := range s.bodies {
+				bodies[b.Name] = b.Data
+			}
+		}
+	}
+	file := func(name string) *File {
+		t.Helper()
+		data, ok := bodies["robots/"+name+"-robots.txt"]
+		if !ok {
+			t.Fatalf("%s is not in the corpus", name)
+		}
+		return Parse(data)
+	}
+	find := func(f *File, line int, c Code) *Diagnostic {
+		for i, d := range f.Diagnostics {
+			if d.Line == line && d.Code == c {
+				return &f.Diagnostics[i]
+			}
+		}
+		return nil
+	}
+
+	protegez := file("protegez-vous.ca")
+	if find(protegez, 0, MixedLineEndings) != nil || find(protegez, 0, CRLFLineEndings) == nil {
+		t.Errorf("protegez-vous.ca: %v, want crlf-line-endings and no mixed-line-endings", codesOf(protegez))
+	}
+	if d := find(file("123recht.net"), 18, NonASCIIPath); d == nil || !strings.Contains(d.Message(), "Google percent-encodes each byte as it is (\"\\xf6\" as %F6)") {
+		t.Errorf("123recht.net line 18: %+v", d)
+	}
+	puritan := file("puritan.com")
+	if find(puritan, 0, BinaryContent) != nil || len(puritan.Rules) != 75 || find(puritan, puritan.Stats.Lines, NULByte) == nil {
+		t.Errorf("puritan.com (NUL padding): %d rules, codes %v", len(puritan.Rules), codesOf(puritan))
+	}
+	if d := find(file("babidou.com"), 0, BinaryContent); d == nil || !strings.HasPrefix(d.Message(), "the file is a GIF image, not text") {
+		t.Errorf("babidou.com: %+v", d)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,6 +94,7 @@ func generatedCases() []diagCase {
 		huge.WriteString("# filler filler filler filler filler filler filler\n")
 	}
 	return []diagCase{
+		{name: "crlf-cut-between-cr-and-lf", body: crlfCutAfterCR(), want: []string{"0 crlf-line-endings", "0 oversize"}},
 		{name: "bom-utf8", body: "\xEF\xBB\xBFUser-agent: *\nDisallow: /x/\n", want: []string{"0 bom-utf8"}},
 		{name: "bom-utf16le", body: "\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00", want: []string{"0 bom-utf16"}},
 		{name: "bom-utf16be", body: "\xFE\xFF\x00U\x00s\x00e\x00r", want: []string{"0 bom-utf16"}},
@@ -104,8 +106,47 @@ func generatedCases() []diagCase {
 		{name: "bare-cr", body: "User-agent: *\rDisallow: /a/\r", want: []string{"0 mixed-line-endings"}},
 		{name: "line-too-long", body: "User-agent: *\n" + long + "\n", want: []string{"2 line-too-long"}},
 		{name: "oversize", body: huge.String(), want: []string{"0 oversize"}},
-		{name: "quiet-binary", body: "User-agent:\x00\nDissallow: /x\nFoo: bar\n", want: []string{"0 binary-content"}},
+		{name: "quiet-binary", body: "\x01\x02\x03\x04\x05\x06\x07\x08User-agent:\x00\nDissallow: /x\nFoo: bar\n", want: []string{"0 binary-content"}},
+		{name: "binary-gif", body: "GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04", want: []string{"0 binary-content"}},
+		{name: "binary-pdf", body: "%PDF-1.4\n% mostly text at first\n1 0 obj\n", want: []string{"0 binary-content"}},
+		{name: "binary-random", body: pseudoRandom(1000), want: []string{"0 binary-content"}},
+		{name: "binary-nul-only", body: "\x00\x00\x00", want: []string{"0 binary-content"}},
+		{name: "binary-decoded-as-utf8", body: "\x1f\uFFFD\b\x00\x00\x00\x00\x00\x00\x03" + strings.Repeat("k\uFFFD}\uFFFDZ\uFFFD!]", 100), want: []string{"0 binary-content"}},
+		{name: "binary-utf16-without-bom", body: "U\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00", want: []string{"0 binary-content"}},
+		// A text file with a stray NUL is text: a finding on its line, and
+		// all its other findings.
+		{name: "nul-byte", body: "User-agent: *\nDisallow: /a\x00b\nDissallow: /x\n", want: []string{"2 nul-byte", "3 typo-accepted"}},
+		{name: "nul-byte-whitespace", body: "\n\n   Error Page Messages.\n\n      \x00", want: []string{"0 no-rules", "3 unparsable-line", "5 nul-byte"}},
+		{name: "nul-padding", body: "User-agent: *\nDissallow: /x\n\n\n" + strings.Repeat("\x00", 1028), want: []string{"2 typo-accepted", "5 nul-byte"}},
+		{name: "nul-in-html", body: "<html><head><title>404</title></head><body>\x00Not found</body></html>\n", want: []string{"0 html-content"}},
 	}
+}
+
+// pseudoRandom returns n bytes that look like compressed data: no magic
+// number, about one control character in nine.
+func pseudoRandom(n int) string {
+	b := make([]byte, n)
+	x := uint32(2463534242)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		b[i] = byte(x >> 24)
+	}
+	return string(b)
+}
+
+// crlfCutAfterCR returns a CRLF body over MaxBytes whose cut falls between
+// the CR and the LF of a line ending, like protegez-vous.ca's in the corpus.
+func crlfCutAfterCR() string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\r\nDisallow: /x/\r\n")
+	for b.Len() < MaxBytes-200 {
+		b.WriteString("# filler filler filler filler filler filler filler\r\n")
+	}
+	b.WriteString("#" + strings.Repeat("x", MaxBytes-1-b.Len()-1) + "\r\n")
+	b.WriteString("# after the cut\r\n")
+	return b.String()
 }
 
 func check(t *testing.T, c diagCase) []string {
@@ -204,8 +245,38 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("%s: message %q", ci.Name, msg)
 		}
 	}
-	if len(names) != 65+17 {
-		t.Errorf("catalogue has %d codes; want the engine's 65 (DESIGN.md lists 53; bom-double-encoded, pattern-bad-percent-escape, the seven of issue 10 and the three of issue 14 (reversed-syntax, crlf-line-endings, files-listed-one-by-one) are new) and the readers' 17", len(names))
+	if len(names) != 66+17 {
+		t.Errorf("catalogue has %d codes; want the engine's 66 (DESIGN.md lists 53; bom-double-encoded, pattern-bad-percent-escape, the seven of issue 10, the three of issue 14 (reversed-syntax, crlf-line-endings, files-listed-one-by-one) and nul-byte of issue 27 are new) and the readers' 17", len(names))
+	}
+}
+
+// goIdentifier matches what the catalogue's texts must not show a user: a
+// Go name in camel case (MaxBody, RefArg) or a field of a type (File.Rules).
+var goIdentifier = regexp.MustCompile(`\b[A-Z][a-z0-9]{2,}[A-Z][a-z]|\b[A-Z][a-z]+\.[A-Z]|\b(Arg|Ref|Body|Detail)\b`)
+
+// lowercasedHeader matches a header name whose first letter was lowered
+// ("transfer-Encoding"): the mark of a sentence cut in the wrong place.
+var lowercasedHeader = regexp.MustCompile(`\b[a-z]+-[A-Z][a-z]`)
+
+// The summary and documentation of every code are whole and speak the
+// user's language: lint --codes and --explain print them as they are.
+func TestCatalogueText(t *testing.T) {
+	for _, ci := range Codes() {
+		for _, f := range [...]struct{ field, text string }{{"summary", ci.Summary}, {"doc", ci.Doc}} {
+			field, text := f.field, f.text
+			if m := goIdentifier.FindString(text); m != "" {
+				t.Errorf("%s: %s names the Go identifier %q: %q", ci.Name, field, m, text)
+			}
+			if m := lowercasedHeader.FindString(text); m != "" {
+				t.Errorf("%s: %s has %q, a header name cut short: %q", ci.Name, field, m, text)
+			}
+			if strings.Count(text, "(") != strings.Count(text, ")") || strings.Count(text, `"`)%2 != 0 {
+				t.Errorf("%s: %s has unbalanced brackets or quotes: %q", ci.Name, field, text)
+			}
+		}
+		if len(strings.Fields(ci.Summary)) < 3 || strings.HasSuffix(ci.Summary, ".") {
+			t.Errorf("%s: summary %q is not one whole line of at least three words", ci.Name, ci.Summary)
+		}
 	}
 }
 
@@ -297,6 +368,81 @@ func TestDiagnosticSpan(t *testing.T) {
 		if got[c] != w {
 			t.Errorf("%s: span %v, want %v", c, got[c], w)
 		}
+	}
+}
+
+// mixed-line-endings says "mixed" only of a file that mixes them: a file of
+// bare CRs is told so.
+func TestLineEndingsMessage(t *testing.T) {
+	f := func(body, want string) {
+		t.Helper()
+		for _, d := range ParseString(body).Diagnostics {
+			if d.Code == MixedLineEndings {
+				if msg := d.Message(); msg != want {
+					t.Errorf("%q: %q, want %q", body, msg, want)
+				}
+				return
+			}
+		}
+		t.Errorf("%q: no mixed-line-endings finding", body)
+	}
+	f("User-agent: *\rDisallow: /a/\rDisallow: /b/\r", "every line ends in a bare CR (3 CR), as old Mac OS editors saved files; Google and RFC 9309 accept it, older parsers may read the file as one long line: use LF or CRLF")
+	f("User-agent: *\r\nDisallow: /a/\rDisallow: /b/\n", "line endings are mixed (1 LF, 1 CRLF, 1 CR); use one style, LF or CRLF")
+}
+
+// non-ascii-path says how Google encodes the pattern: UTF-8 text as its
+// UTF-8 bytes, other bytes as they are, which is what matching does (a
+// Latin-1 pattern, as on line 18 of 123recht.net's file in the corpus).
+func TestNonASCIIPathMessage(t *testing.T) {
+	f := func(value, wantPattern, wantMsg string) {
+		t.Helper()
+		file := ParseString("User-agent: *\nDisallow: " + value + "\n")
+		if len(file.Rules) != 1 || file.Rules[0].Pattern != wantPattern {
+			t.Fatalf("%q: rules %+v, want pattern %q", value, file.Rules, wantPattern)
+		}
+		if file.Allowed("http://e.com"+wantPattern, "FooBot") {
+			t.Errorf("%q does not block %s", value, wantPattern)
+		}
+		for _, d := range file.Diagnostics {
+			if d.Code == NonASCIIPath && d.Message() != wantMsg {
+				t.Errorf("%q: %q, want %q", value, d.Message(), wantMsg)
+			}
+		}
+	}
+	f("/unseri\xf6se", "/unseri%F6se", `pattern "/unseri\xf6se" has bytes that are not UTF-8 (a legacy encoding?); Google percent-encodes each byte as it is ("\xf6" as %F6), so the rule matches only URLs with those bytes, not the UTF-8 form of the same characters`)
+	f("/unseriöse", "/unseri%C3%B6se", `pattern "/unseriöse" has non-ASCII characters; Google matches their percent-encoded UTF-8 form`)
+}
+
+// binary-content names the formats it knows by their magic numbers and says
+// "served compressed" only of compressed data; a text file with a stray NUL
+// is not binary: it has its rules, which match obeys, and a nul-byte
+// finding that says what Google reads.
+func TestBinaryAndNULMessages(t *testing.T) {
+	f := func(body string, line int, code Code, want string) {
+		t.Helper()
+		for _, d := range ParseString(body).Diagnostics {
+			if d.Line == line && d.Code == code {
+				if msg := d.Message(); msg != want {
+					t.Errorf("%q: %q, want %q", body, msg, want)
+				}
+				return
+			}
+		}
+		t.Errorf("%q: no %s finding on line %d", body, code, line)
+	}
+	f("GIF89a\x01\x00\x01\x00\x80\x00\x00", 0, BinaryContent, "the file is a GIF image, not text; crawlers find no usable rules in it")
+	f("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 0, BinaryContent, "the file is gzip-compressed data, not text: it may be served compressed without a Content-Encoding header saying so, or compressed twice; crawlers find no usable rules in it")
+	f("\x28\xb5\x2f\xfd\x04\x00", 0, BinaryContent, "the file is zstd-compressed data, not text: it may be served compressed without a Content-Encoding header saying so, or compressed twice; crawlers find no usable rules in it")
+	f(pseudoRandom(500), 0, BinaryContent, "the file is binary (full of control characters, NUL bytes or replacement characters), not text; crawlers find no usable rules in it")
+	f("User-agent: *\nDisallow: /a\x00b\n", 2, NULByte, `this line has a NUL byte: Google's parser reads the line only up to it ("Disallow: /a") and ignores the rest ("b"); other crawlers may take the whole file for binary`)
+	f(strings.Repeat("\x00", 3000)+"User-agent: *\nDisallow: /\n", 1, NULByte, `this line starts with a NUL byte: Google's parser ignores the whole line ("User-agent: *"); other crawlers may take the whole file for binary`)
+	f("User-agent: *\nDisallow: /"+strings.Repeat("é", 40)+"\x00"+strings.Repeat("x", 100)+"\n", 2, NULByte, `this line has a NUL byte: Google's parser reads the line only up to it ("Disallow: /`+strings.Repeat("é", 24)+`...") and ignores the rest ("`+strings.Repeat("x", 60)+`..."); other crawlers may take the whole file for binary`)
+	f("User-agent: *\nDisallow: /a\x00\x00\n", 2, NULByte, "this line ends in NUL bytes; Google's parser ignores them, other crawlers may take the whole file for binary: delete them")
+	f("User-agent: *\nDisallow: /a\n\x00\x00\x00", 3, NULByte, "this line is only NUL bytes (padding?); Google's parser skips them, other crawlers may take the whole file for binary: delete them")
+
+	file := ParseResponseString(Response{Status: 200}, "User-agent: *\nDisallow: /private/\x00\n")
+	if file.Outcome() != OutcomeRules || file.Allowed("http://e.com/private/x", "FooBot") || !file.Allowed("http://e.com/public", "FooBot") {
+		t.Errorf("stray NUL: outcome %v, rules %+v", file.Outcome(), file.Rules)
 	}
 }
 

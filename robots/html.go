@@ -12,22 +12,110 @@ const (
 	htmlWindow   = 4096
 )
 
-// looksBinary reports a body that is not text: it holds a NUL byte, or more
-// than one byte in ten of its first binaryWindow bytes is a control
-// character other than tab, LF, VT, FF and CR.
-func looksBinary(s string, hasNUL bool) bool {
-	if hasNUL {
-		return true
-	}
-	w := s[:min(len(s), binaryWindow)]
-	ctl, i := 0, 0
-	for ; i+8 <= len(w); i += 8 {
-		if x := load64(w[i:]); hasControl(x) {
-			ctl += countControl(w[i : i+8])
+// A binaryFormat is a kind of binary file that servers send for robots.txt,
+// known by its first bytes.
+type binaryFormat struct {
+	key        string // the stable name, the Arg of a BinaryContent finding
+	magic      string // the first bytes; '?' stands for any byte
+	name       string // what messages call it
+	compressed bool   // compressed data: a body sent compressed unasked
+}
+
+// binaryFormats are the formats sniffBinary knows, by magic number.
+var binaryFormats = [...]binaryFormat{
+	{"gzip", "\x1f\x8b", "gzip-compressed data", true},
+	{"zstd", "\x28\xb5\x2f\xfd", "zstd-compressed data", true},
+	{"xz", "\xfd7zXZ\x00", "xz-compressed data", true},
+	{"bzip2", "BZh?1AY&SY", "bzip2-compressed data", true},
+	{"zlib", "\x78\x9c", "zlib-compressed data (deflate)", true},
+	{"zlib", "\x78\xda", "zlib-compressed data (deflate)", true},
+	{"zlib", "\x78\x01", "zlib-compressed data (deflate)", true},
+	{"png", "\x89PNG\r\n\x1a\n", "a PNG image", false},
+	{"gif", "GIF8?a", "a GIF image", false},
+	{"jpeg", "\xff\xd8\xff", "a JPEG image", false},
+	{"webp", "RIFF????WEBP", "a WebP image", false},
+	{"ico", "\x00\x00\x01\x00", "an icon (ICO) image", false},
+	{"pdf", "%PDF-", "a PDF document", false},
+	{"zip", "PK\x03\x04", "a ZIP archive", false},
+}
+
+// lookupBinaryFormat returns the format with the given key, or nil.
+func lookupBinaryFormat(key string) *binaryFormat {
+	for i := range binaryFormats {
+		if binaryFormats[i].key == key {
+			return &binaryFormats[i]
 		}
 	}
-	ctl += countControl(w[i:])
-	return ctl*10 > len(w)
+	return nil
+}
+
+// hasMagic reports whether s starts with magic, '?' matching any byte.
+func hasMagic(s, magic string) bool {
+	if len(s) < len(magic) {
+		return false
+	}
+	for i := 0; i < len(magic); i++ {
+		if magic[i] != '?' && magic[i] != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Thresholds of sniffBinary: a body is binary when more than one byte in
+// ten of its first binaryWindow bytes is not text, or more than one in
+// strayShare when there are at least minStrayControls of them. Text has
+// next to none; random bytes, such as compressed data without a known
+// header, have about one control character in nine.
+const (
+	strayShare       = 32
+	minStrayControls = 8
+)
+
+// sniffBinary reports whether a body is not text, and the key of its
+// format when its magic number is known. A body is binary when it starts
+// with a known magic number, or when its first binaryWindow bytes hold too
+// many bytes that are not text (see strayShare): control characters other
+// than tab, LF, VT, FF and CR, and U+FFFD replacement characters (binary
+// data once decoded as UTF-8, each counting once). A run of NUL bytes
+// counts once, and NUL padding at the end of the body not at all: a text
+// file with stray NULs is text.
+func sniffBinary(s string) (format string, binary bool) {
+	for i := range binaryFormats {
+		if hasMagic(s, binaryFormats[i].magic) {
+			return binaryFormats[i].key, true
+		}
+	}
+	t := strings.TrimRight(s, "\x00")
+	if t == "" {
+		return "", s != "" // nothing but NUL bytes
+	}
+	w := t[:min(len(t), binaryWindow)]
+	odd := controlBytes(w) + strings.Count(w, "\uFFFD")
+	return "", odd*10 > len(w) || odd >= minStrayControls && odd*strayShare > len(w)
+}
+
+// controlBytes counts the control characters of w other than tab, LF, VT,
+// FF and CR, a run of NUL bytes counting once.
+func controlBytes(w string) int {
+	ctl, i := 0, 0
+	for ; i+8 <= len(w); i += 8 {
+		if hasControl(load64(w[i:])) {
+			ctl += countControl(w[i:i+8]) - repeatedNULs(w, i, i+8)
+		}
+	}
+	return ctl + countControl(w[i:]) - repeatedNULs(w, i, len(w))
+}
+
+// repeatedNULs counts the NUL bytes of w[from:to] that follow another NUL.
+func repeatedNULs(w string, from, to int) int {
+	n := 0
+	for j := max(from, 1); j < to; j++ {
+		if w[j] == 0 && w[j-1] == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // countControl counts the control characters of s other than tab, LF, VT,

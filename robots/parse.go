@@ -161,15 +161,12 @@ func (p *parser) sniff() {
 		p.quiet = true
 		return
 	}
-	switch {
-	case looksBinary(t, f.hasNUL):
-		p.addFile(BinaryContent, "")
+	if format, binary := sniffBinary(t); binary {
+		p.addFile(BinaryContent, format)
 		p.quiet = true
-	default:
-		if kind := markupKind(t, f.Response.ContentType); kind != "" {
-			p.addFile(HTMLContent, kind)
-			p.quiet = true
-		}
+	} else if kind := markupKind(t, f.Response.ContentType); kind != "" {
+		p.addFile(HTMLContent, kind)
+		p.quiet = true
 	}
 }
 
@@ -191,6 +188,12 @@ func hasNonASCII(s string) bool {
 
 // line handles one line: its own diagnostics, then its directive.
 func (p *parser) line(l *Line) {
+	if p.f.hasNUL && !p.quiet {
+		if i := strings.IndexByte(l.Text, 0); i >= 0 {
+			// Google's parser reads the line only up to the NUL.
+			p.add(l.Number, NULByte, l.Text, l.Text[i:])
+		}
+	}
 	switch l.Kind {
 	case LineEmpty:
 		if p.cur >= 0 && !p.curHasRules {
@@ -781,6 +784,11 @@ func (p *parser) endOfFile(sp *lineSplitter) {
 	if !p.content {
 		p.addFile(Empty, "")
 		return
+	}
+	if f.Size > len(f.text) && strings.HasSuffix(f.text, "\r") {
+		// The cut fell after a CR: its LF, if any, lies past the cut, so
+		// the last line ending is of no known kind.
+		sp.cr--
 	}
 	if kinds := btoi(sp.lf > 0) + btoi(sp.crlf > 0) + btoi(sp.cr > 0); kinds > 1 || sp.cr > 0 {
 		p.addFile(MixedLineEndings, lineEndings(sp))

@@ -175,3 +175,28 @@ func TestLintTerminalSanitises(t *testing.T) {
 		t.Errorf("escape sequence printed: %q", out.String())
 	}
 }
+
+// On a terminal a long line is cut after maxSourceRunes runes, the part a
+// finding is about too: a line of NUL padding gets one screen line and one
+// caret line, not thousands of characters.
+func TestLintTerminalLongSpan(t *testing.T) {
+	f := func(text string, start, end int, wantSource string) {
+		t.Helper()
+		var b strings.Builder
+		writeSource(&b, finding{Line: 3, text: text, start: start, end: end})
+		lines := strings.Split(ansi.ReplaceAllString(b.String(), ""), "\n")
+		if lines[0] != "    3 | "+wantSource {
+			t.Errorf("source line %q, want %q", lines[0], "    3 | "+wantSource)
+		}
+		if carets := strings.Count(lines[1], "^") + strings.Count(lines[1], "~"); carets > maxSourceRunes {
+			t.Errorf("%d carets for a line cut at %d runes", carets, maxSourceRunes)
+		}
+	}
+	nuls := strings.Repeat("\x00", 3000)
+	f("Disallow: /a"+nuls, 12, 3012, "Disallow: /a"+strings.Repeat("\uFFFD", maxSourceRunes-12)+"…")
+	f(nuls+"User-agent: *", 0, 3013, strings.Repeat("\uFFFD", maxSourceRunes)+"…")
+	long := strings.Repeat("x", 200)
+	f("Disallow: /"+long, 10, 211, "Disallow: /"+long[:maxSourceRunes-11]+"…")
+	f("Disallow: "+long+" /b", 10, 210, "Disallow: "+long[:maxSourceRunes-10]+"…")
+	f("Disallow: /a "+long, 10, 12, "Disallow: /a "+long[:maxSourceRunes-13]+"…")
+}

@@ -48,10 +48,18 @@ func writeTerminal(w io.Writer, res *lintResult) error {
 
 // writeSource writes the line of a finding and a caret line under the part
 // the finding is about (under the line start when it is about the line).
+// A line longer than maxSourceRunes is cut after that many runes, the part
+// the finding is about too, unless that part starts further right.
 func writeSource(w io.Writer, f finding) {
 	pre, mid, post := f.text[:f.start], f.text[f.start:f.end], f.text[f.end:]
-	if n := utf8.RuneCountInString(pre) + utf8.RuneCountInString(mid); utf8.RuneCountInString(f.text) > maxSourceRunes && n <= maxSourceRunes {
-		post = cutRunes(post, maxSourceRunes-n) + "…"
+	if utf8.RuneCountInString(f.text) > maxSourceRunes {
+		n, m := utf8.RuneCountInString(pre), utf8.RuneCountInString(mid)
+		switch {
+		case n+m <= maxSourceRunes:
+			post = cutRunes(post, maxSourceRunes-n-m) + "…"
+		case n < maxSourceRunes:
+			mid, post = cutRunes(mid, maxSourceRunes-n), "…"
+		}
 	}
 	gutter := fmt.Sprintf("%5d | ", f.Line)
 	fmt.Fprintf(w, "%s%s%s%s%s\n", styleDim, gutter, styleReset, printable(pre+mid), printable(post))
