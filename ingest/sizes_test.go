@@ -4,21 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/robocensus/robocensus/internal/testutil"
 )
-
-// bigBody is a robots.txt of n bytes: a group, then comment lines.
-func bigBody(n int) string {
-	var b strings.Builder
-	b.WriteString("User-agent: *\nDisallow: /private/\n")
-	for b.Len() < n {
-		b.WriteString("# filler filler filler filler filler filler filler filler\n")
-	}
-	return b.String()[:n]
-}
 
 // crawlerCut is a robots.txt response record the crawler cut, for reason.
 func crawlerCut(host, body, reason string) string {
@@ -34,10 +23,10 @@ func TestIssue27RealLength(t *testing.T) {
 	const big = 2_600_000
 	warc := filepath.Join(t.TempDir(), "sizes.warc.gz")
 	data := testutil.PerRecord(t,
-		testutil.Robots200("big.example", bigBody(big)),
+		testutil.Robots200("big.example", testutil.BigRobots(big)),
 		testutil.Robots200("small.example", "User-agent: *\nDisallow: /x\n"),
 		crawlerCut("cut.example", "User-agent: *\nDisallow: /a\n", "length"),
-		crawlerCut("both.example", bigBody(big), "time"),
+		crawlerCut("both.example", testutil.BigRobots(big), "time"),
 	)
 	if err := os.WriteFile(warc, data, 0o644); err != nil {
 		t.Fatal(err)

@@ -16,16 +16,6 @@ import (
 // (nrjones8-gov-robots-archive): the largest body the issue met.
 const cstxSize = 2_695_790
 
-// bigRobots is a robots.txt of n bytes: a group, then comment lines.
-func bigRobots(n int) string {
-	var b strings.Builder
-	b.WriteString("User-agent: *\nDisallow: /private/\n")
-	for b.Len() < n {
-		b.WriteString("# filler filler filler filler filler filler filler filler\n")
-	}
-	return b.String()[:n]
-}
-
 // TestIssue27Sizes (issue 27 item 7), end to end through the command
 // line: a WARC with a body of 2.6 MiB is ingested, stored cut to 1 MiB;
 // the report's largest size is the real one, and its crawler-truncated
@@ -37,7 +27,7 @@ func TestIssue27Sizes(t *testing.T) {
 	cut := "User-agent: *\nDisallow: /a\n"
 	warc := filepath.Join(src, "sizes.warc.gz")
 	data := testutil.PerRecord(t,
-		testutil.Robots200("cstx.example", bigRobots(cstxSize)),
+		testutil.Robots200("cstx.example", testutil.BigRobots(cstxSize)),
 		testutil.Robots200("small.example", "User-agent: *\nDisallow: /x\n"),
 		testutil.Response("https://cut.example/robots.txt", "HTTP/1.1 200 OK",
 			"Content-Type: text/plain\r\nContent-Length: "+strconv.Itoa(len(cut))+"\r\n", cut, "WARC-Truncated: length"),
