@@ -346,7 +346,7 @@ func runSize(p *Pass) error {
 	if p.Latest.Listing != nil {
 		last = p.Latest.Listing.Total
 	}
-	p.Reportf(robots.Error, last, "the file is over 500 KiB (%d bytes stored): Google stops reading at line %d and ignores the rest", c.Length, last)
+	p.Reportf(robots.Error, last, "the file is over 500 KiB (%d bytes): Google stops reading at line %d and ignores the rest", c.RealLength, last)
 	return nil
 }
 

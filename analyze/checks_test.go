@@ -125,9 +125,12 @@ func TestSitemapCheck(t *testing.T) {
 func TestSizeCheck(t *testing.T) {
 	c := rulesCrawl("c1")
 	expect(t, "small", runCheck(t, SizeCheck, c))
-	c.Capture.Oversize, c.Capture.Length = true, 600_000
+	c.Capture.Oversize, c.Capture.Length, c.Capture.RealLength = true, 600_000, 600_000
 	c.Listing = &Listing{Total: 20_000}
 	expect(t, "oversize", runCheck(t, SizeCheck, c), "error|500 KiB|600000")
+	// The real size of a file robocensus stored cut (issue 27 item 7).
+	c.Capture.Length, c.Capture.RealLength = 1<<20, 2_695_790
+	expect(t, "oversize, capped", runCheck(t, SizeCheck, c), "error|500 KiB|2695790 bytes")
 }
 
 func TestSharedCheck(t *testing.T) {

@@ -106,6 +106,16 @@ func micros(a *array.Timestamp, i int) int64 {
 	return int64(a.Value(i))
 }
 
+// realLength returns the real size of the payload of row i:
+// payload_length_real, or payload_length (the bytes stored) where it is
+// NULL, in crawls published before schema 2.1.
+func realLength(real, stored *array.Int64, i int) int64 {
+	if real.IsNull(i) {
+		return stored.Value(i)
+	}
+	return real.Value(i)
+}
+
 // strOrEmpty returns the value of a nullable string column, "" for NULL.
 func strOrEmpty(a *array.String, i int) string {
 	if a.IsNull(i) {

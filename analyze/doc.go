@@ -200,9 +200,10 @@
 // Figures keyed by something other than the host keep state per distinct
 // key for the whole crawl, whatever P:
 //
-//   - sizes: a count per distinct payload_length of the read captures, 20
-//     to 40 bytes each (at most one per byte count up to the stored-bytes
-//     cap), in each worker, until the first batch's captures pass ends;
+//   - sizes: a count per distinct real size (payload_length_real) of the
+//     read captures, 20 to 40 bytes each (at most one per byte count up
+//     to the stored-bytes cap, and one per larger file, which are few), in
+//     each worker, until the first batch's captures pass ends;
 //   - user agents named: a count per distinct lower-cased value, its bytes
 //     and some 40 to 60 more, in each worker, until the first batch's
 //     captures pass ends;

@@ -197,7 +197,7 @@ func mdSiteCrawl(m *mdWriter, sc *SiteCrawl) {
 	c := &sc.Capture
 	m.heading(2, "robots.txt in "+md(sc.Crawl))
 	m.para("Capture %s of %s: %s, outcome %s, %s; errors: %d, warnings: %d. Other hosts serving the same file: %s.",
-		code(c.CaptureID), code(c.URL), status(c.Status), code(c.Outcome), fmtBytes(c.Length), c.Errors, c.Warnings, fmtInt(sc.SharedWith))
+		code(c.CaptureID), code(c.URL), status(c.Status), code(c.Outcome), fmtBytes(c.RealLength), c.Errors, c.Warnings, fmtInt(sc.SharedWith))
 	if h := sc.Host; h != nil {
 		m.para("As a site: fetch class %s; %s.", code(h.FetchClass), siteRedirects(h))
 	}
@@ -276,7 +276,7 @@ func mdSiteCaptures(m *mdWriter, caps []SiteCapture) {
 		if c.Deciding {
 			deciding = "yes"
 		}
-		rows = append(rows, []string{md(c.Crawl), when, code(c.URL), status(c.Status), md(c.Outcome), fmtInt(c.Length), fmtInt(int64(c.Errors)), deciding, code(c.WARCFilename + "@" + fmtInt(c.WARCOffset))})
+		rows = append(rows, []string{md(c.Crawl), when, code(c.URL), status(c.Status), md(c.Outcome), fmtInt(c.RealLength), fmtInt(int64(c.Errors)), deciding, code(c.WARCFilename + "@" + fmtInt(c.WARCOffset))})
 	}
 	m.table([]string{"crawl", "fetched (UTC)", "URL", " status", "outcome", " bytes", " errors", "deciding", "WARC record"}, rows)
 }

@@ -119,11 +119,13 @@ type CodeShare struct {
 	Findings int64 `json:"findings"`
 }
 
-// Sizes is the distribution of payload_length over the read captures.
+// Sizes is the distribution of the real payload sizes over the read
+// captures: payload_length_real, or payload_length in crawls published
+// before schema 2.1, which lack it.
 type Sizes struct {
 	Captures int64        `json:"captures"` // the read captures
 	Buckets  []SizeBucket `json:"buckets"`
-	Empty    Ratio        `json:"empty"`    // payload_length 0
+	Empty    Ratio        `json:"empty"`    // size 0
 	Oversize Ratio        `json:"oversize"` // oversize: over 500 KiB
 	Median   int64        `json:"median"`
 	P90      int64        `json:"p90"`
@@ -132,7 +134,7 @@ type Sizes struct {
 	Bytes    int64        `json:"bytes"` // the sum
 }
 
-// SizeBucket counts the read captures with Min <= payload_length <= Max
+// SizeBucket counts the read captures with Min <= size <= Max
 // (Max -1: no upper bound).
 type SizeBucket struct {
 	Label    string `json:"label"`

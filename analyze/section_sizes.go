@@ -10,14 +10,15 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-// sizesSection is the distribution of payload_length over the read
-// captures: buckets, quantiles, empty and oversize files. It keeps a
-// count per distinct size until the captures are read.
+// sizesSection is the distribution of the real payload sizes over the
+// read captures (payload_length_real, not the bytes stored: robocensus
+// stores at most 1 MiB of a body): buckets, quantiles, empty and oversize
+// files. It keeps a count per distinct size until the captures are read.
 var sizesSection = &Section{
 	Name:  "sizes",
 	Doc:   "the sizes of the read captures and the 500 KiB limit",
 	Title: "Sizes",
-	Needs: []Need{{Table: "captures", Columns: []string{"fetch_status", "payload_length", "oversize"}}},
+	Needs: []Need{{Table: "captures", Columns: []string{"fetch_status", "payload_length", "payload_length_real", "oversize"}}},
 	New:   func(Params) Accumulator { return &sizesAcc{counts: map[int64]int64{}} },
 	View:  func(c *Crawl, _ Params) any { return sizeChart(c.Sizes) },
 	Trends: []Trend{
@@ -29,14 +30,15 @@ var sizesSection = &Section{
 
 // sizesAcc counts the read captures by size.
 type sizesAcc struct {
-	counts   map[int64]int64 // payload_length -> read captures
+	counts   map[int64]int64 // real payload size -> read captures
 	oversize int64
 }
 
 // Add counts a record of captures.
 func (a *sizesAcc) Add(_ string, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
-	status, length, oversize := cs.i32("fetch_status"), cs.i64("payload_length"), cs.boolean("oversize")
+	status, oversize := cs.i32("fetch_status"), cs.boolean("oversize")
+	stored, real := cs.i64("payload_length"), cs.i64("payload_length_real")
 	if cs.err != nil {
 		return cs.err
 	}
@@ -44,7 +46,7 @@ func (a *sizesAcc) Add(_ string, rec arrow.Record) error {
 		if !isRead(status, i) {
 			continue
 		}
-		a.counts[length.Value(i)]++
+		a.counts[realLength(real, stored, i)]++
 		if oversize.Value(i) {
 			a.oversize++
 		}
@@ -74,7 +76,7 @@ var sizeBounds = []struct {
 }
 
 // sizeFigures returns the distribution of the sizes counted: captures by
-// payload_length.
+// real payload size.
 func sizeFigures(counts map[int64]int64, oversize int64) Sizes {
 	sizes := slices.Sorted(maps.Keys(counts))
 	cum := make([]int64, len(sizes)) // captures of a size up to sizes[i]
@@ -136,7 +138,7 @@ func quantile(sorted, cum []int64, q float64) int64 {
 }
 func mdSizes(m *mdWriter, s *Sizes) {
 	m.heading(3, "Sizes")
-	m.para("Bytes stored of the %s read captures: median %s, 90th percentile %s, 99th %s, largest %s. Over 500 KiB (Google ignores the rest): %s. Empty: %s.",
+	m.para("Sizes of the %s read captures (each file's real size, not the bytes stored): median %s, 90th percentile %s, 99th %s, largest %s. Over 500 KiB (Google ignores the rest): %s. Empty: %s.",
 		fmtInt(s.Captures), fmtBytes(s.Median), fmtBytes(s.P90), fmtBytes(s.P99), fmtBytes(s.Max), fmtRatio(s.Oversize), fmtRatio(s.Empty))
 	var rows [][]string
 	for _, b := range s.Buckets {

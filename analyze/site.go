@@ -41,7 +41,8 @@ type SiteCapture struct {
 	Status       int32      `json:"fetch_status"` // 0: NULL
 	Outcome      string     `json:"outcome"`
 	ContentType  string     `json:"content_mime_type,omitempty"`
-	Length       int64      `json:"payload_length"`
+	Length       int64      `json:"payload_length"`      // bytes stored
+	RealLength   int64      `json:"payload_length_real"` // the file's real size (payload_length in crawls published before schema 2.1)
 	Digest       string     `json:"payload_digest,omitempty"`
 	Truncated    string     `json:"truncated,omitempty"`
 	Oversize     bool       `json:"oversize"`
@@ -227,7 +228,7 @@ func siteDecidesBefore(a, b *SiteCapture) bool {
 // siteColumns are the captures columns the site report reads.
 var siteColumns = []string{
 	"capture_id", "url", "url_host_name", "fetch_time", "fetch_status", "content_mime_type",
-	"payload_length", "content_digest", "content_truncated", "oversize", "warc_filename", "warc_record_offset",
+	"payload_length", "payload_length_real", "content_digest", "content_truncated", "oversize", "warc_filename", "warc_record_offset",
 	"warc_record_length", "fetch_redirect", "outcome", "rule_count", "error_count", "warning_count", "info_count",
 }
 
@@ -279,7 +280,7 @@ func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
 		Outcome: str("outcome"), WARCFilename: str("warc_filename"),
 	}
 	status, ts := cs.i32("fetch_status"), cs.timestamp("fetch_time")
-	length, over := cs.i64("payload_length"), cs.boolean("oversize")
+	length, real, over := cs.i64("payload_length"), cs.i64("payload_length_real"), cs.boolean("oversize")
 	off, n := cs.i64("warc_record_offset"), cs.i64("warc_record_length")
 	rules, errs, warns, infos := cs.i32("rule_count"), cs.i32("error_count"), cs.i32("warning_count"), cs.i32("info_count")
 	if cs.err != nil {
@@ -292,7 +293,8 @@ func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
 		t := time.UnixMicro(c.fetch).UTC()
 		c.FetchTime = &t
 	}
-	c.Length, c.Oversize, c.WARCOffset, c.WARCLength = length.Value(i), over.Value(i), off.Value(i), n.Value(i)
+	c.Length, c.RealLength, c.Oversize = length.Value(i), realLength(real, length, i), over.Value(i)
+	c.WARCOffset, c.WARCLength = off.Value(i), n.Value(i)
 	c.Rules, c.Errors, c.Warnings, c.Infos = rules.Value(i), errs.Value(i), warns.Value(i), infos.Value(i)
 	return c, nil
 }

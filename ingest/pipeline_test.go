@@ -194,6 +194,13 @@ func TestRunTarArchive(t *testing.T) {
 	if got := testutil.Query(t, db, "SELECT count(*) > 1000 FROM rules"); got != "true" {
 		t.Errorf("few rules")
 	}
+	// cstx.gov's robots.txt is 2,695,790 bytes (the tar header's size):
+	// stored cut to 1 MiB by robocensus, not by a crawler (issue 27 item 7).
+	if got := testutil.Query(t, db, `SELECT concat_ws(' ', payload_length, payload_length_real, content_truncated,
+		(SELECT string_agg(code, ',' ORDER BY code) FROM diagnostics d WHERE d.capture_id = c.capture_id AND code IN ('crawler-truncated', 'stored-truncated')))
+		FROM captures c WHERE url_host_name = 'cstx.gov'`); got != "1048576 2695790 body-cap stored-truncated" {
+		t.Errorf("cstx.gov: %s, want 1048576 2695790 body-cap stored-truncated", got)
+	}
 }
 
 func TestCrawlLabel(t *testing.T) {

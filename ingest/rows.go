@@ -62,7 +62,8 @@ func newRowMaker(crawlers []robots.Crawler) *rowMaker {
 // add parses one capture and appends its rows to rs.
 func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 	c := &j.c
-	resp := robots.Response{Status: c.Status, ContentType: c.ContentType, URL: c.URL, Location: c.Location, Truncated: c.Truncated}
+	resp := robots.Response{Status: c.Status, ContentType: c.ContentType, URL: c.URL, Location: c.Location}
+	resp.Truncated, resp.StoredTruncated = c.TruncatedBy()
 	f := robots.ParsePrefix(resp, c.Body, int(min(c.BodySize, int64(^uint(0)>>1))))
 	id := CaptureID(j.file, c.Source.Offset, c.RecordID)
 	host := c.Host
@@ -108,10 +109,11 @@ func captureRow(id string, j *job, f *robots.File) schema.Capture {
 	s := &f.Stats
 	mimeType, charset := contentType(c.ContentType)
 	detected, _ := contentType(c.DetectedType)
+	realLength := max(c.BodySize, int64(len(c.Body)))
 	row := schema.Capture{
 		CaptureID: id, URL: c.URL, URLHostName: c.Host, FetchTime: c.FetchTime.UTC(),
 		FetchStatus: int32(c.Status), ContentMimeType: mimeType, ContentMimeDetected: detected,
-		ContentCharset: charset, PayloadLength: int64(len(c.Body)),
+		ContentCharset: charset, PayloadLength: int64(len(c.Body)), PayloadLengthReal: &realLength,
 		ContentDigest: c.PayloadDigest, ContentTruncated: c.Truncated, Oversize: s.Oversize,
 		WARCFilename: j.file, WARCRecordOffset: c.Source.Offset, WARCRecordLength: c.Source.Length, WARCSegment: j.segment,
 		WARCRecordID: warcRecordID(c.RecordID), Outcome: f.Outcome().String(),

@@ -2,16 +2,19 @@
 --
 --   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -f notebooks/04_sizes.sql
 --
--- Shows: the distribution of payload_length (bytes stored) over the captures
--- whose body crawlers read (status 2xx or none): buckets, quantiles, the
--- files over Google's 500 KiB (512,000 bytes) limit, empty files, and files
--- the crawler cut (truncated).
+-- Shows: the distribution of file sizes over the captures whose body
+-- crawlers read (status 2xx or none): buckets, quantiles, the files over
+-- Google's 500 KiB (512,000 bytes) limit, empty files, files the crawler cut
+-- (WARC-Truncated) and files robocensus stored cut (content_truncated
+-- 'body-cap', 'record-cap', 'input-end'). A file's size is its real size,
+-- payload_length_real, not payload_length, the bytes stored (at most 1 MiB);
+-- crawls published before schema 2.1 have only the bytes stored.
 
 -- The dataset's tables as views; crawl stays a VARCHAR even when labels look like dates.
 -- Crawls published with schema 1.x name three captures columns differently (payload_digest, truncated,
 -- redirect_location) and lack the newer Common Crawl columns: the view gives every crawl the 2.0 names,
 -- an old crawl's values under them, and NULL in the columns it lacks.
-CREATE OR REPLACE VIEW captures AS SELECT * EXCLUDE (payload_digest, truncated, redirect_location) REPLACE (coalesce(content_digest, payload_digest) AS content_digest, coalesce(content_truncated, truncated) AS content_truncated, coalesce(fetch_redirect, redirect_location) AS fetch_redirect) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS truncated, NULL::VARCHAR AS redirect_location, NULL::VARCHAR AS content_digest, NULL::VARCHAR AS content_truncated, NULL::VARCHAR AS fetch_redirect, NULL::VARCHAR AS url_surtkey, NULL::VARCHAR AS url_host_tld, NULL::VARCHAR AS url_host_registered_domain, NULL::VARCHAR AS url_protocol, NULL::INTEGER AS url_port, NULL::VARCHAR AS content_charset, NULL::VARCHAR AS warc_segment WHERE false);
+CREATE OR REPLACE VIEW captures AS SELECT * EXCLUDE (payload_digest, truncated, redirect_location) REPLACE (coalesce(content_digest, payload_digest) AS content_digest, coalesce(content_truncated, truncated) AS content_truncated, coalesce(fetch_redirect, redirect_location) AS fetch_redirect) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS truncated, NULL::VARCHAR AS redirect_location, NULL::VARCHAR AS content_digest, NULL::VARCHAR AS content_truncated, NULL::VARCHAR AS fetch_redirect, NULL::VARCHAR AS url_surtkey, NULL::VARCHAR AS url_host_tld, NULL::VARCHAR AS url_host_registered_domain, NULL::VARCHAR AS url_protocol, NULL::INTEGER AS url_port, NULL::VARCHAR AS content_charset, NULL::VARCHAR AS warc_segment, NULL::BIGINT AS payload_length_real WHERE false);
 CREATE OR REPLACE VIEW diagnostics AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/diagnostics/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW rules AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/rules/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW sitemaps AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/sitemaps/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
@@ -21,30 +24,37 @@ CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable
 CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, content_digest) * EXCLUDE (payload_digest) REPLACE (coalesce(content_digest, payload_digest) AS content_digest) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS content_digest WHERE false);
 CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
+-- The read captures with their real size, as robocensus report takes it.
+CREATE OR REPLACE TEMP VIEW read_sizes AS
+SELECT *, coalesce(payload_length_real, payload_length) AS size
+FROM captures WHERE fetch_status IS NULL OR fetch_status BETWEEN 200 AND 299;
+
 -- Buckets, as robocensus report draws them.
 SELECT crawl, CASE
-        WHEN payload_length = 0 THEN '0 B'
-        WHEN payload_length < 1024 THEN '1 B - 1 KiB'
-        WHEN payload_length < 4096 THEN '1 - 4 KiB'
-        WHEN payload_length < 16384 THEN '4 - 16 KiB'
-        WHEN payload_length < 65536 THEN '16 - 64 KiB'
-        WHEN payload_length < 262144 THEN '64 - 256 KiB'
-        WHEN payload_length <= 512000 THEN '256 - 500 KiB'
-        ELSE 'over 500 KiB' END AS size,
-       min(payload_length) AS from_bytes, count(*) AS captures,
+        WHEN size = 0 THEN '0 B'
+        WHEN size < 1024 THEN '1 B - 1 KiB'
+        WHEN size < 4096 THEN '1 - 4 KiB'
+        WHEN size < 16384 THEN '4 - 16 KiB'
+        WHEN size < 65536 THEN '16 - 64 KiB'
+        WHEN size < 262144 THEN '64 - 256 KiB'
+        WHEN size <= 512000 THEN '256 - 500 KiB'
+        ELSE 'over 500 KiB' END AS bucket,
+       min(size) AS from_bytes, count(*) AS captures,
        round(100 * count(*) / sum(count(*)) OVER (PARTITION BY crawl), 2) AS pct
-FROM captures WHERE fetch_status IS NULL OR fetch_status BETWEEN 200 AND 299
-GROUP BY crawl, size ORDER BY crawl, from_bytes;
+FROM read_sizes
+GROUP BY crawl, bucket ORDER BY crawl, from_bytes;
 
 -- Quantiles (quantile_disc: real file sizes) and totals.
 SELECT crawl, count(*) AS captures,
-       quantile_disc(payload_length, 0.5) AS median, quantile_disc(payload_length, 0.9) AS p90,
-       quantile_disc(payload_length, 0.99) AS p99, max(payload_length) AS largest,
-       count(*) FILTER (WHERE oversize) AS over_500_kib, count(*) FILTER (WHERE payload_length = 0) AS empty,
-       count(*) FILTER (WHERE content_truncated IS NOT NULL) AS truncated
-FROM captures WHERE fetch_status IS NULL OR fetch_status BETWEEN 200 AND 299
+       quantile_disc(size, 0.5) AS median, quantile_disc(size, 0.9) AS p90,
+       quantile_disc(size, 0.99) AS p99, max(size) AS largest,
+       count(*) FILTER (WHERE oversize) AS over_500_kib, count(*) FILTER (WHERE size = 0) AS empty,
+       count(*) FILTER (WHERE content_truncated NOT IN ('body-cap', 'record-cap', 'input-end')) AS crawler_truncated,
+       count(*) FILTER (WHERE content_truncated IN ('body-cap', 'record-cap', 'input-end')) AS stored_truncated
+FROM read_sizes
 GROUP BY crawl ORDER BY crawl;
 
--- The largest files, and how many lines and rules they hold.
-SELECT crawl, url_host_name, payload_length, oversize, line_count, rule_count, content_truncated
-FROM captures ORDER BY payload_length DESC LIMIT 20;
+-- The largest files (real size and bytes stored), and how many lines and rules they hold.
+SELECT crawl, url_host_name, coalesce(payload_length_real, payload_length) AS size, payload_length AS stored,
+       oversize, line_count, rule_count, content_truncated
+FROM captures ORDER BY size DESC LIMIT 20;

@@ -106,6 +106,9 @@ const (
 
 	// A stray NUL byte in a text file (issue 27).
 	NULByte
+	// The body stored is cut by robocensus's reader, not by the crawler
+	// (issue 27): see Response.StoredTruncated.
+	StoredTruncated
 
 	numCodes
 )
@@ -216,22 +219,35 @@ var catalogue = [numCodes]CodeInfo{
 	CrawlerTruncated: {
 		Name: "crawler-truncated", Severity: Warning,
 		Summary: "the capture was cut by the crawler (WARC-Truncated)",
-		Doc: "The capture is cut (WARC-Truncated), so the rules seen may be " +
-			"incomplete. Besides the crawler's WARC-Truncated reasons (\"length\", " +
-			"\"time\", ...) the message knows those of robocensus's own reader: " +
-			"\"body-cap\", \"record-cap\", \"input-end\".",
+		Doc: "The crawler cut the capture (its WARC record has WARC-Truncated: " +
+			"\"length\", \"time\", \"disconnect\", ...), so the rules seen may be " +
+			"incomplete. Only the crawler's cuts: a body robocensus itself stored " +
+			"only part of is stored-truncated.",
 		message: func(d Diagnostic, a string) string {
-			// The reader that stored the capture gives these reasons itself
-			// when the record has no WARC-Truncated field.
+			return "the crawler cut this capture (" + a + "): rules after the cut were not seen"
+		},
+	},
+	StoredTruncated: {
+		Name: "stored-truncated", Severity: Info,
+		Summary: "robocensus stored only part of the body (its own cap, or the input's end), not the crawler",
+		Doc: "The crawler's capture may be whole, but robocensus stored only part " +
+			"of its body: \"body-cap\", its cap on stored bytes (default 1 MiB, at " +
+			"least 500 KiB, so all Google reads was kept; captures.payload_length_real " +
+			"has the real size); \"record-cap\", its cap on the bytes of a record " +
+			"read (the real size is larger than counted); \"input-end\", the input " +
+			"ended or broke inside the record (rules after the cut were not seen; " +
+			"ingest-record-incomplete says so). The crawler's own cuts are " +
+			"crawler-truncated.",
+		message: func(d Diagnostic, a string) string {
 			switch a {
 			case "body-cap":
 				return "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's); Google reads only the first 500 KiB, which were kept"
 			case "record-cap":
-				return "robocensus stopped reading this record at its own size cap (record-cap): rules after it were not seen"
+				return "robocensus stopped reading this record at its own size cap (record-cap): the file is larger than counted"
 			case "input-end":
 				return "the input ended inside this record (input-end): rules after the cut were not seen"
 			}
-			return "the crawler cut this capture (" + a + "): rules after the cut were not seen"
+			return "robocensus stored only part of this capture (" + a + ")"
 		},
 	},
 	BinaryContent: {

@@ -78,6 +78,8 @@ func parseResponseSection(t *testing.T, file, s string) Response {
 			r.Location = v
 		case "truncated":
 			r.Truncated = v
+		case "stored-truncated":
+			r.StoredTruncated = v
 		default:
 			t.Fatalf("%s: unknown response field %q", file, k)
 		}
@@ -245,8 +247,8 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("%s: message %q", ci.Name, msg)
 		}
 	}
-	if len(names) != 66+17 {
-		t.Errorf("catalogue has %d codes; want the engine's 66 (DESIGN.md lists 53; bom-double-encoded, pattern-bad-percent-escape, the seven of issue 10, the three of issue 14 (reversed-syntax, crlf-line-endings, files-listed-one-by-one) and nul-byte of issue 27 are new) and the readers' 17", len(names))
+	if len(names) != 67+17 {
+		t.Errorf("catalogue has %d codes; want the engine's 67 (DESIGN.md lists 53; bom-double-encoded, pattern-bad-percent-escape, the seven of issue 10, the three of issue 14 (reversed-syntax, crlf-line-endings, files-listed-one-by-one) and nul-byte and stored-truncated of issue 27 are new; DESIGN.md lists stored-truncated beside crawler-truncated) and the readers' 17", len(names))
 	}
 }
 
@@ -446,18 +448,37 @@ func TestBinaryAndNULMessages(t *testing.T) {
 	}
 }
 
-// crawler-truncated blames the crawler only for WARC-Truncated reasons, not
-// for the caps of the reader that stored the capture.
+// crawler-truncated blames the crawler for its WARC-Truncated reasons;
+// the reader's own reasons are stored-truncated (issue 27 item 7), which
+// blames robocensus.
 func TestTruncatedMessage(t *testing.T) {
-	f := func(reason, want string) {
+	f := func(code Code, reason, want string) {
 		t.Helper()
-		msg := Diagnostic{Code: CrawlerTruncated, Arg: reason}.Message()
+		msg := Diagnostic{Code: code, Arg: reason}.Message()
 		if !strings.Contains(msg, want) {
-			t.Errorf("%s: %q, want it to contain %q", reason, msg, want)
+			t.Errorf("%s %s: %q, want it to contain %q", code, reason, msg, want)
 		}
 	}
-	f("length", "the crawler cut this capture (length)")
-	f("body-cap", "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's)")
-	f("record-cap", "robocensus stopped reading this record at its own size cap (record-cap)")
-	f("input-end", "the input ended inside this record (input-end)")
+	f(CrawlerTruncated, "length", "the crawler cut this capture (length)")
+	f(StoredTruncated, "body-cap", "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's)")
+	f(StoredTruncated, "record-cap", "robocensus stopped reading this record at its own size cap (record-cap)")
+	f(StoredTruncated, "input-end", "the input ended inside this record (input-end)")
+	f(StoredTruncated, "other", "robocensus stored only part of this capture (other)")
+}
+
+// The response's two reasons give one code each: the crawler's cut is
+// crawler-truncated, the reader's stored-truncated, and both are reported
+// when the crawler cut a body the reader then capped.
+func TestTruncatedCodes(t *testing.T) {
+	f := func(r Response, want ...string) {
+		t.Helper()
+		got := codesOf(ParseResponseString(r, "User-agent: *\nDisallow: /a\n"))
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: codes %v, want %v", r, got, want)
+		}
+	}
+	f(Response{Status: 200})
+	f(Response{Status: 200, Truncated: "length"}, "0:crawler-truncated")
+	f(Response{Status: 200, StoredTruncated: "body-cap"}, "0:stored-truncated")
+	f(Response{Status: 200, Truncated: "time", StoredTruncated: "body-cap"}, "0:crawler-truncated", "0:stored-truncated")
 }

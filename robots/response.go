@@ -15,7 +15,14 @@ type Response struct {
 	ContentType string // the Content-Type header, if any
 	URL         string // the robots.txt URL, used to tell cross-host redirects
 	Location    string // the Location header of a redirect
-	Truncated   string // why the body is cut (WARC-Truncated, or the reader's own cap), if it is
+	// Truncated is why the crawler cut the body (WARC-Truncated: "length",
+	// "time", "disconnect", ...), if it did: crawler-truncated.
+	Truncated string
+	// StoredTruncated is why the reader that stored the capture kept only
+	// part of the body, if it did, for a reason of its own (its cap on
+	// stored bytes, "body-cap"; on record bytes, "record-cap"; the end of
+	// its input, "input-end"): stored-truncated.
+	StoredTruncated string
 }
 
 // Outcome is what a crawler following Google's rules makes of a capture.
@@ -133,6 +140,9 @@ func (r Response) httpDiagnostics(add func(Code, string)) {
 	}
 	if r.Truncated != "" {
 		add(CrawlerTruncated, r.Truncated)
+	}
+	if r.StoredTruncated != "" {
+		add(StoredTruncated, r.StoredTruncated)
 	}
 	if r.ContentType != "" && !r.bodyIgnored() {
 		mt, _, err := mime.ParseMediaType(r.ContentType)

@@ -117,7 +117,10 @@ func WithBatchSize(n int64) ReaderOption {
 // them in the file's column order. Only the pages of these columns are read.
 // Names are those of [Version]: in a file of schema 1.x, a column that
 // schema 2.0 renamed ([RenamedColumns]) is read under its old name and
-// returned under its new one. Defaults to every column.
+// returned under its new one. A column of the table that a file of an
+// older version lacks, because it was added since (payload_length_real in
+// a 2.0 file), is read as all NULL, after the file's columns; at least one
+// named column must be in the file. Defaults to every column.
 func WithColumns(names ...string) ReaderOption {
 	return func(c *readerConfig) error {
 		if len(names) == 0 {
@@ -208,8 +211,10 @@ type ArrowReader struct {
 	schema    *arrow.Schema
 	table     Table
 	version   string
-	names     *renames     // the file's renamed columns (schema 1.x); nil: none
-	renamed   arrow.Record // the last record returned, when names is set
+	names     *renames      // the file's renamed columns (schema 1.x); nil: none
+	absent    []arrow.Field // columns asked for that the file, of an older version, lacks: read as NULL
+	mem       memory.Allocator
+	renamed   arrow.Record // the last record returned, when names or absent is set
 	err       error
 	closed    bool
 }
@@ -247,7 +252,11 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 	}
 	version := footerValue(pf.MetaData(), VersionKey)
 	names := newRenames(table.Name, version)
-	leaves, err := leafIndices(pf, names.old(c.columns))
+	inFile, absent, err := addedSince(pf, table, version, c.columns)
+	if err != nil {
+		return nil, err
+	}
+	leaves, err := leafIndices(pf, names.old(inFile))
 	if err != nil {
 		return nil, err
 	}
@@ -266,13 +275,42 @@ func newArrowReader(pf *file.Reader, c *readerConfig) (*ArrowReader, error) {
 	}
 	r := &ArrowReader{
 		pf: pf, fr: fr, leaves: leaves, groups: c.groups, perGroup: len(c.dict) > 0 && pf.NumRowGroups() > 0,
-		table: table, version: version, names: names,
+		table: table, version: version, names: names, absent: absent, mem: c.mem,
 	}
 	if err := r.openReader(); err != nil {
 		return nil, err
 	}
 	r.schema = names.schema(r.rr.Schema())
+	if len(absent) > 0 {
+		md := r.schema.Metadata()
+		r.schema = arrow.NewSchema(append(r.schema.Fields(), absent...), &md)
+	}
 	return r, nil
+}
+
+// addedSince splits the columns asked for (current names; nil: all) into
+// those to read from the file and those the table gained after the
+// file's version was written, which the file lacks and the reader gives
+// as NULL. A column the file lacks for any other reason stays with those
+// to read, for leafIndices to refuse.
+func addedSince(pf *file.Reader, table Table, version string, columns []string) (inFile []string, absent []arrow.Field, err error) {
+	if columns == nil || !olderThanCurrent(version) {
+		return columns, nil, nil
+	}
+	renames := newRenames(table.Name, version)
+	for _, name := range columns {
+		i := table.Arrow.FieldIndices(name)
+		if len(i) == 1 && len(leavesUnder(pf, renames.old([]string{name})[0])) == 0 {
+			f := table.Arrow.Field(i[0])
+			absent = append(absent, arrow.Field{Name: f.Name, Type: f.Type, Nullable: true})
+			continue
+		}
+		inFile = append(inFile, name)
+	}
+	if len(inFile) == 0 {
+		return nil, nil, fmt.Errorf("%w: the file (schema %s) has none of %q", ErrNoColumn, version, columns)
+	}
+	return inFile, absent, nil
 }
 
 // renames maps the column names of a file of an older major version to
@@ -367,22 +405,29 @@ func leafIndices(pf *file.Reader, names []string) ([]int, error) {
 	if names == nil {
 		return nil, nil
 	}
-	sc := pf.MetaData().Schema
 	var leaves []int
 	for _, name := range names {
-		found := false
-		for i := range sc.NumColumns() {
-			if sc.Column(i).ColumnPath()[0] == name {
-				leaves = append(leaves, i)
-				found = true
-			}
-		}
-		if !found {
+		under := leavesUnder(pf, name)
+		if len(under) == 0 {
 			return nil, fmt.Errorf("%w: %q", ErrNoColumn, name)
 		}
+		leaves = append(leaves, under...)
 	}
 	slices.Sort(leaves)
 	return slices.Compact(leaves), nil
+}
+
+// leavesUnder returns the Parquet leaf columns of the top-level column
+// name (a list column has one leaf below it), none when the file lacks it.
+func leavesUnder(pf *file.Reader, name string) []int {
+	sc := pf.MetaData().Schema
+	var leaves []int
+	for i := range sc.NumColumns() {
+		if sc.Column(i).ColumnPath()[0] == name {
+			leaves = append(leaves, i)
+		}
+	}
+	return leaves
 }
 
 // Table returns the table the file holds, from its footer.
@@ -444,23 +489,32 @@ func (r *ArrowReader) Next() (arrow.Record, error) {
 		case err != nil:
 			r.err = fmt.Errorf("schema: reading %s records: %w", r.table.Name, err)
 		default:
-			return r.rename(rec), nil
+			return r.complete(rec), nil
 		}
 		return nil, r.err
 	}
 }
 
-// rename returns rec under the reader's schema: as it is when the file
-// has the current column names, else a record of the same columns with
-// the current names, which the reader releases as it does rec.
-func (r *ArrowReader) rename(rec arrow.Record) arrow.Record {
-	if r.names == nil {
+// complete returns rec under the reader's schema: as it is when the file
+// has the current column names and every column asked for, else a record
+// of the same columns with the current names, followed by an all-NULL
+// column for each absent one, which the reader releases as it does rec.
+func (r *ArrowReader) complete(rec arrow.Record) arrow.Record {
+	if r.names == nil && len(r.absent) == 0 {
 		return rec
 	}
 	if r.renamed != nil {
 		r.renamed.Release()
+		r.renamed = nil
 	}
-	r.renamed = array.NewRecord(r.schema, rec.Columns(), rec.NumRows())
+	cols := rec.Columns()
+	n := int(rec.NumRows())
+	for _, f := range r.absent {
+		nulls := array.MakeArrayOfNull(r.mem, f.Type, n)
+		defer nulls.Release() // the record retains it
+		cols = append(cols[:len(cols):len(cols)], nulls)
+	}
+	r.renamed = array.NewRecord(r.schema, cols, rec.NumRows())
 	return r.renamed
 }
 

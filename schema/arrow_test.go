@@ -287,3 +287,59 @@ func TestArrowReaderDictionaryErrors(t *testing.T) {
 		}
 	}
 }
+
+// capture20 is a captures row as schema 2.0 wrote it, for the columns the
+// test reads: without payload_length_real, which 2.1 added.
+type capture20 struct {
+	CaptureID     string `parquet:"capture_id"`
+	PayloadLength int64  `parquet:"payload_length"`
+	Oversize      bool   `parquet:"oversize"`
+}
+
+// TestArrowReaderAddedColumn (issue 27 item 7): a column added since a
+// file's version was written reads from it as NULL, after the file's
+// columns; a file of the current version without it, a column of no
+// table, and a projection of absent columns alone are refused.
+func TestArrowReaderAddedColumn(t *testing.T) {
+	rows := []capture20{{"a", 1 << 20, true}, {"b", 0, false}}
+	captures := func(version string) []byte {
+		return parquetFile(t, rows, parquet.DataPageVersion(1), parquet.DefaultEncodingFor(parquet.ByteArray, &parquet.Plain), // as NewWriter writes (TestArrowV15Leaks)
+			parquet.KeyValueMetadata(schema.VersionKey, version), parquet.KeyValueMetadata(schema.TableKey, "captures"))
+	}
+	read := func(data []byte, columns ...string) (string, error) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		r, err := schema.NewArrowReader(bytes.NewReader(data), int64(len(data)), schema.WithAllocator(mem), schema.WithColumns(columns...))
+		if err != nil {
+			return "", err
+		}
+		defer r.Close()
+		rec, err := r.Next()
+		if err != nil {
+			return "", err
+		}
+		out := fmt.Sprint(fieldNames(r.Schema()))
+		for i, c := range rec.Columns() {
+			out += fmt.Sprintf(" %s:%s", rec.ColumnName(i), c)
+		}
+		return out, nil
+	}
+	for _, v := range []string{"2.0", "1.3"} {
+		got, err := read(captures(v), "payload_length_real", "capture_id", "payload_length")
+		if want := `[capture_id payload_length payload_length_real] capture_id:["a" "b"] payload_length:[1048576 0] payload_length_real:[(null) (null)]`; err != nil || got != want {
+			t.Errorf("schema %s file:\n got %s, %v\nwant %s", v, got, err, want)
+		}
+	}
+	for _, tt := range []struct {
+		version string
+		columns []string
+	}{
+		{schema.Version, []string{"capture_id", "payload_length_real"}}, // a current file must have it
+		{"2.0", []string{"capture_id", "nope"}},                         // not a column of captures
+		{"2.0", []string{"payload_length_real"}},                        // nothing from the file
+	} {
+		if got, err := read(captures(tt.version), tt.columns...); !errors.Is(err, schema.ErrNoColumn) {
+			t.Errorf("schema %s file, columns %v: %s, %v, want ErrNoColumn", tt.version, tt.columns, got, err)
+		}
+	}
+}

@@ -27,7 +27,7 @@ var wantTypes = map[string]string{
 	"captures": "capture_id VARCHAR, url VARCHAR, url_host_name VARCHAR, url_surtkey VARCHAR, " +
 		"url_host_tld VARCHAR, url_host_registered_domain VARCHAR, url_protocol VARCHAR, url_port INTEGER, " +
 		"fetch_time TIMESTAMP, fetch_status INTEGER, content_mime_type VARCHAR, content_mime_detected VARCHAR, " +
-		"content_charset VARCHAR, payload_length BIGINT, content_digest VARCHAR, content_truncated VARCHAR, oversize BOOLEAN, " +
+		"content_charset VARCHAR, payload_length BIGINT, payload_length_real BIGINT, content_digest VARCHAR, content_truncated VARCHAR, oversize BOOLEAN, " +
 		"warc_filename VARCHAR, warc_record_offset BIGINT, warc_record_length BIGINT, warc_segment VARCHAR, " +
 		"warc_record_id VARCHAR, fetch_redirect VARCHAR, outcome VARCHAR, line_count INTEGER, " +
 		"group_count INTEGER, rule_count INTEGER, allow_count INTEGER, disallow_count INTEGER, " +
@@ -102,13 +102,14 @@ func TestDuckDBQueries(t *testing.T) {
 		{"capture NULLs", `SELECT concat_ws(' ', fetch_time IS NULL, fetch_status IS NULL, content_mime_type IS NULL,
 			content_mime_detected IS NULL, content_digest IS NULL, content_truncated IS NULL, warc_record_id IS NULL,
 			fetch_redirect IS NULL, url_surtkey IS NULL, url_host_tld IS NULL, url_host_registered_domain IS NULL,
-			url_protocol IS NULL, url_port IS NULL, content_charset IS NULL, warc_segment IS NULL) FROM captures WHERE capture_id = 'a-2'`,
-			"true true true true true true true true true true true true true true true"},
+			url_protocol IS NULL, url_port IS NULL, content_charset IS NULL, warc_segment IS NULL, payload_length_real IS NULL) FROM captures WHERE capture_id = 'a-2'`,
+			"true true true true true true true true true true true true true true true true"},
 		{"capture Common Crawl columns", `SELECT concat_ws(' ', url_surtkey, url_host_tld, url_host_registered_domain, url_protocol,
 			url_port, content_charset, warc_segment) FROM captures WHERE capture_id = 'a-1'`,
 			"com,example:8443)/robots.txt com example.com https 8443 utf-8 1736520000000.10"},
 		{"capture zeros are not NULL", `SELECT concat_ws(' ', payload_length, warc_record_offset, line_count, oversize,
 			user_agents IS NULL, len(user_agents), url_host_name IS NULL) FROM captures WHERE capture_id = 'a-2'`, "0 0 0 false false 0 false"},
+		{"payload_length_real 0 is not NULL", "SELECT payload_length_real FROM captures WHERE capture_id = 'b-1'", "0"},
 		{"capture values are not NULL", `SELECT count(*) FROM captures WHERE capture_id = 'a-1' AND fetch_status = 200
 			AND content_mime_type = 'text/plain' AND content_truncated IS NULL AND warc_record_id LIKE '<urn:uuid:%>'`, "1"},
 		{"empty list in crawl B", "SELECT user_agents::VARCHAR FROM captures WHERE capture_id = 'b-1'", "[]"},
@@ -127,8 +128,8 @@ func TestDuckDBQueries(t *testing.T) {
 		{"unicode host and list", "SELECT url_host_name || ' ' || user_agents::VARCHAR FROM captures WHERE capture_id = 'a-3'",
 			"bücher.example [😀bot, Ünïcødé, '', *]"},
 		{"list equality", "SELECT count(*) FROM captures WHERE user_agents = ['*', 'GPTBot']", "1"},
-		{"extremes", "SELECT concat_ws(' ', warc_record_offset, line_count, oversize, strlen(fetch_redirect)) FROM captures WHERE capture_id = 'a-3'",
-			"9223372036854775807 2147483647 true 2035"},
+		{"extremes", "SELECT concat_ws(' ', warc_record_offset, line_count, oversize, strlen(fetch_redirect), payload_length_real) FROM captures WHERE capture_id = 'a-3'",
+			"9223372036854775807 2147483647 true 2035 9223372036854775807"},
 		{"long pattern", "SELECT max(strlen(pattern)) FROM rules", "16663"},
 		{"clipped text", "SELECT max(strlen(text)) <= 200 AND max(strlen(text)) > 190 FROM diagnostics", "true"},
 		{"timestamp in UTC, microseconds", "SELECT strftime(fetch_time, '%Y-%m-%d %H:%M:%S.%f') FROM captures WHERE capture_id = 'a-1'",
@@ -155,7 +156,7 @@ func TestDuckDBQueries(t *testing.T) {
 			FROM agents WHERE agent = 'GPTBot' GROUP BY crawl ORDER BY crawl)`, "CC-MAIN-2025-05=0.0 CC-MAIN-2025-08=1.0"},
 		{"doc: kv metadata", fmt.Sprintf(`SELECT string_agg(decode(key) || '=' || decode(value), ' ' ORDER BY decode(key)) FROM
 			parquet_kv_metadata(%s) WHERE file_name LIKE %s`, quote(schema.Glob(dir, "captures")), quote("%"+crawlB+"%")),
-			"robocensus.crawl=CC-MAIN-2025-08 robocensus.schema_version=2.0 robocensus.table=captures"},
+			"robocensus.crawl=CC-MAIN-2025-08 robocensus.schema_version=" + schema.Version + " robocensus.table=captures"},
 
 		// The files say what they are.
 		{"schema version", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ') FROM parquet_kv_metadata(%s)

@@ -54,7 +54,7 @@ func fixtureA() crawlRows {
 		URLSurtKey: "com,example:8443)/robots.txt", URLHostTLD: "com", URLHostRegisteredDomain: "example.com",
 		URLProtocol: "https", URLPort: 8443, ContentCharset: "utf-8", WARCSegment: "1736520000000.10",
 		FetchTime: t0, FetchStatus: 200, ContentMimeType: "text/plain", ContentMimeDetected: "text/plain",
-		PayloadLength: 120, ContentDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
+		PayloadLength: 120, PayloadLengthReal: ptr[int64](120), ContentDigest: "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
 		WARCFilename: "crawl-data/CC-MAIN-2025-05/robotstxt/a.warc.gz", WARCRecordOffset: 1234, WARCRecordLength: 567,
 		WARCRecordID: "<urn:uuid:6a0c3f4e-1c9e-4c7e-9f3a-0d7c1b2e3f40>", Outcome: "rules",
 		LineCount: 6, GroupCount: 2, RuleCount: 3, AllowCount: 1, DisallowCount: 2, SitemapCount: 1,
@@ -67,7 +67,7 @@ func fixtureA() crawlRows {
 	}
 	odd := schema.Capture{ // unicode, extremes, a redirect
 		CaptureID: "a-3", URL: "http://bücher.example/robots.txt", URLHostName: "bücher.example",
-		FetchTime: t0.Add(time.Hour), FetchStatus: 301, PayloadLength: 600_000, ContentTruncated: "length",
+		FetchTime: t0.Add(time.Hour), FetchStatus: 301, PayloadLength: 600_000, PayloadLengthReal: ptr[int64](math.MaxInt64), ContentTruncated: "length",
 		Oversize: true, WARCFilename: "a.warc.gz", WARCRecordOffset: bigOffset, WARCRecordLength: bigOffset,
 		FetchRedirect: "https://bücher.example/robots.txt?" + strings.Repeat("q", 2000), Outcome: "redirect",
 		LineCount: math.MaxInt32, ErrorCount: math.MaxInt32,
@@ -129,7 +129,7 @@ func fixtureB() crawlRows {
 	return crawlRows{
 		captures: []schema.Capture{{
 			CaptureID: "b-1", URL: "https://example.org/robots.txt", URLHostName: "example.org",
-			FetchTime: t0.AddDate(0, 1, 0), FetchStatus: 503, WARCFilename: "b.warc.gz", Outcome: "disallow-all",
+			FetchTime: t0.AddDate(0, 1, 0), FetchStatus: 503, PayloadLengthReal: ptr[int64](0), WARCFilename: "b.warc.gz", Outcome: "disallow-all",
 			ErrorCount: 1, UserAgents: []string{}, Input: "b.warc.gz",
 		}},
 		diagnostics: []schema.Diagnostic{{CaptureID: "b-1", URLHostName: "example.org", Code: "http-5xx", Severity: "error"}},

@@ -102,7 +102,8 @@ func readArrowRows[T schema.Row](t *testing.T, path string) []T {
 }
 
 // rowsFromRecord converts an Arrow record to rows of T, matching struct
-// fields to columns by their parquet tag name; NULL becomes the zero value.
+// fields to columns by their parquet tag name; NULL becomes the zero value
+// (nil for a pointer field).
 func rowsFromRecord[T schema.Row](t *testing.T, rec arrow.Record) []T {
 	t.Helper()
 	rows := make([]T, rec.NumRows())
@@ -115,9 +116,16 @@ func rowsFromRecord[T schema.Row](t *testing.T, rec arrow.Record) []T {
 		}
 		col := rec.Column(idx[0])
 		for i := range rows {
-			if col.IsValid(i) {
-				reflect.ValueOf(&rows[i]).Elem().Field(f).Set(arrowValue(t, col, i))
+			if !col.IsValid(i) {
+				continue
 			}
+			field, v := reflect.ValueOf(&rows[i]).Elem().Field(f), arrowValue(t, col, i)
+			if field.Kind() == reflect.Pointer { // NULL is nil, a value a pointer to it
+				p := reflect.New(v.Type())
+				p.Elem().Set(v)
+				v = p
+			}
+			field.Set(v)
 		}
 	}
 	return rows

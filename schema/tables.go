@@ -18,6 +18,8 @@ import "time"
 //	int32      | (none)                            | INT32, required                    | INTEGER
 //	int32      | optional                          | INT32, optional                    | INTEGER, 0 is NULL
 //	int64      | (none)                            | INT64, required                    | BIGINT
+//	*int32     | optional                          | INT32, optional                    | INTEGER, nil is NULL
+//	*int64     | optional                          | INT64, optional                    | BIGINT, nil is NULL
 //	bool       | (none)                            | BOOLEAN, required                  | BOOLEAN
 //	time.Time  | timestamp(microsecond:local)      | INT64 TIMESTAMP(MICROS, UTC=false) | TIMESTAMP
 //	time.Time  | optional,timestamp(...)           | as above, optional                 | TIMESTAMP, zero time is NULL
@@ -30,7 +32,9 @@ import "time"
 //     its field as NULL, so rows need no pointers. This is only used where the
 //     zero value is never a real value: HTTP status 0, an empty string, the
 //     zero [time.Time]. Read back with parquet-go, NULL becomes the zero value
-//     again, so a round trip is exact.
+//     again, so a round trip is exact. Where 0 is a real value and NULL is
+//     needed too (group_index outside any group, payload_length_real in
+//     rows kept from older files), the field is a pointer: nil is NULL.
 //   - Timestamps are written with isAdjustedToUTC=false ("local" in
 //     parquet-go's words), holding UTC wall-clock time. DuckDB reads
 //     isAdjustedToUTC=true as TIMESTAMP WITH TIME ZONE, not TIMESTAMP; every
@@ -111,8 +115,19 @@ type Capture struct {
 	// has none for robots.txt captures.
 	ContentCharset string `parquet:"content_charset,optional,dict"`
 	// PayloadLength is the number of body bytes stored (after any crawler
-	// truncation and the stored-bytes cap).
+	// truncation and the stored-bytes cap): at most the cap (default 1
+	// MiB), so not the size of a larger file; see PayloadLengthReal.
 	PayloadLength int64 `parquet:"payload_length"`
+	// PayloadLengthReal is the size of the whole payload as the input
+	// holds it (decoded), counted past the stored-bytes cap: the file's
+	// real size, which sizes and the 500 KiB limit are judged on. It
+	// equals PayloadLength unless robocensus capped the body
+	// (content_truncated "body-cap"); for "record-cap" it is a lower
+	// bound, and a body the crawler cut (WARC-Truncated) is as long as
+	// the crawler kept it. NULL in files written before schema 2.1, and
+	// for rows a rerun kept from them: use
+	// coalesce(payload_length_real, payload_length).
+	PayloadLengthReal *int64 `parquet:"payload_length_real,optional"`
 	// ContentDigest is the digest of the payload as recorded in the input
 	// (WARC-Payload-Digest with its algorithm, "sha1:" + base32), or the
 	// SHA-1 ingest computes when the record has none; NULL when none.

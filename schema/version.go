@@ -25,12 +25,17 @@ import (
 // url_host_registered_domain, url_protocol, url_port, content_charset and
 // warc_segment. This package still reads 1.x files: [NewArrowReader] gives
 // their renamed columns the 2.0 names.
-const Version = "2.0"
+//
+// Schema 2.1 adds payload_length_real to captures: the payload's real
+// size beside payload_length, the bytes stored. Files of an older version
+// lack it; [NewArrowReader] reads it from them as NULL, [Reader] as nil.
+const Version = "2.1"
 
-// versionMajor is the major part of [Version]; oldestMajor is the oldest
-// major version this package reads.
+// versionMajor and versionMinor are the parts of [Version]; oldestMajor
+// is the oldest major version this package reads.
 const (
 	versionMajor = 2
+	versionMinor = 1
 	oldestMajor  = 1
 )
 
@@ -101,6 +106,19 @@ func versionMajorOf(v string) (int, error) {
 func IsCurrentMajor(v string) bool {
 	n, err := versionMajorOf(v)
 	return err == nil && n == versionMajor
+}
+
+// olderThanCurrent reports whether a schema version v that [CheckVersion]
+// accepts is older than [Version], so that its files may lack columns
+// added since.
+func olderThanCurrent(v string) bool {
+	major, err := versionMajorOf(v)
+	if err != nil || major != versionMajor {
+		return err == nil
+	}
+	_, minor, _ := strings.Cut(v, ".")
+	n, err := strconv.Atoi(minor)
+	return err == nil && n < versionMinor
 }
 
 func isDecimal(s string) bool {

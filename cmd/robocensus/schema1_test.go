@@ -21,6 +21,17 @@ import (
 // and footers saying 1.3. DuckDB writes the files.
 func schema1Crawl(t *testing.T, dir, from, to string) {
 	t.Helper()
+	olderCrawl(t, dir, from, to, "1.3", func(table string) string {
+		return testutil.Schema1Select(table, schema.RenamedColumns(table))
+	})
+}
+
+// olderCrawl copies crawl from of dataset dir into crawl to as an older
+// schema version wrote it: each table's rows selected with the select
+// list selectOf gives (a DuckDB one over the current columns), footers
+// saying version. DuckDB writes the files.
+func olderCrawl(t *testing.T, dir, from, to, version string, selectOf func(table string) string) {
+	t.Helper()
 	db := testutil.DuckDB(t, dir)
 	for _, table := range []string{"captures", "diagnostics", "rules", "sitemaps", "agents", "bodies", "inputs", "directives", "preferences", "hosts"} {
 		src := schema.PartitionDir(dir, table, from)
@@ -28,8 +39,8 @@ func schema1Crawl(t *testing.T, dir, from, to string) {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		q := `COPY (SELECT ` + testutil.Schema1Select(table, schema.RenamedColumns(table)) + ` FROM read_parquet('` + filepath.Join(src, "*.parquet") + `')) TO '` + filepath.Join(dst, schema.PartName(0)) +
-			`' (FORMAT parquet, KV_METADATA {'` + schema.VersionKey + `': '1.3', '` + schema.TableKey + `': '` + table + `'})`
+		q := `COPY (SELECT ` + selectOf(table) + ` FROM read_parquet('` + filepath.Join(src, "*.parquet") + `')) TO '` + filepath.Join(dst, schema.PartName(0)) +
+			`' (FORMAT parquet, KV_METADATA {'` + schema.VersionKey + `': '` + version + `', '` + schema.TableKey + `': '` + table + `'})`
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

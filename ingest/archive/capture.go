@@ -75,6 +75,29 @@ func (c *Capture) AddProblem(code, detail string) {
 	c.Problems = append(c.Problems, Problem{Code: code, Detail: detail})
 }
 
+// TruncatedBy splits the cuts of the body by who made them: crawler is
+// the record's WARC-Truncated value, reader the reader's own reason
+// (TruncatedBodyCap, TruncatedRecordCap, TruncatedInput), each "" when
+// there is none. When the record has WARC-Truncated, Truncated holds it
+// and the reader's reason is found from its problems.
+func (c *Capture) TruncatedBy() (crawler, reader string) {
+	switch c.Truncated {
+	case "":
+		return "", ""
+	case TruncatedBodyCap, TruncatedRecordCap, TruncatedInput:
+		return "", c.Truncated
+	}
+	switch {
+	case c.HasProblem(ProblemRecordIncomplete):
+		reader = TruncatedInput
+	case c.HasProblem(ProblemRecordCapped):
+		reader = TruncatedRecordCap
+	case c.HasProblem(ProblemBodyCapped):
+		reader = TruncatedBodyCap
+	}
+	return c.Truncated, reader
+}
+
 // Reasons the reader itself gives in [Capture.Truncated] when the record
 // carries no WARC-Truncated field.
 const (

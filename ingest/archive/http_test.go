@@ -190,6 +190,26 @@ func TestBodyCap(t *testing.T) {
 	}
 }
 
+// TruncatedBy tells the crawler's cut from the reader's (issue 27 item 7):
+// the reader's cap is its own reason, and is still found under the
+// crawler's WARC-Truncated.
+func TestTruncatedBy(t *testing.T) {
+	big := strings.Repeat("Disallow: /x\n", 100000) // 1.3 MB
+	f := func(name string, rec []byte, crawler, reader string) {
+		t.Helper()
+		c := readWARC(t, rec).caps[0]
+		if gotCrawler, gotReader := c.TruncatedBy(); gotCrawler != crawler || gotReader != reader {
+			t.Errorf("%s: TruncatedBy() = %q, %q, want %q, %q", name, gotCrawler, gotReader, crawler, reader)
+		}
+	}
+	f("whole", []byte(robots200("a.example", robotsBody)), "", "")
+	f("capped", []byte(response("https://a.example/robots.txt", "HTTP/1.1 200 OK", "", big)), "", TruncatedBodyCap)
+	f("crawler cut", []byte(response("https://a.example/robots.txt", "HTTP/1.1 200 OK", "", "Disallow: /x\n", "WARC-Truncated: length")), "length", "")
+	f("crawler cut, capped", []byte(response("https://a.example/robots.txt", "HTTP/1.1 200 OK", "", big, "WARC-Truncated: time")), "time", TruncatedBodyCap)
+	rec := response("https://a.example/robots.txt", "HTTP/1.1 200 OK", "", robotsBody, "WARC-Truncated: length")
+	f("crawler cut, input ends", []byte(rec[:len(rec)-10]), "length", TruncatedInput)
+}
+
 // gzipBomb returns a gzip stream that decodes to n MiB of zeros: one
 // member of 1 MiB of zeros, repeated (HTTP gzip readers read all members).
 func gzipBomb(t *testing.T, n int) []byte {

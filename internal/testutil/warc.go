@@ -62,3 +62,15 @@ func PerRecord(tb testing.TB, records ...string) []byte {
 	}
 	return out
 }
+
+// BigRobots is a robots.txt of exactly n bytes (n at least 35): a group,
+// then comment lines, for bodies over the 500 KiB limit and the stored-bytes
+// cap.
+func BigRobots(n int) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /private/\n")
+	for b.Len() < n {
+		b.WriteString("# filler filler filler filler filler filler filler filler\n")
+	}
+	return b.String()[:n]
+}
