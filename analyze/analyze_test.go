@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/robots"
 )
 
 func openReport(t *testing.T, dir string, opts ...analyze.Option) (*analyze.Dataset, *analyze.Report) {
@@ -84,10 +85,11 @@ func TestDecidingCapture(t *testing.T) {
 	}
 }
 
-// TestUsable checks the captures without an HTTP status: usable, whatever
-// their content (judged by their rules alone, as the hosts table's fetch
-// classes judge them), in the crawl report and in the site checks; the
-// same HTML page served with 200 is not-robots, not usable.
+// TestUsable checks the captures without an HTTP status: judged by their
+// content as a 2xx body is, in the crawl report and in the site checks.
+// An HTML page without rules is not-robots, not usable, with no status as
+// with 200; a rule or plain text makes a usable robots.txt. A crawl
+// published before keeps outcome unknown for the page: usable.
 func TestUsable(t *testing.T) {
 	dir := t.TempDir()
 	var p partition
@@ -96,6 +98,8 @@ func TestUsable(t *testing.T) {
 	p.site("u2", "rules.example", 0, "User-agent: GPTBot\nDisallow: /\n", fetched, "GPTBot")
 	p.site("u3", "empty.example", 0, "", fetched, "GPTBot")
 	p.site("u4", "soft404.example", 200, page, fetched, "GPTBot")
+	p.site("u5", "old.example", 0, page, fetched, "GPTBot")
+	p.captures[len(p.captures)-1].Outcome = robots.OutcomeUnknown.String() // as older versions wrote it
 	if err := p.write(dir, "X"); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +109,7 @@ func TestUsable(t *testing.T) {
 		t.Errorf("usable %d, AI named %+v; want 3, 1 of 3", c.UsableHosts, c.Crawlers.AnyAINamed)
 	}
 	// The sitemaps check looks only at a usable robots.txt.
-	for host, usable := range map[string]bool{"page.example": true, "soft404.example": false} {
+	for host, usable := range map[string]bool{"page.example": false, "soft404.example": false, "old.example": true, "empty.example": true} {
 		s, err := d.Site(context.Background(), host)
 		if err != nil {
 			t.Fatal(err)

@@ -21,7 +21,8 @@ var FetchCheck = &Check{
 	Doc: `how robots.txt was served: status, redirects, content
 A 5xx or 429 answer makes Google treat the whole site as disallowed while it
 lasts; a 401 or 403 makes every crawler treat it as allowed; a 404 means no
-robots.txt; an HTML page served with 200 holds no rules.`,
+robots.txt; an HTML page served with 200, or with no status (a tar entry, a
+file), holds no rules.`,
 	Run: runFetch,
 }
 
@@ -39,7 +40,11 @@ func runFetch(p *Pass) error {
 	case robots.OutcomeRedirect.String():
 		p.Reportf(robots.Info, 0, "robots.txt redirects (%d) to %s: crawlers obey the target, and the dataset holds no other capture of this host in %s", c.Status, orNone(c.Redirect), p.Latest.Crawl)
 	case robots.OutcomeNotRobots.String():
-		p.Reportf(robots.Error, 0, "robots.txt is not a robots.txt (%s): crawlers find no rules in it", orNone(c.ContentType))
+		if c.Status == 0 { // a tar entry or a file: no HTTP status, no content type
+			p.Reportf(robots.Error, 0, "the body (no HTTP status) is not a robots.txt: crawlers find no rules in it")
+		} else {
+			p.Reportf(robots.Error, 0, "robots.txt is not a robots.txt (%s): crawlers find no rules in it", orNone(c.ContentType))
+		}
 	case robots.OutcomeNoRules.String():
 		p.Reportf(robots.Info, 0, "robots.txt has no rules: every crawler may fetch everything")
 	}

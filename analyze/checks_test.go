@@ -68,6 +68,7 @@ func TestFetchCheck(t *testing.T) {
 	expect(t, "redirect", runCheck(t, FetchCheck, with(301, robots.OutcomeRedirect, func(c *SiteCapture) { c.Redirect = "https://example.org/robots.txt" })),
 		"info 0:|301|https://example.org/robots.txt")
 	expect(t, "html", runCheck(t, FetchCheck, with(200, robots.OutcomeNotRobots, func(c *SiteCapture) { c.ContentType = "text/html" })), "error 0:|text/html")
+	expect(t, "html, no status", runCheck(t, FetchCheck, with(0, robots.OutcomeNotRobots, nil)), "error 0:|no HTTP status|not a robots.txt")
 	expect(t, "no rules", runCheck(t, FetchCheck, with(200, robots.OutcomeNoRules, nil)), "info 0:|no rules")
 	expect(t, "cut", runCheck(t, FetchCheck, with(200, robots.OutcomeRules, func(c *SiteCapture) { c.Truncated = "length" })), "warning 0:|cut|length")
 }

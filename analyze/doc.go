@@ -34,11 +34,15 @@
 //     hosts table (schema 1.2 and older) has no redirects followed: its
 //     effective captures are its deciding captures.
 //   - A usable robots.txt is a capture with outcome rules or no-rules, or
-//     with no HTTP status (outcome unknown: a tar entry or a file, served
-//     as robots.txt and judged by its rules alone, as the hosts table's
-//     fetch classes robots-with-rules and robots-no-rules judge it:
-//     robots.Outcome.Usable); a host has one when its effective capture
-//     is one.
+//     unknown (no HTTP status: a tar entry or a file that is a robots.txt),
+//     robots.Outcome.Usable. A body with no HTTP status is judged by its
+//     content exactly as a 2xx body is: without a rule, HTML, XML, binary
+//     or UTF-16 content makes it not-robots, not usable. The hosts table's
+//     fetch classes robots-with-rules and robots-no-rules are the usable
+//     captures, so the strata agree. (A crawl published by an earlier
+//     version has outcome unknown for every body with no status, and
+//     counts each usable.) A host has one when its effective capture is
+//     one.
 //   - Diagnostic prevalence is the share of all captures with at least one
 //     row of the code, and the count of rows; every code of the catalogue is
 //     listed, found or not, and so are the reader's "ingest-" codes found.

@@ -217,7 +217,7 @@ func ExampleReport_Write() {
 	// |---|---|---:|---:|---|
 	// | rules | 2xx with rules to obey | 3 | 60.0% | 200 × 3 |
 	// | no-rules | 2xx, nothing to obey: everything allowed | 0 | 0% |  |
-	// | not-robots | 2xx, but HTML or other content: no rules | 0 | 0% |  |
+	// | not-robots | 2xx or no status, but HTML or other content: no rules | 0 | 0% |  |
 	// | redirect | 3xx: the target decides | 0 | 0% |  |
 	// | allow-all | 4xx (not 429): everything allowed | 1 | 20.0% | 404 × 1 |
 }

@@ -171,11 +171,11 @@ func crawlCards(c *Crawl) []card {
 var outcomeMeaning = map[string]string{
 	"rules":        "2xx with rules to obey",
 	"no-rules":     "2xx, nothing to obey: everything allowed",
-	"not-robots":   "2xx, but HTML or other content: no rules",
+	"not-robots":   "2xx or no status, but HTML or other content: no rules",
 	"redirect":     "3xx: the target decides",
 	"allow-all":    "4xx (not 429): everything allowed",
 	"disallow-all": "5xx or 429: everything disallowed",
-	"unknown":      "no HTTP status (tar entries, files): judged on content",
+	"unknown":      "no HTTP status (tar entries, files), a robots.txt",
 }
 
 func outcomeClass(o string) string {

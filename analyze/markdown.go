@@ -140,7 +140,7 @@ func mdDefinitions(m *mdWriter) {
 	m.heading(2, "Definitions")
 	m.para(`- **read capture**: HTTP status 2xx, or no status (tar entries, files): crawlers read the body.
 - **deciding capture** of a host in a crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
-- **usable robots.txt**: a deciding capture with outcome rules or no-rules, or with no HTTP status (tar entries, files: judged by their rules alone, as the fetch classes robots-with-rules and robots-no-rules judge them).
+- **usable robots.txt**: a deciding capture with outcome rules or no-rules, or unknown (no HTTP status: tar entries, files). A body with no status is judged by its content as a 2xx body is: without a rule, HTML, XML, binary or UTF-16 content is not-robots, not usable. The fetch classes robots-with-rules and robots-no-rules are the usable captures.
 - **named**: a group's user-agent line names the crawler's product token (its name cut as Google cuts names: ` + "`Linguee Bot`" + ` is ` + "`Linguee`" + `); otherwise the ` + "`*`" + ` group applies.
 - **fully / partially disallowed**: the rules that apply disallow every URL / some URLs (the agents table).`)
 }

@@ -43,9 +43,10 @@ FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.
 SELECT agent, count(*) AS rows FROM agents GROUP BY agent ORDER BY agent;
 
 -- Per crawl and crawler, over hosts with a usable robots.txt (outcome rules
--- or no-rules, or no HTTP status: a tar entry or a file, judged by its rules
--- alone, as the fetch classes robots-with-rules and robots-no-rules judge
--- it), most often named first.
+-- or no-rules, or unknown: a tar entry or a file with no HTTP status that is
+-- a robots.txt; one that is an HTML page without rules is not-robots, as with
+-- 200. Crawls published by older versions have unknown for every body with no
+-- status), most often named first.
 WITH usable AS (
     SELECT * FROM effective WHERE outcome IN ('rules', 'no-rules', 'unknown'))
 SELECT a.crawl, a.agent, count(*) AS hosts,

@@ -44,7 +44,8 @@ FROM hosts h JOIN captures c ON c.crawl = h.crawl AND c.capture_id = coalesce(h.
 
 
 -- Hosts with a usable robots.txt (as robocensus report counts them:
--- outcome rules or no-rules, or no HTTP status).
+-- outcome rules or no-rules, or unknown: no HTTP status and a robots.txt,
+-- not an HTML page without rules, which is not-robots).
 CREATE OR REPLACE VIEW usable AS
 SELECT * FROM effective WHERE outcome IN ('rules', 'no-rules', 'unknown');
 

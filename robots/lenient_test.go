@@ -169,10 +169,10 @@ func TestLenient_NULEndsLine(t *testing.T) {
 	if len(f.Rules) != 2 || f.Rules[0].Pattern != "/a" {
 		t.Fatalf("rules %+v", f.Rules)
 	}
-	// UTF-16 text therefore yields no rules at all.
+	// UTF-16 text therefore yields no rules at all: not a robots.txt.
 	f = ParseString("\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00D\x00i\x00s\x00a\x00l\x00l\x00o\x00w\x00:\x00 \x00/\x00\n\x00")
-	if len(f.Rules) != 0 || f.Outcome() != OutcomeUnknown || !f.Allowed("http://e.com/x", "a") {
-		t.Errorf("UTF-16: rules %d", len(f.Rules))
+	if len(f.Rules) != 0 || f.Outcome() != OutcomeNotRobots || !f.Allowed("http://e.com/x", "a") {
+		t.Errorf("UTF-16: rules %d, outcome %v", len(f.Rules), f.Outcome())
 	}
 }
 

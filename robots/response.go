@@ -29,16 +29,18 @@ type Response struct {
 type Outcome uint8
 
 const (
-	// OutcomeUnknown: no HTTP status (e.g. a tar entry); verdicts come from
-	// the content.
+	// OutcomeUnknown: no HTTP status (e.g. a tar entry) and a body that is
+	// a robots.txt (it has a rule, or is not HTML, XML, binary or UTF-16),
+	// with or without rules; verdicts come from the content. Also a status
+	// outside 200-599.
 	OutcomeUnknown Outcome = iota
 	// OutcomeRules: 2xx with at least one rule in a group, which Google
 	// obeys even when the file is an HTML page.
 	OutcomeRules
 	// OutcomeNoRules: 2xx with nothing to obey: full allow.
 	OutcomeNoRules
-	// OutcomeNotRobots: 2xx, no rule, and HTML, XML, binary or UTF-16
-	// content: not a robots.txt at all (full allow).
+	// OutcomeNotRobots: 2xx or no HTTP status, no rule, and HTML, XML,
+	// binary or UTF-16 content: not a robots.txt at all (full allow).
 	OutcomeNotRobots
 	// OutcomeRedirect: 3xx; the target decides.
 	OutcomeRedirect
@@ -67,20 +69,29 @@ func ParseOutcome(name string) (o Outcome, ok bool) {
 // Usable reports whether a capture with this outcome is a usable
 // robots.txt: a file crawlers obey for its rules, or for having none. That
 // is a 2xx answer that is a robots.txt (rules, no-rules), and a body with
-// no HTTP status (a tar entry, a file), which was served as robots.txt and
-// is judged by its rules alone. A 2xx answer that is not a robots.txt, a
-// redirect and a 4xx or 5xx answer are not. The dataset's fetch classes
-// (robots-with-rules and robots-no-rules are the usable captures) and the
-// reports' usable hosts are both this.
+// no HTTP status (a tar entry, a file) that is one (unknown): a body with
+// no status is judged by its content exactly as a 2xx body is, so that an
+// HTML page without rules is not-robots, served with 200 or not. A body
+// that is not a robots.txt, a redirect and a 4xx or 5xx answer are not
+// usable. The dataset's fetch classes (robots-with-rules and
+// robots-no-rules are the usable captures) and the reports' usable hosts
+// are both this.
 func (o Outcome) Usable() bool {
 	return o == OutcomeRules || o == OutcomeNoRules || o == OutcomeUnknown
 }
 
 // Outcome applies Google's HTTP rules (RFC 9309 §2.3.1) to the capture.
-// Statuses outside 200-599 are "unknown".
+// A body with no HTTP status (Status 0: a tar entry, a file) is judged by
+// its content as a 2xx body is: not-robots when it has no rule and is not
+// a robots.txt, unknown otherwise. Statuses outside 200-599 are "unknown".
 func (f *File) Outcome() Outcome {
 	s := f.Response.Status
 	switch {
+	case s == 0:
+		if f.Stats.Rules == 0 && f.notRobots() {
+			return OutcomeNotRobots
+		}
+		return OutcomeUnknown
 	case s >= 200 && s < 300:
 		switch {
 		case f.Stats.Rules > 0:
@@ -105,6 +116,8 @@ func (r Response) bodyIgnored() bool {
 	return r.Status != 0 && (r.Status < 200 || r.Status >= 300)
 }
 
+// notRobots reports whether the body is not a robots.txt at all: HTML,
+// XML, binary or UTF-16 content (whole-file findings).
 func (f *File) notRobots() bool {
 	for _, d := range f.Diagnostics {
 		if d.Line > 0 {

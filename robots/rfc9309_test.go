@@ -260,6 +260,30 @@ func TestOutcomeUsable(t *testing.T) {
 	}
 }
 
+// A body with no HTTP status (a tar entry, a file) is judged by its
+// content as a 2xx body is: without a rule, HTML, XML, binary or UTF-16
+// content is not-robots and not usable; with a rule, or as plain text, it
+// is unknown and usable.
+func TestStatuslessOutcome(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		want       Outcome
+	}{
+		{"html without rules", "<!DOCTYPE html><html><body>Not found</body></html>\n", OutcomeNotRobots},
+		{"xml without rules", "<?xml version=\"1.0\"?>\n<urlset></urlset>\n", OutcomeNotRobots},
+		{"binary", "\x00\x01\x02\x03\xff\xfe binary \x00\x00", OutcomeNotRobots},
+		{"utf-16", "\xFF\xFEU\x00s\x00e\x00r\x00", OutcomeNotRobots},
+		{"html with a rule", "<html><body><pre>\nUser-agent: *\nDisallow: /\n</pre></body></html>\n", OutcomeUnknown},
+		{"plain text without rules", "# nothing to obey\n", OutcomeUnknown},
+		{"empty", "", OutcomeUnknown},
+	} {
+		f := ParseResponseString(Response{}, c.body)
+		if got := f.Outcome(); got != c.want || got.Usable() != (c.want == OutcomeUnknown) {
+			t.Errorf("%s: outcome %v (usable %v), want %v", c.name, got, got.Usable(), c.want)
+		}
+	}
+}
+
 // RFC 9309 §2.5: crawlers must parse at least 500 KiB; content after the
 // limit is ignored.
 func TestRFC9309_SizeLimit(t *testing.T) {

@@ -162,7 +162,11 @@ type Capture struct {
 	FetchRedirect string `parquet:"fetch_redirect,optional"`
 	// Outcome applies Google's HTTP rules: "rules", "no-rules",
 	// "not-robots", "redirect", "allow-all", "disallow-all" or "unknown"
-	// (DESIGN.md).
+	// (DESIGN.md). A body with no HTTP status (a tar entry, a file) is
+	// judged by its content as a 2xx body is: "not-robots" when it has no
+	// rule and is HTML, XML, binary or UTF-16, else "unknown" (a
+	// robots.txt, usable as "rules" and "no-rules" are). Crawls published
+	// by earlier versions have "unknown" for every body with no status.
 	Outcome string `parquet:"outcome,dict"`
 	// LineCount is the number of lines in the parsed body.
 	LineCount int32 `parquet:"line_count"`

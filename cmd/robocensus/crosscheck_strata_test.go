@@ -120,16 +120,20 @@ func TestStrataMatchDuckDB(t *testing.T) {
 }
 
 // TestStatuslessBodiesUsable ingests a tar of bodies, which have no HTTP
-// status (a robots.txt, an empty body, an HTML page, a binary body), and
-// checks that the hosts table's fetch classes, which the strata count,
-// and the report's usable hosts judge them alike: each is a usable
-// robots.txt, with rules or without.
+// status, and checks that the captures' outcomes, the hosts table's fetch
+// classes, which the strata count, and the report's usable hosts judge
+// them alike, by their content as a 2xx body is judged: a robots.txt, an
+// HTML page with a rule, plain text and an empty body are usable (with
+// rules or without); an HTML page and a binary body without rules are
+// not-robots, not usable.
 func TestStatuslessBodiesUsable(t *testing.T) {
 	bodies := map[string]string{
-		"rules.example": testutil.RobotsBody,
-		"empty.example": "",
-		"page.example":  "<!DOCTYPE html><html><body>Not found</body></html>\n",
-		"bin.example":   "\x00\x01\x02\x03\xff\xfe binary \x00\x00",
+		"rules.example":      testutil.RobotsBody,
+		"html-rules.example": "<html><body><pre>\nUser-agent: *\nDisallow: /\n</pre></body></html>\n",
+		"empty.example":      "",
+		"text.example":       "# nothing to obey here\n",
+		"page.example":       "<!DOCTYPE html><html><body>Not found</body></html>\n",
+		"bin.example":        "\x00\x01\x02\x03\xff\xfe binary \x00\x00",
 	}
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
@@ -153,6 +157,13 @@ func TestStatuslessBodiesUsable(t *testing.T) {
 	if _, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: "tar"}, []string{input}); err != nil {
 		t.Fatal(err)
 	}
+	db := testutil.DuckDB(t, dir)
+	const wantHosts = "bin.example not-robots not-robots, empty.example unknown robots-no-rules, html-rules.example unknown robots-with-rules, " +
+		"page.example not-robots not-robots, rules.example unknown robots-with-rules, text.example unknown robots-no-rules"
+	if got := testutil.Query(t, db, `SELECT string_agg(h.url_host_name || ' ' || c.outcome || ' ' || h.fetch_class, ', ' ORDER BY h.url_host_name)
+		FROM hosts h JOIN captures c ON c.capture_id = h.capture_id`); got != wantHosts {
+		t.Errorf("hosts, outcomes and fetch classes:\n%s\nwant\n%s", got, wantHosts)
+	}
 	ranks, err := analyze.ReadRanks(strings.NewReader(ranked.String()))
 	if err != nil {
 		t.Fatal(err)
@@ -165,8 +176,8 @@ func TestStatuslessBodiesUsable(t *testing.T) {
 			classes[class] = all.Hosts[i]
 		}
 	}
-	want := map[string]int64{"robots-with-rules": 1, "robots-no-rules": 3}
-	if c.Hosts != 4 || c.UsableHosts != 4 || all.Robots != 4 || !maps.Equal(classes, want) {
-		t.Errorf("hosts %d, usable %d, ranked robots.txt %d, fetch classes %v; want 4, 4, 4, %v", c.Hosts, c.UsableHosts, all.Robots, classes, want)
+	want := map[string]int64{"robots-with-rules": 2, "robots-no-rules": 2, "not-robots": 2}
+	if c.Hosts != 6 || c.UsableHosts != 4 || all.Robots != 4 || !maps.Equal(classes, want) {
+		t.Errorf("hosts %d, usable %d, ranked robots.txt %d, fetch classes %v; want 6, 4, 4, %v", c.Hosts, c.UsableHosts, all.Robots, classes, want)
 	}
 }

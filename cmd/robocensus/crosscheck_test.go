@@ -107,14 +107,22 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 		t.Fatalf("want two crawls and trends")
 	}
 	crossCheck(t, dir, r)
-	// Facts of the corpus, so that agreement is not vacuous: the gov
-	// bodies have no HTTP status, so that every host has a usable
-	// robots.txt (binary ones too), and the Heritrix crawl has hosts
-	// without one.
+	// Facts of the corpus, so that agreement is not vacuous. The gov
+	// bodies have no HTTP status and are judged by their content: every
+	// host has a usable robots.txt but two, whose bodies are not a
+	// robots.txt (an HTML error page, binary bytes). Five hosts of the
+	// Heritrix crawl answered 404.
 	heritrix, gov := r.Crawls[0], r.Crawls[1]
-	if gov.Captures <= gov.Hosts || gov.SharedBodies.Bodies == 0 || gov.Crawlers.AnyAINamed.N == 0 || len(gov.WorstHosts) != 15 || gov.UsableHosts != gov.Hosts || heritrix.UsableHosts == heritrix.Hosts {
+	if gov.Captures <= gov.Hosts || gov.SharedBodies.Bodies == 0 || gov.Crawlers.AnyAINamed.N == 0 || len(gov.WorstHosts) != 15 || gov.UsableHosts != gov.Hosts-2 || heritrix.UsableHosts != heritrix.Hosts-5 {
 		t.Errorf("corpus figures changed: captures %d hosts %d usable %d shared %d AI named %d worst %d; Heritrix: hosts %d usable %d",
 			gov.Captures, gov.Hosts, gov.UsableHosts, gov.SharedBodies.Bodies, gov.Crawlers.AnyAINamed.N, len(gov.WorstHosts), heritrix.Hosts, heritrix.UsableHosts)
+	}
+	const notUsable = "2008-heritrix deadlists.com http-allow-all, 2008-heritrix hideout.com.br http-allow-all, 2008-heritrix i.creativecommons.org http-allow-all, " +
+		"2008-heritrix tsunami.archive.org http-allow-all, 2008-heritrix www.hideout.com.br http-allow-all, " +
+		"2025-gov ccthita-nsn.gov not-robots, 2025-gov city-sheridan-wy.com not-robots"
+	if got := testutil.Query(t, testutil.DuckDB(t, dir), `SELECT string_agg(crawl || ' ' || url_host_name || ' ' || fetch_class, ', ' ORDER BY crawl, url_host_name)
+		FROM hosts WHERE fetch_class NOT IN ('robots-with-rules', 'robots-no-rules')`); got != notUsable {
+		t.Errorf("the hosts without a usable robots.txt:\n%s\nwant\n%s", got, notUsable)
 	}
 	for _, s := range r.Trends.Series {
 		if s.Name == "captures" && (s.Values[0] != float64(r.Crawls[0].Captures) || s.Values[1] != float64(r.Crawls[1].Captures)) {
@@ -182,7 +190,8 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 
 // usableSQL says that a capture is a usable robots.txt, as the package
 // documentation of analyze does: a robots.txt served with 2xx, or a body
-// with no HTTP status.
+// with no HTTP status that is one (a body with no status that is not, an
+// HTML page without rules, is not-robots).
 const usableSQL = `outcome IN ('rules', 'no-rules', 'unknown')`
 
 // setupSQL defines the deciding capture of each host, its effective

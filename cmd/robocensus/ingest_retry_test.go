@@ -15,7 +15,7 @@ func TestIssue27IngestFailures(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
 	code, out, errs := runCLI("ingest", "-o", ds, "--crawl", "refused", "--retries", "2", "--retry-wait", "1ms",
 		"http://127.0.0.1:1/x.warc.gz")
-	if code != 1 || !strings.Contains(out, "still failed: 1 input; run again to read them again") || strings.Contains(out, "failed for good") {
+	if code != 1 || !strings.Contains(out, "still failed: 1 input; run again with them to read them again") || strings.Contains(out, "failed for good") {
 		t.Errorf("refused: exit %d, want 1 and an input to read again\n%s", code, out)
 	}
 	for _, attempt := range []string{`attempt="2 of 3"`, `attempt="3 of 3"`} {

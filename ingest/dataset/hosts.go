@@ -59,7 +59,7 @@ const (
 var fetchClasses = []string{
 	"robots-with-rules",     // 2xx robots.txt with at least one rule
 	"robots-no-rules",       // 2xx robots.txt with none
-	"not-robots",            // 2xx but HTML or another non-robots content
+	"not-robots",            // 2xx or no status, but HTML or another non-robots content
 	"http-allow-all",        // 404, 410, 401 and the other 4xx but 403 and 429
 	"http-forbidden",        // 403
 	"http-defer-visits",     // 5xx and 429
@@ -255,7 +255,11 @@ func decides(a, b *hostCapture) bool {
 
 // ownClass is the fetch class of a capture that is not a redirect: a
 // usable robots.txt (robots.Outcome.Usable, with or without an HTTP
-// status) is robots-with-rules or robots-no-rules by its rules.
+// status) is robots-with-rules or robots-no-rules by its rules, and a body
+// that is not a robots.txt (outcome not-robots, with 2xx or with no
+// status, as a tar entry that is an HTML page) is not-robots. A capture
+// published before robocensus judged a body with no status by its content
+// has outcome unknown whatever its content, and is classed by its rules.
 func ownClass(c *hostCapture) int {
 	if o, ok := robots.ParseOutcome(c.outcome); ok && o.Usable() {
 		if c.rules > 0 {

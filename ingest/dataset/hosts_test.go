@@ -112,6 +112,9 @@ func redirectCrawl() (caps []schema.Capture, want []schema.Host) {
 	host("r.example", "r.example", r, 1, 0, "none", r, "disallow-all", "http-defer-visits")
 	tar := add("https://tar.example/robots.txt", 0, "unknown", "", 2)
 	host("tar.example", "tar.example", tar, 1, 0, "none", tar, "unknown", "robots-with-rules")
+	// A tar entry that is an HTML page without rules: not-robots, as with 200.
+	tarPage := add("https://tar-page.example/robots.txt", 0, "not-robots", "", 0)
+	host("tar-page.example", "tar-page.example", tarPage, 1, 0, "none", tarPage, "not-robots", "not-robots")
 	ip := add("http://192.0.2.7/robots.txt", 200, "no-rules", "", 0)
 	host("192.0.2.7", "", ip, 1, 0, "none", ip, "no-rules", "robots-no-rules")
 	uk := add("https://www.shop.co.uk/robots.txt", 200, "rules", "", 1)
