@@ -125,7 +125,7 @@ run "many -j 32" -j 32 "$work"/many/*.warc.gz
 wait "${runs[@]}"
 for b in "${bins[@]}"; do rss[stream/$b]=$(cat "$work/stream-$b.rss"); done
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^>/ || b ~ /^>/ || b == 0) print "-"; else printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^>/ || b ~ /^>/ || b == "-" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "peak RSS in MiB (GNU time), default memory limit; \"> N\": killed at ${timeout} s (stream: ${stream_timeout} s)"
 printf '%-40s %10s %10s %7s\n' "case" "baseline" "this tree" "ratio"
