@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # bench-memory.sh: ingest's peak memory on hostile inputs (issue 13).
 #
-# Target: an ingest run stays under 300 MiB peak RSS whatever the input,
-# with the ingest command's default soft memory limit (240 MiB). Builds
+# Target: an ingest run's peak RSS stays under its memory bound whatever the
+# input: the bound follows the workers (ingest --memory, issue 28), so each
+# case runs at -j 2 and -j 16 and the bound the run chose (its -v log) is
+# printed beside its peak. Builds
 # robocensus from this tree and runs it, and a baseline binary when one is
 # given, on:
 #
 #   empty     a WARC of EMPTY (10,000,000) empty gzip members
 #   junk      a WARC of JUNK (5,000,000) tiny gzip members holding junk
 #   many      200 small and 4 large Common Crawl style WARCs (scripts/mkwarc,
-#             from the shared corpus) with -j 8, the default -j, and -j 32
+#             from the shared corpus)
 #   stream    a WARC of CAPTURES (10,000,000) captures, generated as it is
 #             read (scripts/memgen over HTTP on localhost: no disk), the
 #             baseline and this tree at once on two generators
@@ -74,7 +76,7 @@ measure() {
   shift 2
   rm -rf "$work/data-$name"
   /usr/bin/time -f "%e %M" -o "$work/$name.time" \
-    "$b" ingest -o "$work/data-$name" --crawl bench "$@" >"$work/$name.out" 2>"$work/$name.err" &
+    "$b" ingest -v -o "$work/data-$name" --crawl bench "$@" >"$work/$name.out" 2>"$work/$name.err" &
   local tp=$! s=0
   while kill -0 "$tp" 2>/dev/null && [ "$s" -lt "$timeout" ]; do
     sleep 1
@@ -102,6 +104,8 @@ run() {
     rss[$case/$b]=$(measure "$case-$b" "$(bin "$b")" "$@")
   done
 }
+# bound CASE: the memory bound this tree's run of CASE chose, in MiB.
+bound() { sed -n 's/.*msg="memory bound" mib=\([0-9]*\).*/\1/p' "$work/$1-after.err" | head -1; }
 
 # stream: one generator per binary, all at once, started first as it is the
 # longest; the other cases run meanwhile (peak RSS is little affected by
@@ -113,31 +117,32 @@ for b in "${bins[@]}"; do
   "$work/memgen" -kind captures -n "$captures" -listen "127.0.0.1:$port" &
   pids+=($!)
   sleep 1
-  timeout="$stream_timeout" measure "stream-$b" "$(bin "$b")" "http://127.0.0.1:$port/stream.warc.gz" >"$work/stream-$b.rss" &
+  timeout="$stream_timeout" measure "stream -j 16-$b" "$(bin "$b")" -j 16 "http://127.0.0.1:$port/stream.warc.gz" >"$work/stream-$b.rss" &
   runs+=($!)
 done
 
-run empty "$work/empty.warc.gz"
-run junk "$work/junk.warc.gz"
-run "many -j 8" -j 8 "$work"/many/*.warc.gz
-run "many default -j" "$work"/many/*.warc.gz
+for j in 2 16; do
+  run "empty -j $j" -j "$j" "$work/empty.warc.gz"
+  run "junk -j $j" -j "$j" "$work/junk.warc.gz"
+  run "many -j $j" -j "$j" "$work"/many/*.warc.gz
+done
 run "many -j 32" -j 32 "$work"/many/*.warc.gz
 wait "${runs[@]}"
-for b in "${bins[@]}"; do rss[stream/$b]=$(cat "$work/stream-$b.rss"); done
+for b in "${bins[@]}"; do rss["stream -j 16/$b"]=$(cat "$work/stream-$b.rss"); done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^>/ || b ~ /^>/ || b == "-" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "peak RSS in MiB (GNU time), default memory limit; \"> N\": killed at ${timeout} s (stream: ${stream_timeout} s)"
-printf '%-40s %10s %10s %7s\n' "case" "baseline" "this tree" "ratio"
-for c in empty junk "many -j 8" "many default -j" "many -j 32" stream; do
+echo "peak RSS in MiB (GNU time), default memory bound; \"> N\": killed at ${timeout} s (stream: ${stream_timeout} s)"
+printf '%-44s %10s %10s %7s %10s\n' "case" "baseline" "this tree" "ratio" "its bound"
+for c in "empty -j 2" "empty -j 16" "junk -j 2" "junk -j 16" "many -j 2" "many -j 16" "many -j 32" "stream -j 16"; do
   label=$c
   case $c in
-  empty) label="empty: $empty empty gzip members" ;;
-  junk) label="junk: $junk junk members" ;;
+  empty*) label="${c/empty/$empty empty gzip members,}" ;;
+  junk*) label="${c/junk/$junk junk members,}" ;;
   many*) label="${c/many/200 small + 4 large WARCs,}" ;;
-  stream) label="stream: $captures captures" ;;
+  stream*) label="${c/stream/a stream of $captures captures,}" ;;
   esac
   b=${rss[$c/base]:--}
   a=${rss[$c/after]}
-  printf '%-40s %10s %10s %7s\n' "$label" "$b" "$a" "$(ratio "$a" "$b")"
+  printf '%-44s %10s %10s %7s %10s\n' "$label" "$b" "$a" "$(ratio "$a" "$b")" "$(bound "$c")"
 done
