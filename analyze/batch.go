@@ -182,8 +182,12 @@ func (hb *batch) add(hostHash uint64, r *captureRow, c capture) {
 // deciding capture so far, in the order of [schema.DecidesBefore] (a NULL
 // fetch_time is noTime, below every real time).
 func (h *host) decidesAfter(redirect bool, fetch int64, id string, keys *captureKeys) bool {
-	return schema.DecidesBefore(schema.DecidingKey{Redirect: redirect, Fetched: fetch, ID: id},
-		schema.DecidingKey{Redirect: h.redirect, Fetched: h.fetch, ID: keys.id(h.id)})
+	a := schema.DecidingKey{Redirect: redirect, Fetched: fetch, ID: id}
+	b := schema.DecidingKey{Redirect: h.redirect, Fetched: h.fetch}
+	if a.Redirect == b.Redirect && a.Fetched == b.Fetched {
+		b.ID = keys.id(h.id) // the stored capture's ID string is made only when the order needs it
+	}
+	return schema.DecidesBefore(a, b)
 }
 
 // finishIndex marks the deciding captures and drops the hosts: from here
