@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/schema"
 )
 
 // Host batches: the captures of a crawl partition are split by a hash of
@@ -177,17 +179,15 @@ func (hb *batch) add(hostHash uint64, r *captureRow, c capture) {
 }
 
 // decidesAfter reports whether a capture of the host comes before its
-// deciding capture so far. The order: captures that are not redirects
-// first, then the latest fetch_time (NULL last), then the smallest
-// capture_id.
+// deciding capture so far, in the order of [schema.DecidesBefore] (a NULL
+// fetch_time is noTime, below every real time).
 func (h *host) decidesAfter(redirect bool, fetch int64, id string, keys *captureKeys) bool {
-	if redirect != h.redirect {
-		return !redirect
+	a := schema.DecidingKey{Redirect: redirect, Fetched: fetch, ID: id}
+	b := schema.DecidingKey{Redirect: h.redirect, Fetched: h.fetch}
+	if a.Redirect == b.Redirect && a.Fetched == b.Fetched {
+		b.ID = keys.id(h.id) // the stored capture's ID string is made only when the order needs it
 	}
-	if fetch != h.fetch {
-		return fetch > h.fetch
-	}
-	return id < keys.id(h.id)
+	return schema.DecidesBefore(a, b)
 }
 
 // finishIndex marks the deciding captures and drops the hosts: from here

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // SiteReport is the report on one host: its captures in every crawl, and
@@ -213,16 +214,14 @@ func (d *Dataset) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteC
 	return sc, caps, nil
 }
 
-// siteDecidesBefore is decidesBefore for site captures.
+// siteDecidesBefore reports whether the site capture a decides for its
+// host before b, in the order of [schema.DecidesBefore] (a NULL fetch_time
+// is noTime, below every real time).
 func siteDecidesBefore(a, b *SiteCapture) bool {
-	ar, br := a.Outcome == robots.OutcomeRedirect.String(), b.Outcome == robots.OutcomeRedirect.String()
-	if ar != br {
-		return !ar
+	key := func(c *SiteCapture) schema.DecidingKey {
+		return schema.DecidingKey{Redirect: c.Outcome == robots.OutcomeRedirect.String(), Fetched: c.fetch, ID: c.CaptureID}
 	}
-	if a.fetch != b.fetch {
-		return a.fetch > b.fetch
-	}
-	return a.CaptureID < b.CaptureID
+	return schema.DecidesBefore(key(a), key(b))
 }
 
 // siteColumns are the captures columns the site report reads.

@@ -24,6 +24,16 @@ CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable
 CREATE OR REPLACE VIEW bodies AS SELECT DISTINCT ON (crawl, content_digest) * EXCLUDE (payload_digest) REPLACE (coalesce(content_digest, payload_digest) AS content_digest) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/bodies/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS content_digest WHERE false);
 CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
+-- Vocabulary: generated from package schema by `go test ./notebooks -update`; edit schema/vocabulary.go, not this block.
+-- deciding_captures(t): the rows of the captures table or view t that decide for their host in
+-- their crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
+CREATE OR REPLACE MACRO deciding_captures(t) AS TABLE
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM query_table(t) c)
+WHERE rn = 1;
+-- End of the vocabulary.
+
 -- Rows per table and crawl.
 SELECT 'captures' AS "table", crawl, count(*) AS rows FROM captures GROUP BY ALL
 UNION ALL SELECT 'diagnostics', crawl, count(*) FROM diagnostics GROUP BY ALL

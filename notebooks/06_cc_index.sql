@@ -30,6 +30,16 @@
 CREATE OR REPLACE VIEW captures AS SELECT * EXCLUDE (payload_digest, truncated, redirect_location) REPLACE (coalesce(content_digest, payload_digest) AS content_digest, coalesce(content_truncated, truncated) AS content_truncated, coalesce(fetch_redirect, redirect_location) AS fetch_redirect) FROM (SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/captures/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true) UNION ALL BY NAME SELECT NULL::VARCHAR AS payload_digest, NULL::VARCHAR AS truncated, NULL::VARCHAR AS redirect_location, NULL::VARCHAR AS content_digest, NULL::VARCHAR AS content_truncated, NULL::VARCHAR AS fetch_redirect, NULL::VARCHAR AS url_surtkey, NULL::VARCHAR AS url_host_tld, NULL::VARCHAR AS url_host_registered_domain, NULL::VARCHAR AS url_protocol, NULL::INTEGER AS url_port, NULL::VARCHAR AS content_charset, NULL::VARCHAR AS warc_segment, NULL::BIGINT AS payload_length_real WHERE false);
 CREATE OR REPLACE VIEW cc_index AS SELECT * FROM read_parquet(coalesce(getvariable('cc_index'), 'cc-index/*.parquet'), hive_partitioning = true, union_by_name = true);
 
+-- Vocabulary: generated from package schema by `go test ./notebooks -update`; edit schema/vocabulary.go, not this block.
+-- deciding_captures(t): the rows of the captures table or view t that decide for their host in
+-- their crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
+CREATE OR REPLACE MACRO deciding_captures(t) AS TABLE
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM query_table(t) c)
+WHERE rn = 1;
+-- End of the vocabulary.
+
 -- Captures found in the index, per crawl, and whether the shared columns agree.
 SELECT c.crawl, count(*) AS captures, count(i.url) AS in_index,
        count(*) FILTER (WHERE i.url IS NOT NULL AND i.url_surtkey IS DISTINCT FROM c.url_surtkey) AS surtkey_differs,

@@ -31,14 +31,20 @@ CREATE OR REPLACE VIEW directives AS SELECT * FROM read_parquet(coalesce(getvari
 CREATE OR REPLACE VIEW preferences AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/preferences/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW inputs AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/inputs/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
+-- Vocabulary: generated from package schema by `go test ./notebooks -update`; edit schema/vocabulary.go, not this block.
+-- deciding_captures(t): the rows of the captures table or view t that decide for their host in
+-- their crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
+CREATE OR REPLACE MACRO deciding_captures(t) AS TABLE
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM query_table(t) c)
+WHERE rn = 1;
+-- End of the vocabulary.
+
 -- One row per host and crawl: its deciding capture (not a redirect if it has one,
 -- then the latest fetched, then the smallest capture_id), as robocensus report counts hosts.
 CREATE OR REPLACE VIEW hosts AS
-SELECT * EXCLUDE (rn) FROM (
-    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
-        ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
-    FROM captures c)
-WHERE rn = 1;
+SELECT * FROM deciding_captures(captures);
 
 
 

@@ -14,6 +14,17 @@
 
 CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
+
+-- Vocabulary: generated from package schema by `go test ./notebooks -update`; edit schema/vocabulary.go, not this block.
+-- deciding_captures(t): the rows of the captures table or view t that decide for their host in
+-- their crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
+CREATE OR REPLACE MACRO deciding_captures(t) AS TABLE
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM query_table(t) c)
+WHERE rn = 1;
+-- End of the vocabulary.
+
 -- The ranked list, one line per host: "rank,host", "rank<TAB>host" or "host<TAB>rank" (gzipped or not);
 -- a header line is dropped (no number in it); a host listed twice keeps its best rank.
 CREATE OR REPLACE TABLE ranks AS

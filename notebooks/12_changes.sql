@@ -29,6 +29,16 @@ CREATE OR REPLACE VIEW captures AS SELECT * FROM read_parquet(coalesce(getvariab
 CREATE OR REPLACE VIEW agents AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/agents/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
 
+-- Vocabulary: generated from package schema by `go test ./notebooks -update`; edit schema/vocabulary.go, not this block.
+-- deciding_captures(t): the rows of the captures table or view t that decide for their host in
+-- their crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
+CREATE OR REPLACE MACRO deciding_captures(t) AS TABLE
+SELECT * EXCLUDE (rn) FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+    FROM query_table(t) c)
+WHERE rn = 1;
+-- End of the vocabulary.
+
 -- The AI crawlers followed host by host (those of 11_ranks.sql and of the report).
 CREATE OR REPLACE TABLE followed AS
 SELECT * FROM (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent);
@@ -58,12 +68,7 @@ CREATE OR REPLACE TABLE host_state AS
 WITH c AS (
     SELECT crawl, url_host_name, capture_id, outcome, fetch_time, coalesce(*COLUMNS('^(payload|content)_digest$')) AS digest
     FROM captures
-), d AS (
-    SELECT * FROM (
-        SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
-        FROM c)
-    WHERE rn = 1
-)
+), d AS (SELECT * FROM deciding_captures(c))
 SELECT d.crawl, d.url_host_name AS host, e.capture_id, e.digest, h.fetch_class
 FROM d
 LEFT JOIN hosts h ON h.crawl = d.crawl AND h.url_host_name = d.url_host_name

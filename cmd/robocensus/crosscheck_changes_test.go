@@ -29,7 +29,7 @@ func checkChanges(q *querier, c *analyze.Crawl, top int) {
 	tables := []string{"CREATE OR REPLACE TABLE followed", "CREATE OR REPLACE TABLE crawl_order", "CREATE OR REPLACE TABLE host_state",
 		"CREATE OR REPLACE TABLE host_changes", "CREATE OR REPLACE TABLE verdict_changes"}
 	stmts := notebookQueries(q, changesNotebook, append(tables, hostsSQL, crawlersSQL)...)
-	run := []string{fmt.Sprintf("SET VARIABLE top = %d", top)}
+	run := append(vocabularyMacros(q.t), fmt.Sprintf("SET VARIABLE top = %d", top))
 	for _, s := range tables {
 		run = append(run, stmts[s])
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // Every figure of the crawl report, computed in Go by analyze from the
@@ -194,9 +195,9 @@ func crossCheck(t *testing.T, dir string, r *analyze.Report) {
 // HTML page without rules, is not-robots).
 const usableSQL = `outcome IN ('rules', 'no-rules', 'unknown')`
 
-// setupSQL defines the deciding capture of each host, its effective
-// capture (redirects followed) and the usable robots.txt as the package
-// documentation of analyze does.
+// setupSQL defines the notebooks' macros, the deciding capture of each
+// host, its effective capture (redirects followed) and the usable
+// robots.txt as the package documentation of analyze does.
 func setupSQL(t *testing.T, db *sql.DB) {
 	var ai []string
 	for _, c := range robots.TrackedCrawlers() {
@@ -209,7 +210,7 @@ func setupSQL(t *testing.T, db *sql.DB) {
 		`INSERT INTO ai VALUES ` + strings.Join(ai, ","),
 		`CREATE TEMP TABLE deciding AS SELECT * EXCLUDE (rn) FROM (
 			SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name
-				ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
+				ORDER BY ` + schema.DecidingOrderSQL + `) AS rn
 			FROM captures c) WHERE rn = 1`,
 		`ALTER TABLE deciding ADD COLUMN usable BOOLEAN`,
 		`UPDATE deciding SET usable = ` + usableSQL,
@@ -221,11 +222,28 @@ func setupSQL(t *testing.T, db *sql.DB) {
 		`ALTER TABLE effective ADD COLUMN usable BOOLEAN`,
 		`UPDATE effective SET usable = ` + usableSQL,
 	}
-	for _, s := range stmts {
+	for _, s := range append(vocabularyMacros(t), stmts...) {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
+}
+
+// vocabularyMacros returns the statements of notebooks/vocabulary.sql,
+// the macros of package schema's vocabularies that the notebooks' queries
+// use (deciding_captures, ...).
+func vocabularyMacros(t *testing.T) []string {
+	text, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "vocabulary.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, stmt := range strings.Split(stripComments(string(text)), ";") {
+		if stmt = strings.TrimSpace(stmt); stmt != "" {
+			out = append(out, stmt)
+		}
+	}
+	return out
 }
 
 // querier runs queries of one crawl; "?" in them is the crawl label.

@@ -17,8 +17,8 @@ import (
 // partition is published (DESIGN.md, "Sites: the hosts table").
 //
 // For each host: its deciding capture (a capture that is not a redirect if
-// it has one, then the latest fetched, then the smallest capture_id, as
-// the reports choose it), the redirect chain followed from it, the
+// it has one, then the latest fetched, then the smallest capture_id:
+// [schema.DecidesBefore], as the reports choose it), the redirect chain followed from it, the
 // effective capture and outcome at the chain's end, its registered domain
 // and Common Crawl's fetch class.
 //
@@ -240,17 +240,15 @@ func hostOfKey(key string) string {
 	return strings.Trim(authority, "[]")
 }
 
-// decides reports whether a decides for its host before b: a capture that
-// is not a redirect before a redirect, then the latest fetched, then the
-// smallest capture_id.
+// decides reports whether a decides for its host before b, in the order
+// of [schema.DecidesBefore].
 func decides(a, b *hostCapture) bool {
-	if a.isRedirect() != b.isRedirect() {
-		return !a.isRedirect()
-	}
-	if a.fetched != b.fetched {
-		return a.fetched > b.fetched
-	}
-	return a.id < b.id
+	return schema.DecidesBefore(a.decidingKey(), b.decidingKey())
+}
+
+// decidingKey is what the deciding-capture order reads of the capture.
+func (c *hostCapture) decidingKey() schema.DecidingKey {
+	return schema.DecidingKey{Redirect: c.isRedirect(), Fetched: c.fetched, ID: c.id}
 }
 
 // ownClass is the fetch class of a capture that is not a redirect: a

@@ -1,0 +1,91 @@
+package schema_test
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// TestDecidingOrderSQL sorts the same captures of one host with
+// DecidesBefore and with DecidingOrderSQL in DuckDB: redirects and not,
+// equal and NULL fetch times, capture_ids that only tie-break.
+func TestDecidingOrderSQL(t *testing.T) {
+	if !strings.Contains(schema.DecidingOrderSQL, "'"+robots.OutcomeRedirect.String()+"'") {
+		t.Fatalf("DecidingOrderSQL %q does not name the outcome %q", schema.DecidingOrderSQL, robots.OutcomeRedirect)
+	}
+	t1, t2 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC).UnixMicro(), time.Date(2025, 1, 3, 0, 0, 0, 0, time.UTC).UnixMicro()
+	keys := []schema.DecidingKey{
+		{Redirect: true, Fetched: t2, ID: "a"},
+		{Redirect: false, Fetched: t1, ID: "c"},
+		{Redirect: false, Fetched: t1, ID: "b"},
+		{Redirect: false, Fetched: math.MinInt64, ID: "a"},
+		{Redirect: true, Fetched: math.MinInt64, ID: "0"},
+		{Redirect: false, Fetched: t2, ID: "z"},
+		{Redirect: true, Fetched: t2, ID: "0"},
+	}
+	want := slices.Clone(keys)
+	slices.SortFunc(want, func(a, b schema.DecidingKey) int {
+		if schema.DecidesBefore(a, b) {
+			return -1
+		}
+		return 1
+	})
+	var wantIDs []string
+	for _, k := range want {
+		wantIDs = append(wantIDs, label(k))
+	}
+
+	db := testutil.OpenDuckDB(t)
+	if _, err := db.Exec(`CREATE TABLE captures (capture_id VARCHAR, outcome VARCHAR, fetch_time TIMESTAMP)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		outcome, fetch := robots.OutcomeRules.String(), any(nil)
+		if k.Redirect {
+			outcome = robots.OutcomeRedirect.String()
+		}
+		if k.Fetched != math.MinInt64 {
+			fetch = time.UnixMicro(k.Fetched).UTC()
+		}
+		if _, err := db.Exec(`INSERT INTO captures VALUES (?, ?, ?)`, k.ID, outcome, fetch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := db.Query(`SELECT capture_id || '/' || CASE WHEN outcome = 'redirect' THEN 'r' ELSE '' END FROM captures ORDER BY ` + schema.DecidingOrderSQL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, wantIDs) {
+		t.Errorf("SQL order %q, Go order %q", got, wantIDs)
+	}
+	if wantIDs[0] != "z/" || wantIDs[len(wantIDs)-1] != "0/r" {
+		t.Errorf("Go order %q: want z/ first (latest, not a redirect) and 0/r last (a redirect without a time)", wantIDs)
+	}
+}
+
+// label names a key as the SQL query does: its ID, "/", and "r" for a
+// redirect.
+func label(k schema.DecidingKey) string {
+	if k.Redirect {
+		return k.ID + "/r"
+	}
+	return k.ID + "/"
+}
