@@ -1,13 +1,24 @@
 // Package analyze computes the site-health reports of a robocensus dataset:
 // the crawl report, with the figures of every crawl partition and their
 // trends, and the site report on one host, with the findings of the site
-// checks. It reads the dataset's Parquet files with [schema.NewArrowReader]
-// and needs no database; it imports only schema and robots.
+// checks. It is the last stage of the data flow: ingest writes a crawl's
+// partition (package ingest/dataset, in the tables of package schema), and
+// analyze reads the published files with [schema.NewArrowReader], needing
+// no database. It imports only schema and robots; cmd/robocensus's report
+// command is its user.
 //
 //	d, err := analyze.Open(os.DirFS("robocensus-data"))
 //	r, err := d.Report(ctx)                 // every crawl
 //	err = r.Write(w, analyze.HTML, "title") // or Markdown, JSON
 //	s, err := d.Site(ctx, "example.com")    // one host
+//
+// The entry points: [Open] reads a dataset's layout, with [Option] values
+// ([WithCrawls], [WithMemory], [WithHostBatches], [WithChecks], ...);
+// [Dataset.Report] computes the crawl report ([Report], one [Crawl] per
+// partition), [Dataset.Site] the site report ([SiteReport]), and
+// [Report.Write] and [SiteReport.Write] render either. To add a figure to
+// the crawl report, add a section (see Sections); to add a finding to the
+// site report, add a check (see Checks).
 //
 // # Definitions
 //
@@ -20,8 +31,8 @@
 //     crawlers read its body. Sizes and sitemaps are shares of read captures.
 //   - The deciding capture of a host in a crawl is its own answer: among
 //     its captures, one that is not a redirect if there is one, then the
-//     latest fetch_time (NULL last), then the smallest capture_id. Shared
-//     bodies and the worst hosts use it.
+//     latest fetch_time (NULL last), then the smallest capture_id
+//     ([schema.DecidesBefore]). Shared bodies and the worst hosts use it.
 //   - The effective capture of a host is the one whose answer decides for
 //     it once redirects are followed, as Google follows them: the hosts
 //     table's effective_capture_id (the end of the deciding capture's
@@ -80,6 +91,22 @@
 // name, a doc and a Run function that reads a [Pass] (one host's data, its
 // robots.txt parsed again by the engine) and reports [Finding] values.
 // [Checks] lists the built-in ones; [WithChecks] replaces them.
+// [Dataset.Site] gathers the host's data into the [SiteReport] before any
+// check runs: a check reads nothing itself.
+//
+// To add a check NAME:
+//
+//  1. in analyze/checks.go, a documented var NAMECheck = &[Check]{...}:
+//     its Name (stable: it is in the findings), its Doc (a first line that
+//     stands alone), and its Run, which reads pass.Site, pass.Latest and
+//     pass.File and reports with [Pass.Reportf]; what it needs and the
+//     site report lacks is gathered in site.go, as a field of
+//     [SiteReport] or [SiteCrawl];
+//  2. one line: add it to [Checks], in the order the checks run (findings
+//     are sorted by severity, then in that order);
+//  3. its test in checks_test.go, on a site built by hand (runCheck): the
+//     Run of every check in checks.go is a mutant of scripts/mutate.sh, and
+//     the test must fail without it.
 //
 // # Sections
 //
@@ -129,7 +156,7 @@
 //  4. its test on a fixture counted by hand, in section_NAME_test.go
 //     (or sections_test.go, where the first sections' are). The
 //     accumulator's feed methods (Add, Merge, AddMarks, AddHosts, ...)
-//     are mutants of scripts/mutate.hb by themselves; mark a helper that
+//     are mutants of scripts/mutate.sh by themselves; mark a helper that
 //     computes with a //mutate:catch line in its doc comment (see
 //     scripts/mutate), and the test must fail without it;
 //  5. its DuckDB cross-check, cmd/robocensus/crosscheck_NAME_test.go,
@@ -229,21 +256,15 @@
 // GPTBot's verdict from the agents pass the crawlers section makes
 // anyway; classic mistakes reads four more columns of captures in the
 // pass that feeds the hosts ("marked captures"). No set of capture IDs or
-// hosts lives beyond a batch. Over the two crawls of 45,609 and 9,438
-// captures of the shared corpus (2026-11-24, the shared 2-core VM, JSON
-// report), the two sections cost 5-7% of the report's CPU next to the
-// report without them (1.28-1.36 s against 1.24-1.27 s; with 4 batches
-// 3.07 s against 2.92 s); reading the agents table again per batch for
-// GPTBot's verdict, as they first did, cost some 75%.
+// hosts lives beyond a batch. What the two sections cost: see README,
+// Performance.
 //
 // The per-host figures follow redirects (effective.go): each batch reads
 // two columns of the hosts table once and keeps a 4-byte weight per
 // capture (in the 48 bytes). The changes section needs the names of the
 // hosts each capture decides for ("effective hosts"): 12 bytes and the
-// name's bytes per host of the batch, kept while its passes run; over
-// the two crawls of 260,000 hosts of scripts/mkwarc the peak RSS grew by
-// about 15 MB (207,708-215,180 KB to 224,412-229,048 KB by GNU time,
-// 2026-11-24).
+// name's bytes per host of the batch, kept while its passes run (its
+// measured cost: see README, Performance).
 //
 // The changes section keeps no per-host state in memory beyond a
 // buffer of 16 MiB (changesRunBytes, 24 bytes and the name per host):
@@ -253,9 +274,7 @@
 // crawl's merged file and written as this crawl's (hoststate.go): some
 // 28-38 bytes of disk per host and file, 1.5-2 GB for 50 million hosts,
 // about four times that at the end of a crawl (runs, previous file, new
-// file). Over two crawls of about 170,000 hosts each (README,
-// Performance) it costs about 3 µs of CPU per host and crawl, some 15% of
-// the report's CPU there, and 20-30 MiB of peak memory.
+// file). Its measured cost in CPU and memory: see README, Performance.
 //
 // The price of batches is time: every batch reads the captures,
 // diagnostics, rules and agents tables again (the columns it needs), so a
@@ -277,47 +296,10 @@
 // The Go heap may grow to twice what is live: robocensus report sets a
 // soft memory limit (three quarters of the memory available, or --memory)
 // unless GOMEMLIMIT or --host-batches is set, and chooses the batches to
-// fit the limit (WithMemory). The figures below were measured under its
-// former default, 240 MiB.
+// fit the limit (WithMemory).
 //
-// On the shared 2-core VM (Intel Xeon, 2026-11-22, go1.26,
-// scripts/bench-report.hb -s "1 2 3 4", run twice, over a dataset of
-// 1,000,457 captures of as many hosts, built with scripts/mkwarc and
-// robocensus ingest; P=8 once; CPU is user and system time):
-//
-//	robocensus report --format json   8.2-10.9 s wall, 15-20 s CPU, 252-254 MiB peak RSS (P=1, 4 runs)
-//	robocensus report (html)          10.5-11.0 s wall, 19-20 s CPU, 253 MiB peak RSS
-//	robocensus report --site HOST     7.9 s wall, 15 s CPU, 149-157 MiB peak RSS
-//	  --format json --host-batches 2   16.0-17.5 s wall, 30-33 s CPU, 229-230 MiB peak RSS
-//	  --format json --host-batches 3   20.4-25.4 s wall, 39-48 s CPU, 195-200 MiB peak RSS
-//	  --format json --host-batches 4   28.4-28.9 s wall, 54-55 s CPU, 190-216 MiB peak RSS
-//	  --format json --host-batches 8   57 s wall, 111 s CPU, 183 MiB peak RSS
-//
-// With GOMEMLIMIT=off, P=1 peaks at 355-356 MiB in the same time. The code
-// before host batches and dictionaries took 22.5-26.5 s wall, 42-50 s CPU
-// and 428-438 MiB for the JSON and HTML reports, and 21-23 s wall for the
-// site report. These figures go stale with the code and the machine;
-// rerun the script.
-//
-// Over 4,510,056 captures (four such WARCs, one published partition of one
-// or two files per table; 2026-11-22, after row groups were shared out,
-// with the figures of the same binary before in brackets, when a file was
-// read by one goroutine):
-//
-//	report --format json (P=5)            170 s wall, 260 MiB peak RSS [241 s]
-//	  --host-batches 1                     51 s, 1.2 GiB peak RSS [158 s, 574 MiB under the 240 MiB limit]
-//	  --host-batches 1, GOMEMLIMIT=1GiB    56 s, 1.0 GiB
-//	  --host-batches 2, GOMEMLIMIT=700MiB  80 s, 680 MiB [144 s, 363 MiB under the 240 MiB limit]
-//
-// With the batches chosen by WithMemory (same JSON):
-//
-//	report --format json (240 MiB: P=4)   134 s, 266 MiB peak RSS
-//	GOMEMLIMIT=1GiB (P=1)                 41 s, 1.0 GiB peak RSS
-//
-// So the first batch costs about 9-11 s per million captures of the crawl
-// and each further batch about 7 s; with every host serving a body of its
-// own a full Common Crawl partition (60-75M captures) also keeps the
-// shared-bodies counts, up to 1.2-2.4 GB, whatever P. With GOMEMLIMIT=4GiB
-// such a partition takes 2 to 5 batches: 15 to 45 minutes on 2 cores,
-// extrapolated.
+// The measured times and peaks of the crawl and site reports (1 and 4.5
+// million captures, each number of batches), and what a full Common Crawl
+// partition would take: see README, Performance; scripts/bench-report.sh
+// measures them again.
 package analyze
