@@ -144,18 +144,31 @@
 // [Counts.Skipped], Truncated* for the reader's own [Capture.Truncated]
 // reasons. Each is documented where it is defined.
 //
+// # Adding to it
+//
+// A problem of one capture is a Problem* constant (capture.go), documented
+// where it is defined, added to [Capture.Problems] where the reader meets
+// it; the robots catalogue needs an entry for it, marked as the reader's
+// (robots.Ingest*), since ingest writes every problem as a diagnostic row:
+// ingest's TestProblemCodesInCatalogue fails until it has one. Damage* and
+// Skip* names are added the same way, each with the test that reads an
+// input showing it (warc_test.go, tar_test.go, ...).
+//
+// A format is a [Format] constant, recognised by [Detect] from the first
+// bytes (detect_test.go), and a reader behind the [CaptureReader]
+// interface that [NewReader] returns for it; it keeps the accounting of
+// [Counts] (Records == Captures + the sum of Skipped), records damage and
+// resynchronises rather than failing, and gets a fuzz target beside
+// FuzzWARCReader and FuzzTarReader (fuzz_test.go). A compression is found
+// from its magic in decompress.go, with offsets that map each record to its
+// compressed bytes.
+//
 // # Performance
 //
 // Headers are parsed by hand on []byte in the reader's buffer; skipped
 // records cost no allocation (a capture costs about five, its strings);
 // buffers and decompressors are reused across records. BenchmarkWARCReader
 // reads a per-record gzip WARC of 10,000 Common-Crawl-style robots.txt
-// captures next to a plain gzip read of the same bytes (the zcat floor). On
-// a shared 2-core Intel Xeon VM (2026, go1.26, noisy):
-//
-//	go test -run='^$' -bench=WARCReader -benchtime=3x ./ingest/archive/
-//	impl=gzip    ~31-33 MB/s of compressed input
-//	impl=ingest  ~25 MB/s, ~19,000 captures/s; ratio 1.2-1.25 x gzip
-//
-// These figures go stale with the code and the machine; rerun them.
+// captures next to a plain gzip read of the same bytes (the zcat floor);
+// its figures: see README, Performance.
 package archive
