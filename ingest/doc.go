@@ -36,4 +36,16 @@
 // skipped for a reason, or counted in the damage of its input; an input
 // that cannot be read to its end keeps its error in its row, and the run
 // goes on (see [Run]).
+//
+// # Entry points and adding to it
+//
+// [Run] reads the inputs of a [Config] into the crawl's partition and
+// returns its [Summary]; [Plan] says what a run would do without reading;
+// [CaptureID] is the stable key of a capture's rows. A column of an
+// existing table is filled in rows.go (captureRow and the add* methods of
+// the row maker), once package schema has it (see its "Adding a column").
+// A new table is a field of dataset.Rows filled here, and a writer in
+// ingest/dataset's part files. A setting of a run is a field of [Config],
+// documented there, with its flag in cmd/robocensus. Problems of the
+// archive readers become diagnostic rows here, by their catalogue code.
 package ingest

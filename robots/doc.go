@@ -7,6 +7,15 @@
 // [File] out. [Parse] never fails; whatever the input, problems become
 // [Diagnostic] values.
 //
+// It is the engine the rest is built on: ingest parses every captured body
+// with [ParseResponse] and writes the verdicts of the [TrackedCrawlers],
+// the rules, the sitemaps and the diagnostics as rows; analyze parses a
+// host's robots.txt again for the site checks; robocensus lint and match
+// run it on files at hand. The entry points: [Parse] and [ParseResponse]
+// make a [File]; [File.Allowed], [File.Match] and [File.CrawlerAccess]
+// answer for a URL or a crawler; [Codes] and [LookupCode] give the
+// diagnostic catalogue.
+//
 // # Parsing
 //
 // A robots.txt file is read line by line as Google's parser reads it:
@@ -78,4 +87,22 @@
 // [ParseResponse] also applies Google's HTTP rules: a 4xx answer (other than
 // 429) allows everything, a 5xx or 429 disallows everything, whatever the
 // body says; see [File.Outcome].
+//
+// # Adding a diagnostic code
+//
+// A code is a constant appended to the list in catalogue.go (a code's
+// number never changes meaning), with its entry in catalogue: name,
+// severity, summary, documentation and message, all said there once
+// (TestCatalogue fails on an incomplete entry). The parser reports it
+// where it meets the problem (parse.add, in parse.go or the file of the
+// check), and a fixture, testdata/diag/NAME.txt, gives a body and the exact
+// findings it makes: TestEveryCodeHasAFixture fails for an engine code
+// without one. The table of DESIGN.md's diagnostic catalogue is the
+// contract it implements. The corpus test counts the files that raise each
+// code in testdata/corpus-summary.golden: rewrite it with go test ./robots
+// -update and review the diff. A problem found by ingest's archive readers
+// is a catalogue entry too, marked as the reader's (the Ingest* codes).
+//
+// A tracked crawler is added to the list scripts/gencrawlers generates
+// robots/crawlers.go from (go generate), not to crawlers.go itself.
 package robots

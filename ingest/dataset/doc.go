@@ -12,4 +12,15 @@
 // pipeline (package ingest) and the inputs rows that account for them, and
 // it knows an input only by its name. It imports schema (the tables) and
 // robots (the agents table's access values) of this repository.
+//
+// In the data flow it comes after ingest and before analyze: package ingest
+// hands it rows, and what it publishes is what analyze and the notebooks
+// read. At publication it also computes the hosts table (each host's
+// deciding and effective captures) from the captures.
+//
+// To add a table: its row type in package schema, a field of [Rows] (which
+// ingest fills), and its writer in [PartWriter] and writeEmpty (parts.go:
+// every table of a published crawl has a file, with rows or without);
+// merging and publishing take every table of schema.Tables. The tests
+// write partitions to temporary folders and read them back.
 package dataset

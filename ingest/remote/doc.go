@@ -75,4 +75,15 @@
 // the bucket. Lines must be clean relative paths (or http(s) URLs), so a
 // manifest cannot name files outside its base. [CrawlLabel] finds the
 // crawl in the paths listed.
+//
+// # Adding to it
+//
+// In the data flow it comes first: ingest.Run hands it the input names,
+// and it hands ingest archive readers. A setting of a transfer is an
+// [Option] (With..., documented with its default) and never read from the
+// environment. A failure is either transient (transient, in transfer.go:
+// retried with backoff and resumed) or permanent (fails at once): a new
+// kind of failure goes to one side, with a test against a real HTTP server
+// on loopback that makes it happen. A new way to list inputs goes to
+// [ExpandInputs].
 package remote
