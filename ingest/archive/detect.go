@@ -64,16 +64,6 @@ func Detect(head []byte) (Format, error) {
 	return bodyFormat(head, inner, comp)
 }
 
-// ErrUnknownFormat is wrapped by every error of Detect: no reader of this
-// package takes the data (as opposed to a reader that fails on data it
-// takes, e.g. a bzip2 WARC). It wraps ErrUnsupportedFormat and adds
-// nothing to the message.
-var ErrUnknownFormat = fmt.Errorf("%w", ErrUnsupportedFormat)
-
-// ErrBinary is the error of Detect for binary data (decompressed, when it
-// is compressed); it wraps ErrUnknownFormat.
-var ErrBinary = fmt.Errorf("%w: binary data, neither a WARC, ARC or tar file nor a robots.txt body", ErrUnknownFormat)
-
 // archiveFormat returns the archive format the decompressed first bytes b
 // of an input show, or FormatUnknown.
 func archiveFormat(b []byte) Format {

@@ -424,8 +424,6 @@ func (f *framer) headerEnd(limit int) (int, error) {
 	}
 }
 
-var errTooLarge = errors.New("ingest: header too large")
-
 // discard passes over n bytes. It returns how many it passed and, when the
 // data stopped first, the error of fill.
 func (f *framer) discard(n int64) (int64, error) {

@@ -64,7 +64,7 @@ func (w *WARCWriter) WriteCapture(f Fetch) error {
 	}
 	u, err := url.Parse(f.URL)
 	if err != nil || u.Host == "" {
-		return fmt.Errorf("ingest: WARCWriter: bad URL %q", f.URL)
+		return fmt.Errorf("archive: WARCWriter: bad URL %q", f.URL)
 	}
 	date := f.Time.UTC().Format(time.RFC3339)
 	reqID, respID := recordID("request", f.URL+date), recordID("response", f.URL+date)

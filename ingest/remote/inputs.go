@@ -2,7 +2,6 @@ package remote
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -53,7 +52,7 @@ func ExpandInputs(args []string, opts ...Option) ([]string, error) {
 func readList(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("ingest: reading input list: %w", err)
+		return nil, errorf("reading input list: %w", err)
 	}
 	defer f.Close()
 	var out []string
@@ -64,7 +63,7 @@ func readList(path string) ([]string, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ingest: reading input list %s: %w", path, err)
+		return nil, errorf("reading input list %s: %w", path, err)
 	}
 	return out, nil
 }

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -33,11 +31,6 @@ const (
 	// bufio.MaxScanTokenSize (64 KiB) long.
 	MaxManifestLines = 1 << 20
 )
-
-// ErrManifest means a manifest cannot be used: a line that is neither a
-// clean relative path nor an http(s) URL, too many or too long lines, or
-// corrupt gzip data.
-var ErrManifest = errors.New("ingest: invalid manifest")
 
 // IsManifest reports whether name, a path or an http(s) URL, names a
 // Common Crawl manifest: its path ends in ".paths.gz" (in any case).
@@ -68,7 +61,7 @@ func WithBaseURL(base string) Option {
 }
 
 func checkBase(base string) error {
-	bad := func(why string) error { return fmt.Errorf("%w: base URL %q: %s", archive.ErrInvalidOption, base, why) }
+	bad := func(why string) error { return errorf("%w: base URL %q: %s", archive.ErrInvalidOption, base, why) }
 	switch {
 	case strings.TrimSpace(base) == "":
 		return bad("empty")
@@ -110,7 +103,7 @@ func ReadManifest(r io.Reader, base string) ([]string, error) {
 	if head, _ := br.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) { // gzip
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%w: gzip: %w", ErrManifest, err)
+			return nil, errorf("%w: gzip: %w", ErrManifest, err)
 		}
 		text = zr
 	}
@@ -124,7 +117,7 @@ func manifestLines(text io.Reader, base string) ([]string, error) {
 	n := 0
 	for sc.Scan() {
 		if n++; n > MaxManifestLines {
-			return nil, fmt.Errorf("%w: more than %d lines", ErrManifest, MaxManifestLines)
+			return nil, errorf("%w: more than %d lines", ErrManifest, MaxManifestLines)
 		}
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
@@ -132,12 +125,12 @@ func manifestLines(text io.Reader, base string) ([]string, error) {
 		}
 		in, err := resolveManifestLine(base, line)
 		if err != nil {
-			return nil, fmt.Errorf("%w: line %d: %w", ErrManifest, n, err)
+			return nil, errorf("%w: line %d: %w", ErrManifest, n, err)
 		}
 		out = append(out, in)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: line %d: %w", ErrManifest, n+1, err)
+		return nil, errorf("%w: line %d: %w", ErrManifest, n+1, err)
 	}
 	return out, nil
 }
@@ -146,12 +139,12 @@ func manifestLines(text io.Reader, base string) ([]string, error) {
 func resolveManifestLine(base, line string) (string, error) {
 	if IsRemote(line) {
 		if u, err := url.Parse(line); err != nil || u.Host == "" {
-			return "", fmt.Errorf("bad URL %q", line)
+			return "", errorf("bad URL %q", line)
 		}
 		return line, nil
 	}
 	if path.IsAbs(line) || path.Clean(line) != line || line == ".." || strings.HasPrefix(line, "../") || line == "." {
-		return "", fmt.Errorf("%q is not a clean relative path", line)
+		return "", errorf("%q is not a clean relative path", line)
 	}
 	if IsRemote(base) {
 		return strings.TrimSuffix(base, "/") + "/" + (&url.URL{Path: line}).EscapedPath(), nil
@@ -168,7 +161,7 @@ func readManifest(name string, rc config) ([]string, error) {
 	}
 	list, err := read(name, rc)
 	if err != nil {
-		return nil, fmt.Errorf("ingest: reading manifest %s: %w", name, err)
+		return nil, errorf("reading manifest %s: %w", name, err)
 	}
 	return list, nil
 }
@@ -191,7 +184,7 @@ func readRemoteManifest(name string, rc config) ([]string, error) {
 	list, err := ReadManifest(t, rc.baseURL)
 	switch {
 	case t.err != nil && t.off == 0:
-		return nil, fmt.Errorf("%w: %w", archive.ErrRead, t.err)
+		return nil, errorf("%w: %w", archive.ErrRead, t.err)
 	case t.err != nil:
 		return nil, t.inputError()
 	}

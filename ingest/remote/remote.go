@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -44,62 +43,9 @@ const (
 	DefaultUserAgent = "robocensus (+https://github.com/robocensus/robocensus)"
 )
 
-// Errors of remote inputs. A transfer that fails ends with an error wrapping
-// one of these (in an [*InputError]); the transient ones (5xx, 429 and 408
-// statuses, time-outs, connection resets and other network errors) are
-// retried first, the others end the transfer at once.
-var (
-	// ErrHTTPStatus is wrapped by an [*HTTPStatusError]: the server answered
-	// with a status that gives no body to read (404, 403, 503, ...).
-	ErrHTTPStatus = errors.New("ingest: HTTP error status")
-
-	// ErrRetriesExhausted means a transfer failed more times in a row than
-	// the retries allow ([WithRetries]); it wraps the last failure.
-	ErrRetriesExhausted = errors.New("ingest: retries exhausted")
-
-	// ErrRangeIgnored means an interrupted transfer cannot be resumed: the
-	// server answered a Range request from byte N with a 206 whose
-	// Content-Range does not start at N. Bytes are never spliced on a
-	// guess. (A 200 with the whole, unchanged resource is read again from
-	// its start, its first N bytes dropped.)
-	ErrRangeIgnored = errors.New("ingest: Range request not honoured; transfer cannot resume")
-
-	// ErrRemoteChanged means the resource changed while it was being read:
-	// its ETag, Last-Modified or total length differ from those of the
-	// first response, or the remaining range no longer exists (416).
-	ErrRemoteChanged = errors.New("ingest: remote input changed during the transfer")
-
-	// ErrHeaderTimeout means no response header arrived within the header
-	// timeout ([WithHeaderTimeout]).
-	ErrHeaderTimeout = errors.New("ingest: no response header within the timeout")
-
-	// ErrIdleTimeout means a body read received nothing within the idle
-	// timeout ([WithIdleTimeout]).
-	ErrIdleTimeout = errors.New("ingest: no data within the idle timeout")
-
-	// ErrRedirect means a redirect was not followed: a loop (a URL
-	// already visited), more than [MaxRedirects] redirects, a Location
-	// that is not a URL (one without a scheme, say "host:8080/x"), or a
-	// scheme other than http and https. It is permanent: not retried.
-	ErrRedirect = errors.New("ingest: redirect not followed")
-)
-
 // MaxRedirects is the most redirects followed for one request, as
 // net/http's default.
 const MaxRedirects = 10
-
-// An HTTPStatusError is a response status that gives no body to read. It
-// wraps [ErrHTTPStatus].
-type HTTPStatusError struct {
-	StatusCode int
-	Status     string // as the server sent it, e.g. "404 Not Found"
-}
-
-// Error implements error.
-func (e *HTTPStatusError) Error() string { return "ingest: HTTP status " + e.Status }
-
-// Unwrap returns ErrHTTPStatus.
-func (e *HTTPStatusError) Unwrap() error { return ErrHTTPStatus }
 
 // Retryable reports whether the status is worth another attempt: 5xx, 429
 // (Too Many Requests) and 408 (Request Timeout).
@@ -179,7 +125,7 @@ func defaultConfig() config {
 func WithHTTPClient(c *http.Client) Option {
 	return func(cfg *config) error {
 		if c == nil {
-			return fmt.Errorf("%w: nil HTTP client", archive.ErrInvalidOption)
+			return errorf("%w: nil HTTP client", archive.ErrInvalidOption)
 		}
 		cfg.client = c
 		return nil
@@ -192,7 +138,7 @@ func WithHTTPClient(c *http.Client) Option {
 func WithHeaderTimeout(d time.Duration) Option {
 	return func(cfg *config) error {
 		if d <= 0 {
-			return fmt.Errorf("%w: header timeout %v is not positive", archive.ErrInvalidOption, d)
+			return errorf("%w: header timeout %v is not positive", archive.ErrInvalidOption, d)
 		}
 		cfg.headerTimeout = d
 		return nil
@@ -205,7 +151,7 @@ func WithHeaderTimeout(d time.Duration) Option {
 func WithIdleTimeout(d time.Duration) Option {
 	return func(cfg *config) error {
 		if d <= 0 {
-			return fmt.Errorf("%w: idle timeout %v is not positive", archive.ErrInvalidOption, d)
+			return errorf("%w: idle timeout %v is not positive", archive.ErrInvalidOption, d)
 		}
 		cfg.idleTimeout = d
 		return nil
@@ -220,7 +166,7 @@ func WithIdleTimeout(d time.Duration) Option {
 func WithRetries(n int) Option {
 	return func(cfg *config) error {
 		if n < 0 || n > MaxRetries {
-			return fmt.Errorf("%w: retries %d not in [0, %d]", archive.ErrInvalidOption, n, MaxRetries)
+			return errorf("%w: retries %d not in [0, %d]", archive.ErrInvalidOption, n, MaxRetries)
 		}
 		cfg.retries = n
 		return nil
@@ -235,7 +181,7 @@ func WithRetries(n int) Option {
 func WithBackoff(base, max time.Duration) Option {
 	return func(cfg *config) error {
 		if base <= 0 || max < base {
-			return fmt.Errorf("%w: backoff base %v, max %v (want 0 < base <= max)", archive.ErrInvalidOption, base, max)
+			return errorf("%w: backoff base %v, max %v (want 0 < base <= max)", archive.ErrInvalidOption, base, max)
 		}
 		cfg.backoffBase, cfg.backoffMax = base, max
 		return nil
@@ -260,7 +206,7 @@ func WithRetryNotify(f func(Retry)) Option {
 func WithUserAgent(ua string) Option {
 	return func(cfg *config) error {
 		if strings.TrimSpace(ua) == "" || strings.ContainsAny(ua, "\r\n") {
-			return fmt.Errorf("%w: User-Agent %q", archive.ErrInvalidOption, ua)
+			return errorf("%w: User-Agent %q", archive.ErrInvalidOption, ua)
 		}
 		cfg.userAgent = ua
 		return nil
@@ -295,14 +241,14 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	to := req.URL.String()
 	for _, v := range via {
 		if v.URL.String() == to {
-			return fmt.Errorf("%w: redirect loop back to %s after %d redirects", ErrRedirect, to, len(via))
+			return errorf("%w: redirect loop back to %s after %d redirects", ErrRedirect, to, len(via))
 		}
 	}
 	switch {
 	case len(via) > MaxRedirects:
-		return fmt.Errorf("%w: more than %d redirects", ErrRedirect, MaxRedirects)
+		return errorf("%w: more than %d redirects", ErrRedirect, MaxRedirects)
 	case !strings.EqualFold(req.URL.Scheme, "http") && !strings.EqualFold(req.URL.Scheme, "https"):
-		return fmt.Errorf("%w: redirect to the unsupported scheme of %s", ErrRedirect, to)
+		return errorf("%w: redirect to the unsupported scheme of %s", ErrRedirect, to)
 	}
 	return nil
 }
@@ -362,13 +308,6 @@ func Permanent(err error) bool {
 	return errors.As(err, &bad) || errors.As(err, &dns) && dns.IsNotFound
 }
 
-// badURLError marks the error of a name that is not an http(s) URL to
-// request (see Permanent); its text is that of the error it wraps.
-type badURLError struct{ err error }
-
-func (e *badURLError) Error() string { return e.err.Error() }
-func (e *badURLError) Unwrap() error { return e.err }
-
 // IsRemote reports whether name is an http or https URL, which [Open]
 // reads over HTTP.
 func IsRemote(name string) bool {
@@ -388,15 +327,15 @@ func otherScheme(name string) string {
 // parseRemote checks a remote input's URL.
 func parseRemote(name string) (*url.URL, error) {
 	if s := otherScheme(name); s != "" || !IsRemote(name) {
-		err := fmt.Errorf("%w: URL scheme %q (http and https URLs are read; Common Crawl's s3://commoncrawl/ is https://data.commoncrawl.org/)", archive.ErrUnsupportedFormat, s)
+		err := errorf("%w: URL scheme %q (http and https URLs are read; Common Crawl's s3://commoncrawl/ is https://data.commoncrawl.org/)", archive.ErrUnsupportedFormat, s)
 		return nil, &archive.InputError{File: name, Err: &badURLError{err}}
 	}
 	u, err := url.Parse(name)
 	if err != nil {
-		return nil, &archive.InputError{File: name, Err: &badURLError{fmt.Errorf("%w: bad URL: %w", archive.ErrRead, err)}}
+		return nil, &archive.InputError{File: name, Err: &badURLError{errorf("%w: bad URL: %w", archive.ErrRead, err)}}
 	}
 	if u.Host == "" {
-		return nil, &archive.InputError{File: name, Err: &badURLError{fmt.Errorf("%w: URL without host", archive.ErrRead)}}
+		return nil, &archive.InputError{File: name, Err: &badURLError{errorf("%w: URL without host", archive.ErrRead)}}
 	}
 	return u, nil
 }
@@ -439,7 +378,7 @@ func remoteFormatReader(t *transfer, u *url.URL, opts []archive.Option) (archive
 	head := make([]byte, archive.SniffLen)
 	n, _ := io.ReadFull(t, head)
 	if n == 0 && t.err != nil {
-		return nil, 0, &archive.InputError{File: t.url, Err: fmt.Errorf("%w: %w", archive.ErrRead, t.err)}
+		return nil, 0, &archive.InputError{File: t.url, Err: errorf("%w: %w", archive.ErrRead, t.err)}
 	}
 	format, err := archive.Detect(head[:n])
 	if err != nil {

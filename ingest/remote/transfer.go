@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -107,7 +106,7 @@ func (t *transfer) Close() error {
 	t.stop()
 	t.closeBody()
 	if !t.done {
-		t.end(errors.New("ingest: transfer closed"))
+		t.end(errors.New("remote: transfer closed"))
 	}
 	return nil
 }
@@ -123,7 +122,7 @@ func (t *transfer) inputError() error {
 		of = "of " + strconv.FormatInt(t.size, 10)
 	}
 	return &archive.InputError{File: t.url, Offset: t.off,
-		Err: fmt.Errorf("%w: transfer stopped at byte %d %s: %w", archive.ErrTruncated, t.off, of, t.err)}
+		Err: errorf("%w: transfer stopped at byte %d %s: %w", archive.ErrTruncated, t.off, of, t.err)}
 }
 
 func (t *transfer) end(err error) {
@@ -147,7 +146,7 @@ func (t *transfer) readBody(p []byte) (int, error) {
 	t.idle.Reset(t.cfg.idleTimeout)
 	n, err := t.body.Read(p)
 	if !t.idle.Stop() {
-		return n, fmt.Errorf("%w (%v)", ErrIdleTimeout, t.cfg.idleTimeout)
+		return n, errorf("%w (%v)", ErrIdleTimeout, t.cfg.idleTimeout)
 	}
 	return n, err
 }
@@ -165,11 +164,11 @@ func (t *transfer) discard() bool {
 		switch {
 		case err == nil:
 		case err == io.EOF && t.skip > 0 && t.size < 0:
-			t.end(fmt.Errorf("%w: a 200 of %d bytes to Range bytes=%d-", ErrRemoteChanged, t.off-t.skip, t.off))
+			t.end(errorf("%w: a 200 of %d bytes to Range bytes=%d-", ErrRemoteChanged, t.off-t.skip, t.off))
 			return false
 		case err == io.EOF && t.skip > 0:
 			t.closeBody()
-			t.failed(fmt.Errorf("body ended at byte %d of the %d already read: %w", t.off-t.skip, t.off, io.ErrUnexpectedEOF))
+			t.failed(errorf("body ended at byte %d of the %d already read: %w", t.off-t.skip, t.off, io.ErrUnexpectedEOF))
 			return false
 		default:
 			t.bodyEnded(err, false)
@@ -192,7 +191,7 @@ func (t *transfer) bodyEnded(err error, progress bool) {
 	case t.ctx.Err() != nil:
 		t.end(t.ctx.Err())
 	case err == io.EOF:
-		t.failed(fmt.Errorf("body ended at byte %d of %d: %w", t.off, t.size, io.ErrUnexpectedEOF))
+		t.failed(errorf("body ended at byte %d of %d: %w", t.off, t.size, io.ErrUnexpectedEOF))
 	case !transient(err):
 		t.end(err)
 	default:
@@ -210,7 +209,7 @@ func (t *transfer) failed(err error) {
 func (t *transfer) connect() error {
 	for {
 		if t.failures > t.cfg.retries {
-			return fmt.Errorf("%w after %d attempts: %w", ErrRetriesExhausted, t.attempts, t.lastErr)
+			return errorf("%w after %d attempts: %w", ErrRetriesExhausted, t.attempts, t.lastErr)
 		}
 		if t.failures > 0 {
 			if err := t.wait(); err != nil {
@@ -299,7 +298,7 @@ func (t *transfer) send(ctx context.Context, cancel context.CancelFunc) (*http.R
 		if err == nil {
 			resp.Body.Close()
 		}
-		return nil, fmt.Errorf("%w (%v)", ErrHeaderTimeout, t.cfg.headerTimeout)
+		return nil, errorf("%w (%v)", ErrHeaderTimeout, t.cfg.headerTimeout)
 	}
 	return resp, err
 }
@@ -333,7 +332,7 @@ func (t *transfer) accept(resp *http.Response) error {
 	case code == http.StatusOK:
 		return t.restarted(resp)
 	case code == http.StatusRequestedRangeNotSatisfiable && t.off > 0:
-		return fmt.Errorf("%w: %s to Range bytes=%d- (the resource is shorter now)", ErrRemoteChanged, resp.Status, t.off)
+		return errorf("%w: %s to Range bytes=%d- (the resource is shorter now)", ErrRemoteChanged, resp.Status, t.off)
 	}
 	se := &HTTPStatusError{StatusCode: code, Status: resp.Status}
 	if se.Retryable() {
@@ -352,7 +351,7 @@ func (t *transfer) restarted(resp *http.Response) error {
 		return err
 	}
 	if n := resp.ContentLength; n >= 0 && n < t.off {
-		return fmt.Errorf("%w: a 200 of %d bytes to Range bytes=%d-", ErrRemoteChanged, n, t.off)
+		return errorf("%w: a 200 of %d bytes to Range bytes=%d-", ErrRemoteChanged, n, t.off)
 	}
 	if t.size < 0 {
 		t.size = resp.ContentLength
@@ -367,7 +366,7 @@ func (t *transfer) resumed(resp *http.Response) error {
 	cr := resp.Header.Get("Content-Range")
 	start, total, ok := parseContentRange(cr)
 	if !ok || start != t.off {
-		return fmt.Errorf("%w: %s with Content-Range %q to Range bytes=%d-", ErrRangeIgnored, resp.Status, cr, t.off)
+		return errorf("%w: %s with Content-Range %q to Range bytes=%d-", ErrRangeIgnored, resp.Status, cr, t.off)
 	}
 	if err := t.sameResource(resp, total); err != nil {
 		return err
@@ -385,11 +384,11 @@ func (t *transfer) sameResource(resp *http.Response, total int64) error {
 	etag, lastMod := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	switch {
 	case t.size >= 0 && total >= 0 && total != t.size:
-		return fmt.Errorf("%w: length %d, was %d", ErrRemoteChanged, total, t.size)
+		return errorf("%w: length %d, was %d", ErrRemoteChanged, total, t.size)
 	case differ(t.etag, etag):
-		return fmt.Errorf("%w: ETag %s, was %s", ErrRemoteChanged, etag, t.etag)
+		return errorf("%w: ETag %s, was %s", ErrRemoteChanged, etag, t.etag)
 	case differ(t.lastMod, lastMod):
-		return fmt.Errorf("%w: Last-Modified %s, was %s", ErrRemoteChanged, lastMod, t.lastMod)
+		return errorf("%w: Last-Modified %s, was %s", ErrRemoteChanged, lastMod, t.lastMod)
 	}
 	return nil
 }

@@ -293,8 +293,11 @@ func report(rows map[string]schema.Input, requests map[string]int, want int64) {
 			length = "unkn."
 		}
 		errText := row.Error
-		if i := strings.Index(errText, ": ingest: "); i >= 0 {
-			errText = errText[i+2:]
+		for _, pkg := range []string{": remote: ", ": archive: "} {
+			if i := strings.Index(errText, pkg); i >= 0 {
+				errText = errText[i+2:]
+				break
+			}
 		}
 		if len(errText) > 110 {
 			errText = errText[:110] + "..."
