@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -115,7 +114,7 @@ func hostsWorkers(buckets, cpus int, limit int64) int {
 // (captureColumnSetters, schema.ReadColumns).
 func eachCaptureColumns(path string, f func(*captureColumns) error) error {
 	var ferr error // f's, returned as it is
-	err := withFile(path, func(file io.ReaderAt, size int64) error {
+	err := withFile(path, func(file *os.File, size int64) error {
 		return schema.ReadColumns(file, size, captureColumnSetters, func(rows []captureColumns) error {
 			for i := range rows {
 				if ferr = f(&rows[i]); ferr != nil {
@@ -138,7 +137,7 @@ func eachCaptureColumns(path string, f func(*captureColumns) error) error {
 func countRows(parts []string) (int64, error) {
 	var n int64
 	for _, p := range parts {
-		err := withFile(p, func(file io.ReaderAt, size int64) error {
+		err := withFile(p, func(file *os.File, size int64) error {
 			r, err := schema.NewReader[schema.Capture](file, size)
 			if err != nil {
 				return err
@@ -154,7 +153,7 @@ func countRows(parts []string) (int64, error) {
 }
 
 // withFile calls read with the file at path and its size, and closes it.
-func withFile(path string, read func(file io.ReaderAt, size int64) error) error {
+func withFile(path string, read func(file *os.File, size int64) error) error {
 	file, err := os.Open(path)
 	if err != nil {
 		return err
@@ -603,21 +602,17 @@ var errSpillCorrupt = errors.New("spill file truncated or corrupt")
 
 // readSpill calls f until the file at path ends.
 func readSpill(path string, f func(*spillReader) error) error {
-	file, err := os.Open(path)
-	if err != nil {
+	var buf *bytes.Buffer
+	err := withFile(path, func(file *os.File, size int64) error {
+		// Sized for three times the compressed bytes; ReadFrom grows it
+		// when a spill compresses better.
+		buf = bytes.NewBuffer(make([]byte, 0, 3*size+bytes.MinRead))
+		// The reader's buffers are of a spill's block, not of s2's default:
+		// some files are read a round, each with a reader of its own.
+		_, err := buf.ReadFrom(s2.NewReader(file, s2.ReaderMaxBlockSize(spillBlock)))
 		return err
-	}
-	defer file.Close()
-	fi, err := file.Stat()
+	})
 	if err != nil {
-		return err
-	}
-	// Sized for three times the compressed bytes; ReadFrom grows it
-	// when a spill compresses better.
-	buf := bytes.NewBuffer(make([]byte, 0, 3*fi.Size()+bytes.MinRead))
-	// The reader's buffers are of a spill's block, not of s2's default:
-	// some files are read a round, each with a reader of its own.
-	if _, err := buf.ReadFrom(s2.NewReader(file, s2.ReaderMaxBlockSize(spillBlock))); err != nil {
 		return err
 	}
 	r := &spillReader{rest: buf.Bytes()}

@@ -204,7 +204,7 @@ func writeCaptures(t testing.TB, dir string, parts [][]schema.Capture, opts ...s
 // eachCapture calls f with each row of the captures file at path, as
 // schema.Reader assembles it.
 func eachCapture(path string, f func(*schema.Capture)) error {
-	return withFile(path, func(file io.ReaderAt, size int64) error {
+	return withFile(path, func(file *os.File, size int64) error {
 		r, err := schema.NewReader[schema.Capture](file, size)
 		if err != nil {
 			return err
@@ -285,7 +285,7 @@ func TestEachCaptureColumnsReadsWhatRowsHold(t *testing.T) {
 	}
 	// One file of row groups of 1,000 rows and small pages.
 	path := writeCaptures(t, t.TempDir(), [][]schema.Capture{caps}, schema.WithRowGroupRows(1_000), schema.WithPageBufferSize(4<<10))[0]
-	err := withFile(path, func(file io.ReaderAt, size int64) error {
+	err := withFile(path, func(file *os.File, size int64) error {
 		pf, err := parquet.OpenFile(file, size)
 		if err == nil && len(pf.RowGroups()) < 4 {
 			err = fmt.Errorf("%d row groups", len(pf.RowGroups()))
