@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/robocensus/robocensus/ingest/archive"
-	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/hosts"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -91,7 +91,7 @@ func isDefaultPort(scheme, port string) bool {
 // url_host_tld; "" for an IP address.
 func hostTLD(host string) string {
 	host = strings.TrimSuffix(host, ".")
-	if host == "" || dataset.IsIPAddress(host) {
+	if host == "" || hosts.IsIPAddress(host) {
 		return ""
 	}
 	return host[strings.LastIndexByte(host, '.')+1:]
@@ -183,7 +183,7 @@ func appendLower(dst []byte, s string) []byte {
 // reuse.
 func setURLColumns(row *schema.Capture, buf []byte) []byte {
 	row.URLHostTLD = hostTLD(row.URLHostName)
-	row.URLHostRegisteredDomain = dataset.RegisteredDomain(row.URLHostName)
+	row.URLHostRegisteredDomain = hosts.RegisteredDomain(row.URLHostName)
 	p, ok := splitURL(row.URL)
 	if !ok {
 		return buf

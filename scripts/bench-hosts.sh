@@ -4,7 +4,7 @@
 #
 #   scripts/bench-hosts.sh [CAPTURES...]      (default: 1000000 5000000)
 #
-# Each size runs BenchmarkHosts (ingest/dataset) once in a process of its
+# Each size runs BenchmarkHosts (ingest/hosts) once in a process of its
 # own under /usr/bin/time: a synthetic partition of that many captures in
 # the mix of a Common Crawl robotstxt partition (1.3 captures a host, a
 # quarter of the hosts redirecting http to https, cross-host and two-hop
@@ -21,8 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000000 5000000)
-bin="$(mktemp -d)/dataset.test"
-go test -c -o "$bin" ./ingest/dataset
+bin="$(mktemp -d)/hosts.test"
+go test -c -o "$bin" ./ingest/hosts
 echo "== $(nproc) cores, GOMEMLIMIT=${GOMEMLIMIT:-240MiB}, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ), $(go version | cut -d' ' -f3)"
 for n in "${sizes[@]}"; do
   out="$(GOMEMLIMIT="${GOMEMLIMIT:-240MiB}" ROBOCENSUS_HOSTS_CAPTURES="$n" /usr/bin/time -f "peak RSS %M KB" "$bin" -test.run='^$' -test.bench='^BenchmarkHosts$' -test.benchtime=1x 2>&1)"

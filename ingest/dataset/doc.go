@@ -4,19 +4,22 @@
 // folder ([Work]), commits segments, shares the inputs among shards
 // ([Shard]), keeps two runs of one crawl and shard apart ([LockRun]) and
 // two publications of one crawl apart (the finalize lock), merges the
-// segments' parts and swaps the partition in at once ([Work.Finalize]),
+// segments' parts, stages the hosts table (computed by package hosts)
+// and swaps the partition in at once ([Work.Finalize]),
 // and on a rerun keeps the published rows of the inputs read to their end
 // ([Work.Rerun]).
 //
 // It must not read inputs nor parse robots.txt: it takes rows built by the
 // pipeline (package ingest) and the inputs rows that account for them, and
-// it knows an input only by its name. It imports schema (the tables) and
-// robots (the agents table's access values) of this repository.
+// it knows an input only by its name. It imports schema (the tables),
+// robots (the agents table's access values) and ingest/hosts (the hosts
+// table) of this repository.
 //
 // In the data flow it comes after ingest and before analyze: package ingest
 // hands it rows, and what it publishes is what analyze and the notebooks
-// read. At publication it also computes the hosts table (each host's
-// deciding and effective captures) from the captures.
+// read. At publication it also has package ingest/hosts compute the
+// hosts table (each host's deciding and effective captures) from the
+// captures, and stages its rows in parts.
 //
 // To add a table: its row type in package schema, a field of [Rows] (which
 // ingest fills), and its writer in [PartWriter] and writeEmpty (parts.go:

@@ -261,7 +261,7 @@ func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
 }
 
 // Finalize publishes the crawl from the segments covering inputs: merged
-// parts of about partBytes, the inputs table, the hosts table (hosts.go),
+// parts of about partBytes, the inputs table, the hosts table (package hosts),
 // the swap, and the removal of the work folder. The hosts table is
 // computed from the segments' captures parts while the tables are merged.
 func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes int64) error {

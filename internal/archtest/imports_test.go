@@ -24,15 +24,17 @@ const module = "github.com/robocensus/robocensus"
 // archive reads archives and knows nothing of robots.txt, tables or the
 // network; remote fetches inputs and hands their bytes to archive's
 // readers; dataset publishes a partition from rows (segments, shards,
-// locks, reruns) and knows nothing of inputs' formats; the pipeline
+// locks, reruns) and knows nothing of inputs' formats; hosts computes the
+// hosts table from captures files, which dataset publishes; the pipeline
 // (ingest) wires them to the parser and the tables.
 var allowedRepoImports = map[string][]string{
 	"robots":         {},
 	"schema":         {"robots"},
 	"ingest/archive": {},
 	"ingest/remote":  {"ingest/archive"},
-	"ingest/dataset": {"schema", "robots"},
-	"ingest":         {"ingest/archive", "ingest/remote", "ingest/dataset", "robots", "schema"},
+	"ingest/hosts":   {"schema", "robots"},
+	"ingest/dataset": {"ingest/hosts", "schema", "robots"},
+	"ingest":         {"ingest/archive", "ingest/remote", "ingest/dataset", "ingest/hosts", "robots", "schema"},
 	"analyze":        {"schema", "robots"},
 }
 

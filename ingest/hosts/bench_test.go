@@ -1,6 +1,7 @@
-package dataset
+package hosts
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,15 +26,14 @@ func BenchmarkHosts(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("ROBOCENSUS_HOSTS_CAPTURES")); err == nil && v > 0 {
 		n = v
 	}
-	stage, bytes := syntheticPartition(b, n)
-	parts, _ := filepath.Glob(filepath.Join(stage.partitionDir("captures"), "*.parquet"))
+	parts, bytes := syntheticPartition(b, n)
 	b.Run("read", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		for b.Loop() {
 			rows := 0
 			for _, p := range parts {
-				if err := eachRow(p, func(*schema.Capture) error { rows++; return nil }); err != nil {
+				if err := eachCapture(p, func(*schema.Capture) { rows++ }); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -42,12 +42,12 @@ func BenchmarkHosts(b *testing.B) {
 			}
 		}
 	})
+	spill := filepath.Join(b.TempDir(), "hosts-work")
 	b.Run("hosts", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		for b.Loop() {
-			os.RemoveAll(stage.partitionDir("hosts"))
-			if err := buildHosts(stage, parts); err != nil {
+			if err := Build(spill, parts, func([]schema.Host) error { return nil }); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -55,35 +55,40 @@ func BenchmarkHosts(b *testing.B) {
 	})
 }
 
-// syntheticPartition stages n captures in parts of 500,000 and returns
-// the stage and the parts' bytes.
-func syntheticPartition(b *testing.B, n int) (*Staging, int64) {
+// syntheticPartition writes n captures in files of 500,000, a flush of
+// 16,384 rows at a time as the pipeline writes, and returns the files
+// and their bytes.
+func syntheticPartition(b *testing.B, n int) ([]string, int64) {
 	b.Helper()
-	stage, err := newStaging(b.TempDir(), "CC-MAIN-2025-05")
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir := b.TempDir()
 	t0 := time.Date(2025, 1, 13, 4, 0, 0, 0, time.UTC)
-	var tw *tableWriter[schema.Capture]
-	buf := make([]schema.Capture, 0, FlushRows)
-	written, parts := 0, 0
+	var f *os.File
+	var tw *schema.Writer[schema.Capture]
+	var parts []string
+	buf := make([]schema.Capture, 0, 16<<10)
+	written := 0
+	closePart := func() {
+		if err := errors.Join(tw.Close(), f.Close()); err != nil {
+			b.Fatal(err)
+		}
+		tw = nil
+	}
 	flush := func() {
 		if tw == nil {
-			if tw, err = openTable[schema.Capture](stage, schema.PartName(parts), schema.WithPageBufferSize(pipelinePageSize)); err != nil {
+			parts = append(parts, filepath.Join(dir, schema.PartName(len(parts))))
+			var err error
+			if f, err = os.Create(parts[len(parts)-1]); err != nil {
 				b.Fatal(err)
 			}
-			parts++
+			tw = schema.NewWriter[schema.Capture](f, schema.WithPageBufferSize(256<<10))
 		}
-		if err := tw.write(buf); err != nil {
+		if _, err := tw.Write(buf); err != nil {
 			b.Fatal(err)
 		}
 		written += len(buf)
 		buf = buf[:0]
-		if written >= 500_000*parts {
-			if err := tw.close(); err != nil {
-				b.Fatal(err)
-			}
-			tw = nil
+		if written >= 500_000*len(parts) {
+			closePart()
 		}
 	}
 	emit := func(url string, status int32, outcome, location string) {
@@ -122,16 +127,13 @@ func syntheticPartition(b *testing.B, n int) (*Staging, int64) {
 		flush()
 	}
 	if tw != nil {
-		if err := tw.close(); err != nil {
-			b.Fatal(err)
-		}
+		closePart()
 	}
 	var bytes int64
-	ps, _ := filepath.Glob(filepath.Join(stage.partitionDir("captures"), "*.parquet"))
-	for _, p := range ps {
+	for _, p := range parts {
 		if fi, err := os.Stat(p); err == nil {
 			bytes += fi.Size()
 		}
 	}
-	return stage, bytes
+	return parts, bytes
 }

@@ -1,4 +1,4 @@
-package dataset
+package hosts
 
 import (
 	"net"
@@ -110,19 +110,15 @@ type captureColumns struct {
 
 // captureColumnSetters set each field of captureColumns from a value (not
 // NULL) of its column, of the kind given.
-var captureColumnSetters = []struct {
-	name string
-	kind parquet.Kind
-	set  func(*captureColumns, *parquet.Value)
-}{
-	{"capture_id", parquet.ByteArray, func(r *captureColumns, v *parquet.Value) { r.CaptureID = string(v.ByteArray()) }},
-	{"url", parquet.ByteArray, func(r *captureColumns, v *parquet.Value) { r.URL = string(v.ByteArray()) }},
-	{"url_host_name", parquet.ByteArray, func(r *captureColumns, v *parquet.Value) { r.URLHostName = string(v.ByteArray()) }},
-	{"fetch_time", parquet.Int64, func(r *captureColumns, v *parquet.Value) { r.FetchTime = time.UnixMicro(v.Int64()).UTC() }},
-	{"fetch_status", parquet.Int32, func(r *captureColumns, v *parquet.Value) { r.FetchStatus = v.Int32() }},
-	{"fetch_redirect", parquet.ByteArray, func(r *captureColumns, v *parquet.Value) { r.FetchRedirect = string(v.ByteArray()) }},
-	{"outcome", parquet.ByteArray, func(r *captureColumns, v *parquet.Value) { r.Outcome = outcomeString(v.ByteArray()) }},
-	{"rule_count", parquet.Int32, func(r *captureColumns, v *parquet.Value) { r.RuleCount = v.Int32() }},
+var captureColumnSetters = []schema.ColumnField[captureColumns]{
+	{Name: "capture_id", Kind: parquet.ByteArray, Set: func(r *captureColumns, v *parquet.Value) { r.CaptureID = string(v.ByteArray()) }},
+	{Name: "url", Kind: parquet.ByteArray, Set: func(r *captureColumns, v *parquet.Value) { r.URL = string(v.ByteArray()) }},
+	{Name: "url_host_name", Kind: parquet.ByteArray, Set: func(r *captureColumns, v *parquet.Value) { r.URLHostName = string(v.ByteArray()) }},
+	{Name: "fetch_time", Kind: parquet.Int64, Set: func(r *captureColumns, v *parquet.Value) { r.FetchTime = time.UnixMicro(v.Int64()).UTC() }},
+	{Name: "fetch_status", Kind: parquet.Int32, Set: func(r *captureColumns, v *parquet.Value) { r.FetchStatus = v.Int32() }},
+	{Name: "fetch_redirect", Kind: parquet.ByteArray, Set: func(r *captureColumns, v *parquet.Value) { r.FetchRedirect = string(v.ByteArray()) }},
+	{Name: "outcome", Kind: parquet.ByteArray, Set: func(r *captureColumns, v *parquet.Value) { r.Outcome = outcomeString(v.ByteArray()) }},
+	{Name: "rule_count", Kind: parquet.Int32, Set: func(r *captureColumns, v *parquet.Value) { r.RuleCount = v.Int32() }},
 }
 
 // outcomes are the names of the engine's outcomes.

@@ -1,9 +1,12 @@
-package dataset
+package hosts
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/url"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -151,92 +154,76 @@ func TestHostsRedirectCrawl(t *testing.T) {
 	}
 }
 
-// TestHostsParts: the hosts rows are cut into parts of hostsPartRows rows,
-// in host order, none lost or repeated at the cuts.
-func TestHostsParts(t *testing.T) {
-	caps, want := redirectCrawl()
-	defer func(n int64, rows int) { hostsBucketCaptures, hostsPartRows = n, rows }(hostsBucketCaptures, hostsPartRows)
-	hostsBucketCaptures, hostsPartRows = 7, 4
-	parts := buildHostsParts(t, caps)
-	if wantParts := (len(want) + 3) / 4; len(parts) != wantParts {
-		t.Fatalf("%d parts, want %d", len(parts), wantParts)
-	}
-	var got []schema.Host
-	for i, part := range parts {
-		if len(part) > 4 || len(part) < 4 && i < len(parts)-1 {
-			t.Errorf("part %d has %d rows", i, len(part))
-		}
-		got = append(got, part...)
-	}
-	// A bucket's rows are in host order; the buckets' order is that of
-	// their hash, so the rows are compared as a set.
-	slices.SortFunc(got, compareHosts)
-	if !slices.Equal(got, want) {
-		t.Errorf("hosts of the parts:\n got %+v\nwant %+v", got, want)
-	}
-}
-
-// TestHostsEmpty: a partition without captures gets an empty hosts part.
-func TestHostsEmpty(t *testing.T) {
-	if got := buildHostsOf(t, nil); len(got) != 0 {
-		t.Errorf("%d hosts from no capture", len(got))
-	}
-}
-
-// buildHostsOf stages caps as a captures part (split in two, as merged
-// parts are), builds the hosts table and reads it back, in host order.
+// buildHostsOf writes caps as two captures files (as merged parts are),
+// builds the hosts table and returns its rows, in host order. The spill
+// folder must be gone once Build returns.
 func buildHostsOf(t *testing.T, caps []schema.Capture) []schema.Host {
 	t.Helper()
+	dir := t.TempDir()
+	half := len(caps) / 2
+	parts := writeCaptures(t, dir, [][]schema.Capture{caps[:half], caps[half:]})
 	var got []schema.Host
-	for _, part := range buildHostsParts(t, caps) {
-		got = append(got, part...)
+	spill := filepath.Join(dir, "hosts-work")
+	if err := Build(spill, parts, func(rows []schema.Host) error { got = append(got, rows...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(spill); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("spill folder left: %v", err)
 	}
 	slices.SortFunc(got, compareHosts)
 	return got
 }
 
-// buildHostsParts is buildHostsOf giving the rows of each hosts part, in
-// the order of the parts and of the rows in each.
-func buildHostsParts(t *testing.T, caps []schema.Capture) [][]schema.Host {
+// writeCaptures writes each of parts as a captures file in dir and
+// returns their paths.
+func writeCaptures(t testing.TB, dir string, parts [][]schema.Capture, opts ...schema.WriterOption) []string {
 	t.Helper()
-	stage, err := newStaging(t.TempDir(), "CC-MAIN-2025-05")
-	if err != nil {
-		t.Fatal(err)
-	}
-	half := len(caps) / 2
-	for i, part := range [][]schema.Capture{caps[:half], caps[half:]} {
-		tw, err := openTable[schema.Capture](stage, schema.PartName(i))
+	var paths []string
+	for i, part := range parts {
+		path := filepath.Join(dir, schema.PartName(i))
+		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := tw.write(part); err != nil {
+		w := schema.NewWriter[schema.Capture](f, opts...)
+		for len(part) > 0 { // as the pipeline writes, a flush at a time
+			n := min(len(part), 16<<10)
+			if _, err := w.Write(part[:n]); err != nil {
+				t.Fatal(err)
+			}
+			part = part[n:]
+		}
+		if err := errors.Join(w.Close(), f.Close()); err != nil {
 			t.Fatal(err)
 		}
-		if err := tw.close(); err != nil {
-			t.Fatal(err)
+		paths = append(paths, path)
+	}
+	return paths
+}
+
+// eachCapture calls f with each row of the captures file at path, as
+// schema.Reader assembles it.
+func eachCapture(path string, f func(*schema.Capture)) error {
+	return withFile(path, func(file *os.File, size int64) error {
+		r, err := schema.NewReader[schema.Capture](file, size)
+		if err != nil {
+			return err
 		}
-	}
-	captures, _ := filepath.Glob(filepath.Join(stage.partitionDir("captures"), "*.parquet"))
-	if err := buildHosts(stage, captures); err != nil {
-		t.Fatal(err)
-	}
-	paths, _ := filepath.Glob(filepath.Join(stage.partitionDir("hosts"), "*.parquet"))
-	if len(paths) == 0 {
-		t.Fatal("no hosts part")
-	}
-	slices.Sort(paths) // part names sort in the order they were written
-	var parts [][]schema.Host
-	for _, p := range paths {
-		var rows []schema.Host
-		if err := eachRow(p, func(h *schema.Host) error { rows = append(rows, *h); return nil }); err != nil {
-			t.Fatal(err)
+		defer r.Close()
+		rows := make([]schema.Capture, 1024)
+		for {
+			n, err := r.Read(rows)
+			for i := range rows[:n] {
+				f(&rows[i])
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 		}
-		parts = append(parts, rows)
-	}
-	if rest, _ := filepath.Glob(filepath.Join(stage.path, "hosts-work*")); len(rest) != 0 {
-		t.Errorf("spill folder left: %v", rest)
-	}
-	return parts
+	})
 }
 
 // compareHosts orders rows by host.
@@ -251,10 +238,10 @@ func TestCaptureColumnsMatchSchema(t *testing.T) {
 	columns := parquet.SchemaOf(schema.Capture{})
 	var setters []string
 	for _, c := range captureColumnSetters {
-		setters = append(setters, c.name)
-		leaf, ok := columns.Lookup(c.name)
-		if !ok || leaf.Node.Type().Kind() != c.kind {
-			t.Errorf("setter of %s: schema.Capture has no %s column %s", c.name, c.kind, c.name)
+		setters = append(setters, c.Name)
+		leaf, ok := columns.Lookup(c.Name)
+		if !ok || leaf.Node.Type().Kind() != c.Kind {
+			t.Errorf("setter of %s: schema.Capture has no %s column %s", c.Name, c.Kind, c.Name)
 		}
 	}
 	for i := range got.NumField() {
@@ -279,14 +266,6 @@ func TestCaptureColumnsMatchSchema(t *testing.T) {
 // row groups and pages, with NULLs and dictionary pages, column by column,
 // and compares each row with the row schema.Reader assembles.
 func TestEachCaptureColumnsReadsWhatRowsHold(t *testing.T) {
-	stage, err := newStaging(t.TempDir(), "CC-MAIN-2025-05")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw, err := openTable[schema.Capture](stage, schema.PartName(0), schema.WithRowGroupRows(1_000), schema.WithPageBufferSize(4<<10))
-	if err != nil {
-		t.Fatal(err)
-	}
 	t0 := time.Date(2025, 1, 13, 4, 0, 0, 0, time.UTC)
 	outcomes := []string{"rules", "no-rules", "redirect", "allow-all", "disallow-all", "not-robots", "unknown", "an outcome of tomorrow"}
 	var caps []schema.Capture
@@ -304,24 +283,20 @@ func TestEachCaptureColumnsReadsWhatRowsHold(t *testing.T) {
 		}
 		caps = append(caps, c)
 	}
-	for _, part := range [][]schema.Capture{caps[:1_500], caps[1_500:]} {
-		if err := tw.write(part); err != nil {
-			t.Fatal(err)
+	// One file of row groups of 1,000 rows and small pages.
+	path := writeCaptures(t, t.TempDir(), [][]schema.Capture{caps}, schema.WithRowGroupRows(1_000), schema.WithPageBufferSize(4<<10))[0]
+	err := withFile(path, func(file *os.File, size int64) error {
+		pf, err := parquet.OpenFile(file, size)
+		if err == nil && len(pf.RowGroups()) < 4 {
+			err = fmt.Errorf("%d row groups", len(pf.RowGroups()))
 		}
-	}
-	if err := tw.close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(stage.partitionDir("captures"), schema.PartName(0))
-	if f, size, err := openSized(path); err != nil {
-		t.Fatal(err)
-	} else if pf, err := parquet.OpenFile(f, size); err != nil || len(pf.RowGroups()) < 4 {
+		return err
+	})
+	if err != nil {
 		t.Fatalf("want a file of 4 row groups or more: %v", err)
-	} else {
-		f.Close()
 	}
 	var want []schema.Capture
-	if err := eachRow(path, func(c *schema.Capture) error { want = append(want, *c); return nil }); err != nil {
+	if err := eachCapture(path, func(c *schema.Capture) { want = append(want, *c) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(want) != len(caps) {

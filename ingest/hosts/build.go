@@ -1,4 +1,4 @@
-package dataset
+package hosts
 
 import (
 	"bufio"
@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,7 +17,6 @@ import (
 	"unsafe"
 
 	"github.com/klauspost/compress/s2"
-	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/robocensus/robocensus/schema"
@@ -52,10 +50,6 @@ import (
 // variable so that tests can make many small buckets.
 var hostsBucketCaptures int64 = 200_000
 
-// hostsPartRows is the number of hosts rows of a part file; a variable
-// so that tests can make small parts.
-var hostsPartRows = 2_000_000
-
 // hostsBuild is the spill folder of one computation.
 type hostsBuild struct {
 	dir     string
@@ -68,29 +62,33 @@ type hostsBuild struct {
 	onlyByKey map[string]*hostCapture // and their lookup, made in the first round (lookup)
 }
 
-// buildHosts computes the hosts table of a partition from the files of
-// its captures, parts, and stages it in stage.
-func buildHosts(stage *Staging, parts []string) (err error) {
+// Build computes the hosts table of a partition from the files of its
+// captures, parts, and hands its rows to write, a bucket's hosts at a
+// time (in host order within a bucket, the buckets in the order of their
+// hash), from the goroutine that called Build; write may reuse nothing it
+// is given once it returns. dir is the computation's spill folder: Build
+// makes it and removes it with what it holds, whatever the outcome.
+func Build(dir string, parts []string, write func([]schema.Host) error) (err error) {
 	total, err := countRows(parts)
 	if err != nil {
 		return err
 	}
-	b := &hostsBuild{dir: filepath.Join(stage.path, "hosts-work"), buckets: int(max(1, (total+hostsBucketCaptures-1)/hostsBucketCaptures)), total: total}
+	b := &hostsBuild{dir: dir, buckets: int(max(1, (total+hostsBucketCaptures-1)/hostsBucketCaptures)), total: total}
 	b.workers = hostsWorkers(b.buckets, runtime.GOMAXPROCS(0), debug.SetMemoryLimit(-1))
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(b.dir)) }()
 	if err := b.spread(parts); err != nil {
-		return fmt.Errorf("ingest: hosts table: %w", err)
+		return fmt.Errorf("hosts: %w", err)
 	}
 	for round := 1; round <= maxRedirectHops; round++ {
 		if err := b.chase(round); err != nil {
-			return fmt.Errorf("ingest: hosts table: redirects, round %d: %w", round, err)
+			return fmt.Errorf("hosts: redirects, round %d: %w", round, err)
 		}
 	}
-	if err := b.write(stage); err != nil {
-		return fmt.Errorf("ingest: hosts table: %w", err)
+	if err := b.write(write); err != nil {
+		return fmt.Errorf("hosts: %w", err)
 	}
 	return nil
 }
@@ -112,88 +110,25 @@ func hostsWorkers(buckets, cpus int, limit int64) int {
 
 // eachCaptureColumns calls f with the captureColumns of each row of the
 // captures file at path, a file of this major version of the schema. It
-// reads the file column by column, row group by row group: eight columns
-// of the thirty-odd, without assembling rows (captureColumnSetters).
+// reads eight columns of the thirty-odd, without assembling rows
+// (captureColumnSetters, schema.ReadColumns).
 func eachCaptureColumns(path string, f func(*captureColumns) error) error {
-	file, size, err := openSized(path)
-	if err != nil {
-		return err
-	}
-	defer file.Close()
-	if v, err := schema.ReadVersion(file, size); err != nil || !schema.IsCurrentMajor(v) {
-		return fmt.Errorf("ingest: reading %s: schema %q: %w", path, v, errors.Join(err, schema.ErrRenamedColumns))
-	}
-	pf, err := parquet.OpenFile(file, size)
-	if err != nil {
-		return fmt.Errorf("ingest: reading %s: %w", path, err)
-	}
-	columns := make([]int, len(captureColumnSetters))
-	for i, c := range captureColumnSetters {
-		leaf, ok := pf.Schema().Lookup(c.name)
-		if !ok || leaf.Node.Type().Kind() != c.kind {
-			return fmt.Errorf("ingest: reading %s: no %s column %s: %w", path, c.kind, c.name, schema.ErrRenamedColumns)
-		}
-		columns[i] = leaf.ColumnIndex
-	}
-	var rows []captureColumns
-	values := make([]parquet.Value, 1024)
-	for _, rg := range pf.RowGroups() {
-		rows = slices.Grow(rows[:0], int(rg.NumRows()))[:rg.NumRows()]
-		clear(rows) // as schema.Reader does: NULL reads as the zero value
-		chunks := rg.ColumnChunks()
-		for i, c := range captureColumnSetters {
-			if err := readColumn(chunks[columns[i]], rows, values, c.set); err != nil {
-				return fmt.Errorf("ingest: reading %s: column %s: %w", path, c.name, err)
-			}
-		}
-		for i := range rows {
-			if err := f(&rows[i]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// readColumn sets the field of each of rows, one a row of the row group,
-// from the values of the column chunk that are not NULL.
-func readColumn(chunk parquet.ColumnChunk, rows []captureColumns, values []parquet.Value, set func(*captureColumns, *parquet.Value)) error {
-	pages := chunk.Pages()
-	defer pages.Close()
-	row := 0
-	for {
-		page, err := pages.ReadPage()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		r := page.Values()
-		for {
-			n, err := r.ReadValues(values)
-			if row+n > len(rows) {
-				parquet.Release(page)
-				return fmt.Errorf("more values than the row group's %d rows", len(rows))
-			}
-			for i := range values[:n] {
-				if !values[i].IsNull() {
-					set(&rows[row+i], &values[i])
+	var ferr error // f's, returned as it is
+	err := withFile(path, func(file *os.File, size int64) error {
+		return schema.ReadColumns(file, size, captureColumnSetters, func(rows []captureColumns) error {
+			for i := range rows {
+				if ferr = f(&rows[i]); ferr != nil {
+					return ferr
 				}
 			}
-			row += n
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				parquet.Release(page)
-				return err
-			}
-		}
-		parquet.Release(page)
+			return nil
+		})
+	})
+	if ferr != nil {
+		return ferr
 	}
-	if row != len(rows) {
-		return fmt.Errorf("%d values for the row group's %d rows", row, len(rows))
+	if err != nil {
+		return fmt.Errorf("hosts: reading %s: %w", path, err)
 	}
 	return nil
 }
@@ -202,24 +137,33 @@ func readColumn(chunk parquet.ColumnChunk, rows []captureColumns, values []parqu
 func countRows(parts []string) (int64, error) {
 	var n int64
 	for _, p := range parts {
-		f, err := os.Open(p)
-		if err != nil {
-			return 0, err
-		}
-		fi, err := f.Stat()
-		if err == nil {
-			var r *schema.Reader[schema.Capture]
-			if r, err = schema.NewReader[schema.Capture](f, fi.Size()); err == nil {
-				n += r.NumRows()
-				r.Close()
+		err := withFile(p, func(file *os.File, size int64) error {
+			r, err := schema.NewReader[schema.Capture](file, size)
+			if err != nil {
+				return err
 			}
-		}
-		f.Close()
+			n += r.NumRows()
+			return r.Close()
+		})
 		if err != nil {
-			return 0, fmt.Errorf("ingest: reading %s: %w", p, err)
+			return 0, fmt.Errorf("hosts: reading %s: %w", p, err)
 		}
 	}
 	return n, nil
+}
+
+// withFile calls read with the file at path and its size, and closes it.
+func withFile(path string, read func(file *os.File, size int64) error) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	return read(file, fi.Size())
 }
 
 // bucketOf returns the bucket of a host.
@@ -395,10 +339,9 @@ func (b *hostsBuild) load(bucket int) ([]hostCapture, error) {
 }
 
 // write makes each host's row from its bucket's captures and chain ends,
-// and stages the hosts table. The rows of b.workers buckets are made at
-// once; they are written in the order of the buckets.
-func (b *hostsBuild) write(stage *Staging) error {
-	out := &hostsWriter{stage: stage}
+// and hands them to out, a bucket's rows at a time. The rows of b.workers
+// buckets are made at once; they are handed on in the order of the buckets.
+func (b *hostsBuild) write(out func([]schema.Host) error) error {
 	type made struct {
 		rows []schema.Host
 		err  error
@@ -427,12 +370,12 @@ func (b *hostsBuild) write(stage *Staging) error {
 		if r.err != nil {
 			return r.err
 		}
-		if err := out.add(r.rows); err != nil {
+		if err := out(r.rows); err != nil {
 			return err
 		}
 		<-slots
 	}
-	return out.close()
+	return nil
 }
 
 // rowsOf makes the rows of the hosts of a bucket, in host order.
@@ -501,54 +444,6 @@ func (b *hostsBuild) loadEnds(bucket int, caps []hostCapture) ([]chainEnd, error
 		}
 	}
 	return ends, nil
-}
-
-// hostsWriter writes hosts rows to part files of hostsPartRows rows.
-type hostsWriter struct {
-	stage *Staging
-	tw    *tableWriter[schema.Host]
-	rows  int // in the part being written
-	parts int
-}
-
-// add writes rows, FlushRows at a time, starting a new part file when the
-// one being written is full.
-func (w *hostsWriter) add(rows []schema.Host) error {
-	for len(rows) > 0 {
-		if w.tw == nil {
-			tw, err := openTable[schema.Host](w.stage, schema.PartName(w.parts), schema.WithPageBufferSize(pipelinePageSize))
-			if err != nil {
-				return err
-			}
-			w.tw, w.parts = tw, w.parts+1
-		}
-		n := min(len(rows), FlushRows, hostsPartRows-w.rows)
-		if err := w.tw.write(rows[:n]); err != nil {
-			return err
-		}
-		rows, w.rows = rows[n:], w.rows+n
-		if w.rows == hostsPartRows {
-			err := w.tw.close()
-			w.tw, w.rows = nil, 0
-			if err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// close writes the last part; a partition with no host gets one empty
-// part, as every table does.
-func (w *hostsWriter) close() error {
-	var err error
-	if w.tw != nil {
-		err = w.tw.close()
-	}
-	if err == nil && w.parts == 0 {
-		err = writeEmpty(w.stage, schema.TableName[schema.Host]())
-	}
-	return err
 }
 
 // A chase is a request to look a redirect's target up.
@@ -707,21 +602,17 @@ var errSpillCorrupt = errors.New("spill file truncated or corrupt")
 
 // readSpill calls f until the file at path ends.
 func readSpill(path string, f func(*spillReader) error) error {
-	file, err := os.Open(path)
-	if err != nil {
+	var buf *bytes.Buffer
+	err := withFile(path, func(file *os.File, size int64) error {
+		// Sized for three times the compressed bytes; ReadFrom grows it
+		// when a spill compresses better.
+		buf = bytes.NewBuffer(make([]byte, 0, 3*size+bytes.MinRead))
+		// The reader's buffers are of a spill's block, not of s2's default:
+		// some files are read a round, each with a reader of its own.
+		_, err := buf.ReadFrom(s2.NewReader(file, s2.ReaderMaxBlockSize(spillBlock)))
 		return err
-	}
-	defer file.Close()
-	fi, err := file.Stat()
+	})
 	if err != nil {
-		return err
-	}
-	// Sized for three times the compressed bytes; ReadFrom grows it
-	// when a spill compresses better.
-	buf := bytes.NewBuffer(make([]byte, 0, 3*fi.Size()+bytes.MinRead))
-	// The reader's buffers are of a spill's block, not of s2's default:
-	// some files are read a round, each with a reader of its own.
-	if _, err := buf.ReadFrom(s2.NewReader(file, s2.ReaderMaxBlockSize(spillBlock))); err != nil {
 		return err
 	}
 	r := &spillReader{rest: buf.Bytes()}
