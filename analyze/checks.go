@@ -57,17 +57,17 @@ func runFetch(p *Pass) error {
 
 // truncation explains a content_truncated value. The crawler gives the
 // WARC-Truncated reasons ("length", "time", "disconnect", "unspecified");
-// robocensus's reader gives its own (ingest.TruncatedBodyCap,
-// TruncatedRecordCap, TruncatedInput), which say nothing of the crawler.
+// robocensus's reader gives its own (robots.StoredTruncationReasons),
+// which say nothing of the crawler.
 func truncation(reason string) (robots.Severity, string) {
 	switch reason {
-	case "body-cap":
+	case robots.StoredBodyCap:
 		// The cap is at least 500 KiB (ingest.MinMaxBody): what Google
 		// reads was kept.
 		return robots.Info, "robocensus stored only the first part of the file (its own cap on stored bytes, body-cap); the crawler fetched it whole and the first 500 KiB, all that Google reads, were kept"
-	case "record-cap":
+	case robots.StoredRecordCap:
 		return robots.Warning, "robocensus stopped reading the record at its own record-size cap (record-cap): the file's size is a lower bound"
-	case "input-end":
+	case robots.StoredInputEnd:
 		return robots.Warning, "the input ended inside this record (input-end): the dataset holds only the part that could be read, so rules past it were not seen"
 	case "length":
 		return robots.Warning, "the crawler cut the file at its size limit (WARC-Truncated: length): rules past the cut were not seen"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // Each site check on fixtures built by hand: a check whose computation is
@@ -150,7 +151,7 @@ func TestChangeCheck(t *testing.T) {
 	b.Crawlers = []SiteCrawler{{Agent: "GPTBot", Verdict: robots.AccessDisallowed.String()}, {Agent: "CCBot", Verdict: robots.AccessAllowed.String()}}
 	expect(t, "changed", runCheck(t, ChangeCheck, a, b), "warning 0:|200|503|c2", "info 0:|file changed", "info 0:|GPTBot allowed → disallowed")
 	a, b = rulesCrawl("c1"), rulesCrawl("c2")
-	a.Host, b.Host = &SiteHost{FetchClass: "robots-with-rules"}, &SiteHost{FetchClass: "http-defer-visits"}
+	a.Host, b.Host = &SiteHost{FetchClass: schema.FetchRobotsWithRules}, &SiteHost{FetchClass: schema.FetchHTTPDeferVisits}
 	expect(t, "class", runCheck(t, ChangeCheck, a, b), "info 0:|fetch class changed from robots-with-rules|to http-defer-visits")
 	b.Host = nil // a crawl published before the hosts table
 	expect(t, "no class", runCheck(t, ChangeCheck, a, b))

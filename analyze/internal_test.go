@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robocensus/robocensus/robots"
 )
 
 // TestQuantile checks quantile against DuckDB's quantile_disc on the cases
@@ -159,7 +161,7 @@ func TestFetchTruncationCause(t *testing.T) {
 	f("record-cap", "robocensus stopped reading the record at its own record-size cap (record-cap)")
 	f("input-end", "the input ended inside this record (input-end)")
 	f("odd", "the crawler cut the file (WARC-Truncated: odd)")
-	for _, r := range []string{"body-cap", "record-cap", "input-end"} {
+	for _, r := range robots.StoredTruncationReasons() {
 		var msg string
 		p := &Pass{Latest: &SiteCrawl{Capture: SiteCapture{Truncated: r}}, Report: func(f Finding) { msg = f.Message }}
 		runFetch(p)

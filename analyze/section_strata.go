@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // strataSection joins a ranked host list (report --ranks) with the
@@ -64,11 +65,8 @@ func newFollowedVerdicts(agents, verdicts dictColumn, followed []string) followe
 }
 
 // fetchClassColumns are the fetch classes in the order of Common Crawl's
-// table, after "No robots.txt capture".
-var fetchClassColumns = []string{
-	"http-forbidden", "http-defer-visits", "http-allow-all", "redirect-not-resolved",
-	"not-robots", "robots-no-rules", "robots-with-rules",
-}
+// table, after "No robots.txt capture" (schema.FetchClassColumns).
+var fetchClassColumns = schema.FetchClassColumns()
 
 // Strata are the fetch classes of the ranked hosts, per stratum, and what
 // their robots.txt say to AI crawlers.
@@ -149,7 +147,7 @@ func (a *strataAcc) Add(table string, rec arrow.Record) error {
 				a.counts[s][k]++
 			}
 		}
-		if (class == "robots-with-rules" || class == "robots-no-rules") && !effective.IsNull(i) {
+		if schema.IsUsableFetchClass(class) && !effective.IsNull(i) {
 			id := effective.Value(i) // several hosts may redirect to one capture
 			a.effective[id] = append(a.effective[id], rank)
 		}
@@ -199,15 +197,24 @@ func (a *strataAcc) addAgents(rec arrow.Record) error {
 	return nil
 }
 
+// usableHosts sums the counts, by fetchClassColumns, of the usable fetch
+// classes (schema.UsableFetchClasses).
+func usableHosts(counts []int64) int64 {
+	var n int64
+	for _, class := range schema.UsableFetchClasses() {
+		n += counts[slices.Index(fetchClassColumns, class)]
+	}
+	return n
+}
+
 // Merge is never called: the workers share one accumulator.
 func (a *strataAcc) Merge(Accumulator) {}
 
 func (a *strataAcc) Finish(out *Crawl) {
 	st := &Strata{Classes: fetchClassColumns, Crawlers: a.followed}
-	withRules, noRules := slices.Index(fetchClassColumns, "robots-with-rules"), slices.Index(fetchClassColumns, "robots-no-rules")
 	for s, stratum := range a.strata {
 		row := StratumRow{Stratum: stratum, Ranked: a.ranks.Count(stratum), Hosts: a.counts[s],
-			Robots: a.counts[s][withRules] + a.counts[s][noRules], Disallowed: a.verdicts[s][0], Partially: a.verdicts[s][1]}
+			Robots: usableHosts(a.counts[s]), Disallowed: a.verdicts[s][0], Partially: a.verdicts[s][1]}
 		var found int64
 		for _, n := range row.Hosts {
 			found += n

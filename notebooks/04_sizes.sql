@@ -5,8 +5,8 @@
 -- Shows: the distribution of file sizes over the captures whose body
 -- crawlers read (status 2xx or none): buckets, quantiles, the files over
 -- Google's 500 KiB (512,000 bytes) limit, empty files, files the crawler cut
--- (WARC-Truncated) and files robocensus stored cut (content_truncated
--- 'body-cap', 'record-cap', 'input-end'). A file's size is its real size,
+-- (WARC-Truncated) and files robocensus stored cut (content_truncated one
+-- of stored_truncation_reasons()). A file's size is its real size,
 -- payload_length_real, not payload_length, the bytes stored (at most 1 MiB);
 -- crawls published before schema 2.1 have only the bytes stored.
 
@@ -32,6 +32,18 @@ SELECT * EXCLUDE (rn) FROM (
     SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
     FROM query_table(t) c)
 WHERE rn = 1;
+-- not_robots_codes(): the whole-file findings that make a body with no rule not a robots.txt,
+-- and a file unreadable by any crawler (robots.NotRobotsCodes).
+CREATE OR REPLACE MACRO not_robots_codes() AS ['binary-content', 'html-content', 'bom-utf16'];
+-- stored_truncation_reasons(): the content_truncated values robocensus's reader gives for a body
+-- it stored only part of; any other value is the crawler's WARC-Truncated (robots.StoredTruncationReasons).
+CREATE OR REPLACE MACRO stored_truncation_reasons() AS ['body-cap', 'record-cap', 'input-end'];
+-- fetch_classes(): the hosts table's fetch classes in the order of Common Crawl's table's columns
+-- (schema.FetchClassColumns); fetch_classes_best_first(): best first, the order that picks a host's
+-- class (schema.FetchClassesBestFirst); usable_fetch_classes(): those of a usable robots.txt.
+CREATE OR REPLACE MACRO fetch_classes() AS ['http-forbidden', 'http-defer-visits', 'http-allow-all', 'redirect-not-resolved', 'not-robots', 'robots-no-rules', 'robots-with-rules'];
+CREATE OR REPLACE MACRO fetch_classes_best_first() AS ['robots-with-rules', 'robots-no-rules', 'not-robots', 'http-allow-all', 'http-forbidden', 'http-defer-visits', 'redirect-not-resolved'];
+CREATE OR REPLACE MACRO usable_fetch_classes() AS ['robots-with-rules', 'robots-no-rules'];
 -- End of the vocabulary.
 
 -- The read captures with their real size, as robocensus report takes it.
@@ -59,8 +71,8 @@ SELECT crawl, count(*) AS captures,
        quantile_disc(size, 0.5) AS median, quantile_disc(size, 0.9) AS p90,
        quantile_disc(size, 0.99) AS p99, max(size) AS largest,
        count(*) FILTER (WHERE oversize) AS over_500_kib, count(*) FILTER (WHERE size = 0) AS empty,
-       count(*) FILTER (WHERE content_truncated NOT IN ('body-cap', 'record-cap', 'input-end')) AS crawler_truncated,
-       count(*) FILTER (WHERE content_truncated IN ('body-cap', 'record-cap', 'input-end')) AS stored_truncated
+       count(*) FILTER (WHERE NOT list_contains(stored_truncation_reasons(), content_truncated)) AS crawler_truncated,
+       count(*) FILTER (WHERE list_contains(stored_truncation_reasons(), content_truncated)) AS stored_truncated
 FROM read_sizes
 GROUP BY crawl ORDER BY crawl;
 

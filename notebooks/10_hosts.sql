@@ -31,17 +31,30 @@ SELECT * EXCLUDE (rn) FROM (
     SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
     FROM query_table(t) c)
 WHERE rn = 1;
+-- not_robots_codes(): the whole-file findings that make a body with no rule not a robots.txt,
+-- and a file unreadable by any crawler (robots.NotRobotsCodes).
+CREATE OR REPLACE MACRO not_robots_codes() AS ['binary-content', 'html-content', 'bom-utf16'];
+-- stored_truncation_reasons(): the content_truncated values robocensus's reader gives for a body
+-- it stored only part of; any other value is the crawler's WARC-Truncated (robots.StoredTruncationReasons).
+CREATE OR REPLACE MACRO stored_truncation_reasons() AS ['body-cap', 'record-cap', 'input-end'];
+-- fetch_classes(): the hosts table's fetch classes in the order of Common Crawl's table's columns
+-- (schema.FetchClassColumns); fetch_classes_best_first(): best first, the order that picks a host's
+-- class (schema.FetchClassesBestFirst); usable_fetch_classes(): those of a usable robots.txt.
+CREATE OR REPLACE MACRO fetch_classes() AS ['http-forbidden', 'http-defer-visits', 'http-allow-all', 'redirect-not-resolved', 'not-robots', 'robots-no-rules', 'robots-with-rules'];
+CREATE OR REPLACE MACRO fetch_classes_best_first() AS ['robots-with-rules', 'robots-no-rules', 'not-robots', 'http-allow-all', 'http-forbidden', 'http-defer-visits', 'redirect-not-resolved'];
+CREATE OR REPLACE MACRO usable_fetch_classes() AS ['robots-with-rules', 'robots-no-rules'];
 -- End of the vocabulary.
 
--- Hosts per fetch class and crawl, in the columns of Common Crawl's table.
+-- Hosts per fetch class and crawl, in the columns of Common Crawl's table
+-- (fetch_classes() lists the classes in that order).
 SELECT crawl, count(*) AS hosts,
-       count(*) FILTER (fetch_class = 'http-forbidden') AS "HTTP forbidden",
-       count(*) FILTER (fetch_class = 'http-defer-visits') AS "HTTP defer visits",
-       count(*) FILTER (fetch_class = 'http-allow-all') AS "HTTP allow all",
-       count(*) FILTER (fetch_class = 'redirect-not-resolved') AS "HTTP redirect not resolved",
-       count(*) FILTER (fetch_class = 'not-robots') AS "MIME not a robots.txt",
-       count(*) FILTER (fetch_class = 'robots-no-rules') AS "Robots.txt no rules",
-       count(*) FILTER (fetch_class = 'robots-with-rules') AS "Robots.txt with rules"
+       count(*) FILTER (fetch_class = fetch_classes()[1]) AS "HTTP forbidden",
+       count(*) FILTER (fetch_class = fetch_classes()[2]) AS "HTTP defer visits",
+       count(*) FILTER (fetch_class = fetch_classes()[3]) AS "HTTP allow all",
+       count(*) FILTER (fetch_class = fetch_classes()[4]) AS "HTTP redirect not resolved",
+       count(*) FILTER (fetch_class = fetch_classes()[5]) AS "MIME not a robots.txt",
+       count(*) FILTER (fetch_class = fetch_classes()[6]) AS "Robots.txt no rules",
+       count(*) FILTER (fetch_class = fetch_classes()[7]) AS "Robots.txt with rules"
 FROM hosts GROUP BY crawl ORDER BY crawl;
 
 -- What following redirects changes: the deciding capture's outcome against
@@ -53,7 +66,7 @@ GROUP BY ALL ORDER BY h.crawl, hosts DESC;
 
 -- Registered domains (public suffix list) with the most hosts in a crawl.
 SELECT crawl, coalesce(url_host_registered_domain, '(IP address or public suffix)') AS registered_domain,
-       count(*) AS hosts, count(*) FILTER (fetch_class = 'robots-with-rules') AS with_rules
+       count(*) AS hosts, count(*) FILTER (fetch_class = fetch_classes_best_first()[1]) AS with_rules
 FROM hosts GROUP BY ALL ORDER BY hosts DESC, registered_domain LIMIT 20;
 
 -- GPTBot's verdict per host, by the effective capture; hosts whose chain

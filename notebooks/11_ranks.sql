@@ -23,6 +23,18 @@ SELECT * EXCLUDE (rn) FROM (
     SELECT c.*, row_number() OVER (PARTITION BY crawl, url_host_name ORDER BY (outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id) AS rn
     FROM query_table(t) c)
 WHERE rn = 1;
+-- not_robots_codes(): the whole-file findings that make a body with no rule not a robots.txt,
+-- and a file unreadable by any crawler (robots.NotRobotsCodes).
+CREATE OR REPLACE MACRO not_robots_codes() AS ['binary-content', 'html-content', 'bom-utf16'];
+-- stored_truncation_reasons(): the content_truncated values robocensus's reader gives for a body
+-- it stored only part of; any other value is the crawler's WARC-Truncated (robots.StoredTruncationReasons).
+CREATE OR REPLACE MACRO stored_truncation_reasons() AS ['body-cap', 'record-cap', 'input-end'];
+-- fetch_classes(): the hosts table's fetch classes in the order of Common Crawl's table's columns
+-- (schema.FetchClassColumns); fetch_classes_best_first(): best first, the order that picks a host's
+-- class (schema.FetchClassesBestFirst); usable_fetch_classes(): those of a usable robots.txt.
+CREATE OR REPLACE MACRO fetch_classes() AS ['http-forbidden', 'http-defer-visits', 'http-allow-all', 'redirect-not-resolved', 'not-robots', 'robots-no-rules', 'robots-with-rules'];
+CREATE OR REPLACE MACRO fetch_classes_best_first() AS ['robots-with-rules', 'robots-no-rules', 'not-robots', 'http-allow-all', 'http-forbidden', 'http-defer-visits', 'redirect-not-resolved'];
+CREATE OR REPLACE MACRO usable_fetch_classes() AS ['robots-with-rules', 'robots-no-rules'];
 -- End of the vocabulary.
 
 -- The ranked list, one line per host: "rank,host", "rank<TAB>host" or "host<TAB>rank" (gzipped or not);
@@ -45,16 +57,17 @@ SELECT * FROM (VALUES (1, '1k', 1000), (2, '10k', 10000), (3, '50k', 50000), (4,
     AS s(ord, stratum, top)
 WHERE top IS NULL OR top < (SELECT max(rank) FROM ranks);
 
--- Ranked hosts per stratum and crawl, in the columns of Common Crawl's table.
+-- Ranked hosts per stratum and crawl, in the columns of Common Crawl's table
+-- (fetch_classes() lists the classes in that order).
 SELECT c.crawl, s.stratum, count(*) AS ranked,
        count(*) FILTER (h.fetch_class IS NULL) AS no_capture,
-       count(*) FILTER (h.fetch_class = 'http-forbidden') AS http_forbidden,
-       count(*) FILTER (h.fetch_class = 'http-defer-visits') AS http_defer_visits,
-       count(*) FILTER (h.fetch_class = 'http-allow-all') AS http_allow_all,
-       count(*) FILTER (h.fetch_class = 'redirect-not-resolved') AS redirect_not_resolved,
-       count(*) FILTER (h.fetch_class = 'not-robots') AS not_robots,
-       count(*) FILTER (h.fetch_class = 'robots-no-rules') AS robots_no_rules,
-       count(*) FILTER (h.fetch_class = 'robots-with-rules') AS robots_with_rules
+       count(*) FILTER (h.fetch_class = fetch_classes()[1]) AS http_forbidden,
+       count(*) FILTER (h.fetch_class = fetch_classes()[2]) AS http_defer_visits,
+       count(*) FILTER (h.fetch_class = fetch_classes()[3]) AS http_allow_all,
+       count(*) FILTER (h.fetch_class = fetch_classes()[4]) AS redirect_not_resolved,
+       count(*) FILTER (h.fetch_class = fetch_classes()[5]) AS not_robots,
+       count(*) FILTER (h.fetch_class = fetch_classes()[6]) AS robots_no_rules,
+       count(*) FILTER (h.fetch_class = fetch_classes()[7]) AS robots_with_rules
 FROM (SELECT DISTINCT crawl FROM hosts) c
 CROSS JOIN strata s
 JOIN ranks r ON s.top IS NULL OR r.rank <= s.top
@@ -71,5 +84,5 @@ JOIN ranks r ON r.host = h.url_host_name
 JOIN strata s ON s.top IS NULL OR r.rank <= s.top
 CROSS JOIN (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent)
 LEFT JOIN agents a ON a.crawl = h.crawl AND a.capture_id = h.effective_capture_id AND a.agent = g.agent
-WHERE h.fetch_class IN ('robots-with-rules', 'robots-no-rules')
+WHERE list_contains(usable_fetch_classes(), h.fetch_class)
 GROUP BY h.crawl, s.ord, s.stratum, g.ord, g.agent ORDER BY h.crawl, s.ord, g.ord;

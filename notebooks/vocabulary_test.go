@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -34,6 +35,22 @@ SELECT * EXCLUDE (rn) FROM (
     FROM query_table(t) c)
 WHERE rn = 1;
 `, schema.DecidingOrderSQL)
+	fmt.Fprintf(&b, `-- not_robots_codes(): the whole-file findings that make a body with no rule not a robots.txt,
+-- and a file unreadable by any crawler (robots.NotRobotsCodes).
+CREATE OR REPLACE MACRO not_robots_codes() AS %s;
+`, schema.NotRobotsCodesSQL())
+	fmt.Fprintf(&b, `-- stored_truncation_reasons(): the content_truncated values robocensus's reader gives for a body
+-- it stored only part of; any other value is the crawler's WARC-Truncated (robots.StoredTruncationReasons).
+CREATE OR REPLACE MACRO stored_truncation_reasons() AS %s;
+`, schema.SQLStrings(robots.StoredTruncationReasons()))
+	fmt.Fprintf(&b, `-- fetch_classes(): the hosts table's fetch classes in the order of Common Crawl's table's columns
+-- (schema.FetchClassColumns); fetch_classes_best_first(): best first, the order that picks a host's
+-- class (schema.FetchClassesBestFirst); usable_fetch_classes(): those of a usable robots.txt.
+CREATE OR REPLACE MACRO fetch_classes() AS %s;
+CREATE OR REPLACE MACRO fetch_classes_best_first() AS %s;
+CREATE OR REPLACE MACRO usable_fetch_classes() AS %s;
+`, schema.SQLStrings(schema.FetchClassColumns()), schema.SQLStrings(schema.FetchClassesBestFirst()),
+		schema.SQLStrings(schema.UsableFetchClasses()))
 	return b.String()
 }
 

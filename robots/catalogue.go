@@ -240,11 +240,11 @@ var catalogue = [numCodes]CodeInfo{
 			"crawler-truncated.",
 		message: func(d Diagnostic, a string) string {
 			switch a {
-			case "body-cap":
+			case StoredBodyCap:
 				return "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's); Google reads only the first 500 KiB, which were kept"
-			case "record-cap":
+			case StoredRecordCap:
 				return "robocensus stopped reading this record at its own size cap (record-cap): the file is larger than counted"
-			case "input-end":
+			case StoredInputEnd:
 				return "the input ended inside this record (input-end): rules after the cut were not seen"
 			}
 			return "robocensus stored only part of this capture (" + a + ")"

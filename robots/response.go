@@ -19,9 +19,8 @@ type Response struct {
 	// "time", "disconnect", ...), if it did: crawler-truncated.
 	Truncated string
 	// StoredTruncated is why the reader that stored the capture kept only
-	// part of the body, if it did, for a reason of its own (its cap on
-	// stored bytes, "body-cap"; on record bytes, "record-cap"; the end of
-	// its input, "input-end"): stored-truncated.
+	// part of the body, if it did, for a reason of its own
+	// ([StoredTruncationReasons]): stored-truncated.
 	StoredTruncated string
 }
 
@@ -116,15 +115,15 @@ func (r Response) bodyIgnored() bool {
 	return r.Status != 0 && (r.Status < 200 || r.Status >= 300)
 }
 
-// notRobots reports whether the body is not a robots.txt at all: HTML,
-// XML, binary or UTF-16 content (whole-file findings).
+// notRobots reports whether the body is not a robots.txt at all: a
+// whole-file finding of [NotRobotsCodes] (HTML, XML, binary or UTF-16
+// content).
 func (f *File) notRobots() bool {
 	for _, d := range f.Diagnostics {
 		if d.Line > 0 {
 			break
 		}
-		switch d.Code {
-		case HTMLContent, BinaryContent, BOMUTF16:
+		if IsNotRobotsCode(d.Code) {
 			return true
 		}
 	}

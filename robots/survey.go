@@ -78,14 +78,13 @@ func Malformed(f *File) bool { return f.Stats.Errors > 0 }
 
 // Unreadable reports whether no crawler can use anything in f's body: the
 // survey's "unreadable by any crawler" (over 2% of files). It holds when the
-// body is binary, HTML or UTF-16 (a binary-content, html-content or
-// bom-utf16 finding), or when the body has content but no user-agent,
-// allow, disallow or sitemap line (group_count = 0, sitemap_count = 0 and a
-// no-rules finding). An empty body, or one not read because of the HTTP
+// body is binary, HTML or UTF-16 (a finding of [NotRobotsCodes]), or when
+// the body has content but no user-agent, allow, disallow or sitemap line
+// (group_count = 0, sitemap_count = 0 and a no-rules finding). An empty body, or one not read because of the HTTP
 // status, is not unreadable. Over the dataset:
 //
 //	EXISTS (SELECT 1 FROM diagnostics d WHERE d.crawl = c.crawl AND d.capture_id = c.capture_id
-//	        AND d.code IN ('binary-content', 'html-content', 'bom-utf16'))
+//	        AND list_contains(not_robots_codes(), d.code))
 //	OR (c.group_count = 0 AND c.sitemap_count = 0
 //	    AND EXISTS (SELECT 1 FROM diagnostics d WHERE d.crawl = c.crawl AND d.capture_id = c.capture_id
 //	                AND d.code = 'no-rules'))
@@ -112,8 +111,10 @@ func Unreadable(f *File) bool {
 // Stats.Groups and Stats.Sitemaps (captures.group_count and
 // sitemap_count).
 func UnreadableFindings(has func(Code) bool, groups, sitemaps int) bool {
-	if has(BinaryContent) || has(HTMLContent) || has(BOMUTF16) {
-		return true
+	for _, c := range notRobotsCodes {
+		if has(c) {
+			return true
+		}
 	}
 	return groups == 0 && sitemaps == 0 && has(NoRules)
 }

@@ -122,8 +122,8 @@ type Capture struct {
 	// holds it (decoded), counted past the stored-bytes cap: the file's
 	// real size, which sizes and the 500 KiB limit are judged on. It
 	// equals PayloadLength unless robocensus capped the body
-	// (content_truncated "body-cap"); for "record-cap" it is a lower
-	// bound, and a body the crawler cut (WARC-Truncated) is as long as
+	// (content_truncated robots.StoredBodyCap); for StoredRecordCap it is a
+	// lower bound, and a body the crawler cut (WARC-Truncated) is as long as
 	// the crawler kept it. NULL in files written before schema 2.1, and
 	// for rows a rerun kept from them: use
 	// coalesce(payload_length_real, payload_length).

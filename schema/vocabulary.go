@@ -1,5 +1,11 @@
 package schema
 
+import (
+	"strings"
+
+	"github.com/robocensus/robocensus/robots"
+)
+
 // The vocabularies of the dataset that ingest, analyze and the notebooks
 // share, each defined here once: Go code imports these, and the notebooks
 // get them as SQL macros from notebooks/vocabulary.sql, which the notebooks
@@ -37,3 +43,65 @@ func DecidesBefore(a, b DecidingKey) bool {
 //
 // The notebooks use it through the macro deciding_captures(t).
 const DecidingOrderSQL = "(outcome = 'redirect'), fetch_time DESC NULLS LAST, capture_id"
+
+// Fetch classes (hosts.fetch_class): Common Crawl's robotstxt-experiments
+// classes of a host, by what its effective capture answered.
+const (
+	FetchRobotsWithRules     = "robots-with-rules"     // a usable robots.txt with at least one rule
+	FetchRobotsNoRules       = "robots-no-rules"       // a usable robots.txt with none
+	FetchNotRobots           = "not-robots"            // 2xx or no status, but HTML or another content that is not a robots.txt
+	FetchHTTPAllowAll        = "http-allow-all"        // 404, 410, 401 and the other 4xx but 403 and 429
+	FetchHTTPForbidden       = "http-forbidden"        // 403
+	FetchHTTPDeferVisits     = "http-defer-visits"     // 5xx and 429
+	FetchRedirectNotResolved = "redirect-not-resolved" // a redirect whose chain does not end at a capture
+)
+
+// FetchClassesBestFirst returns the fetch classes best first: a host's
+// class is the first of its captures' classes in this order (redirects
+// followed). The notebooks get it as fetch_classes_best_first().
+func FetchClassesBestFirst() []string {
+	return []string{FetchRobotsWithRules, FetchRobotsNoRules, FetchNotRobots,
+		FetchHTTPAllowAll, FetchHTTPForbidden, FetchHTTPDeferVisits, FetchRedirectNotResolved}
+}
+
+// FetchClassColumns returns the fetch classes in the order of the columns
+// of Common Crawl's table (after its "No robots.txt capture"), which the
+// reports follow: the same classes as [FetchClassesBestFirst] in another
+// order. The notebooks get it as fetch_classes().
+func FetchClassColumns() []string {
+	return []string{FetchHTTPForbidden, FetchHTTPDeferVisits, FetchHTTPAllowAll, FetchRedirectNotResolved,
+		FetchNotRobots, FetchRobotsNoRules, FetchRobotsWithRules}
+}
+
+// UsableFetchClasses returns the fetch classes of a host whose effective
+// capture is a usable robots.txt (robots.Outcome.Usable): robots-with-rules
+// and robots-no-rules. The notebooks get it as usable_fetch_classes().
+func UsableFetchClasses() []string {
+	return []string{FetchRobotsWithRules, FetchRobotsNoRules}
+}
+
+// IsUsableFetchClass reports whether class is one of [UsableFetchClasses].
+func IsUsableFetchClass(class string) bool {
+	return class == FetchRobotsWithRules || class == FetchRobotsNoRules
+}
+
+// SQLStrings returns values as a DuckDB list literal of strings
+// (['a', 'b']), each quoted with its single quotes doubled.
+func SQLStrings(values []string) string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// NotRobotsCodesSQL is [robots.NotRobotsCodes] as a DuckDB list literal;
+// the notebooks use it through the macro not_robots_codes().
+func NotRobotsCodesSQL() string {
+	codes := robots.NotRobotsCodes()
+	names := make([]string, len(codes))
+	for i, c := range codes {
+		names[i] = c.String()
+	}
+	return SQLStrings(names)
+}

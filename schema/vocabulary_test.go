@@ -89,3 +89,41 @@ func label(k schema.DecidingKey) string {
 	}
 	return k.ID + "/"
 }
+
+// TestFetchClassOrders checks that the two orders of the fetch classes
+// hold the same seven classes, each once, and that the usable ones are
+// the best two.
+func TestFetchClassOrders(t *testing.T) {
+	best, columns := schema.FetchClassesBestFirst(), schema.FetchClassColumns()
+	if len(best) != 7 || len(columns) != len(best) {
+		t.Fatalf("%d classes best first and %d columns, want 7 each", len(best), len(columns))
+	}
+	for _, c := range best {
+		if n := strings.Count(" "+strings.Join(columns, " ")+" ", " "+c+" "); n != 1 {
+			t.Errorf("class %q is %d times in FetchClassColumns %q, want once", c, n, columns)
+		}
+	}
+	if usable := schema.UsableFetchClasses(); !slices.Equal(usable, best[:2]) {
+		t.Errorf("UsableFetchClasses %q, want the best two %q", usable, best[:2])
+	}
+	for _, c := range best {
+		if schema.IsUsableFetchClass(c) != slices.Contains(schema.UsableFetchClasses(), c) {
+			t.Errorf("IsUsableFetchClass(%q) disagrees with UsableFetchClasses", c)
+		}
+	}
+}
+
+// TestSQLStrings quotes each value and doubles a single quote inside one;
+// NotRobotsCodesSQL lists the codes of robots.NotRobotsCodes.
+func TestSQLStrings(t *testing.T) {
+	if got, want := schema.SQLStrings([]string{"a-b", "it's"}), `['a-b', 'it''s']`; got != want {
+		t.Errorf("SQLStrings = %s, want %s", got, want)
+	}
+	var quoted []string
+	for _, c := range robots.NotRobotsCodes() {
+		quoted = append(quoted, "'"+c.String()+"'")
+	}
+	if got, want := schema.NotRobotsCodesSQL(), "["+strings.Join(quoted, ", ")+"]"; len(quoted) != 3 || got != want {
+		t.Errorf("NotRobotsCodesSQL = %s, want %s (3 codes)", got, want)
+	}
+}

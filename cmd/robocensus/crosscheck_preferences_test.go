@@ -1,11 +1,11 @@
 package main
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 var _ = sectionCheck("preferences", checkPreferences)
@@ -32,17 +32,8 @@ func checkPreferences(q *querier, c *analyze.Crawl, _ int) {
 	checkExtensions(q, &p)
 }
 
-// sqlList returns values as a DuckDB list literal.
-func sqlList(values []string) string {
-	var quoted []string
-	for _, v := range values {
-		quoted = append(quoted, "'"+strings.ReplaceAll(v, "'", "''")+"'")
-	}
-	return "[" + strings.Join(quoted, ", ") + "]"
-}
-
 func checkPreferenceValues(q *querier, p *analyze.UsagePreferences) {
-	signal, usage := sqlList(robots.Categories(robots.ContentSignal)), sqlList(robots.Categories(robots.ContentUsage))
+	signal, usage := schema.SQLStrings(robots.Categories(robots.ContentSignal)), schema.SQLStrings(robots.Categories(robots.ContentUsage))
 	var want [][]string
 	for _, v := range p.Values {
 		want = append(want, row(v.Source, v.Category, v.Yes.N, v.No.N, v.Other.N))
@@ -85,12 +76,12 @@ func checkExtensions(q *querier, p *analyze.UsagePreferences) {
 			keys = append(keys, k)
 		}
 	}
-	order := sqlList(append(append(keys, "acap-*"), "other"))
+	order := schema.SQLStrings(append(append(keys, "acap-*"), "other"))
 	var want [][]string
 	for _, e := range p.Extensions {
 		want = append(want, row(e.Key, e.Hosts.N, e.Lines, e.Valid.N))
 	}
-	q.same("preferences: extension directives", `SELECT CASE WHEN key LIKE 'acap-%' THEN 'acap-*' WHEN list_contains(`+sqlList(keys)+`, key) THEN key ELSE 'other' END AS k,
+	q.same("preferences: extension directives", `SELECT CASE WHEN key LIKE 'acap-%' THEN 'acap-*' WHEN list_contains(`+schema.SQLStrings(keys)+`, key) THEN key ELSE 'other' END AS k,
 			count(DISTINCT h.host), count(*), count(*) FILTER (valid)
 		FROM directives d JOIN effective h USING (crawl, capture_id) WHERE h.usable AND d.crawl = ?
 		GROUP BY k ORDER BY 2 DESC, list_position(`+order+`, k)`, want)

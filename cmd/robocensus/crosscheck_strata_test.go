@@ -15,6 +15,7 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // ranksNotebook computes the strata table in SQL; the check runs its
@@ -35,7 +36,7 @@ func checkStrata(q *querier, c *analyze.Crawl, _ int) {
 	}
 	const ranksSQL, strataSQL, tableSQL, aiSQL = "CREATE OR REPLACE TABLE ranks", "CREATE OR REPLACE TABLE strata", "SELECT c.crawl, s.stratum", "SELECT h.crawl, s.stratum, g.agent"
 	stmts := notebookQueries(q, ranksNotebook, ranksSQL, strataSQL, tableSQL, aiSQL)
-	for _, s := range []string{stmts[ranksSQL], stmts[strataSQL]} {
+	for _, s := range append(vocabularyMacros(q.t), stmts[ranksSQL], stmts[strataSQL]) {
 		if _, err := q.db.Exec(s); err != nil {
 			q.t.Fatalf("%s: %v", s, err)
 		}
@@ -176,7 +177,7 @@ func TestStatuslessBodiesUsable(t *testing.T) {
 			classes[class] = all.Hosts[i]
 		}
 	}
-	want := map[string]int64{"robots-with-rules": 2, "robots-no-rules": 2, "not-robots": 2}
+	want := map[string]int64{schema.FetchRobotsWithRules: 2, schema.FetchRobotsNoRules: 2, schema.FetchNotRobots: 2}
 	if c.Hosts != 6 || c.UsableHosts != 4 || all.Robots != 4 || !maps.Equal(classes, want) {
 		t.Errorf("hosts %d, usable %d, ranked robots.txt %d, fetch classes %v; want 6, 4, 4, %v", c.Hosts, c.UsableHosts, all.Robots, classes, want)
 	}

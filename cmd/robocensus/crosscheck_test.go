@@ -122,7 +122,7 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 		"2008-heritrix tsunami.archive.org http-allow-all, 2008-heritrix www.hideout.com.br http-allow-all, " +
 		"2025-gov ccthita-nsn.gov not-robots, 2025-gov city-sheridan-wy.com not-robots"
 	if got := testutil.Query(t, testutil.DuckDB(t, dir), `SELECT string_agg(crawl || ' ' || url_host_name || ' ' || fetch_class, ', ' ORDER BY crawl, url_host_name)
-		FROM hosts WHERE fetch_class NOT IN ('robots-with-rules', 'robots-no-rules')`); got != notUsable {
+		FROM hosts WHERE NOT list_contains(`+schema.SQLStrings(schema.UsableFetchClasses())+`, fetch_class)`); got != notUsable {
 		t.Errorf("the hosts without a usable robots.txt:\n%s\nwant\n%s", got, notUsable)
 	}
 	for _, s := range r.Trends.Series {

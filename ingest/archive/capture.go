@@ -99,7 +99,10 @@ func (c *Capture) TruncatedBy() (crawler, reader string) {
 }
 
 // Reasons the reader itself gives in [Capture.Truncated] when the record
-// carries no WARC-Truncated field.
+// carries no WARC-Truncated field. They are robots.StoredTruncationReasons,
+// the one definition that the engine, the reports and the notebooks read;
+// this package may import nothing of the repository, so it spells them
+// here, and a test of package ingest fails when the two differ.
 const (
 	TruncatedBodyCap   = "body-cap"   // the decoded payload is larger than MaxBody: Body holds its first MaxBody bytes
 	TruncatedRecordCap = "record-cap" // decoding stopped at MaxRecordBytes: BodySize is a lower bound

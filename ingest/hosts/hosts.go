@@ -3,6 +3,7 @@ package hosts
 import (
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,29 +54,30 @@ const (
 	redirectInvalidLocation = "invalid-location"
 )
 
-// fetchClasses are Common Crawl's robotstxt-experiments classes
-// (hosts.fetch_class), best first: a host's class is the first of its
+// fetchClasses are the fetch classes (hosts.fetch_class) best first
+// (schema.FetchClassesBestFirst): a host's class is the first of its
 // captures' classes in this order.
-var fetchClasses = []string{
-	"robots-with-rules",     // 2xx robots.txt with at least one rule
-	"robots-no-rules",       // 2xx robots.txt with none
-	"not-robots",            // 2xx or no status, but HTML or another non-robots content
-	"http-allow-all",        // 404, 410, 401 and the other 4xx but 403 and 429
-	"http-forbidden",        // 403
-	"http-defer-visits",     // 5xx and 429
-	"redirect-not-resolved", // a redirect whose chain does not end at a capture
-}
+var fetchClasses = schema.FetchClassesBestFirst()
 
 // Indexes into fetchClasses.
-const (
-	classWithRules = iota
-	classNoRules
-	classNotRobots
-	classAllowAll
-	classForbidden
-	classDeferVisits
-	classRedirectNotResolved
+var (
+	classWithRules           = classIndex(schema.FetchRobotsWithRules)
+	classNoRules             = classIndex(schema.FetchRobotsNoRules)
+	classNotRobots           = classIndex(schema.FetchNotRobots)
+	classAllowAll            = classIndex(schema.FetchHTTPAllowAll)
+	classForbidden           = classIndex(schema.FetchHTTPForbidden)
+	classDeferVisits         = classIndex(schema.FetchHTTPDeferVisits)
+	classRedirectNotResolved = classIndex(schema.FetchRedirectNotResolved)
 )
+
+// classIndex is the index of a fetch class in fetchClasses.
+func classIndex(class string) int {
+	i := slices.Index(fetchClasses, class)
+	if i < 0 {
+		panic("dataset: " + class + " is not in schema.FetchClassesBestFirst")
+	}
+	return i
+}
 
 // hostCapture is what the hosts computation keeps of a capture.
 type hostCapture struct {
