@@ -74,7 +74,7 @@ var (
 func classIndex(class string) int {
 	i := slices.Index(fetchClasses, class)
 	if i < 0 {
-		panic("dataset: " + class + " is not in schema.FetchClassesBestFirst")
+		panic("hosts: " + class + " is not in schema.FetchClassesBestFirst")
 	}
 	return i
 }
