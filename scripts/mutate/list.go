@@ -40,8 +40,7 @@ type mutant struct{ file, fn, pkg string }
 // and every function marked //mutate:catch (a helper that computes);
 // //mutate:skip leaves one out. A file with none is an error: a section
 // whose computation no mutant removes is not checked. With n > 0 it
-// prints only the sample of n a directory
-// that seed chooses.
+// prints only the sample that seed chooses, n mutants a directory.
 func list(w io.Writer, files []string, n int, seed string) error {
 	if n < 0 {
 		return fmt.Errorf("-sample %d: want a count of mutants, or 0 for all", n)

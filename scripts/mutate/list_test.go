@@ -80,8 +80,9 @@ func TestMutants(t *testing.T) {
 	}
 }
 
-// Every section of the crawl report and every site check has mutants:
-// the files of analyze, as scripts/mutate.sh lists them.
+// Every section of the crawl report, every site check, the host-batch
+// engine and the robots parser and matcher have mutants: the files as
+// scripts/mutate.sh lists them.
 func TestRepositoryMutants(t *testing.T) {
 	files, err := filepath.Glob("../../analyze/section_*.go")
 	if err != nil {
@@ -91,12 +92,13 @@ func TestRepositoryMutants(t *testing.T) {
 	if len(files) < 10 {
 		t.Fatalf("section files %q", files)
 	}
-	files = append(files, "../../analyze/checks.go")
+	files = append(files, "../../analyze/checks.go", "../../analyze/batch.go", "../../analyze/sectiondriver.go", "../../robots/parse.go", "../../robots/match.go")
 	var b strings.Builder
 	if err := list(&b, files, 0, ""); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"checks.go runFetch ./analyze", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze", "section_strata.go strataAcc.Add ./cmd/robocensus"} {
+	for _, want := range []string{"checks.go runFetch ./analyze", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze", "section_strata.go strataAcc.Add ./cmd/robocensus",
+		"batch.go host.decidesAfter ./analyze", "sectiondriver.go sectionRun.merge ./analyze", "parse.go parser.rule ./robots", "match.go matchPattern ./robots"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no mutant %q in\n%s", want, b.String())
 		}
