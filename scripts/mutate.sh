@@ -18,7 +18,7 @@
 #
 #	scripts/mutate.sh                   # every mutant
 #	scripts/mutate.sh section_sitemaps  # those whose "FILE FUNC" matches
-#	scripts/mutate.sh -sample 6 -seed ci  # 6 mutants, the same for seed ci (CI)
+#	scripts/mutate.sh -sample 3 -seed ci  # 3 mutants of analyze, 3 of robots: the same for seed ci (CI)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
