@@ -81,6 +81,8 @@ func (d *Dataset) HostBatches(crawl string) (captures int64, batches int, err er
 // batchesFor returns the number of host batches of a crawl of the given
 // captures and bodies rows: of DefaultBatchCaptures each, or larger when
 // memory bytes (see WithMemory; 0: none given) hold more.
+//
+//mutate:catch
 func batchesFor(captures, bodies, memory int64) int {
 	per := int64(DefaultBatchCaptures)
 	if memory > 0 {
@@ -101,6 +103,8 @@ func (s *crawlState) newBatch(i int, round batchRound) *batch {
 }
 
 // owns reports whether a host (by the hash of its name) is in the batch.
+//
+//mutate:catch
 func (hb *batch) owns(hostHash uint64) bool {
 	return hostHash%uint64(hb.of) == uint64(hb.index)
 }
@@ -162,6 +166,8 @@ func (s *crawlState) addCaptures(hb *batch, rec arrow.Record) error {
 
 // add indexes a capture and its host, and keeps the host's deciding
 // capture: the first in the order of [host.decidesAfter].
+//
+//mutate:catch
 func (hb *batch) add(hostHash uint64, r *captureRow, c capture) {
 	ci := uint32(len(hb.caps))
 	hb.caps = append(hb.caps, c)
@@ -181,6 +187,8 @@ func (hb *batch) add(hostHash uint64, r *captureRow, c capture) {
 // decidesAfter reports whether a capture of the host comes before its
 // deciding capture so far, in the order of [schema.DecidesBefore] (a NULL
 // fetch_time is noTime, below every real time).
+//
+//mutate:catch
 func (h *host) decidesAfter(redirect bool, fetch int64, id string, keys *captureKeys) bool {
 	a := schema.DecidingKey{Redirect: redirect, Fetched: fetch, ID: id}
 	b := schema.DecidingKey{Redirect: h.redirect, Fetched: h.fetch}
@@ -257,6 +265,8 @@ func (t *idTable) put(caps []capture, ci uint32) bool {
 }
 
 // find returns the index of the capture whose ID hashes to h.
+//
+//mutate:catch
 func (t *idTable) find(caps []capture, h uint64) (uint32, bool) {
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -280,6 +290,7 @@ type idLookup struct {
 	used bool
 }
 
+//mutate:catch
 func (l *idLookup) lookup(hb *batch, h hasher, ids dictColumn, row int) (uint32, bool) {
 	if x := ids.idx[row]; !l.used || x != l.last {
 		l.last, l.used = x, true

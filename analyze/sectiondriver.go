@@ -114,6 +114,8 @@ func (r *sectionRun) add(table string, w int, rec arrow.Record) error {
 }
 
 // addMarks feeds the marks of a capture.
+//
+//mutate:catch
 func (r *sectionRun) addMarks(m *Marks) {
 	for i, s := range r.secs {
 		if r.accs[i] != nil && s.needs(MarksTable) {
@@ -138,6 +140,8 @@ func (r *sectionRun) addMarkedCaptures(rec arrow.Record, rows []CaptureRow) erro
 // addHosts feeds hosts (of DecidingTable, EffectiveTable or
 // EffectiveHostsTable) to the sections that need them; tally gives each
 // host row's tally in a slot.
+//
+//mutate:catch
 func (r *sectionRun) addHosts(table string, rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || !s.needs(table) {
@@ -157,6 +161,8 @@ func (r *sectionRun) addHosts(table string, rec arrow.Record, hosts []CaptureRow
 
 // choose merges the accumulators of the sections that need "chosen
 // hosts" and asks each which hosts it wants.
+//
+//mutate:catch
 func (r *sectionRun) choose() {
 	for i, s := range r.secs {
 		if r.accs[i] != nil && s.needs(ChosenTable) {
@@ -234,6 +240,8 @@ func (r *sectionRun) addHostRows(table string, w int, rec arrow.Record, runs []H
 }
 
 // merge adds the workers' accumulators of section i into the first.
+//
+//mutate:catch
 func (r *sectionRun) merge(i int) {
 	accs := r.accs[i]
 	for _, a := range accs[1:] {
@@ -259,6 +267,8 @@ func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) e
 // finish merges the workers' accumulators and writes the figures of the
 // sections that need only the tables given (all when none is given), and
 // lets their state go.
+//
+//mutate:catch
 func (r *sectionRun) finish(out *Crawl, tables ...string) {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || len(tables) > 0 && !s.needsOnly(tables) {
@@ -271,6 +281,8 @@ func (r *sectionRun) finish(out *Crawl, tables ...string) {
 }
 
 // union returns a followed by the values of b not in a.
+//
+//mutate:catch
 func union(a, b []string) []string {
 	out := slices.Clone(a)
 	for _, v := range b {
@@ -292,6 +304,7 @@ func (s *Section) keepsTally() bool {
 	return slices.ContainsFunc(s.Needs, func(n Need) bool { return hostRowsOf(n.Table) != "" })
 }
 
+//mutate:catch
 func (s *Section) needs(table string) bool {
 	return slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Table == table })
 }

@@ -29,6 +29,8 @@ func (f *File) Allowed(url string, agents ...string) bool {
 // used. Within them the longest matching pattern wins, an allow winning a
 // tie. A capture whose status makes crawlers ignore the body decides by
 // status: 5xx and 429 disallow everything, other statuses allow everything.
+//
+//mutate:catch ./robots
 func (f *File) Match(url string, agents []string) Verdict {
 	if f.Response.bodyIgnored() {
 		return Verdict{Allowed: f.Outcome() != OutcomeDisallowAll}
@@ -78,6 +80,7 @@ func (f *File) Match(url string, agents []string) Verdict {
 // equal priorities stays.
 type ruleMatch struct{ priority, line int }
 
+//mutate:catch ./robots
 func (m *ruleMatch) update(priority, line int) {
 	if priority > m.priority {
 		m.priority, m.line = priority, line
@@ -95,6 +98,8 @@ func (f *File) namesAny(agents []string) bool {
 }
 
 // names reports whether the group names one of agents.
+//
+//mutate:catch ./robots
 func (g *Group) names(agents []string) bool {
 	for ai := range g.Agents {
 		a := &g.Agents[ai]
@@ -113,6 +118,8 @@ func (g *Group) names(agents []string) bool {
 // allowPriority is the priority of an allow rule for path, with Google's
 // index.htm leniency: an allow of ".../index.htm*" that does not match also
 // allows its directory itself, as the pattern ".../$".
+//
+//mutate:catch ./robots
 func (r *Rule) allowPriority(path string) int {
 	p := r.priority(path)
 	if p < 0 && r.pat.index > 0 && matchPattern(r.Pattern[:r.pat.index], firstStar(r.pat.indexStar, r.pat.star), true, path) {
@@ -129,6 +136,7 @@ type patternInfo struct {
 	index     int32 // length of the directory prefix (ending in '/') of a pattern whose last segment starts with "index.htm"; 0 otherwise
 }
 
+//mutate:catch ./robots
 func compilePattern(p string) patternInfo {
 	var m patternInfo
 	text := p
@@ -172,6 +180,8 @@ func firstStar(has bool, at int32) int {
 // to reach the end of path. star is the index of the first '*' in pat, -1
 // if none. Middle segments are matched leftmost, which leaves the most room
 // to the rest, so one pass decides.
+//
+//mutate:catch ./robots
 func matchPattern(pat string, star int, anchored bool, path string) bool {
 	if star < 0 {
 		if anchored {
@@ -208,6 +218,8 @@ func matchPattern(pat string, star int, anchored bool, path string) bool {
 // parameters and query, without scheme, authority and fragment. The result
 // always starts with '/'; it is "/" when url has no path. This is exactly
 // what Google's parser extracts; nothing is decoded or normalised.
+//
+//mutate:catch ./robots
 func PathOf(url string) string {
 	start := 0
 	if strings.HasPrefix(url, "//") {
@@ -256,6 +268,8 @@ func indexPathStart(s string, from int) int {
 // outside ASCII percent-encoded ("/é" is "/%C3%A9") and the hex digits of
 // existing percent-escapes upper-cased ("%2f" is "%2F"). Nothing else
 // changes, and a pattern that needs no change is returned as is.
+//
+//mutate:catch ./robots
 func EscapePattern(p string) string {
 	if !needsEscape(p) {
 		return p
@@ -330,6 +344,8 @@ func upper(c byte) byte {
 // equalFoldASCII reports whether a and b are equal under ASCII case
 // folding, as Google's matcher compares agent names (no Unicode folding:
 // the Kelvin sign is not a 'K').
+//
+//mutate:catch ./robots
 func equalFoldASCII(a, b string) bool {
 	if len(a) != len(b) {
 		return false
@@ -373,6 +389,8 @@ func lowerASCII(c byte) byte {
 // Google's matcher compares the agents it is asked about: one that is not a
 // product token ([ValidAgent] false), such as "Googlebot/2.1", "*" or "",
 // equals no user-agent line, so no group names it.
+//
+//mutate:catch ./robots
 func ExtractAgentToken(value string) string {
 	for i := 0; i < len(value); i++ {
 		c := value[i]

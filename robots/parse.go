@@ -148,6 +148,8 @@ func (p *parser) run() {
 
 // sniff looks at the whole text once: byte order marks, NUL and non-ASCII
 // bytes, binary and HTML content.
+//
+//mutate:catch ./robots
 func (p *parser) sniff() {
 	f, t := p.f, p.f.text
 	f.hasNUL = strings.IndexByte(t, 0) >= 0
@@ -187,6 +189,8 @@ func hasNonASCII(s string) bool {
 }
 
 // line handles one line: its own diagnostics, then its directive.
+//
+//mutate:catch ./robots
 func (p *parser) line(l *Line) {
 	if p.f.hasNUL && !p.quiet {
 		if i := strings.IndexByte(l.Text, 0); i >= 0 {
@@ -290,6 +294,8 @@ func (p *parser) checkSyntax(l *Line) {
 }
 
 // agent handles a user-agent line.
+//
+//mutate:catch ./robots
 func (p *parser) agent(l *Line) {
 	f := p.f
 	p.agentLines++
@@ -403,6 +409,8 @@ func (p *parser) groupOfAgent(i int) int {
 }
 
 // rule handles an allow or disallow line.
+//
+//mutate:catch ./robots
 func (p *parser) rule(l *Line) {
 	f := p.f
 	p.ruleLines++
@@ -465,6 +473,8 @@ var valueBits = func() (t [256]uint8) {
 
 // scanValue scans v once, without a branch a byte; the positions, rarely
 // needed, are then searched for.
+//
+//mutate:catch ./robots
 func scanValue(v string) valueScan {
 	var bits uint8
 	i := 0
@@ -499,6 +509,7 @@ func (s *valueScan) pattern(v string) patternInfo {
 	return m
 }
 
+//mutate:catch ./robots
 func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 	n, t, v := l.Number, l.Text, l.Value
 	if v == "" {
@@ -551,6 +562,8 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 
 // sameRule looks for an earlier rule of the current group with the same
 // pattern and returns its directive: r's own when the group has r already.
+//
+//mutate:catch ./robots
 func (p *parser) sameRule(r *Rule) (Directive, bool) {
 	rules, first := p.f.Rules, p.curFirstRule
 	if len(rules)-first < linearRules {
@@ -647,6 +660,8 @@ const doubleBOM = "\u00EF\u00BB\u00BF"
 
 // badPercentEscape returns the first '%' of v that two hex digits do not
 // follow, with what follows it (at most two bytes), or "".
+//
+//mutate:catch ./robots
 func badPercentEscape(v string) string {
 	for i := 0; i < len(v); i++ {
 		if v[i] != '%' {
@@ -691,6 +706,8 @@ func isBareURL(l *Line) bool {
 }
 
 // sitemap handles a sitemap line.
+//
+//mutate:catch ./robots
 func (p *parser) sitemap(l *Line) {
 	s := Sitemap{Line: l.Number, URL: l.Value}
 	code := sitemapProblem(l.Value)
@@ -728,6 +745,8 @@ func sitemapProblem(v string) Code {
 // unknown handles a line whose key Google's parser does not act on: an
 // extension directive is recorded (even when report is false, like rules
 // and sitemaps), anything else only reported.
+//
+//mutate:catch ./robots
 func (p *parser) unknown(l *Line, report bool) {
 	n, t, k := l.Number, l.Text, l.KeyText
 	def := lookupExtension(k)
@@ -776,6 +795,8 @@ func validDelay(v string) bool {
 }
 
 // endOfFile adds the findings that need the whole file.
+//
+//mutate:catch ./robots
 func (p *parser) endOfFile(sp *lineSplitter) {
 	f := p.f
 	if p.quiet {
@@ -851,6 +872,8 @@ func (p *parser) keep() {
 
 // finish links groups to their agents and rules, sorts the diagnostics and
 // fills the statistics.
+//
+//mutate:catch ./robots
 func (p *parser) finish() {
 	f := p.f
 	p.keep()

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"hash/fnv"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -36,8 +39,13 @@ type mutant struct{ file, fn, pkg string }
 // (isNoop),
 // and every function marked //mutate:catch (a helper that computes);
 // //mutate:skip leaves one out. A file with none is an error: a section
-// whose computation no mutant removes is not checked.
-func list(w io.Writer, files []string) error {
+// whose computation no mutant removes is not checked. With n > 0 it
+// prints only the sample that seed chooses, n mutants a directory.
+func list(w io.Writer, files []string, n int, seed string) error {
+	if n < 0 {
+		return fmt.Errorf("-sample %d: want a count of mutants, or 0 for all", n)
+	}
+	var all []mutant
 	for _, path := range files {
 		ms, err := mutants(path)
 		if err != nil {
@@ -46,11 +54,49 @@ func list(w io.Writer, files []string) error {
 		if len(ms) == 0 {
 			return fmt.Errorf("%s: no mutant (mark its computations %scatch)", path, directive)
 		}
-		for _, m := range ms {
-			fmt.Fprintln(w, m.file, m.fn, m.pkg)
-		}
+		all = append(all, ms...)
+	}
+	if n > 0 {
+		all = sample(all, n, seed)
+	}
+	for _, m := range all {
+		fmt.Fprintln(w, m.file, m.fn, m.pkg)
 	}
 	return nil
+}
+
+// sample returns n mutants of each directory's files (all of one with
+// no more), in their order: in each directory, those whose "seed FILE
+// FUNC" hashes lowest. Each directory gets its n so that a small sample
+// still mutates the robots matcher beside the many analyze mutants. The
+// same seed gives the same sample on every machine and run, and a
+// mutant added or removed elsewhere changes the sample by that mutant at
+// most.
+func sample(ms []mutant, n int, seed string) []mutant {
+	type ranked struct {
+		at   int
+		hash uint64
+	}
+	byDir := map[string][]ranked{}
+	for i, m := range ms {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s\x00%s\x00%s", seed, m.file, m.fn)
+		dir := filepath.Dir(m.file)
+		byDir[dir] = append(byDir[dir], ranked{i, h.Sum64()})
+	}
+	var chosen []int
+	for _, rank := range byDir {
+		slices.SortFunc(rank, func(a, b ranked) int { return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.at, b.at)) })
+		for _, r := range rank[:min(n, len(rank))] {
+			chosen = append(chosen, r.at)
+		}
+	}
+	slices.Sort(chosen)
+	out := make([]mutant, len(chosen))
+	for i, at := range chosen {
+		out[i] = ms[at]
+	}
+	return out
 }
 
 // mutants returns the mutants of one file, in the file's order.

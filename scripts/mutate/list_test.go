@@ -75,13 +75,14 @@ func TestMutants(t *testing.T) {
 	if err := os.WriteFile(path, []byte("package p\n\nfunc f() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := list(new(strings.Builder), []string{path}); err == nil {
+	if err := list(new(strings.Builder), []string{path}, 0, ""); err == nil {
 		t.Error("a file without mutants: no error")
 	}
 }
 
-// Every section of the crawl report and every site check has mutants:
-// the files of analyze, as scripts/mutate.sh lists them.
+// Every section of the crawl report, every site check, the host-batch
+// engine and the robots parser and matcher have mutants: the files as
+// scripts/mutate.sh lists them.
 func TestRepositoryMutants(t *testing.T) {
 	files, err := filepath.Glob("../../analyze/section_*.go")
 	if err != nil {
@@ -91,14 +92,59 @@ func TestRepositoryMutants(t *testing.T) {
 	if len(files) < 10 {
 		t.Fatalf("section files %q", files)
 	}
-	files = append(files, "../../analyze/checks.go")
+	files = append(files, "../../analyze/checks.go", "../../analyze/batch.go", "../../analyze/sectiondriver.go", "../../robots/parse.go", "../../robots/match.go")
 	var b strings.Builder
-	if err := list(&b, files); err != nil {
+	if err := list(&b, files, 0, ""); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"checks.go runFetch ./analyze", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze", "section_strata.go strataAcc.Add ./cmd/robocensus"} {
+	for _, want := range []string{"checks.go runFetch ./analyze", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze", "section_strata.go strataAcc.Add ./cmd/robocensus",
+		"batch.go host.decidesAfter ./analyze", "sectiondriver.go sectionRun.merge ./analyze", "parse.go parser.rule ./robots", "match.go matchPattern ./robots"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no mutant %q in\n%s", want, b.String())
 		}
+	}
+}
+
+// A sample is n mutants of each directory (all of one with fewer) in
+// their order, the same for the same seed, another for another seed; one
+// mutant more changes it by that mutant at most.
+func TestSample(t *testing.T) {
+	var ms []mutant
+	for i := range 40 {
+		ms = append(ms, mutant{"analyze/f.go", "fn" + strings.Repeat("x", i), "./analyze"})
+	}
+	ms = append(ms, mutant{"robots/m.go", "a", "./robots"}, mutant{"robots/m.go", "b", "./robots"})
+	a := sample(ms, 5, "ci")
+	perDir := map[string]int{}
+	for _, m := range a {
+		perDir[filepath.Dir(m.file)]++
+	}
+	if perDir["analyze"] != 5 || perDir["robots"] != 2 || len(a) != 7 {
+		t.Fatalf("sample of 5 a directory: %v", a)
+	}
+	if !slices.IsSortedFunc(a, func(x, y mutant) int { return slices.Index(ms, x) - slices.Index(ms, y) }) {
+		t.Errorf("sample %v not in the mutants' order", a)
+	}
+	if b := sample(slices.Clone(ms), 5, "ci"); !slices.Equal(a, b) {
+		t.Errorf("same seed: %v, then %v", a, b)
+	}
+	if c := sample(ms, 5, "another"); slices.Equal(a, c) {
+		t.Errorf("seeds ci and another: the same sample %v", a)
+	}
+	more := append(slices.Clone(ms), mutant{"analyze/g.go", "added", "./analyze"})
+	kept := 0
+	for _, m := range sample(more, 5, "ci") {
+		if slices.Contains(a, m) {
+			kept++
+		}
+	}
+	if kept < 6 {
+		t.Errorf("one mutant added: %d of the sample's 7 kept", kept)
+	}
+	if all := sample(ms, 100, "ci"); !slices.Equal(all, ms) {
+		t.Errorf("sample of 100 a directory of %d: %d", len(ms), len(all))
+	}
+	if err := list(new(strings.Builder), nil, -1, ""); err == nil {
+		t.Error("-sample -1: no error")
 	}
 }

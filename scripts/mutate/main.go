@@ -9,13 +9,17 @@
 //
 // With -list it prints the mutants of the files, "FILE FUNC PACKAGE" a
 // line, PACKAGE the tests that must catch it; it fails when a file has
-// none. They are found in the files themselves (see [mutants]):
+// none. They are found in the files themselves (see [mutants]). With
+// -sample N it prints N of them from each directory (analyze, robots),
+// the same for the same -seed (see [sample]):
 //
 //	go run ./scripts/mutate -list analyze/checks.go analyze/section_*.go
+//	go run ./scripts/mutate -list -sample 8 -seed ci robots/match.go
 package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -25,19 +29,27 @@ import (
 	"strings"
 )
 
+const usage = "usage: mutate FILE FUNC | mutate -list [-sample N -seed SEED] FILE..."
+
 func main() {
-	if len(os.Args) > 2 && os.Args[1] == "-list" {
-		if err := list(os.Stdout, os.Args[2:]); err != nil {
+	listing := flag.Bool("list", false, "print the mutants of the files")
+	n := flag.Int("sample", 0, "with -list: print only this many mutants of each directory, chosen by -seed (0: all)")
+	seed := flag.String("seed", "", "with -sample: the seed that chooses the mutants")
+	flag.Usage = func() { fmt.Fprintln(os.Stderr, usage); flag.PrintDefaults() }
+	flag.Parse()
+	args := flag.Args()
+	if *listing {
+		if err := list(os.Stdout, args, *n, *seed); err != nil {
 			fmt.Fprintln(os.Stderr, "mutate:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: mutate FILE FUNC | mutate -list FILE...")
+	if len(args) != 2 || *n != 0 {
+		flag.Usage()
 		os.Exit(2)
 	}
-	if err := mutate(os.Args[1], os.Args[2]); err != nil {
+	if err := mutate(args[0], args[1]); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
