@@ -3,8 +3,6 @@ package archive
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/robocensus/robocensus/internal/testutil"
@@ -26,17 +24,7 @@ func TestErrorPrefix(t *testing.T) {
 		"errGap":                errGap,
 		"errTooLarge":           errTooLarge,
 	}
-	names := make([]string, 0, len(sentinels))
-	for name := range sentinels {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	if declared := testutil.ErrorVars(t, "."); !slices.Equal(declared, names) {
-		t.Fatalf("the package declares the sentinels %v; this test checks %v", declared, names)
-	}
-	for _, name := range names {
-		checkArchivePrefix(t, name, sentinels[name])
-	}
+	testutil.CheckSentinels(t, ".", sentinels, func(name string, err error) { checkArchivePrefix(t, name, err) })
 	optErr := CheckOptions(WithMaxBody(1))
 	checkArchivePrefix(t, "an option error", optErr)
 	_, detectErr := Detect([]byte{0, 1, 2, 3, 0xff, 0xfe, 0, 0, 1, 2})
@@ -49,11 +37,5 @@ func TestErrorPrefix(t *testing.T) {
 
 func checkArchivePrefix(t *testing.T, what string, err error) {
 	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error", what)
-		return
-	}
-	if msg := err.Error(); !strings.HasPrefix(msg, "archive: ") || strings.Count(msg, "archive: ") != 1 || strings.Contains(msg, "ingest: ") {
-		t.Errorf("%s: %q, want it to start with \"archive: \" once", what, msg)
-	}
+	testutil.CheckErrorPrefix(t, what, err, "archive: ", "ingest: ")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,17 +29,7 @@ func TestErrorPrefix(t *testing.T) {
 		"ErrRedirect":         ErrRedirect,
 		"ErrManifest":         ErrManifest,
 	}
-	names := make([]string, 0, len(sentinels))
-	for name := range sentinels {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	if declared := testutil.ErrorVars(t, "."); !slices.Equal(declared, names) {
-		t.Fatalf("the package declares the sentinels %v; this test checks %v", declared, names)
-	}
-	for _, name := range names {
-		checkRemotePrefix(t, name, sentinels[name])
-	}
+	testutil.CheckSentinels(t, ".", sentinels, func(name string, err error) { checkRemotePrefix(t, name, err) })
 	checkRemotePrefix(t, "HTTPStatusError", &HTTPStatusError{StatusCode: 404, Status: "404 Not Found"})
 
 	optErr := CheckOptions(WithRetries(-1))
@@ -67,17 +56,13 @@ func TestErrorPrefix(t *testing.T) {
 // "remote: ", names no package again, and err wraps each of wraps.
 func checkRemotePrefix(t *testing.T, what string, err error, wraps ...error) {
 	t.Helper()
+	testutil.CheckErrorPrefix(t, what, err, "remote: ", "archive: ", "ingest: ")
 	if err == nil {
-		t.Errorf("%s: no error", what)
 		return
-	}
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "remote: ") || strings.Count(msg, "remote: ") != 1 || strings.Contains(msg, "archive: ") || strings.Contains(msg, "ingest: ") {
-		t.Errorf("%s: %q, want it to start with \"remote: \" and name no package again", what, msg)
 	}
 	for _, w := range wraps {
 		if !errors.Is(err, w) {
-			t.Errorf("%s: %q does not wrap %q", what, msg, w)
+			t.Errorf("%s: %q does not wrap %q", what, err, w)
 		}
 	}
 }

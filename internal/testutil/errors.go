@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,4 +71,37 @@ func isErrorConstructor(e ast.Expr) bool {
 	}
 	pkg, ok := sel.X.(*ast.Ident)
 	return ok && (pkg.Name == "errors" && sel.Sel.Name == "New" || pkg.Name == "fmt" && sel.Sel.Name == "Errorf")
+}
+
+// CheckSentinels fails the test unless sentinels, by variable name, are
+// every error variable the package in dir declares (ErrorVars), and calls
+// check on each in name order.
+func CheckSentinels(t *testing.T, dir string, sentinels map[string]error, check func(name string, err error)) {
+	t.Helper()
+	names := slices.Sorted(maps.Keys(sentinels))
+	if declared := ErrorVars(t, dir); !slices.Equal(declared, names) {
+		t.Fatalf("the package declares the sentinels %v; this test checks %v", declared, names)
+	}
+	for _, name := range names {
+		check(name, sentinels[name])
+	}
+}
+
+// CheckErrorPrefix fails the test unless err's text starts with prefix
+// ("archive: ") and names no package again: neither prefix a second time
+// nor any of others ("ingest: ").
+func CheckErrorPrefix(t *testing.T, what string, err error, prefix string, others ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error", what)
+		return
+	}
+	msg := err.Error()
+	bad := !strings.HasPrefix(msg, prefix) || strings.Count(msg, prefix) != 1
+	for _, o := range others {
+		bad = bad || strings.Contains(msg, o)
+	}
+	if bad {
+		t.Errorf("%s: %q, want it to start with %q and name no package again", what, msg, prefix)
+	}
 }
