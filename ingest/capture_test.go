@@ -1,41 +1,64 @@
 package ingest
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/robots"
 )
 
-// Every Problem code of the readers is an entry of the one diagnostic
-// catalogue, as "ingest-" + the code, marked as a reader's.
+// Every kind of a reader's problem has its entry in the one diagnostic
+// catalogue, named "ingest-" + the kind's name and marked as a reader's,
+// and every reader's entry is some kind's (issue 29): problemCodes joins
+// the two lists once, by the kind's number.
 func TestProblemCodesInCatalogue(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("archive", "capture.go"), nil, 0)
-	if err != nil {
-		t.Fatal(err)
+	kinds := archive.ProblemKinds()
+	if len(kinds) < 17 {
+		t.Errorf("archive has %d problem kinds", len(kinds))
 	}
-	n := 0
-	ast.Inspect(f, func(node ast.Node) bool {
-		vs, ok := node.(*ast.ValueSpec)
-		if !ok || len(vs.Names) != 1 || !strings.HasPrefix(vs.Names[0].Name, "Problem") || len(vs.Values) != 1 {
-			return true
+	ofKind := make(map[robots.Code]archive.ProblemKind)
+	for _, k := range kinds {
+		c := problemCode(k)
+		if ci := c.Info(); ci.Name != "ingest-"+k.String() || !ci.Reader || ci.Doc == "" {
+			t.Errorf("kind %d (%s): catalogue entry %+v", k, k, ci)
 		}
-		lit, ok := vs.Values[0].(*ast.BasicLit)
-		if !ok {
-			return true
+		if other, dup := ofKind[c]; dup {
+			t.Errorf("kinds %s and %s have the same code %s", other, k, c)
 		}
-		n++
-		code, _ := strconv.Unquote(lit.Value)
-		c := problemCode(code)
-		if ci := c.Info(); ci.Name != "ingest-"+code || !ci.Reader || ci.Doc == "" {
-			t.Errorf("%s = %q: catalogue entry %+v", vs.Names[0].Name, code, ci)
+		ofKind[c] = k
+	}
+	for _, ci := range robots.Codes() {
+		if _, ok := ofKind[ci.Code]; ci.Reader && !ok {
+			t.Errorf("reader's catalogue entry %s is no archive problem kind's", ci.Name)
 		}
-		return true
+	}
+	if c := problemCode(archive.ProblemKind(255)); c.Info().Name != "" {
+		t.Errorf("problemCode(255) = %s, want no code", c)
+	}
+}
+
+// A problem's code is looked up without building a string or allocating.
+func TestProblemCodeAllocatesNothing(t *testing.T) {
+	kinds := archive.ProblemKinds()
+	var sink robots.Code
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, k := range kinds {
+			sink = problemCode(k)
+		}
 	})
-	if n < 17 {
-		t.Errorf("found %d Problem constants in archive/capture.go", n)
+	if allocs != 0 {
+		t.Errorf("%v allocations per lookup of the %d problem kinds, want 0", allocs, len(kinds))
 	}
+	_ = sink
+}
+
+// BenchmarkProblemCode looks up the code of each problem kind.
+func BenchmarkProblemCode(b *testing.B) {
+	kinds := archive.ProblemKinds()
+	b.ReportAllocs()
+	var sink robots.Code
+	for i := 0; b.Loop(); i++ {
+		sink = problemCode(kinds[i%len(kinds)])
+	}
+	_ = sink
 }

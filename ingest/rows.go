@@ -154,8 +154,8 @@ func contentType(ct string) (mediaType, charset string) {
 }
 
 // addDiagnostics appends the engine's findings and the reader's problems
-// with the capture: each problem is the catalogue's code "ingest-" + its
-// Problem code (see robots.Codes), with the problem's detail as argument.
+// with the capture: each problem is its kind's catalogue code (see
+// problemCodes), with the problem's detail as argument.
 func (m *rowMaker) addDiagnostics(rs *dataset.Rows, id, host string, c *archive.Capture, f *robots.File) {
 	for _, d := range f.Diagnostics {
 		rs.Diagnostics = append(rs.Diagnostics, diagnosticRow(id, host, d))
@@ -172,10 +172,38 @@ func diagnosticRow(id, host string, d robots.Diagnostic) schema.Diagnostic {
 	}
 }
 
-// problemCode returns the catalogue code of a reader's problem.
-func problemCode(problem string) robots.Code {
-	c, _ := robots.LookupCode("ingest-" + problem) // every Problem code has one: TestProblemCodesInCatalogue
-	return c
+// problemCodes maps each kind of a reader's problem, by its number, to its
+// catalogue code: the reader's entry named "ingest-" + the kind's name.
+// It is built once, so that a problem's code is an index, not a string
+// built and searched for; TestProblemCodesInCatalogue checks that every
+// kind has its entry and every reader's entry its kind.
+var problemCodes = readerCodesByKind()
+
+// readerCodesByKind builds problemCodes from the catalogue: each reader's
+// entry goes at the number of the kind it names (a kind without an entry
+// keeps the zero Code, which no entry has).
+func readerCodesByKind() []robots.Code {
+	byName := make(map[string]robots.Code)
+	for _, ci := range robots.Codes() {
+		if ci.Reader {
+			byName[ci.Name] = ci.Code
+		}
+	}
+	kinds := archive.ProblemKinds()
+	codes := make([]robots.Code, int(kinds[len(kinds)-1])+1)
+	for _, k := range kinds {
+		codes[k] = byName["ingest-"+k.String()]
+	}
+	return codes
+}
+
+// problemCode returns the catalogue code of a reader's problem kind (the
+// zero Code for a number that is no kind).
+func problemCode(kind archive.ProblemKind) robots.Code {
+	if int(kind) >= len(problemCodes) {
+		return 0
+	}
+	return problemCodes[kind]
 }
 
 func (m *rowMaker) addRules(rs *dataset.Rows, id, host string, f *robots.File) {

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -59,7 +60,7 @@ func (c *Capture) Clone() *Capture {
 }
 
 // HasProblem reports whether c has a problem with the given code.
-func (c *Capture) HasProblem(code string) bool {
+func (c *Capture) HasProblem(code ProblemKind) bool {
 	for _, p := range c.Problems {
 		if p.Code == code {
 			return true
@@ -71,7 +72,7 @@ func (c *Capture) HasProblem(code string) bool {
 // AddProblem records a problem of the capture (a Problem* code and its
 // detail), as the readers do; a reader built on another one (package
 // remote's) adds its own.
-func (c *Capture) AddProblem(code, detail string) {
+func (c *Capture) AddProblem(code ProblemKind, detail string) {
 	c.Problems = append(c.Problems, Problem{Code: code, Detail: detail})
 }
 
@@ -131,78 +132,125 @@ type Provenance struct {
 // Problem is a recoverable problem with one capture. Code is one of the
 // Problem* constants.
 type Problem struct {
-	Code   string
+	Code   ProblemKind
 	Detail string
 }
 
-// Problem codes, stable names for [Problem.Code]. Each is recorded in the
-// dataset's diagnostics as the catalogue's code "ingest-" + its name, whose
-// entry (robots.Codes, robocensus lint --explain) documents it; the
-// comments here say what the reader did about it.
+// ProblemKind is the kind of a [Problem], one of the Problem* constants.
+// Its [ProblemKind.String] form is a stable name; each kind is recorded in
+// the dataset's diagnostics as the catalogue's code "ingest-" + that name,
+// whose entry (robots.Codes, robocensus lint --explain) documents it.
+// Package ingest maps the kinds to those codes once, by the kind's number.
+type ProblemKind uint8
+
+// Problem kinds, the values of [Problem.Code]; the comments here say what
+// the reader did about each. New kinds are appended before
+// numProblemKinds, with their name in problemNames.
 const (
 	// ProblemHTTPStatusInvalid: the HTTP status line is missing or has no
 	// three-digit status code; Status is 0 and the headers are still read.
-	ProblemHTTPStatusInvalid = "http-status-invalid"
+	ProblemHTTPStatusInvalid ProblemKind = iota + 1
 	// ProblemHTTPHeaderInvalid: an HTTP header line without a colon; the
 	// line is ignored (reported once per capture).
-	ProblemHTTPHeaderInvalid = "http-header-invalid"
+	ProblemHTTPHeaderInvalid
 	// ProblemHTTPHeaderTooLarge: the HTTP header block is larger than
 	// MaxHeaderBytes; headers are read from its first MaxHeaderBytes and the
 	// payload is taken to be empty.
-	ProblemHTTPHeaderTooLarge = "http-header-too-large"
+	ProblemHTTPHeaderTooLarge
 	// ProblemHTTPHeaderTooMany: more than MaxHeaders HTTP header fields; the
 	// extra ones are ignored.
-	ProblemHTTPHeaderTooMany = "http-header-too-many"
+	ProblemHTTPHeaderTooMany
 	// ProblemHTTPHeaderUnterminated: the record ends inside the HTTP headers
 	// (no empty line); the payload is empty.
-	ProblemHTTPHeaderUnterminated = "http-header-unterminated"
+	ProblemHTTPHeaderUnterminated
 	// ProblemChunkedInvalid: Transfer-Encoding: chunked but the chunk
 	// framing is broken. When the first chunk size is unreadable the
 	// payload is used as stored; otherwise Body holds the chunks read before
 	// the error.
-	ProblemChunkedInvalid = "chunked-invalid"
+	ProblemChunkedInvalid
 	// ProblemContentEncodingInvalid: the payload cannot be decoded with its
 	// Content-Encoding. When decoding fails at once Body holds the payload as
 	// stored; otherwise the bytes decoded before the error.
-	ProblemContentEncodingInvalid = "content-encoding-invalid"
+	ProblemContentEncodingInvalid
 	// ProblemContentEncodingUnsupported: a Content-Encoding other than
 	// gzip, x-gzip, deflate, br, zstd and identity, or more than one coding;
 	// Body holds the payload as stored.
-	ProblemContentEncodingUnsupported = "content-encoding-unsupported"
+	ProblemContentEncodingUnsupported
 	// ProblemBodyCapped: the decoded payload is larger than MaxBody; Body
 	// holds its first MaxBody bytes (Truncated is TruncatedBodyCap unless
 	// the record has WARC-Truncated).
-	ProblemBodyCapped = "body-capped"
+	ProblemBodyCapped
 	// ProblemRecordCapped: the payload (as stored or decoded) is larger than
 	// MaxRecordBytes; the rest was passed over unread and BodySize is a lower
 	// bound. A decompression bomb ends here.
-	ProblemRecordCapped = "record-capped"
+	ProblemRecordCapped
 	// ProblemLengthMismatch: Content-Length (or the ARC length) disagrees
 	// with the data: the bytes after the block are not the end of a record.
 	// The block was re-delimited at the next record found, when that was
 	// possible (Detail says which).
-	ProblemLengthMismatch = "length-mismatch"
+	ProblemLengthMismatch
 	// ProblemRecordIncomplete: the input ended, or its compressed stream
 	// broke, inside this record; the capture holds what could be read and
 	// Truncated is TruncatedInput.
-	ProblemRecordIncomplete = "record-incomplete"
+	ProblemRecordIncomplete
 	// ProblemInputDamaged: the compressed data holding this record is
 	// damaged (e.g. a gzip checksum mismatch found at the end of its member);
 	// the bytes were used as decoded.
-	ProblemInputDamaged = "input-damaged"
+	ProblemInputDamaged
 	// ProblemDateInvalid: WARC-Date, the ARC date or the archive date cannot
 	// be parsed; FetchTime is zero.
-	ProblemDateInvalid = "date-invalid"
+	ProblemDateInvalid
 	// ProblemTargetURIInvalid: WARC-Target-URI is missing, wrapped in angle
 	// brackets or contains white space; URL holds the cleaned value.
-	ProblemTargetURIInvalid = "target-uri-invalid"
+	ProblemTargetURIInvalid
 	// ProblemWARCHeaderInvalid: a WARC header line without a colon, or a
 	// repeated Content-Length with another value; the line is ignored.
-	ProblemWARCHeaderInvalid = "warc-header-invalid"
+	ProblemWARCHeaderInvalid
 	// ProblemHostUnknown: no host can be derived from a tar entry or file
 	// name; URL and Host are "".
-	ProblemHostUnknown = "host-unknown"
+	ProblemHostUnknown
+
+	numProblemKinds // one past the last kind
 )
+
+// problemNames holds the stable name of each kind.
+var problemNames = [numProblemKinds]string{
+	ProblemHTTPStatusInvalid:          "http-status-invalid",
+	ProblemHTTPHeaderInvalid:          "http-header-invalid",
+	ProblemHTTPHeaderTooLarge:         "http-header-too-large",
+	ProblemHTTPHeaderTooMany:          "http-header-too-many",
+	ProblemHTTPHeaderUnterminated:     "http-header-unterminated",
+	ProblemChunkedInvalid:             "chunked-invalid",
+	ProblemContentEncodingInvalid:     "content-encoding-invalid",
+	ProblemContentEncodingUnsupported: "content-encoding-unsupported",
+	ProblemBodyCapped:                 "body-capped",
+	ProblemRecordCapped:               "record-capped",
+	ProblemLengthMismatch:             "length-mismatch",
+	ProblemRecordIncomplete:           "record-incomplete",
+	ProblemInputDamaged:               "input-damaged",
+	ProblemDateInvalid:                "date-invalid",
+	ProblemTargetURIInvalid:           "target-uri-invalid",
+	ProblemWARCHeaderInvalid:          "warc-header-invalid",
+	ProblemHostUnknown:                "host-unknown",
+}
+
+// String returns the stable name of the kind ("chunked-invalid", ...), or
+// "problem(N)" for a number that is no kind.
+func (k ProblemKind) String() string {
+	if k == 0 || k >= numProblemKinds {
+		return "problem(" + strconv.Itoa(int(k)) + ")"
+	}
+	return problemNames[k]
+}
+
+// ProblemKinds returns every problem kind, in the order defined.
+func ProblemKinds() []ProblemKind {
+	out := make([]ProblemKind, 0, numProblemKinds-1)
+	for k := ProblemKind(1); k < numProblemKinds; k++ {
+		out = append(out, k)
+	}
+	return out
+}
 
 // Skip reasons, the keys of [Counts.Skipped].
 const (

@@ -145,18 +145,18 @@ func TestDetectCompressedBodies(t *testing.T) {
 		data     []byte
 		body     string // what the capture holds (its first MaxBody bytes)
 		size     int64  // -1: damaged, the body is what decompressed before the damage
-		problems []string
+		problems []ProblemKind
 		damage   []string
 	}{
 		{"one member", gz(t, robotsBody), robotsBody, int64(len(robotsBody)), nil, nil},
 		{"two members", append(gz(t, "User-agent: *\n"), gz(t, "Disallow: /\n")...), "User-agent: *\nDisallow: /\n", 26, nil, nil},
 		{"longer than the window", gz(t, long), long, int64(len(long)), nil, nil},
-		{"longer than the body cap", gz(t, huge), huge[:DefaultMaxBody], int64(len(huge)), []string{ProblemBodyCapped}, nil},
+		{"longer than the body cap", gz(t, huge), huge[:DefaultMaxBody], int64(len(huge)), []ProblemKind{ProblemBodyCapped}, nil},
 		{"empty", gz(t, ""), "", 0, nil, nil},
 		{"zstd", enc.EncodeAll([]byte(long), nil), long, int64(len(long)), nil, nil},
-		{"garbage after it", append(gz(t, robotsBody), "\x00\x00junk"...), robotsBody, int64(len(robotsBody)), []string{ProblemInputDamaged}, []string{DamageGarbage}},
-		{"cut short", cut, "", -1, []string{ProblemRecordIncomplete}, []string{DamageTruncated}},
-		{"corrupt", corrupt, "", -1, []string{ProblemRecordIncomplete}, []string{DamageCorruptMember}},
+		{"garbage after it", append(gz(t, robotsBody), "\x00\x00junk"...), robotsBody, int64(len(robotsBody)), []ProblemKind{ProblemInputDamaged}, []string{DamageGarbage}},
+		{"cut short", cut, "", -1, []ProblemKind{ProblemRecordIncomplete}, []string{DamageTruncated}},
+		{"corrupt", corrupt, "", -1, []ProblemKind{ProblemRecordIncomplete}, []string{DamageCorruptMember}},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			if f, err := Detect(v.data[:min(len(v.data), SniffLen)]); f != FormatBody || err != nil {

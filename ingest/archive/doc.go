@@ -146,11 +146,13 @@
 //
 // # Adding to it
 //
-// A problem of one capture is a Problem* constant (capture.go), documented
-// where it is defined, added to [Capture.Problems] where the reader meets
-// it; the robots catalogue needs an entry for it, marked as the reader's
-// (robots.Ingest*), since ingest writes every problem as a diagnostic row:
-// ingest's TestProblemCodesInCatalogue fails until it has one. Damage* and
+// A problem of one capture is a [ProblemKind] constant (capture.go),
+// appended to the Problem* list, documented where it is defined, with its
+// stable name in problemNames, and added to [Capture.Problems] where the
+// reader meets it; the robots catalogue needs an entry for it, named
+// "ingest-" + that name and marked as the reader's (robots.Ingest*), since
+// ingest writes every problem as a diagnostic row: ingest's
+// TestProblemCodesInCatalogue fails until it has one. Damage* and
 // Skip* names are added the same way, each with the test that reads an
 // input showing it (warc_test.go, tar_test.go, ...).
 //

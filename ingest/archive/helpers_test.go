@@ -78,8 +78,8 @@ func damageKinds(c Counts) []string {
 }
 
 // problemCodes lists the codes of a capture's problems.
-func problemCodes(c *Capture) []string {
-	var out []string
+func problemCodes(c *Capture) []ProblemKind {
+	var out []ProblemKind
 	for _, p := range c.Problems {
 		out = append(out, p.Code)
 	}

@@ -105,7 +105,7 @@ func TestPayloadDecoding(t *testing.T) {
 		headers  string
 		payload  []byte
 		body     string
-		problems []string
+		problems []ProblemKind
 	}{
 		{"plain", "Content-Type: text/plain\r\n", []byte(robotsBody), robotsBody, nil},
 		{"crawler-renamed-not-decoded", "X-Crawler-Content-Encoding: gzip\r\nX-Crawler-Transfer-Encoding: chunked\r\n", []byte(robotsBody), robotsBody, nil},
@@ -119,15 +119,15 @@ func TestPayloadDecoding(t *testing.T) {
 		{"chunked", "Transfer-Encoding: chunked\r\n", []byte(chunk("User-agent: *\n", "Disallow: /private/\n")), robotsBody, nil},
 		{"chunked-with-extension", "Transfer-Encoding: chunked\r\n", []byte("e;name=v\r\nUser-agent: *\n\r\n14\r\nDisallow: /private/\n\r\n0\r\nTrailer: x\r\n\r\n"), robotsBody, nil},
 		{"chunked-then-gzip", "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n", []byte(chunk(string(gz(t, robotsBody)))), robotsBody, nil},
-		{"not-actually-chunked", "Transfer-Encoding: chunked\r\n", []byte(robotsBody), robotsBody, []string{ProblemChunkedInvalid}},
-		{"chunk-size-too-big", "Transfer-Encoding: chunked\r\n", []byte("e\r\nUser-agent: *\n\r\nff\r\nDisallow"), "User-agent: *\nDisallow", []string{ProblemChunkedInvalid}},
-		{"chunk-garbage-size", "Transfer-Encoding: chunked\r\n", []byte("e\r\nUser-agent: *\n\r\nzz\r\nmore"), "User-agent: *\n", []string{ProblemChunkedInvalid}},
-		{"no-last-chunk", "Transfer-Encoding: chunked\r\n", []byte("e\r\nUser-agent: *\n\r\n"), "User-agent: *\n", []string{ProblemChunkedInvalid}},
-		{"gzip-that-is-not", "Content-Encoding: gzip\r\n", []byte(robotsBody), robotsBody, []string{ProblemContentEncodingInvalid}},
-		{"gzip-cut", "Content-Encoding: gzip\r\n", gz(t, robotsBody+robotsBody+robotsBody)[:40], "", []string{ProblemContentEncodingInvalid}},
-		{"brotli-that-is-not", "Content-Encoding: br\r\n", []byte(robotsBody), robotsBody, []string{ProblemContentEncodingInvalid}},
-		{"unsupported-coding", "Content-Encoding: compress\r\n", []byte("xyz"), "xyz", []string{ProblemContentEncodingUnsupported}},
-		{"two-codings", "Content-Encoding: gzip\r\nContent-Encoding: br\r\n", []byte("xyz"), "xyz", []string{ProblemContentEncodingUnsupported}},
+		{"not-actually-chunked", "Transfer-Encoding: chunked\r\n", []byte(robotsBody), robotsBody, []ProblemKind{ProblemChunkedInvalid}},
+		{"chunk-size-too-big", "Transfer-Encoding: chunked\r\n", []byte("e\r\nUser-agent: *\n\r\nff\r\nDisallow"), "User-agent: *\nDisallow", []ProblemKind{ProblemChunkedInvalid}},
+		{"chunk-garbage-size", "Transfer-Encoding: chunked\r\n", []byte("e\r\nUser-agent: *\n\r\nzz\r\nmore"), "User-agent: *\n", []ProblemKind{ProblemChunkedInvalid}},
+		{"no-last-chunk", "Transfer-Encoding: chunked\r\n", []byte("e\r\nUser-agent: *\n\r\n"), "User-agent: *\n", []ProblemKind{ProblemChunkedInvalid}},
+		{"gzip-that-is-not", "Content-Encoding: gzip\r\n", []byte(robotsBody), robotsBody, []ProblemKind{ProblemContentEncodingInvalid}},
+		{"gzip-cut", "Content-Encoding: gzip\r\n", gz(t, robotsBody+robotsBody+robotsBody)[:40], "", []ProblemKind{ProblemContentEncodingInvalid}},
+		{"brotli-that-is-not", "Content-Encoding: br\r\n", []byte(robotsBody), robotsBody, []ProblemKind{ProblemContentEncodingInvalid}},
+		{"unsupported-coding", "Content-Encoding: compress\r\n", []byte("xyz"), "xyz", []ProblemKind{ProblemContentEncodingUnsupported}},
+		{"two-codings", "Content-Encoding: gzip\r\nContent-Encoding: br\r\n", []byte("xyz"), "xyz", []ProblemKind{ProblemContentEncodingUnsupported}},
 		{"gzip-empty-body", "Content-Encoding: gzip\r\n", nil, "", nil},
 	}
 	for _, v := range vectors {

@@ -116,7 +116,7 @@ func TestWARCHeaders(t *testing.T) {
 	if c.URL != "https://a.example/robots.txt" || c.RecordID != "<urn:uuid:folded>" || string(c.Body) != "ab" || c.DetectedType != "text/plain" {
 		t.Errorf("capture %+v", c)
 	}
-	for _, code := range []string{ProblemTargetURIInvalid, ProblemWARCHeaderInvalid} {
+	for _, code := range []ProblemKind{ProblemTargetURIInvalid, ProblemWARCHeaderInvalid} {
 		if !c.HasProblem(code) {
 			t.Errorf("no %s in %v", code, c.Problems)
 		}
@@ -139,7 +139,7 @@ func TestWARCDamage(t *testing.T) {
 		data     []byte
 		hosts    []string // hosts of the captures, in order
 		damage   []string
-		problems []string // problem codes of the capture of b.example
+		problems []ProblemKind // problem codes of the capture of b.example
 		records  int64
 	}{
 		{"garbage-between-records", []byte(a + "GARBAGE\nMORE GARBAGE\n" + c), []string{"a.example", "c.example"}, []string{DamageGarbage}, nil, 2},
@@ -149,13 +149,13 @@ func TestWARCDamage(t *testing.T) {
 		{"garbage-between-members", slices.Concat(good, []byte("NOT A MEMBER"), gz(t, c)), []string{"a.example", "c.example"}, []string{DamageGarbage}, nil, 2},
 		{"corrupt-member-mid-file", slices.Concat(good, bad, gz(t, c)), []string{"a.example", "c.example"}, nil, nil, 3},
 		{"truncated-member-in-header", slices.Concat(good, gz(t, b)[:60]), []string{"a.example"}, []string{DamageTruncated}, nil, 1},
-		{"truncated-member-in-body", slices.Concat(good, gz(t, b)[:len(gz(t, b))-12]), []string{"a.example", "b.example"}, []string{DamageTruncated, DamageRecordBroken}, []string{ProblemRecordIncomplete, ProblemInputDamaged}, 2},
+		{"truncated-member-in-body", slices.Concat(good, gz(t, b)[:len(gz(t, b))-12]), []string{"a.example", "b.example"}, []string{DamageTruncated, DamageRecordBroken}, []ProblemKind{ProblemRecordIncomplete, ProblemInputDamaged}, 2},
 		{"header-of-megabytes", []byte(a + bigHeader + c), []string{"a.example", "c.example"}, []string{DamageRecordHeader, DamageGarbage}, nil, 3},
 		{"no-content-length", []byte(a + noLength + c), []string{"a.example", "c.example"}, []string{DamageRecordHeader, DamageGarbage}, nil, 3},
-		{"content-length-too-short", []byte(a + short + c), []string{"a.example", "b.example", "c.example"}, nil, []string{ProblemLengthMismatch}, 3},
-		{"content-length-too-long", []byte(a + long + c), []string{"a.example", "b.example", "c.example"}, nil, []string{ProblemLengthMismatch}, 3},
-		{"content-length-too-long-gzip", perRecord(t, a, long, c), []string{"a.example", "b.example", "c.example"}, nil, []string{ProblemLengthMismatch}, 3},
-		{"content-length-past-eof", []byte(a + long), []string{"a.example", "b.example"}, []string{DamageRecordBroken}, []string{ProblemRecordIncomplete}, 2},
+		{"content-length-too-short", []byte(a + short + c), []string{"a.example", "b.example", "c.example"}, nil, []ProblemKind{ProblemLengthMismatch}, 3},
+		{"content-length-too-long", []byte(a + long + c), []string{"a.example", "b.example", "c.example"}, nil, []ProblemKind{ProblemLengthMismatch}, 3},
+		{"content-length-too-long-gzip", perRecord(t, a, long, c), []string{"a.example", "b.example", "c.example"}, nil, []ProblemKind{ProblemLengthMismatch}, 3},
+		{"content-length-past-eof", []byte(a + long), []string{"a.example", "b.example"}, []string{DamageRecordBroken}, []ProblemKind{ProblemRecordIncomplete}, 2},
 		{"empty-members", slices.Concat(gz(t, ""), good, gz(t, "")), []string{"a.example"}, nil, nil, 1},
 		{"empty-input", nil, nil, nil, nil, 0},
 	}
