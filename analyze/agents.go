@@ -32,14 +32,14 @@ func (s *crawlState) makeTallies(_ context.Context, hb *batch) error {
 // agentsPass feeds the agents of the batch's effective captures, and in
 // the first batch every row of agents.
 func (s *crawlState) agentsPass(ctx context.Context, hb *batch) error {
-	return s.hostRowsPass(ctx, hb, "agents")
+	return s.hostRowsPass(ctx, hb, AgentsTable)
 }
 
 // hostTablesPass feeds the rows of the effective captures of the batch of
 // each "host T" table but agents.
 func (s *crawlState) hostTablesPass(ctx context.Context, hb *batch) error {
 	for _, t := range s.secs.hostTables() {
-		if t == "agents" {
+		if t == AgentsTable {
 			continue
 		}
 		if err := s.hostRowsPass(ctx, hb, t); err != nil {
@@ -53,7 +53,7 @@ func (s *crawlState) hostTablesPass(ctx context.Context, hb *batch) error {
 // rows of the effective captures to the sections that need "host T", and
 // in the counting batch every record to those that need the table
 // itself when the batch's passes feed it (agents).
-func (s *crawlState) hostRowsPass(ctx context.Context, hb *batch, table string) error {
+func (s *crawlState) hostRowsPass(ctx context.Context, hb *batch, table Table) error {
 	pseudo := HostRowsTable(table)
 	all := hb.counting && slices.Contains(batchTables, table) && s.secs.wants(table)
 	if !s.secs.wants(pseudo) && !all {
@@ -64,7 +64,7 @@ func (s *crawlState) hostRowsPass(ctx context.Context, hb *batch, table string) 
 		columns = union(columns, s.secs.columns(table))
 	}
 	feeds := make([]runFeed, s.d.workers())
-	spec := scanSpec{table: table, crawl: s.label, columns: columns, dict: dictColumns(columns, hostDictColumns...)}
+	spec := scanSpec{table: table.name, crawl: s.label, columns: columns, dict: dictColumns(columns, hostDictColumns...)}
 	return s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
 		if all {
 			if err := s.secs.add(table, w, rec); err != nil {
@@ -88,7 +88,7 @@ func dictColumns(read []string, dict ...string) []string {
 
 // feedHostRows feeds the runs of rows of the record that belong to an
 // effective capture of the batch.
-func (s *crawlState) feedHostRows(hb *batch, table string, w int, f *runFeed, rec arrow.Record) error {
+func (s *crawlState) feedHostRows(hb *batch, table Table, w int, f *runFeed, rec arrow.Record) error {
 	if !s.secs.wants(HostRowsTable(table)) {
 		return nil
 	}

@@ -123,12 +123,12 @@ var indexColumns = []string{
 func (s *crawlState) capturesPass(ctx context.Context, hb *batch) error {
 	columns := indexColumns
 	if hb.counting {
-		columns = union(indexColumns, s.secs.columns("captures"))
+		columns = union(indexColumns, s.secs.columns(CapturesTable))
 	}
 	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: []string{"outcome"}}
 	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
 		if hb.counting {
-			if err := s.secs.add("captures", w, rec); err != nil {
+			if err := s.secs.add(CapturesTable, w, rec); err != nil {
 				return err
 			}
 		}
@@ -141,7 +141,7 @@ func (s *crawlState) capturesPass(ctx context.Context, hb *batch) error {
 	}
 	hb.finishIndex()
 	if hb.counting {
-		s.secs.finish(s.out, "captures") // what the captures table gives by itself
+		s.secs.finish(s.out, CapturesTable) // what the captures table gives by itself
 	}
 	return nil
 }

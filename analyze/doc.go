@@ -111,7 +111,10 @@
 // # Sections
 //
 // The crawl report is made of sections, plug-ins in the same shape: a
-// [Section] value names what it reads (Needs: tables and columns), returns
+// [Section] value names what it reads (Needs: tables, as [Table] values
+// such as [CapturesTable] or [DecidingTable], so that a misspelled table
+// does not compile, and columns, which TestSectionNeeds checks against
+// the dataset's schema), returns
 // a new accumulator for each worker of the driver (Add a record, Merge
 // another worker's counts, Finish into the [Crawl]), lists its Trends and
 // renders itself in Markdown and, with its template fragment, in HTML. The

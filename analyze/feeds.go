@@ -43,7 +43,7 @@ func (s *crawlState) hostsPass(ctx context.Context, hb *batch) error {
 	}
 	columns := []string{"capture_id", "url_host_name"}
 	for _, feed := range []struct {
-		table string
+		table Table
 		fed   bool
 	}{{DecidingTable, hosts}, {MarkedCapturesTable, marked}, {ChosenTable, chosen}, {EffectiveTable, effective}, {EffectiveHostsTable, named}} {
 		if feed.fed {
@@ -55,7 +55,7 @@ func (s *crawlState) hostsPass(ctx context.Context, hb *batch) error {
 		dict = []string{"outcome"}
 	}
 	var f, all, eff hostFeed
-	spec := scanSpec{table: "captures", crawl: s.label, columns: columns, dict: dict}
+	spec := scanSpec{table: CapturesTable.name, crawl: s.label, columns: columns, dict: dict}
 	return s.d.scan(ctx, spec, func(_ int, rec arrow.Record) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -110,7 +110,7 @@ func (s *crawlState) hostsPass(ctx context.Context, hb *batch) error {
 			}
 		}
 		if rows := eff.rows(); len(rows) > 0 {
-			for _, table := range []string{EffectiveTable, EffectiveHostsTable} {
+			for _, table := range []Table{EffectiveTable, EffectiveHostsTable} {
 				if err := s.secs.addHosts(table, rec, rows, func(slot, h int) *uint64 { return &hb.tallies[slot][eff.cis[h]] }); err != nil {
 					return err
 				}

@@ -36,7 +36,7 @@ type diagWorker struct {
 func (s *crawlState) diagnosticsPass(ctx context.Context, hb *batch) error {
 	columns := []string{"capture_id", "code", "severity"}
 	if hb.counting {
-		columns = union(columns, s.secs.columns("diagnostics"))
+		columns = union(columns, s.secs.columns(DiagnosticsTable))
 	}
 	workers := make([]*diagWorker, s.d.workers())
 	for i := range workers {
@@ -45,7 +45,7 @@ func (s *crawlState) diagnosticsPass(ctx context.Context, hb *batch) error {
 	spec := scanSpec{table: "diagnostics", crawl: s.label, columns: columns, dict: []string{"capture_id", "code", "severity"}}
 	err := s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
 		if hb.counting {
-			if err := s.secs.add("diagnostics", w, rec); err != nil {
+			if err := s.secs.add(DiagnosticsTable, w, rec); err != nil {
 				return err
 			}
 		}
@@ -130,7 +130,7 @@ func growTo(s []int64, n int) []int64 {
 func (s *crawlState) rulesPass(ctx context.Context, hb *batch) error {
 	columns := []string{"capture_id", "has_end_anchor"}
 	if hb.counting {
-		columns = union(columns, s.secs.columns("rules"))
+		columns = union(columns, s.secs.columns(RulesTable))
 	}
 	dict := []string{"capture_id"}
 	if slices.Contains(columns, "directive") {
@@ -139,7 +139,7 @@ func (s *crawlState) rulesPass(ctx context.Context, hb *batch) error {
 	spec := scanSpec{table: "rules", crawl: s.label, columns: columns, dict: dict}
 	return s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
 		if hb.counting {
-			if err := s.secs.add("rules", w, rec); err != nil {
+			if err := s.secs.add(RulesTable, w, rec); err != nil {
 				return err
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // A Section is one section of the crawl report, in the shape of a site
@@ -165,19 +166,43 @@ func (p Params) crawlerList() *crawlerList {
 // like the others: a section that needs "hosts" gets its rows once per
 // crawl (the strata section does).
 type Need struct {
-	Table   string
+	Table   Table
 	Columns []string
 }
 
+// A Table is a table a section may need: one of the dataset's (schema)
+// or a pseudo-table the driver feeds. Only the values below, and those
+// HostRowsTable returns, exist: a misspelled table does not compile.
+type Table struct{ name string }
+
+// String returns the table's name: "captures", "deciding captures", ...
+func (t Table) String() string { return t.name }
+
+// datasetTable returns the dataset's table whose rows are T.
+func datasetTable[T schema.Row]() Table { return Table{schema.TableName[T]()} }
+
+// The tables of the dataset a section may need.
+var (
+	CapturesTable    = datasetTable[schema.Capture]()
+	DiagnosticsTable = datasetTable[schema.Diagnostic]()
+	RulesTable       = datasetTable[schema.Rule]()
+	SitemapsTable    = datasetTable[schema.Sitemap]()
+	AgentsTable      = datasetTable[schema.Agent]()
+	InputsTable      = datasetTable[schema.Input]()
+	DirectivesTable  = datasetTable[schema.Directive]()
+	PreferencesTable = datasetTable[schema.Preference]()
+	HostsTable       = datasetTable[schema.Host]()
+)
+
 // The pseudo-tables of [Need].
-const (
-	MarksTable          = "marks"
-	MarkedCapturesTable = "marked captures"
-	DecidingTable       = "deciding captures"
-	EffectiveTable      = "effective captures"
-	EffectiveHostsTable = "effective hosts" // EffectiveTable, with Marks.Hosts
-	ChosenTable         = "chosen hosts"
-	HostAgentsTable     = "host agents" // HostRowsTable("agents")
+var (
+	MarksTable          = Table{"marks"}
+	MarkedCapturesTable = Table{"marked captures"}
+	DecidingTable       = Table{"deciding captures"}
+	EffectiveTable      = Table{"effective captures"}
+	EffectiveHostsTable = Table{"effective hosts"} // EffectiveTable, with Marks.Hosts
+	ChosenTable         = Table{"chosen hosts"}
+	HostAgentsTable     = HostRowsTable(AgentsTable)
 )
 
 // hostRowsPrefix starts the name of a "host T" pseudo-table.
@@ -185,20 +210,19 @@ const hostRowsPrefix = "host "
 
 // HostRowsTable returns the pseudo-table of the rows of a table of each
 // deciding capture.
-func HostRowsTable(table string) string { return hostRowsPrefix + table }
+func HostRowsTable(table Table) Table { return Table{hostRowsPrefix + table.name} }
 
-// hostRowsOf returns the table of a "host T" pseudo-table, or "".
-func hostRowsOf(pseudo string) string {
-	t, ok := strings.CutPrefix(pseudo, hostRowsPrefix)
-	if !ok {
-		return ""
-	}
-	return t
+// hostRowsOf returns the table of a "host T" pseudo-table, and whether
+// it is one.
+func hostRowsOf(pseudo Table) (Table, bool) {
+	t, ok := strings.CutPrefix(pseudo.name, hostRowsPrefix)
+	return Table{t}, ok
 }
 
 // isPseudo reports whether a Need's table is a pseudo-table.
-func isPseudo(table string) bool {
-	return slices.Contains(pseudoTables, table) || hostRowsOf(table) != ""
+func isPseudo(table Table) bool {
+	_, host := hostRowsOf(table)
+	return slices.Contains(pseudoTables, table) || host
 }
 
 // An Accumulator counts what one worker of the driver reads. Add gets a
@@ -207,7 +231,7 @@ func isPseudo(table string) bool {
 // Merge adds another worker's counts into this one; Finish writes the
 // figures into the crawl's.
 type Accumulator interface {
-	Add(table string, rec arrow.Record) error
+	Add(table Table, rec arrow.Record) error
 	Merge(other Accumulator)
 	Finish(out *Crawl)
 }
@@ -255,7 +279,7 @@ type BodyReader interface {
 // deciding captures. It may be called from several goroutines, each with
 // its own accumulator; the tallies are shared.
 type HostRowsAdder interface {
-	AddHostRows(table string, rec arrow.Record, runs []HostRun) error
+	AddHostRows(table Table, rec arrow.Record, runs []HostRun) error
 }
 
 // CaptureRow is one capture of a record of captures (for "hosts", a

@@ -34,7 +34,7 @@ var changesSection = &Section{
 	Title: "Changes",
 
 	Needs: []Need{
-		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class"}},
+		{Table: HostsTable, Columns: []string{"url_host_name", "fetch_class"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
 		{Table: EffectiveHostsTable},
 	},
@@ -133,7 +133,7 @@ func newChangesAcc(p Params) *changesAcc {
 }
 
 // Add reads rows of the hosts table: each host's fetch class.
-func (a *changesAcc) Add(_ string, rec arrow.Record) error {
+func (a *changesAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	hosts, classes := cs.str("url_host_name"), cs.str("fetch_class")
 	if cs.err != nil {
@@ -155,7 +155,7 @@ func fetchClassNumber(class string) uint8 {
 
 // AddHostRows sets the verdict bits of effective captures in their
 // tallies. Workers call it at once: it writes only tallies, atomically.
-func (a *changesAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) error {
+func (a *changesAcc) AddHostRows(_ Table, rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	agents, verdicts := cs.dict("agent"), cs.dict("verdict")
 	if cs.err != nil {

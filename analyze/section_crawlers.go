@@ -22,7 +22,7 @@ var crawlersSection = &Section{
 	Anchors: []Anchor{{"ai", "AI crawlers"}, {"search", "Search crawlers"}},
 
 	Needs: []Need{
-		{Table: "agents", Columns: []string{"agent"}},
+		{Table: AgentsTable, Columns: []string{"agent"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "named", "verdict"}},
 		{Table: EffectiveTable},
 	},
@@ -116,7 +116,7 @@ func newCrawlersAcc(list *crawlerList) *crawlersAcc {
 }
 
 // Add marks the known crawlers that have a row in a record of agents.
-func (a *crawlersAcc) Add(_ string, rec arrow.Record) error {
+func (a *crawlersAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	agents := cs.dict("agent")
 	if cs.err != nil {
@@ -137,7 +137,7 @@ func (a *crawlersAcc) Add(_ string, rec arrow.Record) error {
 
 // AddHostRows counts the verdicts of runs of agents rows of effective
 // captures, each as the hosts it decides for.
-func (a *crawlersAcc) AddHostRows(_ string, rec arrow.Record, runs []HostRun) error {
+func (a *crawlersAcc) AddHostRows(_ Table, rec arrow.Record, runs []HostRun) error {
 	cs := columnSet{rec: rec}
 	agents, verdicts, named := cs.dict("agent"), cs.dict("verdict"), cs.boolean("named")
 	if cs.err != nil {

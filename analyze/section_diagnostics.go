@@ -19,9 +19,9 @@ var diagnosticsSection = &Section{
 	Doc:   "the prevalence of every diagnostic code",
 	Title: "Diagnostics",
 	Needs: []Need{
-		{Table: "diagnostics", Columns: []string{"code", "severity"}},
+		{Table: DiagnosticsTable, Columns: []string{"code", "severity"}},
 		{Table: MarksTable},
-		{Table: "captures", Columns: []string{"error_count"}},
+		{Table: CapturesTable, Columns: []string{"error_count"}},
 	},
 	New:      func(Params) Accumulator { return newDiagnosticsAcc() },
 	Trends:   []Trend{{Name: "captures with an error", Ratio: func(c *Crawl) Ratio { return c.WithErrors }}},
@@ -47,8 +47,8 @@ func newDiagnosticsAcc() *diagnosticsAcc {
 
 // Add counts a record of diagnostics by code, or of captures with an
 // error.
-func (a *diagnosticsAcc) Add(table string, rec arrow.Record) error {
-	if table == "captures" {
+func (a *diagnosticsAcc) Add(table Table, rec arrow.Record) error {
+	if table == CapturesTable {
 		return a.addErrors(rec)
 	}
 	cs := columnSet{rec: rec}

@@ -106,7 +106,7 @@ func counts(m *Marks) bool {
 	return m.Deciding() && m.UsableFile() && m.NonEmpty() && m.DigestHash() != 0
 }
 
-func (a *sharedBodiesAcc) Add(string, arrow.Record) error { return nil }
+func (a *sharedBodiesAcc) Add(Table, arrow.Record) error { return nil }
 
 // AddMarks counts a deciding capture for its body.
 func (a *sharedBodiesAcc) AddMarks(m *Marks) {

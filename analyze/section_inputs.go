@@ -10,7 +10,7 @@ var inputsSection = &Section{
 	Doc:   "the inputs read: files, bytes, records, captures, records skipped, damage recovered from, inputs not read to their end",
 	Title: "Inputs",
 	Needs: []Need{
-		{Table: "inputs", Columns: []string{"bytes", "records", "captures", "skipped", "damage_events", "error"}},
+		{Table: InputsTable, Columns: []string{"bytes", "records", "captures", "skipped", "damage_events", "error"}},
 	},
 	New:      func(Params) Accumulator { return &inputsAcc{} },
 	Markdown: mdInputs,
@@ -22,7 +22,7 @@ type inputsAcc struct {
 }
 
 // Add sums a record of inputs.
-func (a *inputsAcc) Add(_ string, rec arrow.Record) error {
+func (a *inputsAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	bytes, records, captures := cs.i64("bytes"), cs.i64("records"), cs.i64("captures")
 	skipped, damage, errs := cs.i64("skipped"), cs.i64("damage_events"), cs.str("error")

@@ -74,7 +74,7 @@ type mistakesAcc struct {
 	shown                       [12]int64 // read captures by mistake number
 }
 
-func (a *mistakesAcc) Add(string, arrow.Record) error { return nil }
+func (a *mistakesAcc) Add(Table, arrow.Record) error { return nil }
 
 // AddMarkedCaptures counts rows of captures: the read ones.
 func (a *mistakesAcc) AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) error {

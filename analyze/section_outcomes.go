@@ -15,7 +15,7 @@ var outcomesSection = &Section{
 	Name:  "outcomes",
 	Doc:   "the outcome of each capture and its HTTP statuses",
 	Title: "Outcomes",
-	Needs: []Need{{Table: "captures", Columns: []string{"outcome", "fetch_status"}}},
+	Needs: []Need{{Table: CapturesTable, Columns: []string{"outcome", "fetch_status"}}},
 	New: func(Params) Accumulator {
 		return &outcomesAcc{outcomes: slices.Clone(knownOutcomes), counts: map[outcomeStatus]int64{}}
 	},
@@ -39,7 +39,7 @@ type outcomesAcc struct {
 }
 
 // Add counts a record of captures.
-func (a *outcomesAcc) Add(_ string, rec arrow.Record) error {
+func (a *outcomesAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	outcome, status := cs.dict("outcome"), cs.i32("fetch_status")
 	if cs.err != nil {

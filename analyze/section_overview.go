@@ -15,7 +15,7 @@ var overviewSection = &Section{
 	Name: "overview",
 	Doc:  "the captures and hosts of the crawl, the read captures, the usable hosts and the fetch times",
 	Needs: []Need{
-		{Table: "captures", Columns: []string{"fetch_time", "fetch_status"}},
+		{Table: CapturesTable, Columns: []string{"fetch_time", "fetch_status"}},
 		{Table: MarksTable},
 	},
 	New: func(Params) Accumulator { return &overviewAcc{} },
@@ -37,7 +37,7 @@ type overviewAcc struct {
 }
 
 // Add counts a record of captures.
-func (a *overviewAcc) Add(_ string, rec arrow.Record) error {
+func (a *overviewAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	fetch, status := cs.timestamp("fetch_time"), cs.i32("fetch_status")
 	if cs.err != nil {

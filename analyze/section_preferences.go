@@ -25,8 +25,8 @@ var preferencesSection = &Section{
 	Doc:   "AI usage preferences and the other extension directives of the hosts with a usable robots.txt, and how they sit with blocking",
 	Title: "AI preferences",
 	Needs: []Need{
-		{Table: HostRowsTable("directives"), Columns: []string{"key", "valid"}},
-		{Table: HostRowsTable("preferences"), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},
+		{Table: HostRowsTable(DirectivesTable), Columns: []string{"key", "valid"}},
+		{Table: HostRowsTable(PreferencesTable), Columns: []string{"source", "category", "allowed", "path", "user_agents"}},
 		{Table: HostAgentsTable, Columns: []string{"agent", "verdict"}},
 		{Table: EffectiveTable},
 	},
@@ -205,14 +205,14 @@ type preferencesAcc struct {
 	keyOf []int // key bucket by index in a record's key dictionary
 }
 
-func (a *preferencesAcc) Add(string, arrow.Record) error { return nil }
+func (a *preferencesAcc) Add(Table, arrow.Record) error { return nil }
 
 // AddHostRows keeps the rows of the usable hosts' effective captures.
-func (a *preferencesAcc) AddHostRows(table string, rec arrow.Record, runs []HostRun) error {
+func (a *preferencesAcc) AddHostRows(table Table, rec arrow.Record, runs []HostRun) error {
 	switch table {
-	case "directives":
+	case DirectivesTable:
 		return a.addDirectives(rec, runs)
-	case "preferences":
+	case PreferencesTable:
 		return a.addPreferences(rec, runs)
 	}
 	return a.addAgents(rec, runs)

@@ -13,8 +13,8 @@ var rulesSection = &Section{
 	Doc:   "rules, wildcards and end anchors",
 	Title: "Rules",
 	Needs: []Need{
-		{Table: "captures", Columns: []string{"rule_count", "wildcard_rule_count"}},
-		{Table: "rules", Columns: []string{"directive", "has_wildcard", "has_end_anchor"}},
+		{Table: CapturesTable, Columns: []string{"rule_count", "wildcard_rule_count"}},
+		{Table: RulesTable, Columns: []string{"directive", "has_wildcard", "has_end_anchor"}},
 		{Table: MarksTable},
 	},
 	New:      func(Params) Accumulator { return &rulesAcc{} },
@@ -27,8 +27,8 @@ type rulesAcc struct {
 	Patterns
 }
 
-func (a *rulesAcc) Add(table string, rec arrow.Record) error {
-	if table == "captures" {
+func (a *rulesAcc) Add(table Table, rec arrow.Record) error {
+	if table == CapturesTable {
 		return a.addCaptures(rec)
 	}
 	return a.addRules(rec)

@@ -11,8 +11,8 @@ var sitemapsSection = &Section{
 	Doc:   "the sitemaps declared: read captures with a sitemap line, sitemap lines and the valid ones",
 	Title: "Sitemaps",
 	Needs: []Need{
-		{Table: "captures", Columns: []string{"fetch_status", "sitemap_count"}},
-		{Table: "sitemaps", Columns: []string{"valid"}},
+		{Table: CapturesTable, Columns: []string{"fetch_status", "sitemap_count"}},
+		{Table: SitemapsTable, Columns: []string{"valid"}},
 	},
 	New:      func(Params) Accumulator { return &sitemapsAcc{} },
 	Trends:   []Trend{{Name: "sitemap declared (of read captures)", Ratio: func(c *Crawl) Ratio { return c.Sitemaps.Captures }}},
@@ -24,8 +24,8 @@ type sitemapsAcc struct {
 	Sitemaps
 }
 
-func (a *sitemapsAcc) Add(table string, rec arrow.Record) error {
-	if table == "captures" {
+func (a *sitemapsAcc) Add(table Table, rec arrow.Record) error {
+	if table == CapturesTable {
 		return a.addCaptures(rec)
 	}
 	return a.addLines(rec)

@@ -18,7 +18,7 @@ var sizesSection = &Section{
 	Name:  "sizes",
 	Doc:   "the sizes of the read captures and the 500 KiB limit",
 	Title: "Sizes",
-	Needs: []Need{{Table: "captures", Columns: []string{"fetch_status", "payload_length", "payload_length_real", "oversize"}}},
+	Needs: []Need{{Table: CapturesTable, Columns: []string{"fetch_status", "payload_length", "payload_length_real", "oversize"}}},
 	New:   func(Params) Accumulator { return &sizesAcc{counts: map[int64]int64{}} },
 	View:  func(c *Crawl, _ Params) any { return sizeChart(c.Sizes) },
 	Trends: []Trend{
@@ -35,7 +35,7 @@ type sizesAcc struct {
 }
 
 // Add counts a record of captures.
-func (a *sizesAcc) Add(_ string, rec arrow.Record) error {
+func (a *sizesAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	status, oversize := cs.i32("fetch_status"), cs.boolean("oversize")
 	stored, real := cs.i64("payload_length"), cs.i64("payload_length_real")

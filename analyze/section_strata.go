@@ -32,8 +32,8 @@ var strataSection = &Section{
 	Title: "Ranked hosts",
 
 	Needs: []Need{
-		{Table: "hosts", Columns: []string{"url_host_name", "fetch_class", "effective_capture_id"}},
-		{Table: "agents", Columns: []string{"capture_id", "agent", "verdict"}},
+		{Table: HostsTable, Columns: []string{"url_host_name", "fetch_class", "effective_capture_id"}},
+		{Table: AgentsTable, Columns: []string{"capture_id", "agent", "verdict"}},
 	},
 	New:      func(p Params) Accumulator { return newStrataAcc(p.Ranks, p.crawlerList()) },
 	Shared:   true,
@@ -121,8 +121,8 @@ func newStrataAcc(r *Ranks, list *crawlerList) *strataAcc {
 }
 
 //mutate:catch ./cmd/robocensus
-func (a *strataAcc) Add(table string, rec arrow.Record) error {
-	if table == "agents" {
+func (a *strataAcc) Add(table Table, rec arrow.Record) error {
+	if table == AgentsTable {
 		return a.addAgents(rec)
 	}
 	cs := columnSet{rec: rec}

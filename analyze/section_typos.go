@@ -18,7 +18,7 @@ var typosSection = &Section{
 	Doc:   "misspelled keys",
 	Title: "Typos",
 	Needs: []Need{
-		{Table: "diagnostics", Columns: []string{"code", "message"}},
+		{Table: DiagnosticsTable, Columns: []string{"code", "message"}},
 		{Table: MarksTable},
 	},
 	New: func(p Params) Accumulator { return &typosAcc{top: p.Top, keys: map[[2]string]int64{}} },
@@ -43,7 +43,7 @@ type typosAcc struct {
 }
 
 // Add counts the typos of a record of diagnostics.
-func (a *typosAcc) Add(_ string, rec arrow.Record) error {
+func (a *typosAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	codes, msg := cs.dict("code"), cs.str("message")
 	if cs.err != nil {

@@ -15,7 +15,7 @@ var userAgentsSection = &Section{
 	Name:  "agents",
 	Doc:   "the user agents most often named",
 	Title: "User agents",
-	Needs: []Need{{Table: "captures", Columns: []string{"user_agents"}}},
+	Needs: []Need{{Table: CapturesTable, Columns: []string{"user_agents"}}},
 	New:   func(p Params) Accumulator { return &userAgentsAcc{top: p.Top, counts: map[string]int64{}} },
 	View: func(c *Crawl, _ Params) any {
 		if ch := agentsChart(c.UserAgents); ch != nil {
@@ -35,7 +35,7 @@ type userAgentsAcc struct {
 }
 
 // Add counts a record of captures.
-func (a *userAgentsAcc) Add(_ string, rec arrow.Record) error {
+func (a *userAgentsAcc) Add(_ Table, rec arrow.Record) error {
 	cs := columnSet{rec: rec}
 	agents := cs.list("user_agents")
 	if cs.err != nil {

@@ -40,7 +40,7 @@ func worstBefore(a, b *worstHost) bool {
 	return a.host < b.host
 }
 
-func (a *worstAcc) Add(string, arrow.Record) error { return nil }
+func (a *worstAcc) Add(Table, arrow.Record) error { return nil }
 
 // AddHosts offers the hosts with an error to the list.
 func (a *worstAcc) AddHosts(rec arrow.Record, hosts []CaptureRow) error {

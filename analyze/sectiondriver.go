@@ -19,11 +19,11 @@ type sectionRun struct {
 
 // batchTables are the tables the host batches' passes read: the sections
 // that need them are fed from the first batch's passes.
-var batchTables = []string{"captures", "diagnostics", "rules", "agents"}
+var batchTables = []Table{CapturesTable, DiagnosticsTable, RulesTable, AgentsTable}
 
 // pseudoTables are fed by the driver from what it marks in the batches,
 // with the "host T" tables (isPseudo).
-var pseudoTables = []string{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable, ChosenTable}
+var pseudoTables = []Table{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable, ChosenTable}
 
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
@@ -49,7 +49,7 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 }
 
 // columns returns the columns of a table the sections need.
-func (r *sectionRun) columns(table string) []string {
+func (r *sectionRun) columns(table Table) []string {
 	var out []string
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
@@ -62,7 +62,7 @@ func (r *sectionRun) columns(table string) []string {
 }
 
 // wants reports whether a section not yet finished needs a table.
-func (r *sectionRun) wants(table string) bool {
+func (r *sectionRun) wants(table Table) bool {
 	for i, s := range r.secs {
 		if r.accs[i] != nil && s.needs(table) {
 			return true
@@ -74,8 +74,8 @@ func (r *sectionRun) wants(table string) bool {
 // tables returns the tables the sections need that are read once per
 // crawl (not those of the batches' passes), in the order of their first
 // need.
-func (r *sectionRun) tables() []string {
-	var out []string
+func (r *sectionRun) tables() []Table {
+	var out []Table
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
 			if !slices.Contains(batchTables, n.Table) && !isPseudo(n.Table) && !slices.Contains(out, n.Table) {
@@ -88,11 +88,11 @@ func (r *sectionRun) tables() []string {
 
 // hostTables returns the tables T of the "host T" needs, in the order of
 // their first need.
-func (r *sectionRun) hostTables() []string {
-	var out []string
+func (r *sectionRun) hostTables() []Table {
+	var out []Table
 	for _, s := range r.secs {
 		for _, n := range s.Needs {
-			if t := hostRowsOf(n.Table); t != "" && !slices.Contains(out, t) {
+			if t, ok := hostRowsOf(n.Table); ok && !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
@@ -101,7 +101,7 @@ func (r *sectionRun) hostTables() []string {
 }
 
 // add feeds a record of a table to the sections that need it.
-func (r *sectionRun) add(table string, w int, rec arrow.Record) error {
+func (r *sectionRun) add(table Table, w int, rec arrow.Record) error {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || !s.needs(table) {
 			continue
@@ -142,7 +142,7 @@ func (r *sectionRun) addMarkedCaptures(rec arrow.Record, rows []CaptureRow) erro
 // host row's tally in a slot.
 //
 //mutate:catch
-func (r *sectionRun) addHosts(table string, rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
+func (r *sectionRun) addHosts(table Table, rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || !s.needs(table) {
 			continue
@@ -223,7 +223,7 @@ func (r *sectionRun) readBodies(ctx context.Context, d *Dataset, crawl string) e
 
 // addHostRows feeds the rows of a table of deciding captures; tally
 // gives each run's tally in a slot.
-func (r *sectionRun) addHostRows(table string, w int, rec arrow.Record, runs []HostRun, tally func(slot, run int) *uint64) error {
+func (r *sectionRun) addHostRows(table Table, w int, rec arrow.Record, runs []HostRun, tally func(slot, run int) *uint64) error {
 	pseudo := HostRowsTable(table)
 	for i, s := range r.secs {
 		if r.accs[i] == nil || !s.needs(pseudo) {
@@ -256,7 +256,7 @@ func (r *sectionRun) merge(i int) {
 // passes do not read.
 func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) error {
 	for _, t := range r.tables() {
-		spec := scanSpec{table: t, crawl: crawl, columns: r.columns(t)}
+		spec := scanSpec{table: t.name, crawl: crawl, columns: r.columns(t)}
 		if err := d.scan(ctx, spec, func(w int, rec arrow.Record) error { return r.add(t, w, rec) }); err != nil {
 			return err
 		}
@@ -269,7 +269,7 @@ func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) e
 // lets their state go.
 //
 //mutate:catch
-func (r *sectionRun) finish(out *Crawl, tables ...string) {
+func (r *sectionRun) finish(out *Crawl, tables ...Table) {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || len(tables) > 0 && !s.needsOnly(tables) {
 			continue
@@ -294,17 +294,20 @@ func union(a, b []string) []string {
 }
 
 // needsOnly reports whether the section reads only the tables given.
-func (s *Section) needsOnly(tables []string) bool {
+func (s *Section) needsOnly(tables []Table) bool {
 	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return !slices.Contains(tables, n.Table) })
 }
 
 // keepsTally reports whether the section keeps a tally per host: it
 // needs a "host T" table.
 func (s *Section) keepsTally() bool {
-	return slices.ContainsFunc(s.Needs, func(n Need) bool { return hostRowsOf(n.Table) != "" })
+	return slices.ContainsFunc(s.Needs, func(n Need) bool {
+		_, host := hostRowsOf(n.Table)
+		return host
+	})
 }
 
 //mutate:catch
-func (s *Section) needs(table string) bool {
+func (s *Section) needs(table Table) bool {
 	return slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Table == table })
 }
