@@ -86,18 +86,11 @@ func (d *Dataset) crawlerList(crawl string) (*crawlerList, error) {
 	return newCrawlerList(crawlers), nil
 }
 
-// followedAINames are the AI crawlers followed host by host, in the strata
-// and in the changes between crawls: the most named in robots.txt files
-// and the most discussed. Notebooks 11_ranks and 12_changes list them too.
-// A new slice each call: nothing changes them.
-func followedAINames() []string {
-	return []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
-}
-
-// followedAI returns followedAINames, in order, with "" in place of those
-// the crawl's list does not track as AI crawlers.
+// followedAI returns the AI crawlers followed host by host, in the strata
+// and in the changes between crawls (schema.FollowedAICrawlers), in order,
+// with "" in place of those the crawl's list does not track as AI crawlers.
 func (l *crawlerList) followedAI() []string {
-	names := followedAINames()
+	names := schema.FollowedAICrawlers()
 	for i, n := range names {
 		if k, ok := l.index[n]; !ok || l.crawlers[k].Kind != robots.CrawlerAI {
 			names[i] = ""

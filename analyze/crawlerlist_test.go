@@ -4,14 +4,15 @@ import (
 	"testing"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // The changes section numbers its verdict bits and categories by index in
-// followedAINames: followedCount must be its length, and the bits must fit
+// schema.FollowedAICrawlers: followedCount must be its length, and the bits must fit
 // a hostState's verdicts.
 func TestFollowedCount(t *testing.T) {
-	if n := len(followedAINames()); n != followedCount || 2*n > 16 {
-		t.Errorf("followedAINames has %d crawlers, followedCount says %d (at most 8)", n, followedCount)
+	if n := len(schema.FollowedAICrawlers()); n != followedCount || 2*n > 16 {
+		t.Errorf("schema.FollowedAICrawlers has %d crawlers, followedCount says %d (at most 8)", n, followedCount)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // changesSection compares each crawl of the report with the crawl before
 // it in the report, host by host (url_host_name): hosts that appeared and
 // disappeared, and of the hosts in both, those whose robots.txt started
-// or stopped disallowing each AI crawler of followedAINames that both
+// or stopped disallowing each AI crawler of schema.FollowedAICrawlers that both
 // crawls' crawler lists track (fully,
 // partially), whose robots.txt changed (content digest) and whose fetch
 // class changed (hosts table). A host's robots.txt is its effective
@@ -96,7 +96,7 @@ const changesName = "changes"
 // before it writes a sorted run to disk.
 var changesRunBytes = 16 << 20
 
-// The verdict bits of a host: for crawler k of followedAINames, bit
+// The verdict bits of a host: for crawler k of schema.FollowedAICrawlers, bit
 // 2k when its effective capture disallows it fully, bit 2k+1 partially.
 // They are kept in the host's tally, then in its state.
 func fullBit(k int) uint16    { return 1 << (2 * k) }
@@ -106,7 +106,7 @@ func partialBit(k int) uint16 { return 1 << (2*k + 1) }
 // it (Shared).
 type changesAcc struct {
 	p        Params
-	followed []string // followedAINames, "" for those the crawl's list does not track
+	followed []string // schema.FollowedAICrawlers, "" for those the crawl's list does not track
 	prev     string   // the previous crawl's state file, "" for none
 	// prevFollowed is the previous crawl's followed.
 	prevFollowed []string
@@ -331,7 +331,7 @@ const (
 	globalCats // the number of categories that are not per crawler
 )
 
-// followedCount is the number of followedAINames: the verdict bits and
+// followedCount is the number of schema.FollowedAICrawlers: the verdict bits and
 // the per-crawler categories are by index in it.
 const followedCount = 7
 
@@ -401,7 +401,7 @@ func (k *changeCounter) common(before, after *hostState) {
 }
 
 // changes returns the figures, for the followed AI crawlers of followed
-// (followedAINames, "" for those not tracked by both crawls).
+// (schema.FollowedAICrawlers, "" for those not tracked by both crawls).
 func (k *changeCounter) changes(previous string, followed []string) *Changes {
 	set := func(cat int, of int64) HostChange {
 		ex := k.examples[cat]

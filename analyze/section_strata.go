@@ -18,7 +18,7 @@ import (
 // Common Crawl's robotstxt-status-counts-topk.csv, so a crawl of theirs
 // can be compared with their published table. Then what the hosts'
 // robots.txt, redirects followed (their effective capture), say to the AI
-// crawlers of followedAINames the crawl's crawler list tracks.
+// crawlers of schema.FollowedAICrawlers the crawl's crawler list tracks.
 //
 // The hosts table is read before the agents rows come (the driver reads
 // it before the batches' passes): the section keeps the effective capture

@@ -47,6 +47,10 @@ CREATE OR REPLACE MACRO stored_truncation_reasons() AS ['body-cap', 'record-cap'
 CREATE OR REPLACE MACRO fetch_classes() AS ['http-forbidden', 'http-defer-visits', 'http-allow-all', 'redirect-not-resolved', 'not-robots', 'robots-no-rules', 'robots-with-rules'];
 CREATE OR REPLACE MACRO fetch_classes_best_first() AS ['robots-with-rules', 'robots-no-rules', 'not-robots', 'http-allow-all', 'http-forbidden', 'http-defer-visits', 'redirect-not-resolved'];
 CREATE OR REPLACE MACRO usable_fetch_classes() AS ['robots-with-rules', 'robots-no-rules'];
+-- followed_ai_crawlers(): the AI crawlers followed host by host, as in the report, a row
+-- (ord, agent) each in the report's order (schema.FollowedAICrawlers).
+CREATE OR REPLACE MACRO followed_ai_crawlers() AS TABLE
+SELECT * FROM (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent);
 -- End of the vocabulary.
 
 CREATE OR REPLACE VIEW hosts AS SELECT * FROM read_parquet(coalesce(getvariable('dataset'), 'robocensus-data') || '/hosts/**/*.parquet', hive_partitioning = true, hive_types = {'crawl': VARCHAR}, union_by_name = true);
@@ -104,10 +108,11 @@ SELECT a.crawl, a.agent, count(*) AS hosts,
 FROM agents a JOIN effective h USING (crawl, capture_id)
 GROUP BY ALL ORDER BY a.crawl, pct_named DESC, a.agent;
 
--- A few well-known AI crawlers over time: one row per crawl.
+-- The AI crawlers the report follows host by host (followed_ai_crawlers()) over time:
+-- one row per crawl.
 PIVOT (
     SELECT a.crawl, a.agent, round(100 * avg((verdict = 'disallowed')::INT), 2) AS pct_blocked
     FROM agents a JOIN effective h USING (crawl, capture_id)
-    WHERE a.agent IN ('GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'PerplexityBot', 'Bytespider')
+    WHERE a.agent IN (SELECT agent FROM followed_ai_crawlers())
     GROUP BY ALL)
 ON agent USING any_value(pct_blocked) ORDER BY crawl;

@@ -40,6 +40,10 @@ CREATE OR REPLACE MACRO stored_truncation_reasons() AS ['body-cap', 'record-cap'
 CREATE OR REPLACE MACRO fetch_classes() AS ['http-forbidden', 'http-defer-visits', 'http-allow-all', 'redirect-not-resolved', 'not-robots', 'robots-no-rules', 'robots-with-rules'];
 CREATE OR REPLACE MACRO fetch_classes_best_first() AS ['robots-with-rules', 'robots-no-rules', 'not-robots', 'http-allow-all', 'http-forbidden', 'http-defer-visits', 'redirect-not-resolved'];
 CREATE OR REPLACE MACRO usable_fetch_classes() AS ['robots-with-rules', 'robots-no-rules'];
+-- followed_ai_crawlers(): the AI crawlers followed host by host, as in the report, a row
+-- (ord, agent) each in the report's order (schema.FollowedAICrawlers).
+CREATE OR REPLACE MACRO followed_ai_crawlers() AS TABLE
+SELECT * FROM (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent);
 -- End of the vocabulary.
 
 -- The most common rules, by the captures that have them.

@@ -35,6 +35,10 @@ CREATE OR REPLACE MACRO stored_truncation_reasons() AS ['body-cap', 'record-cap'
 CREATE OR REPLACE MACRO fetch_classes() AS ['http-forbidden', 'http-defer-visits', 'http-allow-all', 'redirect-not-resolved', 'not-robots', 'robots-no-rules', 'robots-with-rules'];
 CREATE OR REPLACE MACRO fetch_classes_best_first() AS ['robots-with-rules', 'robots-no-rules', 'not-robots', 'http-allow-all', 'http-forbidden', 'http-defer-visits', 'redirect-not-resolved'];
 CREATE OR REPLACE MACRO usable_fetch_classes() AS ['robots-with-rules', 'robots-no-rules'];
+-- followed_ai_crawlers(): the AI crawlers followed host by host, as in the report, a row
+-- (ord, agent) each in the report's order (schema.FollowedAICrawlers).
+CREATE OR REPLACE MACRO followed_ai_crawlers() AS TABLE
+SELECT * FROM (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent);
 -- End of the vocabulary.
 
 -- The ranked list, one line per host: "rank,host", "rank<TAB>host" or "host<TAB>rank" (gzipped or not);
@@ -82,7 +86,7 @@ SELECT h.crawl, s.stratum, g.agent, count(*) AS robots_txt,
 FROM hosts h
 JOIN ranks r ON r.host = h.url_host_name
 JOIN strata s ON s.top IS NULL OR r.rank <= s.top
-CROSS JOIN (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent)
+CROSS JOIN followed_ai_crawlers() g
 LEFT JOIN agents a ON a.crawl = h.crawl AND a.capture_id = h.effective_capture_id AND a.agent = g.agent
 WHERE list_contains(usable_fetch_classes(), h.fetch_class)
 GROUP BY h.crawl, s.ord, s.stratum, g.ord, g.agent ORDER BY h.crawl, s.ord, g.ord;

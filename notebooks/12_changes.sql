@@ -49,11 +49,11 @@ CREATE OR REPLACE MACRO stored_truncation_reasons() AS ['body-cap', 'record-cap'
 CREATE OR REPLACE MACRO fetch_classes() AS ['http-forbidden', 'http-defer-visits', 'http-allow-all', 'redirect-not-resolved', 'not-robots', 'robots-no-rules', 'robots-with-rules'];
 CREATE OR REPLACE MACRO fetch_classes_best_first() AS ['robots-with-rules', 'robots-no-rules', 'not-robots', 'http-allow-all', 'http-forbidden', 'http-defer-visits', 'redirect-not-resolved'];
 CREATE OR REPLACE MACRO usable_fetch_classes() AS ['robots-with-rules', 'robots-no-rules'];
--- End of the vocabulary.
-
--- The AI crawlers followed host by host (those of 11_ranks.sql and of the report).
-CREATE OR REPLACE TABLE followed AS
+-- followed_ai_crawlers(): the AI crawlers followed host by host, as in the report, a row
+-- (ord, agent) each in the report's order (schema.FollowedAICrawlers).
+CREATE OR REPLACE MACRO followed_ai_crawlers() AS TABLE
 SELECT * FROM (VALUES (1, 'GPTBot'), (2, 'ClaudeBot'), (3, 'CCBot'), (4, 'Google-Extended'), (5, 'PerplexityBot'), (6, 'Bytespider'), (7, 'Applebot-Extended')) AS g(ord, agent);
+-- End of the vocabulary.
 
 -- The crawls in time order, each with the one before it (NULL for the first).
 CREATE OR REPLACE TABLE crawl_order AS
@@ -105,7 +105,7 @@ SELECT * FROM (
     SELECT h.previous, h.crawl, h.host, g.ord, g.agent,
            coalesce(pa.verdict, 'allowed') AS previous_verdict, coalesce(ca.verdict, 'allowed') AS verdict
     FROM host_changes h
-    CROSS JOIN followed g
+    CROSS JOIN followed_ai_crawlers() g
     LEFT JOIN agents pa ON pa.crawl = h.previous AND pa.capture_id = h.previous_capture_id AND pa.agent = g.agent
     LEFT JOIN agents ca ON ca.crawl = h.crawl AND ca.capture_id = h.capture_id AND ca.agent = g.agent
     WHERE NOT h.appeared AND NOT h.disappeared
@@ -147,7 +147,7 @@ SELECT o.crawl, o.previous, g.agent,
        CASE WHEN o.previous IS NOT NULL THEN count(v.host) FILTER (v.previous_verdict = 'partially-disallowed') END AS stopped_partially,
        coalesce(list(v.host ORDER BY v.host) FILTER (v.previous_verdict = 'partially-disallowed'), [])[:coalesce(getvariable('top'), 10)] AS stopped_partially_examples
 FROM crawl_order o
-CROSS JOIN followed g
+CROSS JOIN followed_ai_crawlers() g
 LEFT JOIN verdict_changes v ON v.crawl = o.crawl AND v.agent = g.agent
 GROUP BY o.ord, o.crawl, o.previous, g.ord, g.agent
 ORDER BY o.ord, g.ord;

@@ -51,6 +51,11 @@ CREATE OR REPLACE MACRO fetch_classes_best_first() AS %s;
 CREATE OR REPLACE MACRO usable_fetch_classes() AS %s;
 `, schema.SQLStrings(schema.FetchClassColumns()), schema.SQLStrings(schema.FetchClassesBestFirst()),
 		schema.SQLStrings(schema.UsableFetchClasses()))
+	fmt.Fprintf(&b, `-- followed_ai_crawlers(): the AI crawlers followed host by host, as in the report, a row
+-- (ord, agent) each in the report's order (schema.FollowedAICrawlers).
+CREATE OR REPLACE MACRO followed_ai_crawlers() AS TABLE
+SELECT * FROM (VALUES %s) AS g(ord, agent);
+`, schema.FollowedAICrawlersSQL())
 	return b.String()
 }
 

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/robocensus/robocensus/robots"
@@ -83,6 +84,28 @@ func UsableFetchClasses() []string {
 // IsUsableFetchClass reports whether class is one of [UsableFetchClasses].
 func IsUsableFetchClass(class string) bool {
 	return class == FetchRobotsWithRules || class == FetchRobotsNoRules
+}
+
+// FollowedAICrawlers returns the AI crawlers followed host by host, in the
+// report's strata and in its changes between crawls, and in the notebooks
+// (03, 11 and 12): the most named in robots.txt files and the most
+// discussed, in the order the report lists them. A new slice each call.
+// The notebooks get it as the table macro followed_ai_crawlers(), a row
+// (ord, agent) for each, ord counting from 1.
+func FollowedAICrawlers() []string {
+	return []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
+}
+
+// FollowedAICrawlersSQL is [FollowedAICrawlers] as the rows of a DuckDB
+// VALUES list, (1, 'GPTBot'), (2, 'ClaudeBot') and so on; the notebooks
+// use it through the macro followed_ai_crawlers().
+func FollowedAICrawlersSQL() string {
+	names := FollowedAICrawlers()
+	rows := make([]string, len(names))
+	for i, name := range names {
+		rows[i] = fmt.Sprintf("(%d, '%s')", i+1, strings.ReplaceAll(name, "'", "''"))
+	}
+	return strings.Join(rows, ", ")
 }
 
 // SQLStrings returns values as a DuckDB list literal of strings

@@ -127,3 +127,24 @@ func TestSQLStrings(t *testing.T) {
 		t.Errorf("NotRobotsCodesSQL = %s, want %s (3 codes)", got, want)
 	}
 }
+
+// TestFollowedAICrawlers checks that robots' list tracks each followed
+// crawler as an AI crawler, each once, and that the SQL rows number them
+// from 1 in order.
+func TestFollowedAICrawlers(t *testing.T) {
+	followed := schema.FollowedAICrawlers()
+	for i, name := range followed {
+		if slices.Index(followed, name) != i {
+			t.Errorf("%s is followed twice", name)
+		}
+		k := slices.IndexFunc(robots.TrackedCrawlers(), func(c robots.Crawler) bool { return c.Token == name })
+		if k < 0 || robots.TrackedCrawlers()[k].Kind != robots.CrawlerAI {
+			t.Errorf("%s is not an AI crawler of robots.TrackedCrawlers", name)
+		}
+	}
+	got := schema.FollowedAICrawlersSQL()
+	if len(followed) != 7 || !strings.HasPrefix(got, "(1, 'GPTBot'), (2, ") ||
+		!strings.HasSuffix(got, ", (7, 'Applebot-Extended')") || strings.Count(got, "), (") != 6 {
+		t.Errorf("FollowedAICrawlersSQL = %s, want the rows (1, 'GPTBot') to (7, 'Applebot-Extended')", got)
+	}
+}

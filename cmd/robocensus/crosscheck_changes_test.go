@@ -11,6 +11,7 @@ import (
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // changesNotebook lists the per-host changes between consecutive crawls
@@ -26,7 +27,7 @@ var _ = sectionCheck("changes", checkChanges)
 // changes in the report (the first) has none in the notebook either.
 func checkChanges(q *querier, c *analyze.Crawl, top int) {
 	const hostsSQL, crawlersSQL = "SELECT o.crawl, o.previous, s.previous_hosts", "SELECT o.crawl, o.previous, g.agent"
-	tables := []string{"CREATE OR REPLACE TABLE followed", "CREATE OR REPLACE TABLE crawl_order", "CREATE OR REPLACE TABLE host_state",
+	tables := []string{"CREATE OR REPLACE TABLE crawl_order", "CREATE OR REPLACE TABLE host_state",
 		"CREATE OR REPLACE TABLE host_changes", "CREATE OR REPLACE TABLE verdict_changes"}
 	stmts := notebookQueries(q, changesNotebook, append(tables, hostsSQL, crawlersSQL)...)
 	run := append(vocabularyMacros(q.t), fmt.Sprintf("SET VARIABLE top = %d", top))
@@ -146,7 +147,7 @@ func TestChangesMatchDuckDB(t *testing.T) {
 		"GPTBot {{5 9} [all.example block.example down.example]} {{1 9} [unblock.example]} {{0 9} []} {{0 9} []}",
 		"ClaudeBot {{2 9} [all.example down.example]} {{1 9} [partial.example]} {{1 9} [partial.example]} {{0 9} []}",
 	}
-	for _, agent := range []string{"CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"} {
+	for _, agent := range schema.FollowedAICrawlers()[2:] {
 		want = append(want, fmt.Sprintf("%s {{2 9} %v} {{0 9} []} {{0 9} []} {{0 9} []}", agent, both))
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -198,7 +199,7 @@ func TestChangesSiteCheckFollowsRedirects(t *testing.T) {
 // disallows every followed AI crawler.
 func allBlocked(before string) string {
 	var out []string
-	for _, agent := range []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"} {
+	for _, agent := range schema.FollowedAICrawlers() {
 		out = append(out, agent+": "+before+" -> disallowed")
 	}
 	return strings.Join(out, ", ")

@@ -60,6 +60,55 @@ var secondSpellings = []struct {
 		// to robots'.
 		allowed: []string{"robots/vocabulary.go", "ingest/archive/capture.go", "notebooks/vocabulary.sql"},
 	},
+	{
+		name:    "the followed AI crawlers (schema.FollowedAICrawlers; notebooks: followed_ai_crawlers())",
+		found:   listOfFollowed,
+		allowed: []string{"schema/vocabulary.go", "notebooks/vocabulary.sql"},
+	},
+}
+
+// followedAICrawlers are the names TestVocabularySpelledOnce looks for as
+// the followed AI crawlers.
+var followedAICrawlers = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider", "Applebot-Extended"}
+
+// followedLiteral finds a followed AI crawler spelled as a string literal
+// of Go or SQL.
+var followedLiteral = regexp.MustCompile(`["'](` + strings.Join(quotedMeta(followedAICrawlers), "|") + `)["']`)
+
+// listSeparator is what may stand between two names of one list: commas,
+// white space (a list one a line included), and the parentheses and
+// numbers of an SQL VALUES list.
+var listSeparator = regexp.MustCompile(`^[\s,()0-9]*$`)
+
+// listOfFollowed finds the followed AI crawlers spelled again: a list of
+// at least four of them, PerplexityBot among them, in a row. The crawlers
+// that train (analyze's trainingCrawlers, a list of its own) name six of
+// them but not PerplexityBot, and the Web Almanac's list of notebook 07
+// names others between them.
+func listOfFollowed(text string) bool {
+	matches := followedLiteral.FindAllStringSubmatchIndex(text, -1)
+	run, perplexity := 0, false
+	for i, m := range matches {
+		if i > 0 && !listSeparator.MatchString(text[matches[i-1][1]:m[0]]) {
+			run, perplexity = 0, false
+		}
+		run++
+		perplexity = perplexity || text[m[2]:m[3]] == "PerplexityBot"
+		if run >= 4 && perplexity {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedMeta returns words with their regular-expression metacharacters
+// escaped.
+func quotedMeta(words []string) []string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	return quoted
 }
 
 // fetchClasses are the names TestVocabularySpelledOnce looks for as the
