@@ -162,7 +162,7 @@ const (
 // publishes the crawl if its share completes it.
 //
 // Two runs of the same crawl and shard into one Dir do not run at once: the
-// second returns a [*RunningError] (ErrRunning) at once and leaves the
+// second returns a [*dataset.RunningError] (dataset.ErrRunning) at once and leaves the
 // dataset as it was.
 //
 // An input that cannot be opened or read to its end is recorded in the
@@ -401,7 +401,7 @@ func (c *Config) setDefaults() error {
 		return err
 	}
 	if c.Dir == "" {
-		return errors.New("ingest: no dataset folder")
+		return errNoDatasetFolder
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.GOMAXPROCS(0)

@@ -406,7 +406,9 @@ func printPlan(env *Env, cfg ingest.Config, inputs []string, from map[string]str
 }
 
 // withPrefix returns the error's text with prefix, unless it already starts
-// with it (the library's errors say "ingest: ...").
+// with it: ingest.Run's own errors say "ingest: ..." already, those it passes
+// on from ingest/dataset say "dataset: ..." and get the command's "ingest: "
+// in front ("ingest: dataset: another ingest of crawl ... is running").
 func withPrefix(prefix string, err error) string {
 	if msg := err.Error(); !strings.HasPrefix(msg, prefix) {
 		return prefix + msg

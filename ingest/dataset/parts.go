@@ -27,7 +27,7 @@ type Staging struct {
 func newStaging(root, crawl string) (*Staging, error) {
 	path := filepath.Join(root, ".staging", crawl+"-"+randomHex(6))
 	if err := os.MkdirAll(path, 0o755); err != nil {
-		return nil, fmt.Errorf("ingest: creating staging folder: %w", err)
+		return nil, fmt.Errorf("dataset: creating staging folder: %w", err)
 	}
 	return &Staging{root: root, crawl: crawl, path: path}, nil
 }
@@ -62,7 +62,7 @@ func (s *Staging) commit() error {
 			continue
 		}
 		if err := swapDir(staged, schema.PartitionDir(s.root, t.Name, s.crawl)); err != nil {
-			return fmt.Errorf("ingest: publishing %s: %w", t.Name, err)
+			return fmt.Errorf("dataset: publishing %s: %w", t.Name, err)
 		}
 	}
 	return s.discard()
@@ -204,7 +204,7 @@ func NewPartWriter(s *Staging, name string, crawlers []robots.Crawler) (*PartWri
 	p.preferences, err = openPart[schema.Preference](p, s, name, err)
 	if err != nil {
 		p.Close()
-		return nil, fmt.Errorf("ingest: opening part %s: %w", name, err)
+		return nil, fmt.Errorf("dataset: opening part %s: %w", name, err)
 	}
 	return p, nil
 }
@@ -323,7 +323,7 @@ func writeEmpty(s *Staging, table string) error {
 	}[table]
 	if write == nil {
 		f.Close()
-		return fmt.Errorf("ingest: no table %q", table)
+		return fmt.Errorf("dataset: no table %q", table)
 	}
 	return errors.Join(write(), f.Close())
 }

@@ -249,10 +249,10 @@ func (w *Work) discardStaleKept(wanted map[string]bool) error {
 		}
 		dir := filepath.Join(w.path, "segments")
 		if err := os.Remove(filepath.Join(dir, s.Segment+".json")); err != nil {
-			return fmt.Errorf("ingest: discarding kept segment %s: %w", s.Segment, err)
+			return fmt.Errorf("dataset: discarding kept segment %s: %w", s.Segment, err)
 		}
 		if err := os.RemoveAll(filepath.Join(dir, s.Segment)); err != nil {
-			return fmt.Errorf("ingest: discarding kept segment %s: %w", s.Segment, err)
+			return fmt.Errorf("dataset: discarding kept segment %s: %w", s.Segment, err)
 		}
 	}
 	return nil
@@ -358,7 +358,7 @@ func checkCurrentSchema(root, crawl string) error {
 			return err
 		}
 		if !schema.IsCurrentMajor(v) {
-			return fmt.Errorf("ingest: the published partition of crawl %s was written with schema %s, this version writes %s: "+
+			return fmt.Errorf("dataset: the published partition of crawl %s was written with schema %s, this version writes %s: "+
 				"a rerun cannot keep its rows; ingest the crawl again with --fresh (Config.Fresh) %s: %w", crawl, v, schema.Version, allInputsAdvice, schema.ErrRenamedColumns)
 		}
 	}
@@ -383,7 +383,7 @@ func fileVersion(path string) (string, error) {
 	}
 	v, err := schema.ReadVersion(f, fi.Size())
 	if err != nil {
-		return "", fmt.Errorf("ingest: reading %s: %w", path, err)
+		return "", fmt.Errorf("dataset: reading %s: %w", path, err)
 	}
 	return v, nil
 }
@@ -458,7 +458,7 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 			return nil
 		}
 		if len(named) != len(crawlers) {
-			return fmt.Errorf("ingest: published agents of capture %s: %d rows for %d tracked crawlers", id, len(named), len(crawlers))
+			return fmt.Errorf("dataset: published agents of capture %s: %d rows for %d tracked crawlers", id, len(named), len(crawlers))
 		}
 		return out.w.Add(id, host, named, access, via)
 	}
@@ -471,11 +471,11 @@ func copyAgents(root, crawl string, stage *Staging, part string, drop map[string
 				id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
 			}
 			if k := len(named); k >= len(crawlers) || r.Agent != crawlers[k].Token {
-				return fmt.Errorf("ingest: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh) %s", id, r.Agent, k, allInputsAdvice)
+				return fmt.Errorf("dataset: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh) %s", id, r.Agent, k, allInputsAdvice)
 			}
 			v, ok := vias[r.Via]
 			if !ok {
-				return fmt.Errorf("ingest: published agents of capture %s: via %q (a partition written before schema 1.3 has none): ingest the crawl again", id, r.Via)
+				return fmt.Errorf("dataset: published agents of capture %s: via %q (a partition written before schema 1.3 has none): ingest the crawl again", id, r.Via)
 			}
 			named, access, via = append(named, r.Named), append(access, verdicts[r.Verdict]), append(via, v)
 			return nil
@@ -499,7 +499,7 @@ func eachRow[T schema.Row](path string, f func(*T) error) error {
 	defer file.Close()
 	r, err := schema.NewReader[T](file, size)
 	if err != nil {
-		return fmt.Errorf("ingest: reading %s: %w", path, err)
+		return fmt.Errorf("dataset: reading %s: %w", path, err)
 	}
 	defer r.Close()
 	return readEach(path, r.Read, f)
@@ -534,7 +534,7 @@ func readEach[T any](path string, read func([]T) (int, error), f func(*T) error)
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("ingest: reading %s: %w", path, err)
+			return fmt.Errorf("dataset: reading %s: %w", path, err)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func ParseShard(s string) (Shard, error) {
 	ki, err1 := strconv.Atoi(k)
 	ni, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || ni < 1 || ki < 0 || ki >= ni {
-		return Shard{}, fmt.Errorf("ingest: shard %q: want K/N with 0 <= K < N", s)
+		return Shard{}, fmt.Errorf("dataset: shard %q: want K/N with 0 <= K < N", s)
 	}
 	return Shard{K: ki, N: ni}, nil
 }
@@ -125,7 +125,7 @@ func removeEmptyWork(path string) {
 func OpenWork(root, crawl string, shard Shard) (*Work, error) {
 	w := NewWork(root, crawl, shard)
 	if err := os.MkdirAll(filepath.Join(w.path, "segments"), 0o755); err != nil {
-		return nil, fmt.Errorf("ingest: creating work folder: %w", err)
+		return nil, fmt.Errorf("dataset: creating work folder: %w", err)
 	}
 	return w, w.cleanUp()
 }
@@ -173,7 +173,7 @@ func (w *Work) Committed() ([]SegmentManifest, error) {
 		}
 		var m SegmentManifest
 		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("ingest: reading %s: %w", p, err)
+			return nil, fmt.Errorf("dataset: reading %s: %w", p, err)
 		}
 		out = append(out, m)
 	}
@@ -209,10 +209,10 @@ func (s *Segment) commitAs(rows []schema.Input, from string) error {
 	// The folder exists since OpenWork, unless a run that found nothing to
 	// do removed it empty in the meantime (removeEmptyWork).
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("ingest: committing segment: %w", err)
+		return fmt.Errorf("dataset: committing segment: %w", err)
 	}
 	if err := os.Rename(s.stage.path, filepath.Join(dir, s.name)); err != nil {
-		return fmt.Errorf("ingest: committing segment: %w", err)
+		return fmt.Errorf("dataset: committing segment: %w", err)
 	}
 	data, err := json.Marshal(SegmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows, From: from})
 	if err != nil {
@@ -255,7 +255,7 @@ func writeFileAtomic(path string, data []byte) error {
 func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
 	lock, err := takeLock(filepath.Join(w.path, "finalize.lock"), staleAfter)
 	if err != nil {
-		return false, fmt.Errorf("ingest: taking the finalize lock: %w", err)
+		return false, fmt.Errorf("dataset: taking the finalize lock: %w", err)
 	}
 	return lock != nil, nil
 }

@@ -76,19 +76,19 @@ func Build(dir string, parts []string, write func([]schema.Host) error) (err err
 	b := &hostsBuild{dir: dir, buckets: int(max(1, (total+hostsBucketCaptures-1)/hostsBucketCaptures)), total: total}
 	b.workers = hostsWorkers(b.buckets, runtime.GOMAXPROCS(0), debug.SetMemoryLimit(-1))
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("hosts: creating spill folder: %w", err)
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(b.dir)) }()
 	if err := b.spread(parts); err != nil {
-		return fmt.Errorf("hosts: %w", err)
+		return prefixed("", err)
 	}
 	for round := 1; round <= maxRedirectHops; round++ {
 		if err := b.chase(round); err != nil {
-			return fmt.Errorf("hosts: redirects, round %d: %w", round, err)
+			return prefixed(fmt.Sprintf("redirects, round %d: ", round), err)
 		}
 	}
 	if err := b.write(write); err != nil {
-		return fmt.Errorf("hosts: %w", err)
+		return prefixed("", err)
 	}
 	return nil
 }
@@ -595,10 +595,6 @@ type spillReader struct {
 	rest []byte // what is left to read
 	err  error
 }
-
-// errSpillCorrupt is the error of a spill that ends in the middle of an
-// entry.
-var errSpillCorrupt = errors.New("spill file truncated or corrupt")
 
 // readSpill calls f until the file at path ends.
 func readSpill(path string, f func(*spillReader) error) error {
