@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/robocensus/robocensus/robots"
@@ -77,14 +78,12 @@ func FetchClassColumns() []string {
 // UsableFetchClasses returns the fetch classes of a host whose effective
 // capture is a usable robots.txt (robots.Outcome.Usable): robots-with-rules
 // and robots-no-rules. The notebooks get it as usable_fetch_classes().
-func UsableFetchClasses() []string {
-	return []string{FetchRobotsWithRules, FetchRobotsNoRules}
-}
+func UsableFetchClasses() []string { return slices.Clone(usableFetchClasses[:]) }
+
+var usableFetchClasses = [...]string{FetchRobotsWithRules, FetchRobotsNoRules}
 
 // IsUsableFetchClass reports whether class is one of [UsableFetchClasses].
-func IsUsableFetchClass(class string) bool {
-	return class == FetchRobotsWithRules || class == FetchRobotsNoRules
-}
+func IsUsableFetchClass(class string) bool { return slices.Contains(usableFetchClasses[:], class) }
 
 // FollowedAICrawlers returns the AI crawlers followed host by host, in the
 // report's strata and in its changes between crawls, and in the notebooks
@@ -103,7 +102,7 @@ func FollowedAICrawlersSQL() string {
 	names := FollowedAICrawlers()
 	rows := make([]string, len(names))
 	for i, name := range names {
-		rows[i] = fmt.Sprintf("(%d, '%s')", i+1, strings.ReplaceAll(name, "'", "''"))
+		rows[i] = fmt.Sprintf("(%d, %s)", i+1, sqlString(name))
 	}
 	return strings.Join(rows, ", ")
 }
@@ -113,10 +112,13 @@ func FollowedAICrawlersSQL() string {
 func SQLStrings(values []string) string {
 	quoted := make([]string, len(values))
 	for i, v := range values {
-		quoted[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+		quoted[i] = sqlString(v)
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
 }
+
+// sqlString quotes s as an SQL string literal, its single quotes doubled.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // NotRobotsCodesSQL is [robots.NotRobotsCodes] as a DuckDB list literal;
 // the notebooks use it through the macro not_robots_codes().
