@@ -101,16 +101,20 @@ func controlBytes(w string) int {
 	ctl, i := 0, 0
 	for ; i+8 <= len(w); i += 8 {
 		if hasControl(load64(w[i:])) {
-			ctl += countControl(w[i:i+8]) - repeatedNULs(w, i, i+8)
+			ctl += countControl(w[i : i+8])
 		}
 	}
-	return ctl + countControl(w[i:]) - repeatedNULs(w, i, len(w))
+	return ctl + countControl(w[i:]) - repeatedNULs(w)
 }
 
-// repeatedNULs counts the NUL bytes of w[from:to] that follow another NUL.
-func repeatedNULs(w string, from, to int) int {
+// repeatedNULs counts the NUL bytes of w that follow another NUL.
+func repeatedNULs(w string) int {
+	i := strings.IndexByte(w, 0)
+	if i < 0 {
+		return 0
+	}
 	n := 0
-	for j := max(from, 1); j < to; j++ {
+	for j := i + 1; j < len(w); j++ {
 		if w[j] == 0 && w[j-1] == 0 {
 			n++
 		}
