@@ -147,12 +147,12 @@ func bodyFormat(head, inner []byte, comp compression) (Format, error) {
 		return FormatBody, nil
 	case comp == compBzip2:
 		return FormatUnknown, fmt.Errorf("%w: bzip2-compressed data that is not a tar archive (bzip2 is read for tar archives only)", ErrUnknownFormat)
-	case !PlausibleBody(inner) && comp != compNone:
+	case PlausibleBody(inner):
+		return FormatBody, nil
+	case comp != compNone:
 		return FormatUnknown, fmt.Errorf("%w (once %s-decompressed)", ErrBinary, comp)
-	case !PlausibleBody(inner):
-		return FormatUnknown, ErrBinary
 	}
-	return FormatBody, nil
+	return FormatUnknown, ErrBinary
 }
 
 func firstLine(b []byte) []byte {
