@@ -182,7 +182,7 @@ func decompressHead(head []byte, comp compression) []byte {
 		if bytes.HasPrefix(head, magicZstdDict) {
 			return []byte("WARC/") // only the zstd WARC layout has a dictionary frame
 		}
-		d, err := zstd.NewReader(bytes.NewReader(head), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
+		d, err := zstd.NewReader(bytes.NewReader(head), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil
 		}
