@@ -383,10 +383,14 @@ type zstdSource struct {
 	first bool
 }
 
+// maxZstdWindow is the largest zstd window the readers decode; Detect
+// sniffs with the same limit, so that it takes what they can read.
+const maxZstdWindow = 64 << 20
+
 func newZstdSource(in *input) (*zstdSource, error) {
 	s := &zstdSource{input: in, first: true}
 	s.fr.br = in.br
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64 << 20)}
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow)}
 	dict, err := s.readDictionary()
 	if err != nil {
 		return nil, err

@@ -147,12 +147,12 @@ func bodyFormat(head, inner []byte, comp compression) (Format, error) {
 		return FormatBody, nil
 	case comp == compBzip2:
 		return FormatUnknown, fmt.Errorf("%w: bzip2-compressed data that is not a tar archive (bzip2 is read for tar archives only)", ErrUnknownFormat)
-	case !PlausibleBody(inner) && comp != compNone:
+	case PlausibleBody(inner):
+		return FormatBody, nil
+	case comp != compNone:
 		return FormatUnknown, fmt.Errorf("%w (once %s-decompressed)", ErrBinary, comp)
-	case !PlausibleBody(inner):
-		return FormatUnknown, ErrBinary
 	}
-	return FormatBody, nil
+	return FormatUnknown, ErrBinary
 }
 
 func firstLine(b []byte) []byte {
@@ -182,7 +182,7 @@ func decompressHead(head []byte, comp compression) []byte {
 		if bytes.HasPrefix(head, magicZstdDict) {
 			return []byte("WARC/") // only the zstd WARC layout has a dictionary frame
 		}
-		d, err := zstd.NewReader(bytes.NewReader(head), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
+		d, err := zstd.NewReader(bytes.NewReader(head), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil
 		}
