@@ -64,7 +64,7 @@ func NewTarReader(r io.Reader, name string, opts ...Option) (*TarReader, error) 
 		}
 		stream = zr
 	case compZstd:
-		t.zs, err = zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
+		t.zs, err = zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			t.err = t.inputErr(err)
 		}
