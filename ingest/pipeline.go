@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -403,12 +402,7 @@ func (c *Config) setDefaults() error {
 	if c.Dir == "" {
 		return errNoDatasetFolder
 	}
-	if c.Workers <= 0 {
-		c.Workers = runtime.GOMAXPROCS(0)
-	}
-	if c.Readers <= 0 {
-		c.Readers = c.Workers
-	}
+	c.Workers, c.Readers = c.goroutines(nil) // Run has applied those of remote inputs
 	if c.Crawlers == nil {
 		c.Crawlers = robots.TrackedCrawlers()
 	} else {
