@@ -199,15 +199,13 @@ func (w *Work) keepPublished(keep []schema.Input, crawlers []robots.Crawler) ([]
 	}
 	held := doneNames(segs)
 	var missing []schema.Input
-	copied := map[string]bool{}
 	for _, row := range keep {
 		if !held[row.Input] {
 			missing = append(missing, row)
-			copied[row.Input] = true
 		}
 	}
 	if len(missing) > 0 {
-		if err := w.copySegment(missing, copied, crawlers); err != nil {
+		if err := w.copySegment(missing, crawlers); err != nil {
 			return nil, err
 		}
 	}
@@ -215,8 +213,8 @@ func (w *Work) keepPublished(keep []schema.Input, crawlers []robots.Crawler) ([]
 }
 
 // copySegment commits a kept segment with the published rows of the
-// inputs of keep, whose inputs rows are rows.
-func (w *Work) copySegment(rows []schema.Input, keep map[string]bool, crawlers []robots.Crawler) error {
+// inputs whose inputs rows are rows.
+func (w *Work) copySegment(rows []schema.Input, crawlers []robots.Crawler) error {
 	if err := checkCurrentSchema(w.root, w.crawl); err != nil {
 		return err
 	}
@@ -225,6 +223,10 @@ func (w *Work) copySegment(rows []schema.Input, keep map[string]bool, crawlers [
 		return err
 	}
 	seg.name = w.shard.tag() + "-" + keptSegment + "-" + randomHex(4)
+	keep := make(map[string]bool, len(rows))
+	for _, row := range rows {
+		keep[row.Input] = true
+	}
 	err = copyKept(w.root, w.crawl, seg.stage, keep, crawlers)
 	if err == nil {
 		err = seg.commitAs(rows, keptSegment)
