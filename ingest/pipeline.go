@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -217,12 +216,13 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	// The published inputs kept without being given are inputs of the
 	// run too, never read: in its inputs table, and in the segments it
 	// publishes.
+	given := all
 	all = append(all, carried.Unnamed...)
 	p := &pipeline{cfg: cfg, queue: size.queue, total: len(todo), totalBytes: localSize(todo), start: time.Now(), fromFolder: fromFolder,
 		retrying: map[string]retryState{}}
 	p.cfg.FetchOptions = append(slices.Clip(cfg.FetchOptions), remote.WithRetryNotify(p.retried))
 	sum := Summary{Resumed: countDone(all, done, cfg.Shard)}
-	sum.carried(carried, all[:len(all)-len(carried.Unnamed)], cfg.Crawl, cfg.Logger)
+	sum.carried(carried, given, cfg.Crawl, cfg.Logger)
 	if sum.Kept == 0 && sum.Resumed > 0 {
 		cfg.Logger.Info("resuming", "crawl", cfg.Crawl, "done", sum.Resumed, "to do", len(todo))
 	}
@@ -403,12 +403,7 @@ func (c *Config) setDefaults() error {
 	if c.Dir == "" {
 		return errNoDatasetFolder
 	}
-	if c.Workers <= 0 {
-		c.Workers = runtime.GOMAXPROCS(0)
-	}
-	if c.Readers <= 0 {
-		c.Readers = c.Workers
-	}
+	c.Workers, c.Readers = c.goroutines(nil) // Run has applied those of remote inputs
 	if c.Crawlers == nil {
 		c.Crawlers = robots.TrackedCrawlers()
 	} else {

@@ -55,6 +55,11 @@ type sizing struct {
 	queue            int // batches between readers and workers
 }
 
+// sizingOf is the sizing of workers and readers with their queue.
+func sizingOf(workers, readers int) sizing {
+	return sizing{workers: workers, readers: readers, queue: queuePerWork * workers}
+}
+
 // need returns the memory bound under which a run of this sizing runs
 // without the collector working against its limit.
 func (s sizing) need() int64 {
@@ -67,7 +72,7 @@ func (s sizing) need() int64 {
 // holds it, else with workers and readers lowered in proportion (each at
 // least 1) until it does, or to one of each when even that does not fit.
 func sizeFor(workers, readers int, limit int64) sizing {
-	s := sizing{workers: workers, readers: readers, queue: queuePerWork * workers}
+	s := sizingOf(workers, readers)
 	if limit <= 0 || s.need() <= limit {
 		return s
 	}
@@ -75,7 +80,7 @@ func sizeFor(workers, readers int, limit int64) sizing {
 	lo, hi := 1, workers
 	at := func(w int) sizing {
 		r := max(1, int(int64(readers)*int64(w)/int64(workers)))
-		return sizing{workers: w, readers: r, queue: queuePerWork * w}
+		return sizingOf(w, r)
 	}
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
@@ -86,7 +91,7 @@ func sizeFor(workers, readers int, limit int64) sizing {
 		}
 	}
 	if at(lo).need() > limit {
-		return sizing{workers: 1, readers: 1, queue: queuePerWork} // the least a run can be
+		return sizingOf(1, 1) // the least a run can be
 	}
 	return at(lo)
 }
@@ -96,7 +101,7 @@ func sizeFor(workers, readers int, limit int64) sizing {
 // sizing.go). Workers and Readers take their defaults as [Run] gives them.
 func MemoryNeed(cfg Config, inputs []string) int64 {
 	w, r := cfg.goroutines(inputs)
-	return sizing{workers: w, readers: r, queue: queuePerWork * w}.need()
+	return sizingOf(w, r).need()
 }
 
 // DefaultMemory returns the default memory bound of a run of cfg over
@@ -108,7 +113,7 @@ func DefaultMemory(cfg Config, inputs []string, available int64) int64 {
 	if available <= 0 {
 		return need
 	}
-	least := sizing{workers: 1, readers: 1, queue: queuePerWork}.need()
+	least := sizingOf(1, 1).need()
 	return max(min(need, available/memShareDen*memShareNum), least)
 }
 
@@ -145,7 +150,7 @@ func (c *Config) fitMemory(limit int64) sizing {
 	if s.workers < c.Workers || s.readers < c.Readers {
 		c.Logger.Info("workers and readers lowered to fit the memory bound; a larger bound (ingest --memory SIZE, or GOMEMLIMIT) keeps them",
 			"bound_mib", limit>>20, "workers", s.workers, "asked_workers", c.Workers, "readers", s.readers, "asked_readers", c.Readers,
-			"needed_mib", sizing{workers: c.Workers, readers: c.Readers, queue: queuePerWork * c.Workers}.need()>>20)
+			"needed_mib", sizingOf(c.Workers, c.Readers).need()>>20)
 	}
 	c.Workers, c.Readers = s.workers, s.readers
 	return s

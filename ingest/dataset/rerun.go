@@ -183,31 +183,26 @@ func inputNames(rows []schema.Input) []string {
 // keep, the shard's inputs whose published rows the run keeps: it
 // discards the shard's kept segments that hold another input, and copies
 // the rows of the inputs of keep that no committed segment holds into a
-// new kept segment. It returns the inputs rows of the shard's kept
-// segments.
-func (w *Work) keepPublished(keep []schema.Input, crawlers []robots.Crawler) ([]schema.Input, error) {
+// new kept segment. segs are the committed segments. It returns the
+// inputs rows of the shard's kept segments.
+func (w *Work) keepPublished(segs []SegmentManifest, keep []schema.Input, crawlers []robots.Crawler) ([]schema.Input, error) {
 	wanted := map[string]bool{}
 	for _, row := range keep {
 		wanted[row.Input] = true
 	}
-	if err := w.discardStaleKept(wanted); err != nil {
-		return nil, err
-	}
-	segs, err := w.Committed()
+	segs, err := w.discardStaleKept(segs, wanted)
 	if err != nil {
 		return nil, err
 	}
 	held := doneNames(segs)
 	var missing []schema.Input
-	copied := map[string]bool{}
 	for _, row := range keep {
 		if !held[row.Input] {
 			missing = append(missing, row)
-			copied[row.Input] = true
 		}
 	}
 	if len(missing) > 0 {
-		if err := w.copySegment(missing, copied, crawlers); err != nil {
+		if err := w.copySegment(missing, crawlers); err != nil {
 			return nil, err
 		}
 	}
@@ -215,8 +210,8 @@ func (w *Work) keepPublished(keep []schema.Input, crawlers []robots.Crawler) ([]
 }
 
 // copySegment commits a kept segment with the published rows of the
-// inputs of keep, whose inputs rows are rows.
-func (w *Work) copySegment(rows []schema.Input, keep map[string]bool, crawlers []robots.Crawler) error {
+// inputs whose inputs rows are rows.
+func (w *Work) copySegment(rows []schema.Input, crawlers []robots.Crawler) error {
 	if err := checkCurrentSchema(w.root, w.crawl); err != nil {
 		return err
 	}
@@ -225,6 +220,10 @@ func (w *Work) copySegment(rows []schema.Input, keep map[string]bool, crawlers [
 		return err
 	}
 	seg.name = w.shard.tag() + "-" + keptSegment + "-" + randomHex(4)
+	keep := make(map[string]bool, len(rows))
+	for _, row := range rows {
+		keep[row.Input] = true
+	}
 	err = copyKept(w.root, w.crawl, seg.stage, keep, crawlers)
 	if err == nil {
 		err = seg.commitAs(rows, keptSegment)
@@ -235,27 +234,26 @@ func (w *Work) copySegment(rows []schema.Input, keep map[string]bool, crawlers [
 	return err
 }
 
-// discardStaleKept discards the shard's kept segments that hold an input
-// not in wanted: the manifest first, so that the segment no longer
-// counts, then its folder.
-func (w *Work) discardStaleKept(wanted map[string]bool) error {
-	segs, err := w.Committed()
-	if err != nil {
-		return err
-	}
+// discardStaleKept discards, of the committed segments segs, the shard's
+// kept segments that hold an input not in wanted: the manifest first, so
+// that the segment no longer counts, then its folder. It returns the
+// segments left.
+func (w *Work) discardStaleKept(segs []SegmentManifest, wanted map[string]bool) ([]SegmentManifest, error) {
+	var left []SegmentManifest
 	for _, s := range segs {
 		if s.Shard != w.shard.String() || s.From != keptSegment || !slices.ContainsFunc(s.Inputs, func(r schema.Input) bool { return !wanted[r.Input] }) {
+			left = append(left, s)
 			continue
 		}
 		dir := filepath.Join(w.path, "segments")
 		if err := os.Remove(filepath.Join(dir, s.Segment+".json")); err != nil {
-			return fmt.Errorf("dataset: discarding kept segment %s: %w", s.Segment, err)
+			return nil, fmt.Errorf("dataset: discarding kept segment %s: %w", s.Segment, err)
 		}
 		if err := os.RemoveAll(filepath.Join(dir, s.Segment)); err != nil {
-			return fmt.Errorf("dataset: discarding kept segment %s: %w", s.Segment, err)
+			return nil, fmt.Errorf("dataset: discarding kept segment %s: %w", s.Segment, err)
 		}
 	}
-	return nil
+	return left, nil
 }
 
 // keptRows returns the inputs rows of the shard's kept segments.
@@ -558,7 +556,7 @@ func (w *Work) Rerun(crawlers []robots.Crawler, named []string, c Carry) (Carrie
 		removeEmptyWork(w.path)
 		return Carried{Unnamed: inputNames(sorted.Unnamed), Kept: published, Current: published}, nil
 	}
-	kept, err := w.keepPublished(ofShard(sorted.Keep, w.shard), crawlers)
+	kept, err := w.keepPublished(segs, ofShard(sorted.Keep, w.shard), crawlers)
 	if err != nil {
 		return Carried{}, err
 	}

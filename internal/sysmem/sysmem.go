@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -91,7 +92,7 @@ func cgroupLimit(root fs.FS) Memory {
 			for _, dir := range ancestors(parts[2]) {
 				consider(path.Join("sys/fs/cgroup", dir, "memory.max"), -1)
 			}
-		case hasController(parts[1], "memory"):
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
 			for _, dir := range ancestors(parts[2]) {
 				// v1 says "no limit" with a huge number (about 2^63 rounded to pages).
 				consider(path.Join("sys/fs/cgroup/memory", dir, "memory.limit_in_bytes"), 1<<60)
@@ -111,15 +112,6 @@ func ancestors(p string) []string {
 		p = path.Dir(p)
 	}
 	return append(out, ".")
-}
-
-func hasController(list, name string) bool {
-	for _, c := range strings.Split(list, ",") {
-		if c == name {
-			return true
-		}
-	}
-	return false
 }
 
 // readLimit reads a limit file: a number of bytes, or "max" (none). A
