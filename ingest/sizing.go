@@ -17,7 +17,7 @@ import (
 // flight. A run's memory bound is the Go soft memory limit:
 //
 //   - by default, what the workers and readers asked for need
-//     ([MemoryNeed]), at most memShare of the memory the process may use
+//     ([MemoryNeed]), at most [MemoryShare] of the memory the process may use
 //     ([DefaultMemory]; the ingest command reads that from the cgroup or the
 //     machine), so -j 16 runs 16 workers on a machine that has the memory;
 //   - or what the user sets (ingest --memory, or GOMEMLIMIT).
@@ -45,8 +45,6 @@ const (
 	memPerQueued = batchBytes          // a batch waiting for a worker
 	queuePerWork = 2                   // batches in flight per worker
 	memHeadroom  = 2                   // the heap grows to twice what is live
-	memShareNum  = 3                   // the default bound takes at most 3/4
-	memShareDen  = 4                   // of the memory the process may use
 )
 
 // sizing is what a run may hold at once.
@@ -114,8 +112,14 @@ func DefaultMemory(cfg Config, inputs []string, available int64) int64 {
 		return need
 	}
 	least := sizingOf(1, 1).need()
-	return max(min(need, available/memShareDen*memShareNum), least)
+	return max(min(need, MemoryShare(available)), least)
 }
+
+// MemoryShare returns the most of available (the memory the process may
+// use) that a default memory bound takes: three quarters, leaving the rest
+// to the page cache, the binary and whatever else runs beside. The report
+// command's default bound is this share too.
+func MemoryShare(available int64) int64 { return available / 4 * 3 }
 
 // goroutines returns the workers and readers of a run of cfg over inputs,
 // defaults applied: Workers defaults to GOMAXPROCS, Readers to Workers, or

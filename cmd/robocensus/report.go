@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/internal/sysmem"
 )
 
@@ -124,7 +125,7 @@ func reportMemory(available sysmem.Memory) memoryBound {
 	if available.Bytes <= 0 {
 		return memoryBound{bytes: fallbackReportMemory, from: "the default where the memory available is unknown"}
 	}
-	return memoryBound{bytes: available.Bytes / 4 * 3, from: fmt.Sprintf("3/4 of %v", available)}
+	return memoryBound{bytes: ingest.MemoryShare(available.Bytes), from: fmt.Sprintf("3/4 of %v", available)}
 }
 
 // fallbackReportMemory: about a million captures a batch, and the crawl
