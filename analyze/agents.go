@@ -63,7 +63,7 @@ func (s *crawlState) hostRowsPass(ctx context.Context, hb *batch, table Table) e
 	if all {
 		columns = union(columns, s.secs.columns(table))
 	}
-	feeds := make([]runFeed, s.d.workers())
+	feeds := make([]runFeed, s.d.scanWorkers())
 	spec := scanSpec{table: table.name, crawl: s.label, columns: columns, dict: dictColumns(columns, hostDictColumns...)}
 	return s.d.scan(ctx, spec, func(w int, rec arrow.Record) error {
 		if all {

@@ -60,24 +60,6 @@ const (
 	MinMemory       = 192 << 20 // the least WithMemory accepts
 )
 
-// HostBatches returns the number of captures of a crawl, from the footers,
-// and the number of host batches the crawl report splits them into: the
-// forced one, or enough for each to hold at most DefaultBatchCaptures or
-// what WithMemory allows.
-func (d *Dataset) HostBatches(crawl string) (captures int64, batches int, err error) {
-	n, err := d.rows("captures", crawl)
-	if err != nil || d.cfg.batches > 0 {
-		return n, d.cfg.batches, err
-	}
-	var bodies int64
-	if d.cfg.memory > 0 {
-		if bodies, err = d.rows("bodies", crawl); err != nil {
-			return 0, 0, err
-		}
-	}
-	return n, batchesFor(n, bodies, d.cfg.memory), nil
-}
-
 // batchesFor returns the number of host batches of a crawl of the given
 // captures and bodies rows: of DefaultBatchCaptures each, or larger when
 // memory bytes (see WithMemory; 0: none given) hold more.
@@ -141,7 +123,7 @@ func (s *crawlState) capturesPass(ctx context.Context, hb *batch) error {
 	}
 	hb.finishIndex()
 	if hb.counting {
-		s.secs.finish(s.out, CapturesTable) // what the captures table gives by itself
+		s.secs.finish(CapturesTable) // what the captures table gives by itself
 	}
 	return nil
 }

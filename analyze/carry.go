@@ -17,18 +17,6 @@ type carry struct {
 	err   error          // the first failure a section reported
 }
 
-// crawlParams returns the settings of the sections of crawl i of the
-// report, with the crawler list the crawl was classified with.
-func (d *Dataset) crawlParams(i int, c *carry) (Params, error) {
-	p := Params{Top: d.cfg.top, Ranks: d.cfg.ranks, Next: i+1 < len(d.crawls), carry: c}
-	if i > 0 {
-		p.Previous = d.crawls[i-1]
-	}
-	var err error
-	p.crawlers, err = d.crawlerList(d.crawls[i])
-	return p, err
-}
-
 // tempDir returns the report's temporary folder, made on first use.
 func (c *carry) tempDir() (string, error) {
 	c.mu.Lock()

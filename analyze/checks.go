@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // Checks returns the built-in site checks, in the order they run.
@@ -275,21 +276,9 @@ func explainPreference(sp *SitePreference) string {
 }
 
 // asksNoTraining reports a preference against AI training for the whole
-// site and every crawler (see noTraining).
+// site and every crawler (see schema.NoTraining).
 func asksNoTraining(sp *SitePreference) bool {
-	return sp.Allowed != nil && noTraining(sp.Source, sp.Category, *sp.Allowed, sp.Path, sp.Agents)
-}
-
-// noTraining reports whether a preference (a row of preferences, allowed
-// not NULL) asks that the whole site not train AI models, whichever
-// crawler reads it: Content-Signal ai-train=no (the key in any case, as
-// the engine reads it) or Content-Usage train-ai=n, file-wide or in a
-// group of '*', for the path "/". The site check and the crawl report's
-// preferences section both use it.
-func noTraining(source, category string, allowed bool, path string, agents []string) bool {
-	training := source == robots.ContentSignal.String() && strings.EqualFold(category, "ai-train") ||
-		source == robots.ContentUsage.String() && category == "train-ai"
-	return training && !allowed && path == "/" && (len(agents) == 0 || slices.Contains(agents, "*"))
+	return sp.Allowed != nil && schema.NoTraining(sp.Source, sp.Category, *sp.Allowed, sp.Path, sp.Agents)
 }
 
 // SitemapCheck looks at the sitemaps declared.
@@ -458,7 +447,7 @@ func runChecks(r *SiteReport, checks []*Check) error {
 		r.Findings = append(r.Findings, found...)
 	}
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
-		return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity))
+		return cmp.Compare(schema.SeverityRank(a.Severity), schema.SeverityRank(b.Severity))
 	})
 	return nil
 }
@@ -533,14 +522,6 @@ func verdictChanges(before, after *SiteCrawl) []string {
 		}
 	}
 	return out
-}
-
-// status formats a fetch_status; 0 is NULL.
-func status(s int32) string {
-	if s == 0 {
-		return "no status"
-	}
-	return fmt.Sprint(s)
 }
 
 // shortDigest shortens "sha1:ABCDEF..." for messages.

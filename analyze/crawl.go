@@ -12,30 +12,6 @@ import (
 	"github.com/robocensus/robocensus/robots"
 )
 
-// Report computes the crawl report: the figures of every crawl partition,
-// and their trends when there are several.
-func (d *Dataset) Report(ctx context.Context) (*Report, error) {
-	r := &Report{Top: d.cfg.top}
-	cr := &carry{}
-	defer cr.close()
-	for i, label := range d.crawls {
-		p, err := d.crawlParams(i, cr)
-		var c *Crawl
-		if err == nil {
-			c, err = d.crawl(ctx, label, p)
-		}
-		if err == nil {
-			err = cr.failed()
-		}
-		if err != nil {
-			return nil, err
-		}
-		r.Crawls = append(r.Crawls, c)
-	}
-	r.Trends = trends(r.Crawls, d.cfg.top)
-	return r, nil
-}
-
 // crawl computes the figures of one crawl partition. First the tables the
 // sections read once (sitemaps, inputs, hosts, ...). Then its captures are
 // split into host batches processed one after the other; each batch makes
@@ -45,27 +21,31 @@ func (d *Dataset) Report(ctx context.Context) (*Report, error) {
 // the next batch starts. The first batch also counts what needs no capture
 // state over every row. Then the hosts the sections chose once every host
 // was counted, in the batches before the last, and the few bodies shown.
-func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, error) {
-	s, err := newCrawlState(d, label, p)
+//
+// The crawl's captures (a count from the footers) are split into batches
+// host batches. Each section's job finishes (Finish) with the
+// accumulator that its workers' were merged into.
+func runCrawl(ctx context.Context, d *reader, label string, p Params, jobs []*job, captures int64, batches int) error {
+	s, err := newCrawlState(d, label, p, jobs, captures, batches)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.sectionsPass(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	for i := range s.batches {
 		if err := s.batchPasses(ctx, s.newBatch(i, roundMain)); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := s.chosenHosts(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.secs.readBodies(ctx, s.d, s.label); err != nil {
-		return nil, err
+		return err
 	}
-	s.secs.finish(s.out)
-	return s.out, nil
+	s.secs.finish()
+	return nil
 }
 
 // sectionsPass reads the tables the sections need that the batches' passes
@@ -135,9 +115,8 @@ type host struct {
 // counts, and maps whose size grows with distinct values (of sizes, user
 // agents, typos, payload digests, agents), not with captures.
 type crawlState struct {
-	d        *Dataset
+	d        *reader
 	label    string
-	out      *Crawl
 	hash     hasher
 	batches  int
 	captures int64 // rows of captures, from the footers
@@ -157,19 +136,15 @@ var knownOutcomes = []string{
 	robots.OutcomeUnknown.String(),
 }
 
-func newCrawlState(d *Dataset, label string, p Params) (*crawlState, error) {
-	n, batches, err := d.HostBatches(label)
-	if err != nil {
-		return nil, err
-	}
+func newCrawlState(d *reader, label string, p Params, jobs []*job, n int64, batches int) (*crawlState, error) {
 	hosts, err := d.rows("hosts", label)
 	if err != nil {
 		return nil, err
 	}
 	return &crawlState{
-		d: d, label: label, out: &Crawl{Crawl: label}, hash: d.hash, batches: batches, captures: n, hosts: hosts > 0,
+		d: d, label: label, hash: d.hash, batches: batches, captures: n, hosts: hosts > 0,
 		outcomes: slices.Clone(knownOutcomes), codes: newCodeTable(),
-		secs: newSectionRun(crawlSections, p, d.workers()),
+		secs: newSectionRun(jobs, p, d.scanWorkers()),
 	}, nil
 }
 
@@ -318,25 +293,4 @@ func (t *codeTable) catalogueCache() map[string]int {
 		c[k] = v
 	}
 	return c
-}
-
-// severityRank orders severities: errors first.
-func severityRank(s string) int {
-	switch s {
-	case "error":
-		return 0
-	case "warning":
-		return 1
-	case "info":
-		return 2
-	}
-	return 3
-}
-
-// codeSummary returns the catalogue's one-line summary of a code.
-func codeSummary(name string) string {
-	if c, ok := robots.LookupCode(name); ok {
-		return c.Info().Summary
-	}
-	return ""
 }

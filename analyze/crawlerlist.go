@@ -55,7 +55,7 @@ func (l *crawlerList) order(agent string) int {
 // agents files. The files that record one must record the same; when none
 // does (a dataset written before the key, or no agents table), the list is
 // the binary's.
-func (d *Dataset) crawlerList(crawl string) (*crawlerList, error) {
+func (d *reader) crawlerList(crawl string) (*crawlerList, error) {
 	files, err := d.files("agents", crawl)
 	if err != nil {
 		return nil, err

@@ -52,7 +52,7 @@ func isoWeekMonday(y, w int) time.Time {
 }
 
 // orderCrawls sorts the dataset's crawls by time (see above).
-func (d *Dataset) orderCrawls(ctx context.Context) error {
+func (d *reader) orderCrawls(ctx context.Context) error {
 	at := make(map[string]time.Time, len(d.crawls))
 	for _, c := range d.crawls {
 		t, ok := labelTime(c)
@@ -75,7 +75,7 @@ func (d *Dataset) orderCrawls(ctx context.Context) error {
 
 // firstFetch returns the earliest fetch time of a crawl's captures, the
 // zero time when none has one.
-func (d *Dataset) firstFetch(ctx context.Context, crawl string) (time.Time, error) {
+func (d *reader) firstFetch(ctx context.Context, crawl string) (time.Time, error) {
 	var mu sync.Mutex
 	var first time.Time
 	err := d.scan(ctx, scanSpec{table: "captures", crawl: crawl, columns: []string{"fetch_time"}}, func(_ int, rec arrow.Record) error {
@@ -101,7 +101,7 @@ func (d *Dataset) firstFetch(ctx context.Context, crawl string) (time.Time, erro
 }
 
 // selectCrawls keeps the crawls labelled, in the dataset's order.
-func (d *Dataset) selectCrawls(labels []string) error {
+func (d *reader) selectCrawls(labels []string) error {
 	for _, l := range labels {
 		if !slices.Contains(d.crawls, l) {
 			return fmt.Errorf("%w: no crawl %q in the dataset (it has %s)", ErrBadOption, l, strings.Join(d.crawls, ", "))
@@ -109,16 +109,4 @@ func (d *Dataset) selectCrawls(labels []string) error {
 	}
 	d.crawls = slices.DeleteFunc(d.crawls, func(c string) bool { return !slices.Contains(labels, c) })
 	return nil
-}
-
-// WithCrawls reports on the crawls labelled only (at least one), in the
-// dataset's time order whatever the order given.
-func WithCrawls(labels ...string) Option {
-	return func(c *config) error {
-		if len(labels) == 0 {
-			return fmt.Errorf("%w: WithCrawls(): want at least one label", ErrBadOption)
-		}
-		c.crawls = slices.Clone(labels)
-		return nil
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 //go:embed html/*.tmpl html/sections/*.tmpl html/style.css
@@ -167,17 +168,6 @@ func crawlCards(c *Crawl) []card {
 	}
 }
 
-// outcomeMeaning explains each outcome in a few words (DESIGN.md).
-var outcomeMeaning = map[string]string{
-	"rules":        "2xx with rules to obey",
-	"no-rules":     "2xx, nothing to obey: everything allowed",
-	"not-robots":   "2xx or no status, but HTML or other content: no rules",
-	"redirect":     "3xx: the target decides",
-	"allow-all":    "4xx (not 429): everything allowed",
-	"disallow-all": "5xx or 429: everything disallowed",
-	"unknown":      "no HTTP status (tar entries, files), a robots.txt",
-}
-
 func outcomeClass(o string) string {
 	if _, ok := outcomeMeaning[o]; ok {
 		return "o-" + o
@@ -205,21 +195,12 @@ func outcomeView(c *Crawl) (*barChart, []outcomeRow) {
 	return newBarChart(1100, 70, 1, []barInput{in}, nil, fmtShare), rows
 }
 
-func share(n, of int64) float64 { return Ratio{n, of}.Share() }
-
 func newTrendsView(t *Trends) *trendsView {
 	v := &trendsView{Crawls: t.Crawls}
 	for _, s := range t.Series {
 		v.Rows = append(v.Rows, trendRow{Series: s, Spark: newSparkline(s.Values), Up: s.Delta() > 0, Down: s.Delta() < 0})
 	}
 	return v
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // siteView is what the site report template draws.
@@ -314,7 +295,7 @@ func siteCards(latest *SiteCrawl) []card {
 func lineClass(l ListingLine) string {
 	best := ""
 	for _, f := range l.Findings {
-		if best == "" || severityRank(f.Severity) < severityRank(best) {
+		if best == "" || schema.SeverityRank(f.Severity) < schema.SeverityRank(best) {
 			best = f.Severity
 		}
 	}

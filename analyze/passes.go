@@ -38,7 +38,7 @@ func (s *crawlState) diagnosticsPass(ctx context.Context, hb *batch) error {
 	if hb.counting {
 		columns = union(columns, s.secs.columns(DiagnosticsTable))
 	}
-	workers := make([]*diagWorker, s.d.workers())
+	workers := make([]*diagWorker, s.d.scanWorkers())
 	for i := range workers {
 		workers[i] = &diagWorker{cache: s.codes.catalogueCache(), extra: map[[2]uint64]struct{}{}}
 	}
@@ -201,7 +201,7 @@ const bodyBatch = 64
 // findBodies returns the texts of the given payload digests that the
 // bodies table of a crawl holds. Each file's digest column is read first;
 // the body column only of files holding a wanted digest.
-func (d *Dataset) findBodies(ctx context.Context, crawl string, digests []string) (map[string]string, error) {
+func (d *reader) findBodies(ctx context.Context, crawl string, digests []string) (map[string]string, error) {
 	found := map[string]string{}
 	if len(digests) == 0 {
 		return found, nil
@@ -237,7 +237,7 @@ func (d *Dataset) findBodies(ctx context.Context, crawl string, digests []string
 }
 
 // fileHasDigest reports whether a bodies file holds one of the digests.
-func (d *Dataset) fileHasDigest(ctx context.Context, name string, want map[string]bool) (bool, error) {
+func (d *reader) fileHasDigest(ctx context.Context, name string, want map[string]bool) (bool, error) {
 	hit := false
 	spec := scanSpec{table: "bodies", columns: []string{"content_digest"}}
 	err := d.scanFile(ctx, name, spec, func(rec arrow.Record) error {

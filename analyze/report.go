@@ -7,20 +7,6 @@ import (
 	"time"
 )
 
-// Report is the crawl report: the figures of every crawl partition of a
-// dataset and, when there are several, how the main ones moved. Every
-// share carries its denominator (see [Ratio]); the package documentation
-// defines each figure. The HTML, Markdown and JSON forms all carry these
-// same figures.
-type Report struct {
-	// Crawls holds one entry per crawl partition, sorted by label.
-	Crawls []*Crawl `json:"crawls"`
-	// Trends compares the crawls; nil when the dataset holds one.
-	Trends *Trends `json:"trends,omitempty"`
-	// Top is the length of the ranked lists.
-	Top int `json:"top"`
-}
-
 // Ratio is a count and the count it is a share of. Its JSON form is
 // {"n": N, "of": OF, "share": N/OF}.
 type Ratio struct {
@@ -308,4 +294,11 @@ func (t *Trends) add(crawls []*Crawl, name string, share bool, f func(*Crawl) fl
 		s.Values = append(s.Values, f(c))
 	}
 	t.Series = append(t.Series, s)
+}
+
+func share(n, of int64) float64 { return Ratio{n, of}.Share() }
+
+// fmtRatio writes "12.5% (3 of 24)".
+func fmtRatio(r Ratio) string {
+	return fmtShare(r.Share()) + " (" + fmtInt(r.N) + " of " + fmtInt(r.Of) + ")"
 }

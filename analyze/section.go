@@ -12,77 +12,6 @@ import (
 	"github.com/robocensus/robocensus/schema"
 )
 
-// A Section is one section of the crawl report, in the shape of a site
-// [Check] or a go/analysis Analyzer: plain data that the driver runs. It
-// says what it reads (Needs), how it counts (New returns an
-// [Accumulator]), which of its figures are followed across crawls
-// (Trends), and how it renders: Markdown, and the HTML template
-// "section-NAME", its fragment in html/sections/NAME.tmpl, whose element
-// ids are written {{$.ID "NAME"}} so that each crawl of the page has its
-// own (crawlView.ID). The driver
-// owns every pass over the dataset: a section opens no file and knows
-// nothing of host batches or row groups.
-type Section struct {
-	Name     string // its HTML id and template suffix; lower case, no '-'
-	Doc      string // what it shows, one sentence
-	Title    string // its link in the HTML page's table of contents, to #Name
-	Needs    []Need
-	New      func(p Params) Accumulator
-	Trends   []Trend
-	Markdown func(m *mdWriter, c *Crawl, top int)
-
-	// View, when set, returns what the section's HTML fragment draws
-	// besides the crawl's figures (its charts, rows made for display):
-	// the fragment's dot has the crawl's figures and .View.
-	View func(c *Crawl, p Params) any
-
-	// TrendOrder places the section's trends in the trends table: by
-	// TrendOrder, then in report order. The sections of the first
-	// reports have 0; crawlers, usage preferences and classic mistakes,
-	// whose series came after theirs, have 1, so that the series keep
-	// their order in the JSON report. A new section whose series should
-	// follow all the older ones takes 2.
-	TrendOrder int
-
-	// MoreTrends, when set, lists further trends that depend on the
-	// figures of the latest crawl (the crawlers most often named); they
-	// follow Trends.
-	MoreTrends func(latest *Crawl, p Params) []Trend
-
-	// Shared makes the driver call New once per crawl and give that one
-	// accumulator to every worker at once: it must be safe for concurrent
-	// use, and Merge is never called. For a section that joins tables it
-	// is fed one after the other (the strata join the hosts table, read
-	// before the batches' passes, with agents).
-	Shared bool
-
-	// Anchors, when set, are the section's links in the table of
-	// contents instead of Title: for a fragment of several <section>
-	// elements (the crawlers'), or whose id is not its Name.
-	Anchors []Anchor
-
-	// InHeader says the section has no fragment of its own: the page
-	// draws its figures in its header line and cards (report.tmpl).
-	InHeader bool
-
-	// When, when set, says whether the section runs with these settings
-	// (the strata need a ranked host list); a section that does not run
-	// reads nothing and leaves its figures empty.
-	When func(p Params) bool
-}
-
-// An Anchor is a link of the HTML page's table of contents: the id of an
-// element of a section's fragment, and its title.
-type Anchor struct{ ID, Title string }
-
-// anchors returns the section's links in the table of contents.
-func (s *Section) anchors() []Anchor {
-	if s.Anchors != nil || s.Title == "" {
-		return s.Anchors
-	}
-	return []Anchor{{s.Name, s.Title}}
-}
-
 // Params are the report's settings a section may use.
 type Params struct {
 	Top   int    // the length of the ranked lists
@@ -230,10 +159,21 @@ func isPseudo(table Table) bool {
 // columns it asked for; records must not be kept (copy what is kept).
 // Merge adds another worker's counts into this one; Finish writes the
 // figures into the crawl's.
-type Accumulator interface {
+type batchAcc interface {
 	Add(table Table, rec arrow.Record) error
-	Merge(other Accumulator)
-	Finish(out *Crawl)
+	Merge(other batchAcc)
+}
+
+// A job is what the engine runs of a section: the tables it reads
+// (Needs), how it counts (New), and what is done with the counts once
+// every worker's accumulator is merged into one (Finish).
+type job struct {
+	Name   string
+	Needs  []Need
+	New    func(p Params) batchAcc
+	Finish func(acc batchAcc)
+	Shared bool                // see Section.Shared
+	When   func(p Params) bool // see Section.When
 }
 
 // A MarksAdder is the accumulator of a section that needs "marks".
@@ -395,30 +335,4 @@ func (t *Tally) Load() uint64 {
 		return 0
 	}
 	return atomic.LoadUint64((*uint64)(t))
-}
-
-// A Trend is one figure of a section followed across crawls: a share, or
-// a count when Count is set.
-type Trend struct {
-	Name  string
-	Ratio func(*Crawl) Ratio
-	Count func(*Crawl) int64
-}
-
-// crawlSections are the sections of the crawl report, in the order the
-// report shows them. Adding a section is one line here.
-var crawlSections = []*Section{
-	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
-}
-
-// SectionNames returns the names of the sections of the crawl report, in
-// the order the report shows them: what a test checks that each section
-// has a counterpart of (robocensus's DuckDB cross-checks).
-func SectionNames() []string {
-	names := make([]string, len(crawlSections))
-	for i, s := range crawlSections {
-		names[i] = s.Name
-	}
-	return names
 }

@@ -225,7 +225,7 @@ func (a *changesAcc) spill() error {
 }
 
 // Merge is never called: the workers share one accumulator.
-func (a *changesAcc) Merge(Accumulator) {}
+func (a *changesAcc) Merge(batchAcc) {}
 
 // Finish merges the crawl's runs, joins them with the previous crawl's
 // state and hands this crawl's on; a failure is the report's.

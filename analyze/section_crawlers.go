@@ -269,7 +269,7 @@ func (a *crawlersAcc) AddHosts(_ arrow.Record, hosts []CaptureRow) error {
 }
 
 // Merge adds another worker's counts.
-func (a *crawlersAcc) Merge(other Accumulator) {
+func (a *crawlersAcc) Merge(other batchAcc) {
 	o := other.(*crawlersAcc)
 	for k := range a.known {
 		a.known[k].merge(&o.known[k])

@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // diagnosticsSection is the prevalence of every diagnostic code: the
@@ -95,7 +97,7 @@ func (a *diagnosticsAcc) AddMarks(m *Marks) {
 	}
 }
 
-func (a *diagnosticsAcc) Merge(other Accumulator) {
+func (a *diagnosticsAcc) Merge(other batchAcc) {
 	o := other.(*diagnosticsAcc)
 	n := len(o.codes.names)
 	findings, withCode := growTo(o.findings, n), growTo(o.withCode, n)
@@ -121,7 +123,7 @@ func (a *diagnosticsAcc) Finish(out *Crawl) {
 		}
 	}
 	slices.SortFunc(shares, func(a, b CodeShare) int {
-		return cmp.Or(cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
+		return cmp.Or(cmp.Compare(schema.SeverityRank(a.Severity), schema.SeverityRank(b.Severity)),
 			cmp.Compare(b.Captures.N, a.Captures.N), strings.Compare(a.Code, b.Code))
 	})
 	out.Diagnostics = shares
@@ -169,4 +171,12 @@ func diagGroups(codes []CodeShare) []diagGroup {
 		out = append(out, g)
 	}
 	return out
+}
+
+// codeSummary returns the catalogue's one-line summary of a code.
+func codeSummary(name string) string {
+	if c, ok := robots.LookupCode(name); ok {
+		return c.Info().Summary
+	}
+	return ""
 }

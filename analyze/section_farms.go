@@ -187,7 +187,7 @@ func addSample(sample []string, name string) []string {
 	return sample
 }
 
-func (a *sharedBodiesAcc) Merge(Accumulator) {} // Shared: never called
+func (a *sharedBodiesAcc) Merge(batchAcc) {} // Shared: never called
 
 // Digests lists the bodies whose texts the report shows.
 func (a *sharedBodiesAcc) Digests() []string {

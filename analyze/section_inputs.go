@@ -44,7 +44,7 @@ func (a *inputsAcc) Add(_ Table, rec arrow.Record) error {
 	return nil
 }
 
-func (a *inputsAcc) Merge(other Accumulator) {
+func (a *inputsAcc) Merge(other batchAcc) {
 	in, o := &a.Inputs, other.(*inputsAcc).Inputs
 	in.Inputs, in.Failed, in.Bytes = in.Inputs+o.Inputs, in.Failed+o.Failed, in.Bytes+o.Bytes
 	in.Records, in.Captures = in.Records+o.Records, in.Captures+o.Captures

@@ -111,7 +111,7 @@ func (a *mistakesAcc) AddMarkedCaptures(rec arrow.Record, rows []CaptureRow) err
 // "marked captures" (Need), so the others are empty.
 //
 //mutate:skip the others are empty: no test can see it go
-func (a *mistakesAcc) Merge(other Accumulator) {
+func (a *mistakesAcc) Merge(other batchAcc) {
 	o := other.(*mistakesAcc)
 	a.read, a.malformed, a.unreadable = a.read+o.read, a.malformed+o.malformed, a.unreadable+o.unreadable
 	for i, n := range o.shown {

@@ -69,7 +69,7 @@ func (a *outcomesAcc) intern(o string) int {
 	return len(a.outcomes) - 1
 }
 
-func (a *outcomesAcc) Merge(other Accumulator) {
+func (a *outcomesAcc) Merge(other batchAcc) {
 	o := other.(*outcomesAcc)
 	for k, n := range o.counts {
 		a.counts[outcomeStatus{a.intern(o.outcomes[k.outcome]), k.status}] += n
@@ -124,4 +124,15 @@ func mdOutcomes(m *mdWriter, c *Crawl) {
 		rows = append(rows, []string{md(o.Outcome), md(outcomeMeaning[o.Outcome]), fmtInt(o.Captures.N), fmtShare(o.Captures.Share()), strings.Join(st, ", ")})
 	}
 	m.table([]string{"outcome", "meaning", " captures", " share", "HTTP status × captures"}, rows)
+}
+
+// outcomeMeaning explains each outcome in a few words (DESIGN.md).
+var outcomeMeaning = map[string]string{
+	"rules":        "2xx with rules to obey",
+	"no-rules":     "2xx, nothing to obey: everything allowed",
+	"not-robots":   "2xx or no status, but HTML or other content: no rules",
+	"redirect":     "3xx: the target decides",
+	"allow-all":    "4xx (not 429): everything allowed",
+	"disallow-all": "5xx or 429: everything disallowed",
+	"unknown":      "no HTTP status (tar entries, files), a robots.txt",
 }

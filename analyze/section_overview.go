@@ -82,7 +82,7 @@ func (a *overviewAcc) AddMarks(m *Marks) {
 	}
 }
 
-func (a *overviewAcc) Merge(other Accumulator) {
+func (a *overviewAcc) Merge(other batchAcc) {
 	o := other.(*overviewAcc)
 	a.captures, a.read, a.hosts, a.usable = a.captures+o.captures, a.read+o.read, a.hosts+o.hosts, a.usable+o.usable
 	if o.seen {

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // preferencesSection is what hosts with a usable robots.txt say of the use
@@ -282,7 +283,7 @@ func (a *preferencesAcc) addPreferences(rec arrow.Record, runs []HostRun) error 
 			}
 			set |= bitStates | layout.valueBit(si, ci, v)
 			names = lowerValues(names[:0], agents, i)
-			if v == 1 && noTraining(src, cat, false, path.value(i), names) {
+			if v == 1 && schema.NoTraining(src, cat, false, path.value(i), names) {
 				set |= bitNoTraining
 			}
 		}
@@ -368,7 +369,7 @@ func (a *preferencesAcc) grow() {
 	}
 }
 
-func (a *preferencesAcc) Merge(other Accumulator) {
+func (a *preferencesAcc) Merge(other batchAcc) {
 	o := other.(*preferencesAcc)
 	a.grow()
 	a.usable += o.usable

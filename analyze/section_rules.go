@@ -88,7 +88,7 @@ func (a *rulesAcc) AddMarks(m *Marks) {
 	}
 }
 
-func (a *rulesAcc) Merge(other Accumulator) {
+func (a *rulesAcc) Merge(other batchAcc) {
 	p, o := &a.Patterns, other.(*rulesAcc).Patterns
 	p.WithRules, p.WildcardCaptures.N, p.EndAnchorCaptures.N = p.WithRules+o.WithRules, p.WildcardCaptures.N+o.WildcardCaptures.N, p.EndAnchorCaptures.N+o.EndAnchorCaptures.N
 	p.Rules, p.Allow, p.Disallow = p.Rules+o.Rules, p.Allow+o.Allow, p.Disallow+o.Disallow

@@ -71,7 +71,7 @@ func (a *sitemapsAcc) addLines(rec arrow.Record) error {
 	return nil
 }
 
-func (a *sitemapsAcc) Merge(other Accumulator) {
+func (a *sitemapsAcc) Merge(other batchAcc) {
 	o := other.(*sitemapsAcc)
 	a.Captures.N, a.Captures.Of = a.Captures.N+o.Captures.N, a.Captures.Of+o.Captures.Of
 	a.Lines, a.Valid.N, a.Valid.Of = a.Lines+o.Lines, a.Valid.N+o.Valid.N, a.Valid.Of+o.Valid.Of

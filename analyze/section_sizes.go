@@ -54,7 +54,7 @@ func (a *sizesAcc) Add(_ Table, rec arrow.Record) error {
 	return nil
 }
 
-func (a *sizesAcc) Merge(other Accumulator) {
+func (a *sizesAcc) Merge(other batchAcc) {
 	o := other.(*sizesAcc)
 	for k, v := range o.counts {
 		a.counts[k] += v

@@ -208,7 +208,7 @@ func usableHosts(counts []int64) int64 {
 }
 
 // Merge is never called: the workers share one accumulator.
-func (a *strataAcc) Merge(Accumulator) {}
+func (a *strataAcc) Merge(batchAcc) {}
 
 func (a *strataAcc) Finish(out *Crawl) {
 	st := &Strata{Classes: fetchClassColumns, Crawlers: a.followed}

@@ -99,7 +99,7 @@ func (a *typosAcc) AddMarks(m *Marks) {
 	}
 }
 
-func (a *typosAcc) Merge(other Accumulator) {
+func (a *typosAcc) Merge(other batchAcc) {
 	o := other.(*typosAcc)
 	for t := range typoCodes {
 		a.lines[t] += o.lines[t]

@@ -67,7 +67,7 @@ func (a *userAgentsAcc) count(names []string) {
 	}
 }
 
-func (a *userAgentsAcc) Merge(other Accumulator) {
+func (a *userAgentsAcc) Merge(other batchAcc) {
 	o := other.(*userAgentsAcc)
 	a.captures += o.captures
 	for k, v := range o.counts {

@@ -78,7 +78,7 @@ func errorCodes(m *Marks) []string {
 // "deciding captures" (Need), so the others are empty.
 //
 //mutate:skip the others are empty: no test can see it go
-func (a *worstAcc) Merge(other Accumulator) {
+func (a *worstAcc) Merge(other batchAcc) {
 	for _, w := range other.(*worstAcc).list.items {
 		a.list.add(w)
 	}

@@ -10,8 +10,8 @@ import (
 // sectionRun feeds the sections of one crawl: one accumulator per section
 // and worker, added up when the passes end.
 type sectionRun struct {
-	secs   []*Section
-	accs   [][]Accumulator     // by section, then worker; nil once finished
+	secs   []*job
+	accs   [][]batchAcc        // by section, then worker; nil once finished
 	tally  []int               // by section: its tally slot in the batches, -1 for none
 	tallys int                 // the number of tally slots
 	chosen []func(*Marks) bool // by section: the hosts it chose (Chooser), nil for none
@@ -25,13 +25,13 @@ var batchTables = []Table{CapturesTable, DiagnosticsTable, RulesTable, AgentsTab
 // with the "host T" tables (isPseudo).
 var pseudoTables = []Table{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable, ChosenTable}
 
-func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
+func newSectionRun(secs []*job, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
 	for _, s := range secs {
 		if s.New == nil || s.When != nil && !s.When(p) {
 			continue
 		}
-		accs := make([]Accumulator, workers)
+		accs := make([]batchAcc, workers)
 		for w := range accs {
 			if s.Shared && w > 0 {
 				accs[w] = accs[0]
@@ -202,7 +202,7 @@ func (r *sectionRun) addChosen(rec arrow.Record, hosts []CaptureRow) error {
 }
 
 // readBodies gives the sections that show bodies their texts.
-func (r *sectionRun) readBodies(ctx context.Context, d *Dataset, crawl string) error {
+func (r *sectionRun) readBodies(ctx context.Context, d *reader, crawl string) error {
 	for i := range r.secs {
 		if r.accs[i] == nil {
 			continue
@@ -254,7 +254,7 @@ func (r *sectionRun) merge(i int) {
 
 // scanTables reads once each table the sections need that the batches'
 // passes do not read.
-func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) error {
+func (r *sectionRun) scanTables(ctx context.Context, d *reader, crawl string) error {
 	for _, t := range r.tables() {
 		spec := scanSpec{table: t.name, crawl: crawl, columns: r.columns(t)}
 		if err := d.scan(ctx, spec, func(w int, rec arrow.Record) error { return r.add(t, w, rec) }); err != nil {
@@ -264,18 +264,18 @@ func (r *sectionRun) scanTables(ctx context.Context, d *Dataset, crawl string) e
 	return nil
 }
 
-// finish merges the workers' accumulators and writes the figures of the
-// sections that need only the tables given (all when none is given), and
-// lets their state go.
+// finish merges the workers' accumulators and finishes the sections that
+// need only the tables given (all when none is given), and lets their
+// state go.
 //
 //mutate:catch
-func (r *sectionRun) finish(out *Crawl, tables ...Table) {
+func (r *sectionRun) finish(tables ...Table) {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || len(tables) > 0 && !s.needsOnly(tables) {
 			continue
 		}
 		r.merge(i)
-		r.accs[i][0].Finish(out)
+		s.Finish(r.accs[i][0])
 		r.accs[i] = nil
 	}
 }
@@ -294,13 +294,13 @@ func union(a, b []string) []string {
 }
 
 // needsOnly reports whether the section reads only the tables given.
-func (s *Section) needsOnly(tables []Table) bool {
+func (s *job) needsOnly(tables []Table) bool {
 	return !slices.ContainsFunc(s.Needs, func(n Need) bool { return !slices.Contains(tables, n.Table) })
 }
 
 // keepsTally reports whether the section keeps a tally per host: it
 // needs a "host T" table.
-func (s *Section) keepsTally() bool {
+func (s *job) keepsTally() bool {
 	return slices.ContainsFunc(s.Needs, func(n Need) bool {
 		_, host := hostRowsOf(n.Table)
 		return host
@@ -308,6 +308,6 @@ func (s *Section) keepsTally() bool {
 }
 
 //mutate:catch
-func (s *Section) needs(table Table) bool {
+func (s *job) needs(table Table) bool {
 	return slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Table == table })
 }

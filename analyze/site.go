@@ -166,13 +166,17 @@ type SiteSitemap struct {
 	Valid bool   `json:"valid"`
 }
 
-// Site computes the report on one host (a url_host_name, compared in lower
-// case) and runs the site checks on it. It fails with an error wrapping
+// siteData reads what a dataset holds of one host.
+type siteData struct{ *reader }
+
+// buildSite computes the report on one host (a url_host_name, compared in
+// lower case) and runs the checks on it. It fails with an error wrapping
 // [ErrNoSite] when no crawl holds a capture of the host.
-func (d *Dataset) Site(ctx context.Context, hostName string) (*SiteReport, error) {
+func buildSite(ctx context.Context, dr *reader, hostName string, checks []*Check) (*SiteReport, error) {
+	d := siteData{dr}
 	hostName = strings.ToLower(strings.TrimSpace(hostName))
 	r := &SiteReport{Host: hostName, Captures: []SiteCapture{}, Crawls: []*SiteCrawl{}, Findings: []Finding{}}
-	for _, crawl := range d.crawls {
+	for _, crawl := range d.Crawls() {
 		sc, caps, err := d.siteCrawl(ctx, crawl, hostName)
 		if err != nil {
 			return nil, err
@@ -185,14 +189,14 @@ func (d *Dataset) Site(ctx context.Context, hostName string) (*SiteReport, error
 	if len(r.Crawls) == 0 {
 		return nil, fmt.Errorf("%w: %q", ErrNoSite, hostName)
 	}
-	if err := runChecks(r, d.cfg.checks); err != nil {
+	if err := runChecks(r, checks); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
 // siteCrawl gathers what one crawl holds of the host; nil when nothing.
-func (d *Dataset) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteCrawl, []SiteCapture, error) {
+func (d siteData) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteCrawl, []SiteCapture, error) {
 	caps, err := d.siteCaptures(ctx, crawl, hostName)
 	if err != nil || len(caps) == 0 {
 		return nil, caps, err
@@ -232,7 +236,7 @@ var siteColumns = []string{
 }
 
 // siteCaptures returns the captures of the host in one crawl, by fetch time.
-func (d *Dataset) siteCaptures(ctx context.Context, crawl, hostName string) ([]SiteCapture, error) {
+func (d siteData) siteCaptures(ctx context.Context, crawl, hostName string) ([]SiteCapture, error) {
 	var mu sync.Mutex
 	out := []SiteCapture{}
 	spec := scanSpec{table: "captures", crawl: crawl, columns: siteColumns}
@@ -300,7 +304,7 @@ func siteCaptureRow(rec arrow.Record, i int) (SiteCapture, error) {
 
 // hostRows scans the rows of one table that belong to the deciding
 // capture, and calls fn with each.
-func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, columns, dict []string, fn func(cs *columnSet, i int)) error {
+func (d siteData) hostRows(ctx context.Context, table string, sc *SiteCrawl, columns, dict []string, fn func(cs *columnSet, i int)) error {
 	return d.captureRows(ctx, table, sc.Crawl, sc.Capture.CaptureID, columns, dict, fn)
 }
 
@@ -308,7 +312,7 @@ func (d *Dataset) hostRows(ctx context.Context, table string, sc *SiteCrawl, col
 // calls fn with each. capture_id and the columns in dict are read as
 // dictionaries: a record whose capture_id dictionary lacks the capture is
 // skipped without looking at its rows.
-func (d *Dataset) captureRows(ctx context.Context, table, crawl, id string, columns, dict []string, fn func(cs *columnSet, i int)) error {
+func (d siteData) captureRows(ctx context.Context, table, crawl, id string, columns, dict []string, fn func(cs *columnSet, i int)) error {
 	var mu sync.Mutex
 	spec := scanSpec{
 		table: table, crawl: crawl, columns: append([]string{"capture_id"}, columns...),
@@ -335,7 +339,7 @@ func (d *Dataset) captureRows(ctx context.Context, table, crawl, id string, colu
 	})
 }
 
-func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) error {
+func (d siteData) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) error {
 	cols, dict := []string{"line", "code", "severity", "message"}, []string{"code", "severity"}
 	err := d.hostRows(ctx, "diagnostics", sc, cols, dict, func(cs *columnSet, i int) {
 		sc.findings = append(sc.findings, SiteDiagnostic{
@@ -344,7 +348,7 @@ func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) 
 		})
 	})
 	slices.SortStableFunc(sc.findings, func(a, b SiteDiagnostic) int {
-		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), strings.Compare(a.Code, b.Code))
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(schema.SeverityRank(a.Severity), schema.SeverityRank(b.Severity)), strings.Compare(a.Code, b.Code))
 	})
 	for _, f := range sc.findings {
 		if f.Line == 0 {
@@ -356,7 +360,7 @@ func (d *Dataset) siteDiagnostics(ctx context.Context, sc *SiteCrawl, _ string) 
 
 // siteAgents reads the verdicts of the host's effective capture: the
 // deciding one, or the end of its redirects (read by siteHost before).
-func (d *Dataset) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error {
+func (d siteData) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error {
 	cols, dict := []string{"agent", "named", "verdict"}, []string{"agent", "verdict"}
 	id := sc.Capture.CaptureID
 	if sc.redirected() {
@@ -375,7 +379,7 @@ func (d *Dataset) siteAgents(ctx context.Context, sc *SiteCrawl, _ string) error
 	return err
 }
 
-func (d *Dataset) siteSitemaps(ctx context.Context, sc *SiteCrawl, _ string) error {
+func (d siteData) siteSitemaps(ctx context.Context, sc *SiteCrawl, _ string) error {
 	err := d.hostRows(ctx, "sitemaps", sc, []string{"url", "line", "valid"}, nil, func(cs *columnSet, i int) {
 		sc.Sitemaps = append(sc.Sitemaps, SiteSitemap{URL: strings.Clone(cs.str("url").Value(i)), Line: cs.i32("line").Value(i), Valid: cs.boolean("valid").Value(i)})
 	})
@@ -385,7 +389,7 @@ func (d *Dataset) siteSitemaps(ctx context.Context, sc *SiteCrawl, _ string) err
 
 // sitePreferences reads the usage preferences of the deciding capture (none
 // in a dataset written before the preferences table, schema 1.2).
-func (d *Dataset) sitePreferences(ctx context.Context, sc *SiteCrawl, _ string) error {
+func (d siteData) sitePreferences(ctx context.Context, sc *SiteCrawl, _ string) error {
 	cols := []string{"line", "source", "user_agents", "path", "category", "value", "allowed"}
 	err := d.hostRows(ctx, "preferences", sc, cols, nil, func(cs *columnSet, i int) {
 		p := SitePreference{Line: cs.i32("line").Value(i), Source: strings.Clone(cs.str("source").Value(i)),
@@ -417,7 +421,7 @@ func listValues(l *array.List, i int) []string {
 
 // siteListing cuts the deciding capture's body into lines and puts each
 // finding at its line.
-func (d *Dataset) siteListing(ctx context.Context, sc *SiteCrawl, _ string) error {
+func (d siteData) siteListing(ctx context.Context, sc *SiteCrawl, _ string) error {
 	dg := sc.Capture.Digest
 	if dg == "" {
 		return nil
@@ -473,7 +477,7 @@ func newListing(digest, text string, findings []SiteDiagnostic) *Listing {
 
 // siteShared counts the other hosts of the crawl with a capture of the
 // same non-empty body.
-func (d *Dataset) siteShared(ctx context.Context, sc *SiteCrawl, hostName string) error {
+func (d siteData) siteShared(ctx context.Context, sc *SiteCrawl, hostName string) error {
 	dg := sc.Capture.Digest
 	if dg == "" || sc.Capture.Length == 0 {
 		return nil
@@ -502,7 +506,7 @@ func (d *Dataset) siteShared(ctx context.Context, sc *SiteCrawl, hostName string
 
 // siteHost reads the host's row of the hosts table, and the URL of its
 // effective capture when redirects led to another one.
-func (d *Dataset) siteHost(ctx context.Context, sc *SiteCrawl, hostName string) error {
+func (d siteData) siteHost(ctx context.Context, sc *SiteCrawl, hostName string) error {
 	var mu sync.Mutex
 	spec := scanSpec{table: "hosts", crawl: sc.Crawl, columns: []string{"url_host_name", "url_host_registered_domain", "redirect_hops",
 		"redirect_result", "effective_capture_id", "effective_outcome", "fetch_class"}}

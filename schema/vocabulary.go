@@ -130,3 +130,26 @@ func NotRobotsCodesSQL() string {
 	}
 	return SQLStrings(names)
 }
+
+// SeverityRank orders the values of the diagnostics' severity column:
+// errors first, then warnings, then infos, then any other value.
+func SeverityRank(severity string) int {
+	for i, s := range []robots.Severity{robots.Error, robots.Warning, robots.Info} {
+		if severity == s.String() {
+			return i
+		}
+	}
+	return 3
+}
+
+// NoTraining reports whether a row of preferences (allowed not NULL) asks
+// that the whole site not train AI models, whichever crawler reads it:
+// Content-Signal ai-train=no (the key in any case, as the engine reads it)
+// or Content-Usage train-ai=n, file-wide or in a group of '*', for the
+// path "/". The site check and the crawl report's preferences section
+// both use it.
+func NoTraining(source, category string, allowed bool, path string, agents []string) bool {
+	training := source == robots.ContentSignal.String() && strings.EqualFold(category, "ai-train") ||
+		source == robots.ContentUsage.String() && category == "train-ai"
+	return training && !allowed && path == "/" && (len(agents) == 0 || slices.Contains(agents, "*"))
+}

@@ -1,0 +1,87 @@
+package analyze
+
+import "context"
+
+// HostBatches returns the number of captures of a crawl, from the footers,
+// and the number of host batches the crawl report splits them into: the
+// forced one, or enough for each to hold at most DefaultBatchCaptures or
+// what WithMemory allows.
+func (d *Dataset) HostBatches(crawl string) (captures int64, batches int, err error) {
+	n, err := d.r.rows("captures", crawl)
+	if err != nil || d.cfg.batches > 0 {
+		return n, d.cfg.batches, err
+	}
+	var bodies int64
+	if d.cfg.memory > 0 {
+		if bodies, err = d.r.rows("bodies", crawl); err != nil {
+			return 0, 0, err
+		}
+	}
+	return n, batchesFor(n, bodies, d.cfg.memory), nil
+}
+
+// crawlParams returns the settings of the sections of crawl i of the
+// report, with the crawler list the crawl was classified with.
+func (d *Dataset) crawlParams(i int, c *carry) (Params, error) {
+	p := Params{Top: d.cfg.top, Ranks: d.cfg.ranks, Next: i+1 < len(d.r.Crawls()), carry: c}
+	if i > 0 {
+		p.Previous = d.r.Crawls()[i-1]
+	}
+	var err error
+	p.crawlers, err = d.r.crawlerList(d.r.Crawls()[i])
+	return p, err
+}
+
+// Report computes the crawl report: the figures of every crawl partition,
+// and their trends when there are several.
+func (d *Dataset) Report(ctx context.Context) (*Report, error) {
+	r := &Report{Top: d.cfg.top}
+	cr := &carry{}
+	defer cr.close()
+	for i, label := range d.r.Crawls() {
+		p, err := d.crawlParams(i, cr)
+		var c *Crawl
+		if err == nil {
+			c, err = d.crawl(ctx, label, p)
+		}
+		if err == nil {
+			err = cr.failed()
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.Crawls = append(r.Crawls, c)
+	}
+	r.Trends = trends(r.Crawls, d.cfg.top)
+	return r, nil
+}
+
+// crawl computes the figures of one crawl partition.
+func (d *Dataset) crawl(ctx context.Context, label string, p Params) (*Crawl, error) {
+	n, batches, err := d.HostBatches(label)
+	if err != nil {
+		return nil, err
+	}
+	return computeCrawl(ctx, d.r, label, p, n, batches)
+}
+
+// Site computes the report on one host (a url_host_name, compared in lower
+// case) and runs the site checks on it. It fails with an error wrapping
+// [ErrNoSite] when no crawl holds a capture of the host.
+func (d *Dataset) Site(ctx context.Context, hostName string) (*SiteReport, error) {
+	return buildSite(ctx, d.r, hostName, d.cfg.checks)
+}
+
+// Report is the crawl report: the figures of every crawl partition of a
+// dataset and, when there are several, how the main ones moved. Every
+// share carries its denominator (see [Ratio]); the package documentation
+// defines each figure. The HTML, Markdown and JSON forms all carry these
+// same figures.
+type Report struct {
+	// Crawls holds one entry per crawl partition, sorted by label.
+	Crawls []*Crawl `json:"crawls"`
+	// Trends compares the crawls; nil when the dataset holds one.
+	Trends *Trends `json:"trends,omitempty"`
+	// Top is the length of the ranked lists.
+	Top int `json:"top"`
+}
