@@ -4,12 +4,9 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/robocensus/robocensus/robots"
 )
@@ -192,81 +189,6 @@ func (s *crawlState) markUsable(hb *batch) {
 
 func (s *crawlState) outcomeIdx(o robots.Outcome) uint8 {
 	return uint8(slices.Index(s.outcomes, o.String()))
-}
-
-// bodyBatch is the batch size used to read the body column: at most this
-// many bodies of up to 500 KiB each are decoded at once.
-const bodyBatch = 64
-
-// findBodies returns the texts of the given payload digests that the
-// bodies table of a crawl holds. Each file's digest column is read first;
-// the body column only of files holding a wanted digest.
-func (d *reader) findBodies(ctx context.Context, crawl string, digests []string) (map[string]string, error) {
-	found := map[string]string{}
-	if len(digests) == 0 {
-		return found, nil
-	}
-	want := map[string]bool{}
-	for _, dg := range digests {
-		want[dg] = true
-	}
-	files, err := d.files("bodies", crawl)
-	if err != nil {
-		return nil, err
-	}
-	var mu sync.Mutex
-	for _, name := range files {
-		hit, err := d.fileHasDigest(ctx, name, want)
-		if err != nil || !hit {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		spec := scanSpec{table: "bodies", columns: []string{"content_digest", "body"}, batch: bodyBatch}
-		err = d.scanFile(ctx, name, spec, func(rec arrow.Record) error {
-			mu.Lock()
-			defer mu.Unlock()
-			return collectBodies(rec, want, found)
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return found, nil
-}
-
-// fileHasDigest reports whether a bodies file holds one of the digests.
-func (d *reader) fileHasDigest(ctx context.Context, name string, want map[string]bool) (bool, error) {
-	hit := false
-	spec := scanSpec{table: "bodies", columns: []string{"content_digest"}}
-	err := d.scanFile(ctx, name, spec, func(rec arrow.Record) error {
-		dg, err := column[*array.String](rec, "content_digest")
-		if err != nil {
-			return err
-		}
-		for i := range dg.Len() {
-			hit = hit || want[dg.Value(i)]
-		}
-		return nil
-	})
-	return hit, err
-}
-
-func collectBodies(rec arrow.Record, want map[string]bool, found map[string]string) error {
-	cs := columnSet{rec: rec}
-	dg, body := cs.str("content_digest"), cs.str("body")
-	if cs.err != nil {
-		return cs.err
-	}
-	for i := range dg.Len() {
-		if k := dg.Value(i); want[k] {
-			if _, ok := found[k]; !ok {
-				found[strings.Clone(k)] = strings.Clone(body.Value(i))
-			}
-		}
-	}
-	return nil
 }
 
 // clip cuts s to at most n bytes at a rune boundary, marking the cut.
