@@ -3,6 +3,8 @@ package analyze
 import (
 	"testing"
 
+	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/sections"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -11,15 +13,15 @@ import (
 // schema.FollowedAICrawlers: followedCount must be its length, and the bits must fit
 // a hostState's verdicts.
 func TestFollowedCount(t *testing.T) {
-	if n := len(schema.FollowedAICrawlers()); n != followedCount || 2*n > 16 {
-		t.Errorf("schema.FollowedAICrawlers has %d crawlers, followedCount says %d (at most 8)", n, followedCount)
+	if n := len(schema.FollowedAICrawlers()); n != sections.FollowedCount || 2*n > 16 {
+		t.Errorf("schema.FollowedAICrawlers has %d crawlers, followedCount says %d (at most 8)", n, sections.FollowedCount)
 	}
 }
 
 // followedAI keeps the followed crawlers the list tracks as AI crawlers.
 func TestCrawlerListFollowedAI(t *testing.T) {
-	l := newCrawlerList([]robots.Crawler{{Token: "CCBot", Kind: robots.CrawlerAI}, {Token: "GPTBot", Kind: robots.CrawlerSearch}, {Token: "Other", Kind: robots.CrawlerAI}})
-	got := l.followedAI()
+	l := scan.NewCrawlerList([]robots.Crawler{{Token: "CCBot", Kind: robots.CrawlerAI}, {Token: "GPTBot", Kind: robots.CrawlerSearch}, {Token: "Other", Kind: robots.CrawlerAI}})
+	got := l.FollowedAI()
 	want := []string{"", "", "CCBot", "", "", "", ""}
 	if len(got) != len(want) {
 		t.Fatalf("followedAI() = %q, want %q", got, want)
@@ -29,12 +31,12 @@ func TestCrawlerListFollowedAI(t *testing.T) {
 			t.Fatalf("followedAI() = %q, want %q", got, want)
 		}
 	}
-	if l.kind("GPTBot") != "search" || l.kind("Other") != "ai" || l.kind("Googlebot") != "other" || l.order("Googlebot") != 3 || l.order("Other") != 2 {
-		t.Errorf("kind/order wrong: %s %s %s %d %d", l.kind("GPTBot"), l.kind("Other"), l.kind("Googlebot"), l.order("Googlebot"), l.order("Other"))
+	if l.Kind("GPTBot") != "search" || l.Kind("Other") != "ai" || l.Kind("Googlebot") != "other" || l.Order("Googlebot") != 3 || l.Order("Other") != 2 {
+		t.Errorf("kind/order wrong: %s %s %s %d %d", l.Kind("GPTBot"), l.Kind("Other"), l.Kind("Googlebot"), l.Order("Googlebot"), l.Order("Other"))
 	}
-	for _, n := range defaultCrawlerList().followedAI() {
+	for _, n := range scan.DefaultCrawlerList().FollowedAI() {
 		if n == "" {
-			t.Errorf("the binary's list does not track every followed AI crawler: %q", defaultCrawlerList().followedAI())
+			t.Errorf("the binary's list does not track every followed AI crawler: %q", scan.DefaultCrawlerList().FollowedAI())
 		}
 	}
 }

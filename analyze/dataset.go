@@ -6,6 +6,10 @@ import (
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/robocensus/robocensus/analyze/engine"
+	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/site"
 )
 
 // Dataset is a robocensus dataset opened for reading: the Hive-partitioned
@@ -16,7 +20,7 @@ import (
 //
 // A Dataset is safe for concurrent use.
 type Dataset struct {
-	r   *reader
+	r   *scan.Dataset
 	cfg config
 }
 
@@ -34,12 +38,12 @@ func Open(fsys fs.FS, opts ...Option) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := openReader(fsys, cfg.workers, cfg.mem)
+	r, err := scan.Open(fsys, cfg.workers, cfg.mem)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.crawls != nil {
-		if err := r.selectCrawls(cfg.crawls); err != nil {
+		if err := r.SelectCrawls(cfg.crawls); err != nil {
 			return nil, err
 		}
 	}
@@ -65,13 +69,13 @@ type config struct {
 	memory  int64 // 0: DefaultBatchCaptures per batch
 	top     int
 	mem     memory.Allocator
-	checks  []*Check
+	checks  []*site.Check
 	crawls  []string // nil: all
-	ranks   *Ranks
+	ranks   *scan.Ranks
 }
 
 func newConfig(opts []Option) (config, error) {
-	c := config{top: DefaultTop, checks: Checks()}
+	c := config{top: DefaultTop, checks: site.Checks()}
 	for _, opt := range opts {
 		if err := opt(&c); err != nil {
 			return config{}, err
@@ -83,10 +87,10 @@ func newConfig(opts []Option) (config, error) {
 // WithRanks joins a ranked host list (see [ReadRanks]) with the crawls:
 // the crawl report gains the strata section, Common Crawl's fetch classes
 // of the hosts ranked in each top-k stratum.
-func WithRanks(r *Ranks) Option {
+func WithRanks(r *scan.Ranks) Option {
 	return func(c *config) error {
 		if r == nil || r.Len() == 0 {
-			return fmt.Errorf("%w: WithRanks: no ranked host", ErrBadOption)
+			return fmt.Errorf("%w: WithRanks: no ranked host", scan.ErrBadOption)
 		}
 		c.ranks = r
 		return nil
@@ -98,7 +102,7 @@ func WithRanks(r *Ranks) Option {
 func WithWorkers(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("%w: WithWorkers(%d): want at least 1", ErrBadOption, n)
+			return fmt.Errorf("%w: WithWorkers(%d): want at least 1", scan.ErrBadOption, n)
 		}
 		c.workers = n
 		return nil
@@ -115,7 +119,7 @@ func WithWorkers(n int) Option {
 func WithHostBatches(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("%w: WithHostBatches(%d): want at least 1", ErrBadOption, n)
+			return fmt.Errorf("%w: WithHostBatches(%d): want at least 1", scan.ErrBadOption, n)
 		}
 		c.batches = n
 		return nil
@@ -140,8 +144,8 @@ func WithHostShards(n int) Option { return WithHostBatches(n) }
 // counts, only add passes. [WithHostBatches] takes precedence.
 func WithMemory(bytes int64) Option {
 	return func(c *config) error {
-		if bytes < MinMemory {
-			return fmt.Errorf("%w: WithMemory(%d): want at least %d", ErrBadOption, bytes, MinMemory)
+		if bytes < engine.MinMemory {
+			return fmt.Errorf("%w: WithMemory(%d): want at least %d", scan.ErrBadOption, bytes, engine.MinMemory)
 		}
 		c.memory = bytes
 		return nil
@@ -153,7 +157,7 @@ func WithMemory(bytes int64) Option {
 func WithTop(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("%w: WithTop(%d): want at least 1", ErrBadOption, n)
+			return fmt.Errorf("%w: WithTop(%d): want at least 1", scan.ErrBadOption, n)
 		}
 		c.top = n
 		return nil
@@ -165,7 +169,7 @@ func WithTop(n int) Option {
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) error {
 		if mem == nil {
-			return fmt.Errorf("%w: WithAllocator(nil)", ErrBadOption)
+			return fmt.Errorf("%w: WithAllocator(nil)", scan.ErrBadOption)
 		}
 		c.mem = mem
 		return nil
@@ -174,14 +178,14 @@ func WithAllocator(mem memory.Allocator) Option {
 
 // WithChecks sets the checks the site report runs, at least one, each with
 // a name and a Run function. Defaults to [Checks].
-func WithChecks(checks ...*Check) Option {
+func WithChecks(checks ...*site.Check) Option {
 	return func(c *config) error {
 		if len(checks) == 0 {
-			return fmt.Errorf("%w: WithChecks(): no check", ErrBadOption)
+			return fmt.Errorf("%w: WithChecks(): no check", scan.ErrBadOption)
 		}
 		for _, ch := range checks {
 			if ch == nil || ch.Name == "" || ch.Run == nil {
-				return fmt.Errorf("%w: WithChecks: a check needs a Name and a Run function", ErrBadOption)
+				return fmt.Errorf("%w: WithChecks: a check needs a Name and a Run function", scan.ErrBadOption)
 			}
 		}
 		c.checks = checks
@@ -194,7 +198,7 @@ func WithChecks(checks ...*Check) Option {
 func WithCrawls(labels ...string) Option {
 	return func(c *config) error {
 		if len(labels) == 0 {
-			return fmt.Errorf("%w: WithCrawls(): want at least one label", ErrBadOption)
+			return fmt.Errorf("%w: WithCrawls(): want at least one label", scan.ErrBadOption)
 		}
 		c.crawls = slices.Clone(labels)
 		return nil

@@ -7,6 +7,9 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/robocensus/robocensus/analyze/render"
+	"github.com/robocensus/robocensus/analyze/sections"
 )
 
 // Format is an output format of the reports.
@@ -56,11 +59,11 @@ func (r *Report) Write(w io.Writer, f Format, title string) error {
 func (r *SiteReport) Write(w io.Writer, f Format, title string) error {
 	switch f {
 	case HTML:
-		return writeSiteHTML(w, r, title)
+		return writeSiteHTML(w, r.SiteReport, title)
 	case Markdown:
-		return writeSiteMarkdown(w, r, title)
+		return writeSiteMarkdown(w, r.SiteReport, title)
 	case JSON:
-		return writeJSON(w, r)
+		return writeJSON(w, r.SiteReport)
 	}
 	return fmt.Errorf("%w %q", ErrBadFormat, string(f))
 }
@@ -74,17 +77,17 @@ func writeJSON(w io.Writer, v any) error {
 // Number formatting shared by the renderers.
 
 // fmtValue writes a trend value: a share or a count.
-func fmtValue(s Series, v float64) string {
+func fmtValue(s sections.Series, v float64) string {
 	if s.Share {
-		return fmtShare(v)
+		return render.Share(v)
 	}
-	return fmtInt(int64(v))
+	return render.Int(int64(v))
 }
 
 // fmtDelta writes the change of a series from the first crawl to the last.
-func fmtDelta(s Series) string {
+func fmtDelta(s sections.Series) string {
 	if s.Share {
-		return fmtPoints(s.Delta())
+		return render.Points(s.Delta())
 	}
 	return fmt.Sprintf("%+d", int64(s.Delta()))
 }
@@ -106,48 +109,48 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	return err
 }
 
-func summaryHead(b *strings.Builder, c *Crawl) {
+func summaryHead(b *strings.Builder, c *sections.Crawl) {
 	fmt.Fprintf(b, "crawl %s: %s captures of %s hosts, %s with a usable robots.txt\n",
-		c.Crawl, fmtInt(c.Captures), fmtInt(c.Hosts), fmtRatio(Ratio{c.UsableHosts, c.Hosts}))
+		c.Crawl, render.Int(c.Captures), render.Int(c.Hosts), sections.FormatRatio(sections.Ratio{N: c.UsableHosts, Of: c.Hosts}))
 	b.WriteString("outcomes:")
 	for _, o := range c.Outcomes {
 		if o.Captures.N > 0 {
-			fmt.Fprintf(b, " %s %s", o.Outcome, fmtShare(o.Captures.Share()))
+			fmt.Fprintf(b, " %s %s", o.Outcome, render.Share(o.Captures.Share()))
 		}
 	}
-	fmt.Fprintf(b, "\ncaptures with an error: %s; over 500 KiB: %s\n", fmtRatio(c.WithErrors), fmtRatio(c.Sizes.Oversize))
+	fmt.Fprintf(b, "\ncaptures with an error: %s; over 500 KiB: %s\n", sections.FormatRatio(c.WithErrors), sections.FormatRatio(c.Sizes.Oversize))
 }
 
 // summaryProblems lists the errors and warnings found in most captures.
-func summaryProblems(b *strings.Builder, c *Crawl) {
+func summaryProblems(b *strings.Builder, c *sections.Crawl) {
 	b.WriteString("most frequent problems:")
-	var problems []CodeShare
+	var problems []sections.CodeShare
 	for _, d := range c.Diagnostics {
 		if d.Severity != "info" && d.Captures.N > 0 {
 			problems = append(problems, d)
 		}
 	}
-	slices.SortStableFunc(problems, func(a, b CodeShare) int { return cmp.Compare(b.Captures.N, a.Captures.N) })
+	slices.SortStableFunc(problems, func(a, b sections.CodeShare) int { return cmp.Compare(b.Captures.N, a.Captures.N) })
 	for _, d := range problems[:min(6, len(problems))] {
-		fmt.Fprintf(b, "\n  %-32s %-8s %s", d.Code, d.Severity, fmtRatio(d.Captures))
+		fmt.Fprintf(b, "\n  %-32s %-8s %s", d.Code, d.Severity, sections.FormatRatio(d.Captures))
 	}
 	b.WriteString("\n")
 }
 
-func summaryAI(b *strings.Builder, c *Crawl) {
+func summaryAI(b *strings.Builder, c *sections.Crawl) {
 	ai := &c.Crawlers
 	fmt.Fprintf(b, "AI crawlers: named by %s of usable robots.txt, fully disallowed by name by %s\n",
-		fmtShare(ai.AnyAINamed.Share()), fmtShare(ai.AnyAINamedDisallowed.Share()))
-	for _, agent := range trendAgents(c, 5) {
-		v := crawlerUsable(c, agent)
-		fmt.Fprintf(b, "  %-24s named %-6s fully disallowed %s\n", agent, fmtShare(share(v.Named, v.Hosts)), fmtShare(share(v.Disallowed, v.Hosts)))
+		render.Share(ai.AnyAINamed.Share()), render.Share(ai.AnyAINamedDisallowed.Share()))
+	for _, agent := range sections.TrendAgents(c, 5) {
+		v := sections.CrawlerUsable(c, agent)
+		fmt.Fprintf(b, "  %-24s named %-6s fully disallowed %s\n", agent, render.Share(sections.Share(v.Named, v.Hosts)), render.Share(sections.Share(v.Disallowed, v.Hosts)))
 	}
 }
 
-func summaryWorst(b *strings.Builder, c *Crawl) {
+func summaryWorst(b *strings.Builder, c *sections.Crawl) {
 	b.WriteString("hosts with the most errors:")
 	for _, h := range c.WorstHosts[:min(5, len(c.WorstHosts))] {
-		fmt.Fprintf(b, "\n  %-32s %d %s: %s", termSafe(h.Host), h.Errors, plural(int64(h.Errors), "error", "errors"), strings.Join(h.Codes, ", "))
+		fmt.Fprintf(b, "\n  %-32s %d %s: %s", termSafe(h.Host), h.Errors, render.Plural(int64(h.Errors), "error", "errors"), strings.Join(h.Codes, ", "))
 	}
 	b.WriteString("\n")
 }

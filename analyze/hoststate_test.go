@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/robocensus/robocensus/analyze/engine"
 )
 
 // TestHostStateRuns writes hosts in many small runs, each host's state
@@ -21,7 +23,7 @@ func TestHostStateRuns(t *testing.T) {
 	wants := map[string]want{}
 	type rec struct {
 		name string
-		st   hostState
+		st   engine.HostState
 	}
 	var recs []rec
 	for i := range 3000 {
@@ -34,19 +36,19 @@ func TestHostStateRuns(t *testing.T) {
 			w.class = 0 // no row of hosts
 		}
 		wants[name] = w
-		recs = append(recs, rec{name, hostState{digest: w.digest, verdicts: w.verdicts, flags: statePresent}})
+		recs = append(recs, rec{name, engine.HostState{Digest: w.digest, Verdicts: w.verdicts, Flags: engine.StatePresent}})
 		if w.class != 0 {
-			recs = append(recs, rec{name, hostState{class: w.class}})
+			recs = append(recs, rec{name, engine.HostState{Class: w.class}})
 		}
 	}
 	rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	dir := t.TempDir()
-	var b stateBuffer
+	var b engine.StateBuffer
 	var runs []string
 	for i, r := range recs {
-		b.add(r.name, r.st)
-		if b.size() > 2000 || i == len(recs)-1 {
-			path, err := b.writeRun(dir)
+		b.Add(r.name, r.st)
+		if b.Size() > 2000 || i == len(recs)-1 {
+			path, err := b.WriteRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,21 +58,21 @@ func TestHostStateRuns(t *testing.T) {
 	if len(runs) < 20 {
 		t.Fatalf("%d runs: the test wants many", len(runs))
 	}
-	m, err := openStateMerge(runs)
+	m, err := engine.OpenStateMerge(runs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.close()
+	defer m.Close()
 	var names []string
-	for m.nextPresent() {
-		name := string(m.st.name)
+	for m.NextPresent() {
+		name := string(m.State.Name)
 		names = append(names, name)
 		w := wants[name]
-		if got := (want{m.st.digest, m.st.verdicts, m.st.class}); got != w {
+		if got := (want{m.State.Digest, m.State.Verdicts, m.State.Class}); got != w {
 			t.Fatalf("%s: %+v, want %+v", name, got, w)
 		}
 	}
-	if err := m.failed(); err != nil {
+	if err := m.Failed(); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.IsSorted(names) || len(names) != len(wants) || len(slices.Compact(slices.Clone(names))) != len(names) {

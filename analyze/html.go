@@ -6,6 +6,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/robocensus/robocensus/analyze/engine"
+	"github.com/robocensus/robocensus/analyze/render"
+	"github.com/robocensus/robocensus/analyze/sections"
+	"github.com/robocensus/robocensus/analyze/site"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -27,17 +31,17 @@ var style = func() template.CSS {
 // cannot become markup; the pages hold no script at all, and their
 // Content-Security-Policy forbids scripts and every fetch.
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"int":           fmtInt,
-	"share":         fmtShare,
-	"ratio":         fmtRatio,
-	"pct":           func(r Ratio) string { return fmtShare(r.Share()) },
-	"bytes":         fmtBytes,
+	"int":           render.Int,
+	"share":         render.Share,
+	"ratio":         sections.FormatRatio,
+	"pct":           func(r sections.Ratio) string { return render.Share(r.Share()) },
+	"bytes":         render.Bytes,
 	"value":         fmtValue,
 	"delta":         fmtDelta,
-	"status":        status,
-	"plural":        plural,
+	"status":        render.Status,
+	"plural":        render.Plural,
 	"siteRedirects": siteRedirects,
-	"frac":          func(n, of int64) float64 { return Ratio{n, of}.Share() },
+	"frac":          func(n, of int64) float64 { return sections.Ratio{N: n, Of: of}.Share() },
 	"lineClass":     lineClass,
 }).ParseFS(htmlFiles, "html/*.tmpl", "html/sections/*.tmpl"))
 
@@ -53,13 +57,13 @@ type reportView struct {
 
 // crawlView is one crawl's figures with their charts.
 type crawlView struct {
-	*Crawl
+	*sections.Crawl
 	Label      string // the crawl label (Crawl names the embedded figures)
 	Cards      []card
-	OutcomeBar *barChart
+	OutcomeBar *render.BarChart
 	Outcomes   []outcomeRow
-	Sections   []template.HTML // each section's fragment, in report order
-	Contents   []Anchor        // the links to the sections drawn, in report order
+	Sections   []template.HTML   // each section's fragment, in report order
+	Contents   []sections.Anchor // the links to the sections drawn, in report order
 	top        int
 	idSuffix   string // what the crawl's HTML ids end with (see ID)
 }
@@ -83,7 +87,7 @@ type card struct {
 }
 
 type outcomeRow struct {
-	OutcomeShare
+	sections.OutcomeShare
 	Class, Meaning, Statuses string
 }
 
@@ -93,8 +97,8 @@ type trendsView struct {
 }
 
 type trendRow struct {
-	Series
-	Spark *sparkline
+	sections.Series
+	Spark *render.Sparkline
 	Up    bool
 	Down  bool
 }
@@ -121,7 +125,7 @@ func writeReportHTML(w io.Writer, r *Report, title string) error {
 	return pages.ExecuteTemplate(w, "report.tmpl", v)
 }
 
-func newCrawlView(c *Crawl, top int) *crawlView {
+func newCrawlView(c *sections.Crawl, top int) *crawlView {
 	v := &crawlView{Crawl: c, Label: c.Crawl, top: top}
 	v.Cards = crawlCards(c)
 	v.OutcomeBar, v.Outcomes = outcomeView(c)
@@ -133,100 +137,100 @@ func newCrawlView(c *Crawl, top int) *crawlView {
 // table of contents of the sections that drew something (Section.Title,
 // Section.Anchors): the strata need ranks, the changes a crawl before.
 func (v *crawlView) renderSections() error {
-	for _, s := range crawlSections {
+	for _, s := range sections.CrawlSections {
 		if s.InHeader {
 			continue
 		}
 		var b strings.Builder
 		sv := sectionView{crawlView: v}
 		if s.View != nil {
-			sv.View = s.View(v.Crawl, Params{Top: v.top})
+			sv.View = s.View(v.Crawl, engine.Params{Top: v.top})
 		}
 		if err := pages.ExecuteTemplate(&b, "section-"+s.Name, sv); err != nil {
 			return err
 		}
 		v.Sections = append(v.Sections, template.HTML(b.String())) // escaped by its template
 		if strings.TrimSpace(b.String()) != "" {
-			for _, a := range s.anchors() {
-				v.Contents = append(v.Contents, Anchor{ID: v.ID(a.ID), Title: a.Title})
+			for _, a := range s.Links() {
+				v.Contents = append(v.Contents, sections.Anchor{ID: v.ID(a.ID), Title: a.Title})
 			}
 		}
 	}
 	return nil
 }
 
-func crawlCards(c *Crawl) []card {
+func crawlCards(c *sections.Crawl) []card {
 	return []card{
-		{Value: fmtInt(c.Captures), Label: "captures"},
-		{Value: fmtInt(c.Hosts), Label: "hosts"},
-		{Value: fmtShare(Ratio{c.UsableHosts, c.Hosts}.Share()), Label: "of hosts have a usable robots.txt"},
-		{Value: fmtShare(c.WithErrors.Share()), Label: "of captures have an error", Bad: c.WithErrors.N > 0},
-		{Value: fmtShare(c.Crawlers.AnyAINamed.Share()), Label: "of usable robots.txt name an AI crawler"},
-		{Value: fmtShare(c.Crawlers.AnyAINamedDisallowed.Share()), Label: "shut out an AI crawler by name"},
-		{Value: fmtShare(c.Sizes.Oversize.Share()), Label: "of read files are over 500 KiB", Bad: c.Sizes.Oversize.N > 0},
-		{Value: fmtShare(c.SharedBodies.SharedHosts.Share()), Label: "of hosts serve a body other hosts serve too"},
+		{Value: render.Int(c.Captures), Label: "captures"},
+		{Value: render.Int(c.Hosts), Label: "hosts"},
+		{Value: render.Share(sections.Ratio{N: c.UsableHosts, Of: c.Hosts}.Share()), Label: "of hosts have a usable robots.txt"},
+		{Value: render.Share(c.WithErrors.Share()), Label: "of captures have an error", Bad: c.WithErrors.N > 0},
+		{Value: render.Share(c.Crawlers.AnyAINamed.Share()), Label: "of usable robots.txt name an AI crawler"},
+		{Value: render.Share(c.Crawlers.AnyAINamedDisallowed.Share()), Label: "shut out an AI crawler by name"},
+		{Value: render.Share(c.Sizes.Oversize.Share()), Label: "of read files are over 500 KiB", Bad: c.Sizes.Oversize.N > 0},
+		{Value: render.Share(c.SharedBodies.SharedHosts.Share()), Label: "of hosts serve a body other hosts serve too"},
 	}
 }
 
 func outcomeClass(o string) string {
-	if _, ok := outcomeMeaning[o]; ok {
+	if _, ok := sections.OutcomeMeaning[o]; ok {
 		return "o-" + o
 	}
 	return "o-other"
 }
 
-func outcomeView(c *Crawl) (*barChart, []outcomeRow) {
-	in := barInput{label: "captures", note: fmtInt(c.Captures)}
+func outcomeView(c *sections.Crawl) (*render.BarChart, []outcomeRow) {
+	in := render.BarInput{Label: "captures", Note: render.Int(c.Captures)}
 	var rows []outcomeRow
 	for _, o := range c.Outcomes {
 		if o.Captures.N == 0 {
 			continue
 		}
 		cls := outcomeClass(o.Outcome)
-		in.values = append(in.values, o.Captures.Share())
-		in.class = append(in.class, cls)
-		in.title = append(in.title, o.Outcome+": "+fmtRatio(o.Captures))
+		in.Values = append(in.Values, o.Captures.Share())
+		in.Class = append(in.Class, cls)
+		in.Title = append(in.Title, o.Outcome+": "+sections.FormatRatio(o.Captures))
 		var st []string
 		for _, s := range o.Statuses {
-			st = append(st, status(s.Status)+" × "+fmtInt(s.Captures))
+			st = append(st, render.Status(s.Status)+" × "+render.Int(s.Captures))
 		}
-		rows = append(rows, outcomeRow{OutcomeShare: o, Class: cls, Meaning: outcomeMeaning[o.Outcome], Statuses: strings.Join(st, ", ")})
+		rows = append(rows, outcomeRow{OutcomeShare: o, Class: cls, Meaning: sections.OutcomeMeaning[o.Outcome], Statuses: strings.Join(st, ", ")})
 	}
-	return newBarChart(1100, 70, 1, []barInput{in}, nil, fmtShare), rows
+	return render.NewBarChart(1100, 70, 1, []render.BarInput{in}, nil, render.Share), rows
 }
 
-func newTrendsView(t *Trends) *trendsView {
+func newTrendsView(t *sections.Trends) *trendsView {
 	v := &trendsView{Crawls: t.Crawls}
 	for _, s := range t.Series {
-		v.Rows = append(v.Rows, trendRow{Series: s, Spark: newSparkline(s.Values), Up: s.Delta() > 0, Down: s.Delta() < 0})
+		v.Rows = append(v.Rows, trendRow{Series: s, Spark: render.NewSparkline(s.Values), Up: s.Delta() > 0, Down: s.Delta() < 0})
 	}
 	return v
 }
 
 // siteView is what the site report template draws.
 type siteView struct {
-	*SiteReport
+	*site.SiteReport
 	Title      string
 	Style      template.CSS
-	Latest     *SiteCrawl
+	Latest     *site.SiteCrawl
 	Cards      []card
 	Verdicts   []verdictGroup
-	CrawlViews []*SiteCrawl // newest first
+	CrawlViews []*site.SiteCrawl // newest first
 }
 
 // verdictGroup lists the tracked crawlers with one verdict.
 type verdictGroup struct {
 	Verdict, Title string
-	Crawlers       []SiteCrawler // all of them
-	Named          []SiteCrawler // those a group names
-	Star           []SiteCrawler // those the '*' group decides for
-	Fold           bool          // too many Star to show open
+	Crawlers       []site.SiteCrawler // all of them
+	Named          []site.SiteCrawler // those a group names
+	Star           []site.SiteCrawler // those the '*' group decides for
+	Fold           bool               // too many Star to show open
 }
 
 // foldStar is the number of crawlers following '*' shown without a fold.
 const foldStar = 24
 
-func writeSiteHTML(w io.Writer, r *SiteReport, title string) error {
+func writeSiteHTML(w io.Writer, r *site.SiteReport, title string) error {
 	latest := r.Crawls[len(r.Crawls)-1]
 	v := &siteView{SiteReport: r, Title: title, Style: style, Latest: latest, Verdicts: verdictGroups(latest)}
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
@@ -243,7 +247,7 @@ var verdictTitles = []struct{ verdict, title string }{
 	{robots.AccessAllowed.String(), "allowed"},
 }
 
-func verdictGroups(sc *SiteCrawl) []verdictGroup {
+func verdictGroups(sc *site.SiteCrawl) []verdictGroup {
 	var out []verdictGroup
 	for _, vt := range verdictTitles {
 		g := verdictGroup{Verdict: vt.verdict, Title: vt.title}
@@ -270,7 +274,7 @@ func verdictGroups(sc *SiteCrawl) []verdictGroup {
 // deciding capture: its answer, the engine's errors and warnings in the
 // file (the diagnostics the listing shows at their lines), what it says
 // to AI crawlers and its sitemaps.
-func siteCards(latest *SiteCrawl) []card {
+func siteCards(latest *site.SiteCrawl) []card {
 	c := &latest.Capture
 	var ai, aiBlocked int64
 	for _, cr := range latest.Crawlers {
@@ -283,16 +287,16 @@ func siteCards(latest *SiteCrawl) []card {
 	}
 	errs, warns, sitemaps := int64(c.Errors), int64(c.Warnings), int64(len(latest.Sitemaps))
 	return []card{
-		{Value: status(c.Status), Label: "answer in " + latest.Crawl + ": " + c.Outcome, Bad: c.Outcome == robots.OutcomeDisallowAll.String() || c.Outcome == robots.OutcomeNotRobots.String()},
-		{Value: fmtInt(errs), Label: plural(errs, "error", "errors") + ": what Google ignores or misreads", Bad: errs > 0},
-		{Value: fmtInt(warns), Label: plural(warns, "warning", "warnings") + ": probably not what was meant"},
-		{Value: fmtInt(aiBlocked) + " / " + fmtInt(ai), Label: "AI crawlers fully disallowed"},
-		{Value: fmtInt(sitemaps), Label: plural(sitemaps, "sitemap", "sitemaps") + " declared"},
+		{Value: render.Status(c.Status), Label: "answer in " + latest.Crawl + ": " + c.Outcome, Bad: c.Outcome == robots.OutcomeDisallowAll.String() || c.Outcome == robots.OutcomeNotRobots.String()},
+		{Value: render.Int(errs), Label: render.Plural(errs, "error", "errors") + ": what Google ignores or misreads", Bad: errs > 0},
+		{Value: render.Int(warns), Label: render.Plural(warns, "warning", "warnings") + ": probably not what was meant"},
+		{Value: render.Int(aiBlocked) + " / " + render.Int(ai), Label: "AI crawlers fully disallowed"},
+		{Value: render.Int(sitemaps), Label: render.Plural(sitemaps, "sitemap", "sitemaps") + " declared"},
 	}
 }
 
 // lineClass marks a listing line by its most severe finding.
-func lineClass(l ListingLine) string {
+func lineClass(l site.ListingLine) string {
 	best := ""
 	for _, f := range l.Findings {
 		if best == "" || schema.SeverityRank(f.Severity) < schema.SeverityRank(best) {

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/analyze/engine"
+	"github.com/robocensus/robocensus/analyze/render"
+	"github.com/robocensus/robocensus/analyze/sections"
 )
 
 // TestQuantile checks quantile against DuckDB's quantile_disc on the cases
@@ -21,7 +23,7 @@ func TestQuantile(t *testing.T) {
 		for i := range v {
 			v[i], cum[i] = int64(i), int64(i+1)
 		}
-		if got := quantile(v, cum, q); got != want {
+		if got := sections.Quantile(v, cum, q); got != want {
 			t.Errorf("quantile(range(%d), %v) = %d, want %d", n, q, got, want)
 		}
 	}
@@ -38,39 +40,14 @@ func TestQuantile(t *testing.T) {
 	f(1, 0.99, 0)
 }
 
-// TestTopN checks that topN keeps the first n items whatever the order of
-// the stream, as sorting all would.
-func TestTopN(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 50 {
-		var all []worstHost
-		for i := range 200 {
-			all = append(all, worstHost{host: string(rune('a'+i%26)) + string(rune('a'+i/26)), errors: int32(rng.IntN(5)), warnings: int32(rng.IntN(3))})
-		}
-		top := topN[worstHost]{n: 1 + round%12, less: worstBefore}
-		for _, w := range all {
-			top.add(w)
-		}
-		slices.SortFunc(all, func(a, b worstHost) int {
-			if worstBefore(&a, &b) {
-				return -1
-			}
-			return 1
-		})
-		if !slices.EqualFunc(top.items, all[:top.n], func(a, b worstHost) bool { return a.host == b.host && a.errors == b.errors && a.warnings == b.warnings }) {
-			t.Fatalf("round %d: top %v, want %v", round, top.items, all[:top.n])
-		}
-	}
-}
-
 func TestFormatting(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
-		{fmtInt(1234567), "1,234,567"}, {fmtInt(-1000), "-1,000"}, {fmtInt(12), "12"},
-		{fmtShare(0), "0%"}, {fmtShare(0.0004), "<0.1%"}, {fmtShare(0.6767), "67.7%"}, {fmtShare(1), "100.0%"},
-		{fmtShare(9401.0 / 9403), ">99.9%"}, {fmtShare(0.9994), "99.9%"}, {fmtShare(0.9995), ">99.9%"}, {fmtShare(0.0005), "0.1%"},
-		{fmtBytes(512000), "500.0 KiB"}, {fmtBytes(80), "80 B"}, {fmtPoints(0.0123), "+1.2 pp"},
-		{clip("ab€cd", 4), "ab…"}, {typoKeyOf(`"User agent" is misspelled`), "user agent"},
-		{code("a|b`c"), "``a\\|b`c``"}, {md("<b>|*x*"), `&lt;b&gt;\|\*x\*`},
+		{render.Int(1234567), "1,234,567"}, {render.Int(-1000), "-1,000"}, {render.Int(12), "12"},
+		{render.Share(0), "0%"}, {render.Share(0.0004), "<0.1%"}, {render.Share(0.6767), "67.7%"}, {render.Share(1), "100.0%"},
+		{render.Share(9401.0 / 9403), ">99.9%"}, {render.Share(0.9994), "99.9%"}, {render.Share(0.9995), ">99.9%"}, {render.Share(0.0005), "0.1%"},
+		{render.Bytes(512000), "500.0 KiB"}, {render.Bytes(80), "80 B"}, {render.Points(0.0123), "+1.2 pp"},
+		{engine.Clip("ab€cd", 4), "ab…"}, {sections.TypoKeyOf(`"User agent" is misspelled`), "user agent"},
+		{render.Code("a|b`c"), "``a\\|b`c``"}, {render.Escape("<b>|*x*"), `&lt;b&gt;\|\*x\*`},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
@@ -91,7 +68,7 @@ func TestSizeFigures(t *testing.T) {
 			all = append(all, v)
 		}
 		slices.Sort(all)
-		got := sizeFigures(counts, 0)
+		got := sections.SizeFigures(counts, 0)
 		at := func(q float64) int64 { return all[max(0, int(math.Ceil(float64(len(all))*q))-1)] }
 		var sum, empty int64
 		for _, v := range all {
@@ -119,86 +96,52 @@ func TestBatchesFor(t *testing.T) {
 		captures, bodies, memory int64
 		want                     int
 	}{
-		{1_000_457, 150_000, 240 * MiB, 1},      // the default limit holds a million captures
-		{4_510_056, 600_000, 240 * MiB, 4},      // 1.2M a batch
-		{4_510_056, 5_000_000, 240 * MiB, 5},    // no room for the bodies' counts: DefaultBatchCaptures
-		{4_510_056, 600_000, 1 * GiB, 1},        // measured: 41 s, 1.0 GiB peak
-		{60_000_000, 0, 4 * GiB, 2},             // 37M a batch
-		{60_000_000, 60_000_000, 4 * GiB, 4},    // every host its own body: 2.4 GB of counts
-		{75_000_000, 60_000_000, 4 * GiB, 5},    // the largest crawls
-		{60_000_000, 60_000_000, MinMemory, 58}, // too little memory: batches of DefaultBatchCaptures
-		{0, 0, MinMemory, 1},
+		{1_000_457, 150_000, 240 * MiB, 1},             // the default limit holds a million captures
+		{4_510_056, 600_000, 240 * MiB, 4},             // 1.2M a batch
+		{4_510_056, 5_000_000, 240 * MiB, 5},           // no room for the bodies' counts: DefaultBatchCaptures
+		{4_510_056, 600_000, 1 * GiB, 1},               // measured: 41 s, 1.0 GiB peak
+		{60_000_000, 0, 4 * GiB, 2},                    // 37M a batch
+		{60_000_000, 60_000_000, 4 * GiB, 4},           // every host its own body: 2.4 GB of counts
+		{75_000_000, 60_000_000, 4 * GiB, 5},           // the largest crawls
+		{60_000_000, 60_000_000, engine.MinMemory, 58}, // too little memory: batches of DefaultBatchCaptures
+		{0, 0, engine.MinMemory, 1},
 	} {
-		if got := batchesFor(tc.captures, tc.bodies, tc.memory); got != tc.want {
+		if got := engine.BatchesFor(tc.captures, tc.bodies, tc.memory); got != tc.want {
 			t.Errorf("batchesFor(%d captures, %d bodies, %d MiB) = %d, want %d", tc.captures, tc.bodies, tc.memory/MiB, got, tc.want)
 		}
 	}
-	for m := int64(MinMemory); m < 8*GiB; m += 97 * MiB {
-		if batchesFor(60_000_000, 1_000_000, m+97*MiB) > batchesFor(60_000_000, 1_000_000, m) {
+	for m := int64(engine.MinMemory); m < 8*GiB; m += 97 * MiB {
+		if engine.BatchesFor(60_000_000, 1_000_000, m+97*MiB) > engine.BatchesFor(60_000_000, 1_000_000, m) {
 			t.Fatalf("more memory, more batches at %d MiB", m/MiB)
 		}
 	}
 }
 
-// The fetch check says who cut a file: the crawler (WARC-Truncated) or
-// robocensus's own caps, which the crawler had nothing to do with.
-func TestFetchTruncationCause(t *testing.T) {
-	f := func(reason, want string) {
-		t.Helper()
-		var got []string
-		p := &Pass{Latest: &SiteCrawl{Crawl: "c", Capture: SiteCapture{Outcome: "rules", Truncated: reason}},
-			Report: func(f Finding) { got = append(got, f.Message) }}
-		if err := runFetch(p); err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != 1 || !strings.Contains(got[0], want) {
-			t.Errorf("%s: %q, want it to contain %q", reason, got, want)
-		}
-	}
-	f("length", "the crawler cut the file at its size limit (WARC-Truncated: length)")
-	f("disconnect", "the connection broke before the end of the file (WARC-Truncated: disconnect)")
-	f("body-cap", "robocensus stored only the first part of the file (its own cap on stored bytes, body-cap)")
-	f("record-cap", "robocensus stopped reading the record at its own record-size cap (record-cap)")
-	f("input-end", "the input ended inside this record (input-end)")
-	f("odd", "the crawler cut the file (WARC-Truncated: odd)")
-	for _, r := range robots.StoredTruncationReasons() {
-		var msg string
-		p := &Pass{Latest: &SiteCrawl{Capture: SiteCapture{Truncated: r}}, Report: func(f Finding) { msg = f.Message }}
-		runFetch(p)
-		if strings.Contains(msg, "crawler cut") {
-			t.Errorf("%s blamed on the crawler: %q", r, msg)
-		}
-	}
-}
-
-// The Markdown crawl report lists the crawlers the HTML shows by default,
-// in its order (the top AI crawlers, then the search crawlers), not every
-// tracked crawler, and points to the JSON for the rest.
 func TestMarkdownTopCrawlers(t *testing.T) {
-	c := &Crawl{Crawl: "c"}
+	c := &sections.Crawl{Crawl: "c"}
 	f := &c.Crawlers
 	f.UsableHosts, f.AllHosts = 100, 120
 	for i := range 150 {
-		s := CrawlerShare{Agent: fmt.Sprintf("AIBot%03d", i), Kind: "ai"}
-		s.Usable = HostVerdicts{Hosts: 100, Named: int64(i % 40), Disallowed: int64(i % 7)}
-		s.All = HostVerdicts{Hosts: 120, Named: int64(i % 40)}
+		s := sections.CrawlerShare{Agent: fmt.Sprintf("AIBot%03d", i), Kind: "ai"}
+		s.Usable = sections.HostVerdicts{Hosts: 100, Named: int64(i % 40), Disallowed: int64(i % 7)}
+		s.All = sections.HostVerdicts{Hosts: 120, Named: int64(i % 40)}
 		f.Crawlers = append(f.Crawlers, s)
 	}
 	for i := range 20 {
-		f.Crawlers = append(f.Crawlers, CrawlerShare{Agent: fmt.Sprintf("Search%02d", i), Kind: "search"})
+		f.Crawlers = append(f.Crawlers, sections.CrawlerShare{Agent: fmt.Sprintf("Search%02d", i), Kind: "search"})
 	}
 	for i := range 5 {
-		f.Crawlers = append(f.Crawlers, CrawlerShare{Agent: fmt.Sprintf("Other%d", i), Kind: "other"})
+		f.Crawlers = append(f.Crawlers, sections.CrawlerShare{Agent: fmt.Sprintf("Other%d", i), Kind: "other"})
 	}
-	v := newCrawlersView(c, DefaultTop)
+	v := sections.NewCrawlersView(c, DefaultTop)
 	var want []string
 	for _, s := range append(slices.Clone(v.AIShown), v.SearchRows...) {
 		want = append(want, s.Agent)
 	}
 	var b strings.Builder
-	m := &mdWriter{w: bufio.NewWriter(&b)}
-	mdCrawlers(m, c, DefaultTop)
-	m.flush()
+	m := &render.Markdown{W: bufio.NewWriter(&b)}
+	sections.MdCrawlers(m, c, DefaultTop)
+	m.Flush()
 	var got []string
 	for _, line := range strings.Split(b.String(), "\n") {
 		if strings.HasPrefix(line, "| `") {

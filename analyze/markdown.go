@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/robocensus/robocensus/analyze/render"
+	"github.com/robocensus/robocensus/analyze/sections"
+	"github.com/robocensus/robocensus/analyze/site"
 )
 
 // The Markdown renderer. Text from the dataset goes through md or code,
 // which escape what Markdown (and the HTML it may hold) would interpret.
 
 func writeReportMarkdown(w io.Writer, r *Report, title string) error {
-	m := &mdWriter{w: bufio.NewWriter(w)}
-	m.printf("# robots.txt census: %s\n", code(title))
+	m := &render.Markdown{W: bufio.NewWriter(w)}
+	m.Printf("# robots.txt census: %s\n", render.Code(title))
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
 		mdCrawl(m, r.Crawls[i], r.Top)
 	}
@@ -20,104 +24,104 @@ func writeReportMarkdown(w io.Writer, r *Report, title string) error {
 		mdTrends(m, r.Trends)
 	}
 	mdDefinitions(m)
-	return m.flush()
+	return m.Flush()
 }
 
-func mdCrawl(m *mdWriter, c *Crawl, top int) {
-	m.heading(2, "Crawl "+md(c.Crawl))
-	for _, s := range crawlSections {
+func mdCrawl(m *render.Markdown, c *sections.Crawl, top int) {
+	m.Heading(2, "Crawl "+render.Escape(c.Crawl))
+	for _, s := range sections.CrawlSections {
 		s.Markdown(m, c, top)
 	}
 }
 
-func mdTrends(m *mdWriter, t *Trends) {
-	m.heading(2, "Trends")
+func mdTrends(m *render.Markdown, t *sections.Trends) {
+	m.Heading(2, "Trends")
 	header := []string{"figure"}
 	for _, c := range t.Crawls {
-		header = append(header, " "+md(c))
+		header = append(header, " "+render.Escape(c))
 	}
 	header = append(header, " change")
 	var rows [][]string
 	for _, s := range t.Series {
-		row := []string{md(s.Name)}
+		row := []string{render.Escape(s.Name)}
 		for _, v := range s.Values {
 			row = append(row, fmtValue(s, v))
 		}
 		rows = append(rows, append(row, fmtDelta(s)))
 	}
-	m.table(header, rows)
+	m.Table(header, rows)
 }
 
-func mdDefinitions(m *mdWriter) {
-	m.heading(2, "Definitions")
-	m.para(`- **read capture**: HTTP status 2xx, or no status (tar entries, files): crawlers read the body.
+func mdDefinitions(m *render.Markdown) {
+	m.Heading(2, "Definitions")
+	m.Para(`- **read capture**: HTTP status 2xx, or no status (tar entries, files): crawlers read the body.
 - **deciding capture** of a host in a crawl: not a redirect if it has one, then the latest fetched, then the smallest capture_id.
 - **usable robots.txt**: a deciding capture with outcome rules or no-rules, or unknown (no HTTP status: tar entries, files). A body with no status is judged by its content as a 2xx body is: without a rule, HTML, XML, binary or UTF-16 content is not-robots, not usable. The fetch classes robots-with-rules and robots-no-rules are the usable captures.
 - **named**: a group's user-agent line names the crawler's product token (its name cut as Google cuts names: ` + "`Linguee Bot`" + ` is ` + "`Linguee`" + `); otherwise the ` + "`*`" + ` group applies.
 - **fully / partially disallowed**: the rules that apply disallow every URL / some URLs (the agents table).`)
 }
 
-func writeSiteMarkdown(w io.Writer, r *SiteReport, title string) error {
-	m := &mdWriter{w: bufio.NewWriter(w)}
+func writeSiteMarkdown(w io.Writer, r *site.SiteReport, title string) error {
+	m := &render.Markdown{W: bufio.NewWriter(w)}
 	nc, nk := int64(len(r.Captures)), int64(len(r.Crawls))
-	m.printf("# robots.txt of %s\n\nDataset %s: %s %s in %s %s.\n", code(r.Host), code(title),
-		fmtInt(nc), plural(nc, "capture", "captures"), fmtInt(nk), plural(nk, "crawl", "crawls"))
+	m.Printf("# robots.txt of %s\n\nDataset %s: %s %s in %s %s.\n", render.Code(r.Host), render.Code(title),
+		render.Int(nc), render.Plural(nc, "capture", "captures"), render.Int(nk), render.Plural(nk, "crawl", "crawls"))
 	mdSiteFindings(m, r.Findings)
 	mdSiteCrawlers(m, r.Crawls[len(r.Crawls)-1])
 	for i := len(r.Crawls) - 1; i >= 0; i-- {
 		mdSiteCrawl(m, r.Crawls[i])
 	}
 	mdSiteCaptures(m, r.Captures)
-	return m.flush()
+	return m.Flush()
 }
 
-func mdSiteFindings(m *mdWriter, findings []Finding) {
-	m.heading(2, "Findings")
+func mdSiteFindings(m *render.Markdown, findings []site.Finding) {
+	m.Heading(2, "Findings")
 	if len(findings) == 0 {
-		m.para("The checks found nothing to report.")
+		m.Para("The checks found nothing to report.")
 	}
 	for _, f := range findings {
-		where := md(f.Crawl)
+		where := render.Escape(f.Crawl)
 		if f.Line > 0 {
-			where += ", line " + fmtInt(int64(f.Line))
+			where += ", line " + render.Int(int64(f.Line))
 		}
-		m.printf("- **%s** %s (%s, %s)\n", f.Severity, md(f.Message), code(f.Check), where)
+		m.Printf("- **%s** %s (%s, %s)\n", f.Severity, render.Escape(f.Message), render.Code(f.Check), where)
 	}
 }
 
 // mdSiteCrawlers lists the tracked crawlers by verdict, named ones bold.
-func mdSiteCrawlers(m *mdWriter, latest *SiteCrawl) {
-	m.heading(2, "Tracked crawlers in "+md(latest.Crawl))
+func mdSiteCrawlers(m *render.Markdown, latest *site.SiteCrawl) {
+	m.Heading(2, "Tracked crawlers in "+render.Escape(latest.Crawl))
 	for _, g := range verdictGroups(latest) {
 		var names []string
 		for _, c := range g.Crawlers {
-			n := code(c.Agent)
+			n := render.Code(c.Agent)
 			if c.Named {
 				n = "**" + n + "**"
 			}
 			names = append(names, n)
 		}
-		m.para("%s (%d): %s", g.Title, len(g.Crawlers), strings.Join(names, ", "))
+		m.Para("%s (%d): %s", g.Title, len(g.Crawlers), strings.Join(names, ", "))
 	}
-	m.para("Bold: named by a group; the others follow the `*` group.")
+	m.Para("Bold: named by a group; the others follow the `*` group.")
 	if latest.CrawlersFrom != "" {
-		m.para("The host's robots.txt redirects: these are the verdicts of %s, where its redirects lead, as Google follows them.", md(latest.CrawlersFrom))
+		m.Para("The host's robots.txt redirects: these are the verdicts of %s, where its redirects lead, as Google follows them.", render.Escape(latest.CrawlersFrom))
 	}
 }
 
-func mdSiteCrawl(m *mdWriter, sc *SiteCrawl) {
+func mdSiteCrawl(m *render.Markdown, sc *site.SiteCrawl) {
 	c := &sc.Capture
-	m.heading(2, "robots.txt in "+md(sc.Crawl))
-	m.para("Capture %s of %s: %s, outcome %s, %s; errors: %d, warnings: %d. Other hosts serving the same file: %s.",
-		code(c.CaptureID), code(c.URL), status(c.Status), code(c.Outcome), fmtBytes(c.RealLength), c.Errors, c.Warnings, fmtInt(sc.SharedWith))
+	m.Heading(2, "robots.txt in "+render.Escape(sc.Crawl))
+	m.Para("Capture %s of %s: %s, outcome %s, %s; errors: %d, warnings: %d. Other hosts serving the same file: %s.",
+		render.Code(c.CaptureID), render.Code(c.URL), render.Status(c.Status), render.Code(c.Outcome), render.Bytes(c.RealLength), c.Errors, c.Warnings, render.Int(sc.SharedWith))
 	if h := sc.Host; h != nil {
-		m.para("As a site: fetch class %s; %s.", code(h.FetchClass), siteRedirects(h))
+		m.Para("As a site: fetch class %s; %s.", render.Code(h.FetchClass), siteRedirects(h))
 	}
 	for _, f := range sc.FileFindings {
-		m.printf("- whole file: **%s** %s %s\n", f.Severity, md(f.Message), code(f.Code))
+		m.Printf("- whole file: **%s** %s %s\n", f.Severity, render.Escape(f.Message), render.Code(f.Code))
 	}
 	if sc.Listing == nil {
-		m.para("\nThe dataset keeps no body for this capture (crawlers do not read the body of a %s answer).", status(c.Status))
+		m.Para("\nThe dataset keeps no body for this capture (crawlers do not read the body of a %s answer).", render.Status(c.Status))
 	} else {
 		mdListing(m, sc.Listing)
 	}
@@ -128,34 +132,34 @@ func mdSiteCrawl(m *mdWriter, sc *SiteCrawl) {
 			if !s.Valid {
 				valid = "**no**"
 			}
-			rows = append(rows, []string{fmtInt(int64(s.Line)), code(s.URL), valid})
+			rows = append(rows, []string{render.Int(int64(s.Line)), render.Code(s.URL), valid})
 		}
-		m.heading(3, "Sitemaps")
-		m.table([]string{" line", "URL", "valid"}, rows)
+		m.Heading(3, "Sitemaps")
+		m.Table([]string{" line", "URL", "valid"}, rows)
 	}
 }
 
 // mdListing writes the file in a fenced block, each finding on a line of
 // its own after the line it concerns, marked "^".
-func mdListing(m *mdWriter, l *Listing) {
+func mdListing(m *render.Markdown, l *site.Listing) {
 	var b strings.Builder
 	for _, line := range l.Lines {
 		if line.Skipped > 0 {
-			b.WriteString("   ⋮  (" + fmtInt(int64(line.Skipped)) + " lines without findings)\n")
+			b.WriteString("   ⋮  (" + render.Int(int64(line.Skipped)) + " lines without findings)\n")
 			continue
 		}
-		b.WriteString(pad(fmtInt(int64(line.Number)), 5) + "  " + strings.ToValidUTF8(line.Text, "\uFFFD") + "\n")
+		b.WriteString(render.Pad(render.Int(int64(line.Number)), 5) + "  " + strings.ToValidUTF8(line.Text, "\uFFFD") + "\n")
 		for _, f := range line.Findings {
 			b.WriteString("       ^ " + f.Severity + ": " + f.Message + " [" + f.Code + "]\n")
 		}
 	}
 	text := b.String()
-	f := fence(text)
-	m.printf("\n%stext\n%s%s\n\n", f, text, f)
+	f := render.Fence(text)
+	m.Printf("\n%stext\n%s%s\n\n", f, text, f)
 }
 
 // siteRedirects says in words what following the host's redirects gave.
-func siteRedirects(h *SiteHost) string {
+func siteRedirects(h *site.SiteHost) string {
 	switch h.RedirectResult {
 	case "none":
 		return "no redirect"
@@ -164,13 +168,13 @@ func siteRedirects(h *SiteHost) string {
 		if h.EffectiveURL != "" {
 			to = h.EffectiveURL
 		}
-		return fmt.Sprintf("redirects resolved after %d %s to %s, outcome %s", h.RedirectHops, plural(int64(h.RedirectHops), "hop", "hops"), to, h.EffectiveOutcome)
+		return fmt.Sprintf("redirects resolved after %d %s to %s, outcome %s", h.RedirectHops, render.Plural(int64(h.RedirectHops), "hop", "hops"), to, h.EffectiveOutcome)
 	}
-	return fmt.Sprintf("redirects not resolved (%s after %d %s)", h.RedirectResult, h.RedirectHops, plural(int64(h.RedirectHops), "hop", "hops"))
+	return fmt.Sprintf("redirects not resolved (%s after %d %s)", h.RedirectResult, h.RedirectHops, render.Plural(int64(h.RedirectHops), "hop", "hops"))
 }
 
-func mdSiteCaptures(m *mdWriter, caps []SiteCapture) {
-	m.heading(2, "Captures")
+func mdSiteCaptures(m *render.Markdown, caps []site.SiteCapture) {
+	m.Heading(2, "Captures")
 	var rows [][]string
 	for _, c := range caps {
 		when := ""
@@ -181,7 +185,7 @@ func mdSiteCaptures(m *mdWriter, caps []SiteCapture) {
 		if c.Deciding {
 			deciding = "yes"
 		}
-		rows = append(rows, []string{md(c.Crawl), when, code(c.URL), status(c.Status), md(c.Outcome), fmtInt(c.RealLength), fmtInt(int64(c.Errors)), deciding, code(c.WARCFilename + "@" + fmtInt(c.WARCOffset))})
+		rows = append(rows, []string{render.Escape(c.Crawl), when, render.Code(c.URL), render.Status(c.Status), render.Escape(c.Outcome), render.Int(c.RealLength), render.Int(int64(c.Errors)), deciding, render.Code(c.WARCFilename + "@" + render.Int(c.WARCOffset))})
 	}
-	m.table([]string{"crawl", "fetched (UTC)", "URL", " status", "outcome", " bytes", " errors", "deciding", "WARC record"}, rows)
+	m.Table([]string{"crawl", "fetched (UTC)", "URL", " status", "outcome", " bytes", " errors", "deciding", "WARC record"}, rows)
 }

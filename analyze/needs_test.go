@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robocensus/robocensus/analyze/engine"
+	"github.com/robocensus/robocensus/analyze/sections"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -13,14 +15,14 @@ import (
 // the driver feeds, and each column one of that table's: a misspelled
 // table would be fed nothing, and the section would count zero.
 func TestSectionNeeds(t *testing.T) {
-	for _, s := range crawlSections {
+	for _, s := range sections.CrawlSections {
 		for _, n := range s.Needs {
 			if err := needProblem(fmt.Sprint(n.Table), n.Columns); err != nil {
 				t.Errorf("section %s: %v", s.Name, err)
 			}
 		}
 	}
-	for _, table := range append(pseudoTables, HostAgentsTable) {
+	for _, table := range append(engine.PseudoTables, engine.HostAgentsTable) {
 		if err := needProblem(fmt.Sprint(table), nil); err != nil {
 			t.Errorf("pseudo-table: %v", err)
 		}

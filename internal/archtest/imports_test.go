@@ -35,7 +35,18 @@ var allowedRepoImports = map[string][]string{
 	"ingest/hosts":   {"schema", "robots"},
 	"ingest/dataset": {"ingest/hosts", "schema", "robots"},
 	"ingest":         {"ingest/archive", "ingest/remote", "ingest/dataset", "ingest/hosts", "robots", "schema"},
-	"analyze":        {"schema", "robots"},
+	// The crawl and site reports, a package a job: scan reads the dataset
+	// (files, row-group units, typed columns), render writes numbers,
+	// Markdown and SVG charts, engine runs the host batches and feeds the
+	// sections (their protocol), sections computes the crawl report's
+	// figures, site the report on one host and its checks; analyze is the
+	// façade that cmd uses, and may import them all.
+	"analyze/render":   {},
+	"analyze/scan":     {"schema", "robots"},
+	"analyze/engine":   {"analyze/scan", "schema", "robots"},
+	"analyze/sections": {"analyze/engine", "analyze/scan", "analyze/render", "schema", "robots"},
+	"analyze/site":     {"analyze/scan", "analyze/render", "schema", "robots"},
+	"analyze":          {"schema", "robots"},
 }
 
 // forbiddenStd are standard packages a package must not import: robots/

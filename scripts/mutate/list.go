@@ -15,7 +15,7 @@ import (
 
 // defaultPackage is the package whose tests must catch a mutant, unless
 // its directive names another.
-const defaultPackage = "./analyze"
+const defaultPackage = "./analyze/..."
 
 // directive marks a function as a mutant, or a feed method as none:
 //
@@ -65,7 +65,7 @@ func list(w io.Writer, files []string, n int, seed string) error {
 	return nil
 }
 
-// sample returns n mutants of each directory's files (all of one with
+// sample returns n mutants of each top-level directory's files (all of one with
 // no more), in their order: in each directory, those whose "seed FILE
 // FUNC" hashes lowest. Each directory gets its n so that a small sample
 // still mutates the robots matcher beside the many analyze mutants. The
@@ -81,7 +81,7 @@ func sample(ms []mutant, n int, seed string) []mutant {
 	for i, m := range ms {
 		h := fnv.New64a()
 		fmt.Fprintf(h, "%s\x00%s\x00%s", seed, m.file, m.fn)
-		dir := filepath.Dir(m.file)
+		dir, _, _ := strings.Cut(filepath.ToSlash(m.file), "/")
 		byDir[dir] = append(byDir[dir], ranked{i, h.Sum64()})
 	}
 	var chosen []int

@@ -60,7 +60,7 @@ func TestMutants(t *testing.T) {
 	for _, m := range ms {
 		got = append(got, m.fn+" "+m.pkg)
 	}
-	want := []string{"runLint ./analyze", "xAcc.AddMarks ./analyze", "count ./analyze", "view.draw ./cmd/robocensus"}
+	want := []string{"runLint ./analyze/...", "xAcc.AddMarks ./analyze/...", "count ./analyze/...", "view.draw ./cmd/robocensus"}
 	if !slices.Equal(got, want) {
 		t.Errorf("mutants %q, want %q", got, want)
 	}
@@ -84,7 +84,7 @@ func TestMutants(t *testing.T) {
 // engine and the robots parser and matcher have mutants: the files as
 // scripts/mutate.sh lists them.
 func TestRepositoryMutants(t *testing.T) {
-	files, err := filepath.Glob("../../analyze/section_*.go")
+	files, err := filepath.Glob("../../analyze/sections/section_*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,13 +92,13 @@ func TestRepositoryMutants(t *testing.T) {
 	if len(files) < 10 {
 		t.Fatalf("section files %q", files)
 	}
-	files = append(files, "../../analyze/checks.go", "../../analyze/batch.go", "../../analyze/sectiondriver.go", "../../robots/parse.go", "../../robots/match.go")
+	files = append(files, "../../analyze/site/checks.go", "../../analyze/engine/batch.go", "../../analyze/engine/sectiondriver.go", "../../robots/parse.go", "../../robots/match.go")
 	var b strings.Builder
 	if err := list(&b, files, 0, ""); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"checks.go runFetch ./analyze", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze", "section_strata.go strataAcc.Add ./cmd/robocensus",
-		"batch.go host.decidesAfter ./analyze", "sectiondriver.go sectionRun.merge ./analyze", "parse.go parser.rule ./robots", "match.go matchPattern ./robots"} {
+	for _, want := range []string{"checks.go runFetch ./analyze/...", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze/...", "section_strata.go strataAcc.Add ./cmd/robocensus",
+		"batch.go host.decidesAfter ./analyze/...", "sectiondriver.go sectionRun.merge ./analyze/...", "parse.go parser.rule ./robots", "match.go matchPattern ./robots"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no mutant %q in\n%s", want, b.String())
 		}
@@ -111,7 +111,7 @@ func TestRepositoryMutants(t *testing.T) {
 func TestSample(t *testing.T) {
 	var ms []mutant
 	for i := range 40 {
-		ms = append(ms, mutant{"analyze/f.go", "fn" + strings.Repeat("x", i), "./analyze"})
+		ms = append(ms, mutant{"analyze/f.go", "fn" + strings.Repeat("x", i), "./analyze/..."})
 	}
 	ms = append(ms, mutant{"robots/m.go", "a", "./robots"}, mutant{"robots/m.go", "b", "./robots"})
 	a := sample(ms, 5, "ci")
@@ -131,7 +131,7 @@ func TestSample(t *testing.T) {
 	if c := sample(ms, 5, "another"); slices.Equal(a, c) {
 		t.Errorf("seeds ci and another: the same sample %v", a)
 	}
-	more := append(slices.Clone(ms), mutant{"analyze/g.go", "added", "./analyze"})
+	more := append(slices.Clone(ms), mutant{"analyze/g.go", "added", "./analyze/..."})
 	kept := 0
 	for _, m := range sample(more, 5, "ci") {
 		if slices.Contains(a, m) {

@@ -1,0 +1,115 @@
+package sections
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/robocensus/robocensus/analyze/engine"
+	"github.com/robocensus/robocensus/analyze/render"
+	"github.com/robocensus/robocensus/analyze/scan"
+)
+
+// worstSection ranks the hosts by the errors of their deciding capture,
+// then its warnings, then by name.
+var worstSection = &Section{
+	Name:  "worst",
+	Doc:   "the hosts with the most errors",
+	Title: "Worst hosts",
+	Needs: []engine.Need{{Table: engine.DecidingTable, Columns: []string{"error_count", "warning_count"}}},
+	New: func(p engine.Params) Accumulator {
+		return &worstAcc{list: topN[WorstHost]{n: p.Top, less: WorstBefore}}
+	},
+	Markdown: func(m *render.Markdown, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) },
+}
+
+// worstAcc keeps the first hosts.
+type worstAcc struct {
+	list topN[WorstHost]
+}
+
+// worstHost is a candidate of the worst hosts list.
+type WorstHost struct {
+	Host, id         string
+	Errors, Warnings int32
+	codes            []string // its codes of severity error, sorted
+}
+
+func WorstBefore(a, b *WorstHost) bool {
+	if a.Errors != b.Errors {
+		return a.Errors > b.Errors
+	}
+	if a.Warnings != b.Warnings {
+		return a.Warnings > b.Warnings
+	}
+	return a.Host < b.Host
+}
+
+func (a *worstAcc) Add(engine.Table, arrow.Record) error { return nil }
+
+// AddHosts offers the hosts with an error to the list.
+func (a *worstAcc) AddHosts(rec arrow.Record, hosts []engine.CaptureRow) error {
+	cs := scan.Columns{Rec: rec}
+	ids, names, errs, warns := cs.Str("capture_id"), cs.Str("url_host_name"), cs.I32("error_count"), cs.I32("warning_count")
+	if cs.Err != nil {
+		return cs.Err
+	}
+	for _, h := range hosts {
+		w := WorstHost{Host: names.Value(h.Row), id: ids.Value(h.Row), Errors: errs.Value(h.Row), Warnings: warns.Value(h.Row)}
+		if w.Errors == 0 || !a.list.admits(&w) {
+			continue
+		}
+		w.Host, w.id, w.codes = strings.Clone(w.Host), strings.Clone(w.id), errorCodes(h.Marks)
+		a.list.add(w)
+	}
+	return nil
+}
+
+// errorCodes returns the codes of severity error a capture has, sorted.
+//
+//mutate:catch
+func errorCodes(m *engine.Marks) []string {
+	out := []string{}
+	for name, sev := range m.Codes() {
+		if sev == "error" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Merge adds another worker's list: only the first accumulator is fed
+// "deciding captures" (Need), so the others are empty.
+//
+//mutate:skip the others are empty: no test can see it go
+func (a *worstAcc) Merge(other engine.Accumulator) {
+	for _, w := range other.(*worstAcc).list.items {
+		a.list.add(w)
+	}
+}
+
+func (a *worstAcc) Finish(out *Crawl) {
+	out.WorstHosts = []HostErrors{}
+	for _, w := range a.list.items {
+		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.Host, CaptureID: w.id, Errors: w.Errors, Warnings: w.Warnings, Codes: w.codes})
+	}
+}
+
+func mdWorst(m *render.Markdown, hosts []HostErrors) {
+	m.Heading(3, "Hosts with the most errors")
+	var rows [][]string
+	for _, h := range hosts {
+		var codes []string
+		for _, c := range h.Codes {
+			codes = append(codes, render.Code(c))
+		}
+		rows = append(rows, []string{render.Code(h.Host), render.Int(int64(h.Errors)), render.Int(int64(h.Warnings)), strings.Join(codes, ", "), render.Code(h.CaptureID)})
+	}
+	if len(rows) == 0 {
+		m.Para("No host has an error.")
+		return
+	}
+	m.Table([]string{"host", " errors", " warnings", "error codes", "capture"}, rows)
+}
