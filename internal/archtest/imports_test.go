@@ -26,16 +26,18 @@ const module = "github.com/robocensus/robocensus"
 // readers; dataset publishes a partition from rows (segments, shards,
 // locks, reruns) and knows nothing of inputs' formats; hosts computes the
 // hosts table from captures files, which dataset publishes; the pipeline
-// (ingest) wires them to the parser and the tables.
+// (ingest) wires them to the parser and the tables. internal/sample, the
+// demo's sample corpus, writes its WARC with archive's writer.
 var allowedRepoImports = map[string][]string{
-	"robots":         {},
-	"schema":         {"robots"},
-	"ingest/archive": {},
-	"ingest/remote":  {"ingest/archive"},
-	"ingest/hosts":   {"schema", "robots"},
-	"ingest/dataset": {"ingest/hosts", "schema", "robots"},
-	"ingest":         {"ingest/archive", "ingest/remote", "ingest/dataset", "ingest/hosts", "robots", "schema"},
-	"analyze":        {"schema", "robots"},
+	"robots":          {},
+	"schema":          {"robots"},
+	"ingest/archive":  {},
+	"ingest/remote":   {"ingest/archive"},
+	"ingest/hosts":    {"schema", "robots"},
+	"ingest/dataset":  {"ingest/hosts", "schema", "robots"},
+	"ingest":          {"ingest/archive", "ingest/remote", "ingest/dataset", "ingest/hosts", "robots", "schema"},
+	"analyze":         {"schema", "robots"},
+	"internal/sample": {"ingest/archive"},
 }
 
 // forbiddenStd are standard packages a package must not import: robots/
