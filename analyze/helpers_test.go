@@ -11,9 +11,8 @@ import (
 )
 
 // partition is the rows of one crawl partition, written with the schema
-// package's writers as ingest writes them. Tests of this package may not
-// use ingest (internal/archtest); the end-to-end tests in cmd/robocensus
-// build datasets with it.
+// package's writers as ingest writes them, for fixtures counted by hand;
+// the cross-checks (crosscheck_*_test.go) build datasets with ingest.
 type partition struct {
 	captures    []schema.Capture
 	diagnostics []schema.Diagnostic

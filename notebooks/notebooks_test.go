@@ -101,9 +101,9 @@ func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 
 // runStatement runs one statement. On the demo dataset a query must
 // return at least one row, unless it says "/* may be empty */" (a listing
-// of what changed between crawls, which the cross-checks of
-// cmd/robocensus test on data with changes); on a user's dataset its rows,
-// or that it had none, are logged.
+// of what changed between crawls, which the cross-checks of analyze
+// (analyze/crosscheck_changes_test.go) test on data with changes); on a
+// user's dataset its rows, or that it had none, are logged.
 const mayBeEmpty = "/* may be empty */"
 
 func runStatement(t *testing.T, db *sql.DB, n int, stmt string, mode notebookMode) {

@@ -14,7 +14,9 @@
 # those files, the engine's (analyze/engine/batch.go and sectiondriver.go)
 # and the robots parser's and matcher's (robots/parse.go, robots/match.go);
 # //mutate:skip REASON leaves one out. A new section's file needs no line
-# here.
+# here. ./analyze's tests include the DuckDB cross-checks of every figure
+# of the crawl report (analyze/crosscheck_*_test.go), so its mutants are
+# judged by them too.
 #
 #	scripts/mutate.sh                   # every mutant
 #	scripts/mutate.sh section_sitemaps  # those whose "FILE FUNC" matches

@@ -123,7 +123,7 @@ func newStrataAcc(r *scan.Ranks, list *scan.CrawlerList) *strataAcc {
 	return a
 }
 
-//mutate:catch ./cmd/robocensus
+//mutate:catch
 func (a *strataAcc) Add(table engine.Table, rec arrow.Record) error {
 	if table == engine.AgentsTable {
 		return a.addAgents(rec)

@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -59,33 +59,7 @@ func customCrawlersWARC(t *testing.T) string {
 	} {
 		fetches = append(fetches, archive.Fetch{URL: "https://" + hb[0] + "/robots.txt", Body: []byte(hb[1])})
 	}
-	return writeWARC(t, t.TempDir(), "custom", fetches)
-}
-
-// writeWARC writes fetches, as text/plain fetched at one time, to the
-// WARC file name.warc.gz of dir, and returns its path.
-func writeWARC(t *testing.T, dir, name string, fetches []archive.Fetch) string {
-	t.Helper()
-	var buf bytes.Buffer
-	w, err := archive.NewWARCWriter(&buf, name+".warc.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := time.Date(2025, 2, 3, 4, 5, 6, 0, time.UTC)
-	for _, f := range fetches {
-		f.Time, f.ContentType = at, "text/plain"
-		if err := w.WriteCapture(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name+".warc.gz")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return datasets.WriteWARC(t, t.TempDir(), "custom", fetches)
 }
 
 // dropCrawlerList rewrites the agents files of dir without the crawler
@@ -143,7 +117,7 @@ func crawlerRows(c *analyze.Crawl) []string {
 // site report says the same.
 func TestCustomCrawlerListReported(t *testing.T) {
 	dir := customCrawlersDataset(t, "CC-MAIN-2025-05")
-	r := batchedReport(t, dir)
+	r := datasets.BatchedReport(t, dir)
 	if len(r.Crawls) != 1 {
 		t.Fatalf("%d crawls, want 1", len(r.Crawls))
 	}
@@ -181,7 +155,7 @@ func TestCustomCrawlerListReported(t *testing.T) {
 	// report uses the binary's list, as it did: ExampleAIBot is another
 	// agent, and the binary's crawlers are listed.
 	dropCrawlerList(t, dir)
-	old := buildReport(t, dir).Crawls[0]
+	old := datasets.Report(t, dir).Crawls[0]
 	kinds := map[string]string{}
 	for _, s := range old.Crawlers.Crawlers {
 		kinds[s.Agent] = s.Kind
@@ -195,10 +169,10 @@ func TestCustomCrawlerListReported(t *testing.T) {
 // A dataset classified with the binary's list reports the same whether
 // its footers record the list or not.
 func TestCrawlerListFallbackSameReport(t *testing.T) {
-	dir := demoDataset(t)
+	dir := datasets.Demo(t)
 	report := func() []byte {
 		var b bytes.Buffer
-		if err := buildReport(t, dir).Write(&b, analyze.JSON, dir); err != nil {
+		if err := datasets.Report(t, dir).Write(&b, analyze.JSON, dir); err != nil {
 			t.Fatal(err)
 		}
 		return b.Bytes()
@@ -221,7 +195,7 @@ func TestCustomCrawlerListFollowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := batchedReport(t, dir, analyze.WithRanks(ranks))
+	r := datasets.BatchedReport(t, dir, analyze.WithRanks(ranks))
 	if len(r.Crawls) != 3 {
 		t.Fatalf("%d crawls, want 3", len(r.Crawls))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
 	"github.com/robocensus/robocensus/robots"
 )
 
@@ -114,7 +115,7 @@ func TestCrawlerNamesOneRule(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	ingestWith(t, dir, "CC-MAIN-2025-05", writeWARC(t, t.TempDir(), "cut-names", fetches), nil)
+	ingestWith(t, dir, "CC-MAIN-2025-05", datasets.WriteWARC(t, t.TempDir(), "cut-names", fetches), nil)
 	db := testutil.DuckDB(t, dir)
 	d, err := analyze.Open(os.DirFS(dir))
 	if err != nil {
@@ -156,7 +157,7 @@ func TestCrawlerNamesOneRule(t *testing.T) {
 		}
 	}
 
-	r := buildReport(t, dir)
+	r := datasets.Report(t, dir)
 	seen := 0
 	for _, s := range r.Crawls[0].Crawlers.Crawlers {
 		w, ok := want[s.Agent]

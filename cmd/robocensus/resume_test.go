@@ -13,6 +13,7 @@ import (
 
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/internal/sample"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -52,7 +53,7 @@ func binary(t *testing.T) string {
 // over many hosts, about a second of work for the whole set.
 func makeInputs(t *testing.T, dir string, n, captures int) []string {
 	t.Helper()
-	all, err := sampleFetches()
+	all, err := sample.Fetches()
 	if err != nil {
 		t.Fatal(err)
 	}

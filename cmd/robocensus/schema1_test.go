@@ -12,6 +12,7 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -52,7 +53,7 @@ func olderCrawl(t *testing.T, dir, from, to, version string, selectOf func(table
 // as it reads the same rows written as 2.0, and a rerun over the 1.x
 // crawl refuses to keep its rows and asks for --fresh.
 func TestSchema1Crawl(t *testing.T) {
-	dir := demoDataset(t)
+	dir := datasets.Demo(t)
 	const newer, older = "CC-MAIN-2025-05", "CC-MAIN-2024-51"
 	schema1Crawl(t, dir, newer, older)
 	db := testutil.DuckDB(t, dir)
@@ -61,7 +62,7 @@ func TestSchema1Crawl(t *testing.T) {
 		t.Fatal("the older crawl has no payload_digest: the test proves nothing")
 	}
 
-	r := buildReport(t, dir)
+	r := datasets.Report(t, dir)
 	figures := map[string]string{}
 	for _, c := range r.Crawls {
 		label := c.Crawl

@@ -97,7 +97,7 @@ func TestRepositoryMutants(t *testing.T) {
 	if err := list(&b, files, 0, ""); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"checks.go runFetch ./analyze/...", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze/...", "section_strata.go strataAcc.Add ./cmd/robocensus",
+	for _, want := range []string{"checks.go runFetch ./analyze/...", "section_sitemaps.go sitemapsAcc.addCaptures ./analyze/...", "section_strata.go strataAcc.Add ./analyze/...",
 		"batch.go host.decidesAfter ./analyze/...", "sectiondriver.go sectionRun.merge ./analyze/...", "parse.go parser.rule ./robots", "match.go matchPattern ./robots"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no mutant %q in\n%s", want, b.String())

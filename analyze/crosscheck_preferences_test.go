@@ -1,9 +1,10 @@
-package main
+package analyze_test
 
 import (
 	"testing"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -91,7 +92,7 @@ func checkExtensions(q *querier, p *analyze.UsagePreferences) {
 // trained on and leaves GPTBot allowed, papers.example asks the same and
 // disallows it; messy.example has a reversed-syntax line.
 func TestDemoShowsPreferencesAndMistakes(t *testing.T) {
-	c := buildReport(t, demoDataset(t)).Crawls[0]
+	c := datasets.Report(t, datasets.Demo(t)).Crawls[0]
 	asks := c.Preferences.Blocking[0]
 	if asks.Hosts != 2 || asks.Allowed != 1 || asks.Disallowed != 1 || len(c.Preferences.Values) == 0 {
 		t.Errorf("demo preferences changed: %+v", c.Preferences)

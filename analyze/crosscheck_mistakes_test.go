@@ -1,4 +1,4 @@
-package main
+package analyze_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/robots"
 )
 
@@ -47,7 +48,7 @@ func checkMistakes(q *querier, c *analyze.Crawl, _ int) {
 // the prefixes given, keyed by prefix.
 func notebookQueries(q *querier, name string, prefixes ...string) map[string]string {
 	q.t.Helper()
-	text, err := os.ReadFile(filepath.Join("..", "..", "notebooks", name))
+	text, err := os.ReadFile(filepath.Join(testutil.RepoRoot(), "notebooks", name))
 	if err != nil {
 		q.t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
-package main
+package analyze_test
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -21,22 +21,12 @@ import (
 // Every figure of the crawl report, computed in Go by analyze from the
 // Arrow batches, is computed again here in DuckDB SQL over the same
 // Parquet files, and the two must agree exactly. The datasets are real:
-// the demo's, and one ingested from the shared corpus (a Heritrix WARC
-// and a tar of government sites' bodies, as two crawls). The reports
-// checked split the captures into 3 host batches, and must be the same with
-// 1 and 7.
-
-// demoDataset runs robocensus demo into a temporary folder and returns
-// the dataset's folder.
-func demoDataset(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	var out, errb strings.Builder
-	if code := demo(&Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, dir); code != exitOK {
-		t.Fatalf("demo: exit %d\n%s\n%s", code, out.String(), errb.String())
-	}
-	return filepath.Join(dir, "dataset")
-}
+// the demo's (internal/sample, ingested as robocensus demo does), and one
+// ingested from the shared corpus (a Heritrix WARC and a tar of
+// government sites' bodies, as two crawls). The reports checked split the
+// captures into 3 host batches, and must be the same with 1 and 7
+// (datasets.BatchedReport). These tests use analyze's exported API only,
+// as cmd/robocensus does.
 
 // corpusDataset ingests inputs of the shared corpus, each list as a crawl.
 func corpusDataset(t *testing.T, crawls map[string][]string) string {
@@ -50,44 +40,9 @@ func corpusDataset(t *testing.T, crawls map[string][]string) string {
 	return dir
 }
 
-func buildReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Report {
-	t.Helper()
-	d, err := analyze.Open(os.DirFS(dir), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := d.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// batchedReport builds the report with the captures split into 3 host
-// shards, and checks that its JSON is the same with 1 and 7: the
-// figures must not depend on the batching (analyze.WithHostBatches).
-func batchedReport(t *testing.T, dir string, opts ...analyze.Option) *analyze.Report {
-	t.Helper()
-	var want []byte
-	var r *analyze.Report
-	for _, batches := range []int{3, 1, 7} {
-		got := buildReport(t, dir, append(opts, analyze.WithHostBatches(batches))...)
-		var b bytes.Buffer
-		if err := got.Write(&b, analyze.JSON, dir); err != nil {
-			t.Fatal(err)
-		}
-		if want == nil {
-			want, r = b.Bytes(), got
-		} else if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("the report with %d host batches differs from the one with 3", batches)
-		}
-	}
-	return r
-}
-
 func TestReportMatchesDuckDBDemo(t *testing.T) {
-	dir := demoDataset(t)
-	r := batchedReport(t, dir)
+	dir := datasets.Demo(t)
+	r := datasets.BatchedReport(t, dir)
 	if len(r.Crawls) != 1 || r.Trends != nil {
 		t.Fatalf("want one crawl and no trends, got %d crawls", len(r.Crawls))
 	}
@@ -103,7 +58,7 @@ func TestReportMatchesDuckDBCorpus(t *testing.T) {
 	warc := testutil.Corpus(t, "warc", "aut-heritrix-2008", "example.warc.gz")
 	bodies := testutil.Corpus(t, "robots", "nrjones8-gov-robots-archive", "raw-bodies.tar.gz")
 	dir := corpusDataset(t, map[string][]string{"2008-heritrix": {warc}, "2025-gov": {bodies}})
-	r := batchedReport(t, dir, analyze.WithTop(15), analyze.WithWorkers(3))
+	r := datasets.BatchedReport(t, dir, analyze.WithTop(15), analyze.WithWorkers(3))
 	if len(r.Crawls) != 2 || r.Trends == nil || len(r.Trends.Crawls) != 2 {
 		t.Fatalf("want two crawls and trends")
 	}
@@ -233,7 +188,7 @@ func setupSQL(t *testing.T, db *sql.DB) {
 // the macros of package schema's vocabularies that the notebooks' queries
 // use (deciding_captures, ...).
 func vocabularyMacros(t *testing.T) []string {
-	text, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "vocabulary.sql"))
+	text, err := os.ReadFile(filepath.Join(testutil.RepoRoot(), "notebooks", "vocabulary.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}

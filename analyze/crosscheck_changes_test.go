@@ -1,4 +1,4 @@
-package main
+package analyze_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -103,13 +104,13 @@ var changesCrawls = map[string][]archive.Fetch{
 	},
 }
 
-// changesDataset writes the synthetic crawls as WARC files and ingests
+// ingestChangesCrawls writes the synthetic crawls as WARC files and ingests
 // each as its crawl.
-func changesDataset(t *testing.T) string {
+func ingestChangesCrawls(t *testing.T) string {
 	t.Helper()
 	in, dir := t.TempDir(), t.TempDir()
 	for label, fetches := range changesCrawls {
-		path := writeWARC(t, in, label, fetches)
+		path := datasets.WriteWARC(t, in, label, fetches)
 		if _, err := ingest.Run(context.Background(), ingest.Config{Dir: dir, Crawl: label}, []string{path}); err != nil {
 			t.Fatal(err)
 		}
@@ -125,8 +126,8 @@ func changesDataset(t *testing.T) string {
 // redirects in both crawls to www.redirect.example, whose file now blocks
 // GPTBot: redirects followed, both changed and started blocking it.
 func TestChangesMatchDuckDB(t *testing.T) {
-	dir := changesDataset(t)
-	r := batchedReport(t, dir, analyze.WithTop(3))
+	dir := ingestChangesCrawls(t)
+	r := datasets.BatchedReport(t, dir, analyze.WithTop(3))
 	if len(r.Crawls) != 2 || r.Crawls[0].Changes != nil || r.Crawls[1].Changes == nil {
 		t.Fatalf("want two crawls, changes in the second only")
 	}
@@ -175,7 +176,7 @@ func TestChangesMatchDuckDB(t *testing.T) {
 // The site report's change check uses the same definitions: the file and
 // the verdicts of where redirect.example's redirects lead changed.
 func TestChangesSiteCheckFollowsRedirects(t *testing.T) {
-	d, err := analyze.Open(os.DirFS(changesDataset(t)))
+	d, err := analyze.Open(os.DirFS(ingestChangesCrawls(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package analyze_test
 
 import (
 	"archive/tar"
@@ -15,6 +15,7 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -69,7 +70,7 @@ func checkStrata(q *querier, c *analyze.Crawl, _ int) {
 // a ranked list of its hosts among 1,200 hosts it does not have, some
 // ranked twice and in both column orders.
 func TestStrataMatchDuckDB(t *testing.T) {
-	dir := demoDataset(t)
+	dir := datasets.Demo(t)
 	db := testutil.DuckDB(t, dir)
 	var hosts []string
 	rs, err := db.Query("SELECT DISTINCT url_host_name FROM captures ORDER BY 1")
@@ -99,11 +100,11 @@ func TestStrataMatchDuckDB(t *testing.T) {
 	if err := os.WriteFile(ranksFile, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ranks, err := readRanks(ranksFile)
+	ranks, err := analyze.ReadRanks(strings.NewReader(b.String())) // as report --ranks FILE reads it
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := batchedReport(t, dir, analyze.WithRanks(ranks))
+	r := datasets.BatchedReport(t, dir, analyze.WithRanks(ranks))
 	st := r.Crawls[0].Strata
 	if st == nil || len(st.Rows) != 2 {
 		t.Fatalf("strata %+v, want the 1k stratum and every ranked host", st)
@@ -169,7 +170,7 @@ func TestStatuslessBodiesUsable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := buildReport(t, dir, analyze.WithRanks(ranks)).Crawls[0]
+	c := datasets.Report(t, dir, analyze.WithRanks(ranks)).Crawls[0]
 	all := c.Strata.Rows[len(c.Strata.Rows)-1] // every ranked host
 	classes := map[string]int64{}
 	for i, class := range c.Strata.Classes {
