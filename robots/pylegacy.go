@@ -192,8 +192,13 @@ func (r *pyReading) match(f *File, url string, agents []string) Verdict {
 	if !ok {
 		return Verdict{}
 	}
+	names := make([]string, len(agents))
+	for i, ua := range agents {
+		name, _, _ := strings.Cut(ua, "/")
+		names[i] = pyLower(name)
+	}
 	for i := range r.entries {
-		if r.entries[i].appliesTo(agents) {
+		if r.entries[i].appliesTo(names) {
 			return r.entries[i].allowance(path)
 		}
 	}
@@ -238,13 +243,11 @@ func pyRequestPath(url string) (string, bool) {
 	return p, true
 }
 
-// appliesTo reports whether the entry names one of agents: a crawler's
-// name is cut at its first '/' and lower-cased, and an entry names it when
-// one of its user-agent values is '*' or a substring of it.
-func (e *pyEntry) appliesTo(agents []string) bool {
-	for _, ua := range agents {
-		name, _, _ := strings.Cut(ua, "/")
-		name = pyLower(name)
+// appliesTo reports whether the entry names one of the crawlers of names,
+// each a crawler's name cut at its first '/' and lower-cased: when one of
+// its user-agent values is '*' or a substring of it.
+func (e *pyEntry) appliesTo(names []string) bool {
+	for _, name := range names {
 		for _, a := range e.agents {
 			if a == "*" || strings.Contains(name, a) {
 				return true
