@@ -30,7 +30,17 @@ type File struct {
 	text   string // what was parsed: the body, cut at MaxBytes
 	bom    int    // bytes of byte order mark skipped at the start of text
 	hasNUL bool
-	agents []Agent // backing array of the groups' agents
+	// badUTF8: the text is not valid UTF-8 (a body Python's read() cannot
+	// decode).
+	badUTF8 bool
+	agents  []Agent // backing array of the groups' agents
+	// lines is the line list of the parse: every line of text[bom:] as
+	// Google's parser splits it (at CR, LF and CRLF), line n at index n-1,
+	// raw (comments, whitespace and bytes past MaxLineBytes or a NUL kept).
+	// The readings other than Google's derive their own grouping from it
+	// ([File.As]) instead of splitting the body again; nil for a body the
+	// status makes crawlers ignore.
+	lines []string
 }
 
 // Group is a run of user-agent lines and the rules that follow them, as

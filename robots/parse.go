@@ -45,10 +45,17 @@ func parse(r Response, text string, size int) *File {
 
 // parseText parses all of text, a body of size bytes.
 func parseText(r Response, text string, size int) *File {
+	return parseLines(r, text, size, true)
+}
+
+// parseLines is parseText; keepLines keeps the line list the readings other
+// than Google's derive their groups from ([File.As]). Only the benchmark of
+// what that list costs parses without it.
+func parseLines(r Response, text string, size int, keepLines bool) *File {
 	f := &File{Response: r, Size: size, text: text}
 	s := scratchPool.Get().(*scratch)
-	f.Rules, f.Diagnostics, f.Groups, f.agents = s.rules, s.diags, s.groups, s.agents
-	p := parser{f: f, cur: -1, s: s}
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = s.rules, s.diags, s.groups, s.agents, s.lines
+	p := parser{f: f, cur: -1, s: s, keepLines: keepLines}
 	p.run()
 	s.release()
 	return f
@@ -58,11 +65,12 @@ func parseText(r Response, text string, size int) *File {
 // matcher forms them: user-agent lines open a group unless the current group
 // has no rule yet, in which case they join it.
 type parser struct {
-	f        *File
-	quiet    bool // not a text file: no per-line diagnostics
-	badUTF8  bool // the text is not UTF-8: its lines are checked one by one
-	hasLT    bool // the text has a '<': a line may hold HTML markup
-	unsorted bool // a diagnostic was added out of line order
+	f         *File
+	quiet     bool // not a text file: no per-line diagnostics
+	badUTF8   bool // the text is not UTF-8: its lines are checked one by one
+	hasLT     bool // the text has a '<': a line may hold HTML markup
+	unsorted  bool // a diagnostic was added out of line order
+	keepLines bool // record every line in File.lines for the other readings
 
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
@@ -128,6 +136,9 @@ func (p *parser) run() {
 			break
 		}
 		text = t
+		if p.keepLines {
+			f.lines = append(f.lines, t)
+		}
 		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
 		p.line(&l)
 	}
@@ -155,6 +166,7 @@ func (p *parser) sniff() {
 	f.hasNUL = strings.IndexByte(t, 0) >= 0
 	p.hasLT = strings.IndexByte(t, '<') >= 0
 	p.badUTF8 = hasNonASCII(t) && !utf8.ValidString(t) // a line of valid text is valid: it ends at an ASCII byte
+	f.badUTF8 = p.badUTF8
 	switch {
 	case strings.HasPrefix(t, "\xEF\xBB\xBF"):
 		p.addFile(BOMUTF8, "")
@@ -863,8 +875,8 @@ func (p *parser) keep() {
 	f, s := p.f, p.s
 	p.forgetGroupRules()
 	p.forgetAgents()
-	s.rules, s.diags, s.groups, s.agents = f.Rules, f.Diagnostics, f.Groups, f.agents
-	f.Rules, f.Diagnostics, f.Groups, f.agents = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents)
+	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}

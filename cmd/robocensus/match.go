@@ -10,8 +10,8 @@ import (
 
 var matchCmd = &Command{
 	Name:  "match",
-	Usage: "match --agent UA [--agent UA]... [--why] ROBOTS_FILE URL...",
-	Short: "tell whether URLs may be crawled, with Google's verdict",
+	Usage: "match --agent UA [--agent UA]... [--why] [--semantics NAME] ROBOTS_FILE URL...",
+	Short: "tell whether URLs may be crawled, with Google's verdict or another parser's",
 	Long: `
 Match parses ROBOTS_FILE ("-" is standard input) and prints, for each URL,
 the verdict of Google's robots.txt parser for a crawler that answers to the
@@ -42,12 +42,29 @@ when no rule matched. For a file over 500 KiB, of which Google reads only
 the first 500 KiB, a note on standard error tells when a rule after the cut
 would have decided otherwise.
 
+With --semantics, the verdict is that of another parser's reading of the
+file: google (the default, as above) or python-legacy (Python's
+urllib.robotparser of CPython 3.12 and earlier: first match in file order,
+groups ended by an empty line, user-agent values matched as substrings of
+the crawler's name, paths percent-decoded and re-encoded; the robots
+package's SemanticsPythonLegacy lists every difference). Agents are given
+to it as written, as a Python crawler passes its name to can_fetch. With
+--semantics all, each URL gets one line with every reading's verdict:
+
+	URL<TAB>google=allowed<TAB>python-legacy=disallowed
+
+and, where the readings differ, a last column says which rule decided for
+each ("line 0" when none did):
+
+	# differ: google line 3 "Allow: /wp-admin/admin-ajax.php"; python-legacy line 2 "Disallow: /wp-admin/"
+
 Exit status: 0 when every URL was judged, 2 on a usage error or a file that
 cannot be read.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
 		var agents stringList
 		fs.Var(&agents, "agent", "user agent `token` to match (repeatable)")
 		why := fs.Bool("why", false, "add the line of the deciding rule")
+		semantics := fs.String("semantics", "google", "whose reading: "+robots.SemanticsNames(", ")+" or all")
 		return func(env *Env, args []string) int {
 			if len(agents) == 0 || len(args) < 2 {
 				env.errorf("match: want --agent UA, a ROBOTS_FILE and at least one URL")
@@ -58,6 +75,14 @@ cannot be read.`,
 					env.errorf("match: %q is neither an absolute URL (https://host/path) nor a path starting with \"/\"", u)
 					return exitUsage
 				}
+			}
+			sems, ok := parseSemanticsFlag(*semantics)
+			if !ok {
+				env.errorf("match: unknown --semantics %q: want %s or all", *semantics, robots.SemanticsNames(", "))
+				return exitUsage
+			}
+			if len(sems) > 1 || sems[0] != robots.SemanticsGoogle {
+				return matchReadings(env, args[0], args[1:], agents, sems, *why)
 			}
 			return match(env, args[0], args[1:], matchAgents(env, agents), *why)
 		}
@@ -173,4 +198,83 @@ func isSchemeName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// parseSemanticsFlag returns the semantics --semantics names: one, or
+// every one for "all".
+func parseSemanticsFlag(name string) ([]robots.Semantics, bool) {
+	if name == "all" {
+		return robots.AllSemantics(), true
+	}
+	s, ok := robots.ParseSemantics(name)
+	return []robots.Semantics{s}, ok
+}
+
+// matchReadings prints the verdicts of the given readings for each URL:
+// with one reading the lines of match; with several one line a URL with
+// each reading's verdict and, where they differ, the rule that decided for
+// each. Google's reading gets the agents as match gives them to it
+// (matchAgents); the other readings get them as written.
+func matchReadings(env *Env, name string, urls, given []string, sems []robots.Semantics, why bool) int {
+	body, size, err := readRobots(env, name, robots.MaxBytes)
+	if err != nil {
+		env.errorf("match: %v", err)
+		return exitUsage
+	}
+	f := robots.ParsePrefix(robots.Response{}, body, size)
+	readings := make([]*robots.Reading, len(sems))
+	agents := make([][]string, len(sems))
+	for i, s := range sems {
+		readings[i], agents[i] = f.As(s), given
+		if s == robots.SemanticsGoogle {
+			agents[i] = matchAgents(env, given)
+		}
+	}
+	for _, u := range urls {
+		vs := make([]robots.Verdict, len(readings))
+		for i, r := range readings {
+			vs[i] = r.Match(u, agents[i])
+		}
+		if len(vs) == 1 {
+			if why {
+				fmt.Fprintf(env.Stdout, "%s\t%s\t%d\n", verdictWord(vs[0].Allowed), u, vs[0].Line)
+			} else {
+				fmt.Fprintf(env.Stdout, "%s\t%s\n", verdictWord(vs[0].Allowed), u)
+			}
+			continue
+		}
+		fmt.Fprintln(env.Stdout, verdictsLine(f, u, sems, vs))
+	}
+	return exitOK
+}
+
+// verdictsLine is the line of match --semantics all for one URL.
+func verdictsLine(f *robots.File, u string, sems []robots.Semantics, vs []robots.Verdict) string {
+	cols := []string{u}
+	differ := false
+	for i, v := range vs {
+		cols = append(cols, sems[i].String()+"="+verdictWord(v.Allowed))
+		differ = differ || v.Allowed != vs[0].Allowed
+	}
+	if differ {
+		why := make([]string, len(vs))
+		for i, v := range vs {
+			why[i] = fmt.Sprintf("%s line %d", sems[i], v.Line)
+			if v.Line > 0 {
+				why[i] += fmt.Sprintf(" %q", lineText(f, v.Line))
+			}
+		}
+		cols = append(cols, "# differ: "+strings.Join(why, "; "))
+	}
+	return strings.Join(cols, "\t")
+}
+
+// lineText returns line n of the parsed file, trimmed.
+func lineText(f *robots.File, n int) string {
+	for l := range f.Lines() {
+		if l.Number == n {
+			return strings.TrimSpace(l.Text)
+		}
+	}
+	return ""
 }

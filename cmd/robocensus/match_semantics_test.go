@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeRobots writes body to a robots.txt in a temporary directory.
+func writeRobots(t *testing.T, body string) string {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// match --semantics python-legacy gives urllib.robotparser's verdict
+// (first match, WordPress's default file) where Google's differs, and
+// --semantics google the default's.
+func TestMatchSemanticsOne(t *testing.T) {
+	name := writeRobots(t, "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n")
+	for _, tt := range []struct{ semantics, want string }{
+		{"google", "allowed\t/wp-admin/admin-ajax.php\t3\n"},
+		{"python-legacy", "disallowed\t/wp-admin/admin-ajax.php\t2\n"},
+	} {
+		code, out, errs := runCmd(t, "", "match", "--semantics", tt.semantics, "--why", "--agent", "GPTBot", name, "/wp-admin/admin-ajax.php")
+		if code != exitOK || out != tt.want || errs != "" {
+			t.Errorf("--semantics %s: exit %d, stdout %q, stderr %q; want %q", tt.semantics, code, out, errs, tt.want)
+		}
+	}
+}
+
+// match --semantics all prints every reading's verdict a URL and, where
+// they differ, the rule that decided for each.
+func TestMatchSemanticsAll(t *testing.T) {
+	name := writeRobots(t, "User-agent: GPTBot\n\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n")
+	code, out, _ := runCmd(t, "", "match", "--semantics", "all", "--agent", "GPTBot", name, "/", "/private/x")
+	want := "/\tgoogle=disallowed\tpython-legacy=allowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0\n" +
+		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\n"
+	if code != exitOK || out != want {
+		t.Errorf("exit %d, stdout\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+// An unknown --semantics is a usage error that names the accepted ones.
+func TestMatchSemanticsUnknown(t *testing.T) {
+	name := writeRobots(t, "User-agent: *\nDisallow: /\n")
+	code, out, errs := runCmd(t, "", "match", "--semantics", "bing", "--agent", "GPTBot", name, "/")
+	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --semantics "bing": want google, python-legacy or all`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -1,0 +1,139 @@
+package robots
+
+import "strings"
+
+// Semantics names a parser whose reading of robots.txt files a [Reading]
+// gives: the verdicts that parser would give for the same file.
+type Semantics uint8
+
+const (
+	// SemanticsGoogle is Google's open-source parser: [File.Match].
+	SemanticsGoogle Semantics = iota
+	// SemanticsPythonLegacy is urllib.robotparser of CPython 3.12 and
+	// earlier (before gh-138907; the machine's 3.11.7 is the reference of
+	// the differential tests). It differs from Google's reading in every
+	// way below; "doc" is the module's documentation in the Python 3.11
+	// library reference, a test name is a class of CPython's
+	// Lib/test/test_robotparser.py, "observed" is the behaviour of the
+	// module that TestPythonLegacyAgainstModuleGenerated pins.
+	//
+	//   - The first rule of the group whose path is a prefix of the URL's
+	//     decides, not the longest (GoogleURLOrderingTest: the Allow must
+	//     come first); '*' and '$' are literal characters (observed).
+	//   - A group ends at a line that is empty, not even white space
+	//     (observed; doc: "parse(lines)" of lines split by splitlines); a
+	//     group whose user-agent lines are followed by an empty line is
+	//     dropped, and its rules are then outside any group.
+	//   - A user-agent value names a crawler when, lower-cased, it is a
+	//     substring of the crawler's name cut at its first '/' and
+	//     lower-cased (DifferentAgentTest, UserAgentOrderingTest): "bot"
+	//     names GPTBot, an empty value names every crawler.
+	//   - The first group naming the crawler is obeyed alone; groups are
+	//     not merged; '*' groups count only when no other group names it,
+	//     and only the first of them (UseFirstUserAgentWildcardTest).
+	//   - Rule paths and URLs are percent-decoded (as UTF-8, invalid
+	//     sequences becoming U+FFFD), parsed and joined back by urlparse
+	//     and urlunparse, and percent-encoded again by quote
+	//     (CrawlDelayAndRequestRateTest: "/a%3cd.html", "/~joe/"); an
+	//     empty query, params or fragment disappears, so "Disallow: /?" and
+	//     "Disallow: /a?" are "/" and "/a" (EmptyQueryStringTest), and a
+	//     query is matched as part of the path (DisallowQueryStringTest);
+	//     the fragment of a URL stays in it.
+	//   - "Disallow:" with an empty path allows everything, and as the
+	//     first match it overrides the rules after it
+	//     (CrawlDelayAndCustomAgentTest).
+	//   - Only "user-agent", "allow", "disallow", "crawl-delay",
+	//     "request-rate" and "sitemap" are keys, spelled in full, with a
+	//     colon: none of Google's misspellings, prefixes or missing colons.
+	//     Crawl-delay and Request-rate lines end the user-agent lines of a
+	//     group like a rule (CrawlDelayAndCustomAgentTest).
+	//   - Allow and disallow lines before any user-agent line are ignored,
+	//     as Google ignores them (observed).
+	//   - /robots.txt is matched like any path (observed).
+	//   - The body is decoded as UTF-8 by read(): a byte order mark stays
+	//     on the first line, whose key is then unknown; a body that is not
+	//     UTF-8 makes read() raise before parsing, and can_fetch answers
+	//     false to everything (observed; doc: can_fetch before read).
+	//   - Lines end also at VT, FF, U+001C to U+001E, U+0085, U+2028 and
+	//     U+2029 (str.splitlines), and keys and values are stripped of
+	//     Unicode white space (U+00A0 included); NUL bytes and lines of any
+	//     length are kept (observed).
+	//   - A rule path or URL with an unbalanced or invalid bracketed host
+	//     ("//[x") makes urlparse raise ValueError, which ends the parse
+	//     (groups complete before it stay) or, for a URL, can_fetch (read
+	//     as disallowed); so does a crawl-delay or request-rate of digits
+	//     int() rejects, such as "²" (observed).
+	//   - Statuses, as read() sets its flags (doc: read; test_read_404,
+	//     PasswordProtectedSiteTestCase): 401 and 403 disallow everything,
+	//     any other 4xx, 429 included, allows everything, a 5xx leaves the
+	//     parser unread (everything disallowed); a redirect is followed,
+	//     so it reads as Google reads it.
+	//
+	// The reading takes the text the File holds: parse a body over
+	// [MaxBytes] with [ParseUncut] for the module's reading of all of it.
+	SemanticsPythonLegacy
+)
+
+// semanticsNames are the names of the semantics, as the command line and
+// the dataset spell them, in the order of the constants.
+var semanticsNames = [...]string{"google", "python-legacy"}
+
+// String returns the name of the semantics ("google", "python-legacy").
+func (s Semantics) String() string { return semanticsNames[s] }
+
+// AllSemantics returns every semantics, Google's first.
+func AllSemantics() []Semantics {
+	all := make([]Semantics, len(semanticsNames))
+	for i := range all {
+		all[i] = Semantics(i)
+	}
+	return all
+}
+
+// ParseSemantics returns the semantics named name; ok is false for an
+// unknown name.
+func ParseSemantics(name string) (s Semantics, ok bool) {
+	for i, n := range semanticsNames {
+		if n == name {
+			return Semantics(i), true
+		}
+	}
+	return 0, false
+}
+
+// SemanticsNames returns the names of every semantics joined with sep.
+func SemanticsNames(sep string) string { return strings.Join(semanticsNames[:], sep) }
+
+// A Reading is a parsed file read as one parser reads it. It is built from
+// the File's one parse, from its groups (Google) or its line list (the
+// other parsers, which group lines differently), without splitting the
+// body again. A Reading is immutable and safe for concurrent use.
+type Reading struct {
+	f   *File
+	sem Semantics
+	py  *pyReading // python-legacy
+}
+
+// As returns the file read with semantics s. Build it once and match many
+// URLs with it: for s other than Google, As derives that parser's groups
+// from the file's lines.
+func (f *File) As(s Semantics) *Reading {
+	r := &Reading{f: f, sem: s}
+	if s == SemanticsPythonLegacy {
+		r.py = readPythonLegacy(f)
+	}
+	return r
+}
+
+// Semantics returns the semantics of the reading.
+func (r *Reading) Semantics() Semantics { return r.sem }
+
+// Match returns the verdict for url and a crawler that answers to any of
+// agents, as the reading's parser would give it. Verdict.Line is the line
+// of the rule that decided, 0 when none did.
+func (r *Reading) Match(url string, agents []string) Verdict {
+	if r.sem == SemanticsPythonLegacy {
+		return r.py.match(r.f, url, agents)
+	}
+	return r.f.Match(url, agents)
+}
