@@ -3,8 +3,8 @@ package analyze
 import (
 	"testing"
 
-	"github.com/robocensus/robocensus/analyze/scan"
-	"github.com/robocensus/robocensus/analyze/sections"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )

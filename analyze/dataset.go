@@ -7,9 +7,9 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/scan"
-	"github.com/robocensus/robocensus/analyze/site"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
+	"github.com/robocensus/robocensus/analyze/internal/site"
 )
 
 // Dataset is a robocensus dataset opened for reading: the Hive-partitioned

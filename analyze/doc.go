@@ -6,14 +6,15 @@
 // analyze reads the published files with [schema.NewArrowReader], needing
 // no database. cmd/robocensus's report command is its user.
 //
-// The work is done by a package a job, each importing only those before
-// it (internal/archtest): [scan] reads the dataset (files, row-group
-// units, typed columns); [render] writes numbers, Markdown and SVG
-// charts; [engine] runs the host batches and feeds the sections (its
-// Section, Need and Accumulator are the protocol every section is a
-// client of); [sections] holds the crawl report's sections and the
-// figures they write ([Crawl]); [site] computes the site report and runs
-// its checks. This package is the façade: Open and its options, the
+// The work is done by a package a job under analyze/internal, each
+// importing only those before it (the rules are in internal/archtest):
+// scan reads the dataset (files, row-group units, typed columns); render
+// writes numbers, Markdown and SVG charts; engine runs the host batches
+// and feeds the sections (its Section, Need and Accumulator are the
+// protocol every section is a client of); sections holds the crawl
+// report's sections and the figures they write ([Crawl]); site computes
+// the site report and runs its checks. This package is the façade, and
+// the only one other packages may import: Open and its options, the
 // reports, and their HTML and Markdown pages.
 //
 //	d, err := analyze.Open(os.DirFS("robocensus-data"))
@@ -152,17 +153,17 @@
 //
 // To add a section NAME:
 //
-//  1. analyze/sections/section_NAME.go: the Section value with its Name, Doc,
+//  1. analyze/internal/sections/section_NAME.go: the Section value with its Name, Doc,
 //     Title (its link in the HTML page's table of contents, drawn when
 //     its fragment draws something), Needs, New, Trends and Markdown,
 //     and its accumulator; the figures are a field of [Crawl], with its
-//     JSON name, documented in sections/report.go: the one line outside the
+//     JSON name, documented in internal/sections/report.go: the one line outside the
 //     section's files besides its registration, since the JSON report
 //     is the struct;
 //  2. analyze/html/sections/NAME.tmpl: {{define "section-NAME"}}, drawn
 //     with the crawl's figures as dot, and what the section's View
 //     returns (its charts) as .View;
-//  3. one line: add it to CrawlSections (sections/sections.go), where the report
+//  3. one line: add it to CrawlSections (internal/sections/sections.go), where the report
 //     shows it; its trends take their place in the trends table by its
 //     TrendOrder, then report order (TrendOrder 2 puts them after all
 //     the older series);
@@ -183,7 +184,7 @@
 // JSON key), classic mistakes, worst hosts, strata, changes since the
 // previous crawl (the only section that compares crawls: it hands its
 // per-host state from one crawl to the next through the report's carry,
-// engine/carry.go), inputs. The overview has no fragment: the page draws its
+// internal/engine/carry.go), inputs. The overview has no fragment: the page draws its
 // figures in its header line and cards (InHeader). The crawl passes keep
 // only what marks captures, picks deciding captures and weighs effective
 // ones.

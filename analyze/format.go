@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/sections"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
 )
 
 // Format is an output format of the reports.

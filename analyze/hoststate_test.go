@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/robocensus/robocensus/analyze/engine"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
 )
 
 // TestHostStateRuns writes hosts in many small runs, each host's state

@@ -6,10 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/sections"
-	"github.com/robocensus/robocensus/analyze/site"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
+	"github.com/robocensus/robocensus/analyze/internal/site"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/sections"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
 )
 
 // TestQuantile checks quantile against DuckDB's quantile_disc on the cases

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/sections"
-	"github.com/robocensus/robocensus/analyze/site"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
+	"github.com/robocensus/robocensus/analyze/internal/site"
 )
 
 // The Markdown renderer. Text from the dataset goes through md or code,

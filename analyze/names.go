@@ -3,10 +3,10 @@ package analyze
 import (
 	"io"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/scan"
-	"github.com/robocensus/robocensus/analyze/sections"
-	"github.com/robocensus/robocensus/analyze/site"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
+	"github.com/robocensus/robocensus/analyze/internal/site"
 )
 
 // The figures of the crawl report, defined with the sections that compute

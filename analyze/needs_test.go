@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/sections"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
 	"github.com/robocensus/robocensus/schema"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 )
 
 func TestReadRanks(t *testing.T) {

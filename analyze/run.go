@@ -3,9 +3,9 @@ package analyze
 import (
 	"context"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/sections"
-	"github.com/robocensus/robocensus/analyze/site"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/sections"
+	"github.com/robocensus/robocensus/analyze/internal/site"
 )
 
 // HostBatches returns the number of captures of a crawl, from the footers,

@@ -7,11 +7,11 @@
 # survives.
 #
 # The mutants are found in the files themselves (scripts/mutate -list):
-# the Run of every site check (analyze/site/checks.go), the feed methods of
+# the Run of every site check (analyze/internal/site/checks.go), the feed methods of
 # every section's accumulator (Add, Merge, AddMarks, AddHosts, ...), and
 # the functions marked //mutate:catch [PACKAGE] (a helper that computes;
 # PACKAGE, ./analyze/... by default, holds the tests that must catch it) in
-# those files, the engine's (analyze/engine/batch.go and sectiondriver.go)
+# those files, the engine's (analyze/internal/engine/batch.go and sectiondriver.go)
 # and the robots parser's and matcher's (robots/parse.go, robots/match.go);
 # //mutate:skip REASON leaves one out. A new section's file needs no line
 # here. ./analyze's tests include the DuckDB cross-checks of every figure
@@ -42,8 +42,8 @@ git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$tmp"
 [ -d ../shared/corpus ] && export ROBOCENSUS_CORPUS="$(cd ../shared/corpus && pwd)"
 go build -o "$tmp/.mutate" ./scripts/mutate
 # FILE FUNC PACKAGE (the tests that must catch it), a line each.
-files=(analyze/site/checks.go $(git ls-files 'analyze/sections/section_*.go' | grep -v '_test\.go$')
-  analyze/engine/batch.go analyze/engine/sectiondriver.go robots/parse.go robots/match.go)
+files=(analyze/internal/site/checks.go $(git ls-files 'analyze/internal/sections/section_*.go' | grep -v '_test\.go$')
+  analyze/internal/engine/batch.go analyze/internal/engine/sectiondriver.go robots/parse.go robots/match.go)
 list=$("$tmp/.mutate" -list "${sample[@]}" "${files[@]}") || exit 2
 mapfile -t mutants <<<"$list"
 

@@ -42,13 +42,13 @@ var allowedRepoImports = map[string][]string{
 	// sections (their protocol), sections computes the crawl report's
 	// figures, site the report on one host and its checks; analyze is the
 	// façade that cmd uses, and may import them all.
-	"analyze/render":   {},
-	"analyze/scan":     {"schema", "robots"},
-	"analyze/engine":   {"analyze/scan", "schema", "robots"},
-	"analyze/sections": {"analyze/engine", "analyze/scan", "analyze/render", "schema", "robots"},
-	"analyze/site":     {"analyze/scan", "analyze/render", "schema", "robots"},
-	"analyze":          {"schema", "robots"},
-	"internal/sample":  {"ingest/archive"},
+	"analyze/internal/render":   {},
+	"analyze/internal/scan":     {"schema", "robots"},
+	"analyze/internal/engine":   {"analyze/internal/scan", "schema", "robots"},
+	"analyze/internal/sections": {"analyze/internal/engine", "analyze/internal/scan", "analyze/internal/render", "schema", "robots"},
+	"analyze/internal/site":     {"analyze/internal/scan", "analyze/internal/render", "schema", "robots"},
+	"analyze":                   {"schema", "robots"},
+	"internal/sample":           {"ingest/archive"},
 }
 
 // allowedTestImports lists, for a rule of allowedRepoImports, the packages

@@ -84,7 +84,7 @@ func TestMutants(t *testing.T) {
 // engine and the robots parser and matcher have mutants: the files as
 // scripts/mutate.sh lists them.
 func TestRepositoryMutants(t *testing.T) {
-	files, err := filepath.Glob("../../analyze/sections/section_*.go")
+	files, err := filepath.Glob("../../analyze/internal/sections/section_*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestRepositoryMutants(t *testing.T) {
 	if len(files) < 10 {
 		t.Fatalf("section files %q", files)
 	}
-	files = append(files, "../../analyze/site/checks.go", "../../analyze/engine/batch.go", "../../analyze/engine/sectiondriver.go", "../../robots/parse.go", "../../robots/match.go")
+	files = append(files, "../../analyze/internal/site/checks.go", "../../analyze/internal/engine/batch.go", "../../analyze/internal/engine/sectiondriver.go", "../../robots/parse.go", "../../robots/match.go")
 	var b strings.Builder
 	if err := list(&b, files, 0, ""); err != nil {
 		t.Fatal(err)

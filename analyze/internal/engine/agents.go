@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 )
 
 // The "host T" passes: the rows of a table keyed by capture_id (agents,

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/render"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/render"
 )
 
 // Ratio is a count and the count it is a share of. Its JSON form is

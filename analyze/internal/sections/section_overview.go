@@ -5,9 +5,9 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 )
 
 // overviewSection is the crawl at a glance: its captures and hosts, the

@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 )
 
 // sectionRun feeds the sections of one crawl: one accumulator per section

@@ -3,9 +3,9 @@ package sections
 import (
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 	"github.com/robocensus/robocensus/robots"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 	"github.com/robocensus/robocensus/schema"
 )
 

@@ -3,9 +3,9 @@ package sections
 import (
 	"context"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 )
 
 // A Section is one section of the crawl report, in the shape of a site

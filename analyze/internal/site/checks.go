@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/robocensus/robocensus/analyze/render"
+	"github.com/robocensus/robocensus/analyze/internal/render"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )

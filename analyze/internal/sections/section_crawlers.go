@@ -8,9 +8,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
-	"github.com/robocensus/robocensus/analyze/engine"
-	"github.com/robocensus/robocensus/analyze/render"
-	"github.com/robocensus/robocensus/analyze/scan"
+	"github.com/robocensus/robocensus/analyze/internal/engine"
+	"github.com/robocensus/robocensus/analyze/internal/render"
+	"github.com/robocensus/robocensus/analyze/internal/scan"
 	"github.com/robocensus/robocensus/robots"
 )
 
