@@ -337,7 +337,7 @@ const (
 
 // followedCount is the number of schema.FollowedAICrawlers: the verdict bits and
 // the per-crawler categories are by index in it.
-const FollowedCount = 7
+const followedCount = 7
 
 // changeCounter counts the hosts of each category, and keeps the first
 // top names of each as they come (in name order).
@@ -350,7 +350,7 @@ type changeCounter struct {
 }
 
 func newChangeCounter(top int) *changeCounter {
-	n := perCrawler*FollowedCount + globalCats
+	n := perCrawler*followedCount + globalCats
 	return &changeCounter{top: top, n: make([]int64, n), examples: make([][]string, n)}
 }
 
@@ -362,7 +362,7 @@ func (k *changeCounter) hit(cat int, name []byte) {
 }
 
 // global returns the index of a category that is not per crawler.
-func (k *changeCounter) global(cat int) int { return perCrawler*FollowedCount + cat }
+func (k *changeCounter) global(cat int) int { return perCrawler*followedCount + cat }
 
 func (k *changeCounter) appeared(st *engine.HostState) {
 	k.cur++
@@ -391,7 +391,7 @@ func (k *changeCounter) common(before, after *engine.HostState) {
 			k.hit(k.global(catClass), after.Name)
 		}
 	}
-	for c := range FollowedCount {
+	for c := range followedCount {
 		for i, bit := range [2]uint16{fullBit(c), partialBit(c)} {
 			was, is := before.Verdicts&bit != 0, after.Verdicts&bit != 0
 			switch {

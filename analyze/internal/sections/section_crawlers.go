@@ -37,8 +37,8 @@ var crawlersSection = &Section{
 		{Name: "every AI crawler disallowed", Ratio: func(c *Crawl) Ratio { return c.Crawlers.EveryAIDisallowed }},
 	},
 	MoreTrends: crawlerTrends,
-	View:       func(c *Crawl, p engine.Params) any { return NewCrawlersView(c, p.Top) },
-	Markdown:   MdCrawlers,
+	View:       func(c *Crawl, p engine.Params) any { return newCrawlersView(c, p.Top) },
+	Markdown:   mdCrawlers,
 }
 
 // verdict numbers, as counted.
@@ -396,7 +396,7 @@ type crawlersView struct {
 }
 
 // newCrawlersView ranks the tracked crawlers and draws the AI chart.
-func NewCrawlersView(c *Crawl, top int) *crawlersView {
+func newCrawlersView(c *Crawl, top int) *crawlersView {
 	r := rankCrawlers(c.Crawlers.Crawlers, top)
 	v := &crawlersView{AIRows: r.ai, AIShown: r.aiShown, AIQuiet: r.aiQuiet, SearchRows: r.search, OtherRows: r.other}
 	if len(r.aiShown) > 0 {
@@ -461,7 +461,7 @@ func aiChart(crawlers []CrawlerShare) *render.BarChart {
 
 // mdCrawlers lists the crawlers the HTML report shows: the top AI crawlers
 // in its order, then the search crawlers. The JSON has them all.
-func MdCrawlers(m *render.Markdown, c *Crawl, top int) {
+func mdCrawlers(m *render.Markdown, c *Crawl, top int) {
 	f := &c.Crawlers
 	m.Heading(3, "Tracked crawlers")
 	m.Para("Over the %s hosts with a usable robots.txt, redirects followed (and, in the last two columns, all %s hosts). An AI crawler is named by %s, fully disallowed by name by %s; every AI crawler is disallowed by %s.",

@@ -65,7 +65,7 @@ func (a *sizesAcc) Merge(other engine.Accumulator) {
 	a.oversize += o.oversize
 }
 
-func (a *sizesAcc) Finish(out *Crawl) { out.Sizes = SizeFigures(a.counts, a.oversize) }
+func (a *sizesAcc) Finish(out *Crawl) { out.Sizes = sizeFigures(a.counts, a.oversize) }
 
 // sizeBounds are the upper bounds of the size buckets; the last bucket,
 // over robots.MaxBytes, has none.
@@ -80,7 +80,7 @@ var sizeBounds = []struct {
 
 // sizeFigures returns the distribution of the sizes counted: captures by
 // real payload size.
-func SizeFigures(counts map[int64]int64, oversize int64) Sizes {
+func sizeFigures(counts map[int64]int64, oversize int64) Sizes {
 	sizes := slices.Sorted(maps.Keys(counts))
 	cum := make([]int64, len(sizes)) // captures of a size up to sizes[i]
 	var n, bytes int64
@@ -92,7 +92,7 @@ func SizeFigures(counts map[int64]int64, oversize int64) Sizes {
 	out := Sizes{Captures: n, Oversize: Ratio{oversize, n}, Empty: Ratio{Of: n}, Bytes: bytes, Buckets: sizeBuckets(sizes, cum)}
 	out.Empty.N = out.Buckets[0].Captures.N
 	if n > 0 {
-		out.Median, out.P90, out.P99 = Quantile(sizes, cum, 0.5), Quantile(sizes, cum, 0.9), Quantile(sizes, cum, 0.99)
+		out.Median, out.P90, out.P99 = quantile(sizes, cum, 0.5), quantile(sizes, cum, 0.9), quantile(sizes, cum, 0.99)
 		out.Max = sizes[len(sizes)-1]
 	}
 	return out
@@ -133,7 +133,7 @@ func sizeBuckets(sorted, cum []int64) []SizeBucket {
 // quantile_disc does: the value at index ceil(n·q) - 1 of the n values
 // sorted. sorted holds the distinct values, cum[i] the number of values up
 // to sorted[i].
-func Quantile(sorted, cum []int64, q float64) int64 {
+func quantile(sorted, cum []int64, q float64) int64 {
 	n := cum[len(cum)-1]
 	i := max(0, min(int64(math.Ceil(float64(n)*q))-1, n-1))
 	j, _ := slices.BinarySearch(cum, i+1) // the first value with more than i values up to it

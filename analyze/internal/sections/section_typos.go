@@ -62,7 +62,7 @@ func (a *typosAcc) Add(_ engine.Table, rec arrow.Record) error {
 			continue
 		}
 		a.lines[t]++
-		k := [2]string{TypoKeyOf(msg.Value(i)), typoCodes[t].String()}
+		k := [2]string{typoKeyOf(msg.Value(i)), typoCodes[t].String()}
 		if _, ok := a.keys[k]; !ok {
 			k[0] = strings.Clone(k[0])
 		}
@@ -83,7 +83,7 @@ func typoKind(code string) int {
 
 // typoKeyOf returns the misspelled key a typo message names: the text
 // between its first two double quotes, lower-cased.
-func TypoKeyOf(msg string) string {
+func typoKeyOf(msg string) string {
 	rest, ok := strings.CutPrefix(msg, `"`)
 	if !ok {
 		return ""

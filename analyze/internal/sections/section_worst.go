@@ -19,31 +19,31 @@ var worstSection = &Section{
 	Title: "Worst hosts",
 	Needs: []engine.Need{{Table: engine.DecidingTable, Columns: []string{"error_count", "warning_count"}}},
 	New: func(p engine.Params) Accumulator {
-		return &worstAcc{list: topN[WorstHost]{n: p.Top, less: WorstBefore}}
+		return &worstAcc{list: topN[worstHost]{n: p.Top, less: worstBefore}}
 	},
 	Markdown: func(m *render.Markdown, c *Crawl, _ int) { mdWorst(m, c.WorstHosts) },
 }
 
 // worstAcc keeps the first hosts.
 type worstAcc struct {
-	list topN[WorstHost]
+	list topN[worstHost]
 }
 
 // worstHost is a candidate of the worst hosts list.
-type WorstHost struct {
-	Host, id         string
-	Errors, Warnings int32
+type worstHost struct {
+	host, id         string
+	errors, warnings int32
 	codes            []string // its codes of severity error, sorted
 }
 
-func WorstBefore(a, b *WorstHost) bool {
-	if a.Errors != b.Errors {
-		return a.Errors > b.Errors
+func worstBefore(a, b *worstHost) bool {
+	if a.errors != b.errors {
+		return a.errors > b.errors
 	}
-	if a.Warnings != b.Warnings {
-		return a.Warnings > b.Warnings
+	if a.warnings != b.warnings {
+		return a.warnings > b.warnings
 	}
-	return a.Host < b.Host
+	return a.host < b.host
 }
 
 func (a *worstAcc) Add(engine.Table, arrow.Record) error { return nil }
@@ -56,11 +56,11 @@ func (a *worstAcc) AddHosts(rec arrow.Record, hosts []engine.CaptureRow) error {
 		return cs.Err
 	}
 	for _, h := range hosts {
-		w := WorstHost{Host: names.Value(h.Row), id: ids.Value(h.Row), Errors: errs.Value(h.Row), Warnings: warns.Value(h.Row)}
-		if w.Errors == 0 || !a.list.admits(&w) {
+		w := worstHost{host: names.Value(h.Row), id: ids.Value(h.Row), errors: errs.Value(h.Row), warnings: warns.Value(h.Row)}
+		if w.errors == 0 || !a.list.admits(&w) {
 			continue
 		}
-		w.Host, w.id, w.codes = strings.Clone(w.Host), strings.Clone(w.id), errorCodes(h.Marks)
+		w.host, w.id, w.codes = strings.Clone(w.host), strings.Clone(w.id), errorCodes(h.Marks)
 		a.list.add(w)
 	}
 	return nil
@@ -93,7 +93,7 @@ func (a *worstAcc) Merge(other engine.Accumulator) {
 func (a *worstAcc) Finish(out *Crawl) {
 	out.WorstHosts = []HostErrors{}
 	for _, w := range a.list.items {
-		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.Host, CaptureID: w.id, Errors: w.Errors, Warnings: w.Warnings, Codes: w.codes})
+		out.WorstHosts = append(out.WorstHosts, HostErrors{Host: w.host, CaptureID: w.id, Errors: w.errors, Warnings: w.warnings, Codes: w.codes})
 	}
 }
 

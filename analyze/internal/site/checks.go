@@ -431,7 +431,7 @@ func (p *Pass) Usable() bool {
 
 // runChecks runs every check on the report and sorts the findings: most
 // severe first, then in the order of the checks and lines.
-func RunChecks(r *SiteReport, checks []*Check) error {
+func runChecks(r *SiteReport, checks []*Check) error {
 	latest := r.Crawls[len(r.Crawls)-1]
 	file := parseLatest(latest)
 	for _, c := range checks {

@@ -17,7 +17,7 @@ import (
 func runCheck(t *testing.T, c *Check, crawls ...*SiteCrawl) []string {
 	t.Helper()
 	r := &SiteReport{Host: "www.example.com", Crawls: crawls}
-	if err := RunChecks(r, []*Check{c}); err != nil {
+	if err := runChecks(r, []*Check{c}); err != nil {
 		t.Fatal(err)
 	}
 	var out []string

@@ -120,7 +120,7 @@ type Listing struct {
 }
 
 // ListingHead is the number of lines a listing shows in full.
-const ListingHead = 1000
+const listingHead = 1000
 
 // ListingLine is one line of a listing, or a gap of Skipped lines left out
 // (Number 0).
@@ -190,7 +190,7 @@ func Build(ctx context.Context, dr *scan.Dataset, hostName string, checks []*Che
 	if len(r.Crawls) == 0 {
 		return nil, fmt.Errorf("%w: %q", ErrNoSite, hostName)
 	}
-	if err := RunChecks(r, checks); err != nil {
+	if err := runChecks(r, checks); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -457,7 +457,7 @@ func newListing(digest, text string, findings []SiteDiagnostic) *Listing {
 		}
 		fs := byLine[line.Number]
 		delete(byLine, line.Number)
-		if line.Number > ListingHead && len(fs) == 0 {
+		if line.Number > listingHead && len(fs) == 0 {
 			gap++
 			continue
 		}

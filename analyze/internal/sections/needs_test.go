@@ -1,4 +1,4 @@
-package analyze
+package sections
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/robocensus/robocensus/analyze/internal/engine"
-	"github.com/robocensus/robocensus/analyze/internal/sections"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -15,7 +14,7 @@ import (
 // the driver feeds, and each column one of that table's: a misspelled
 // table would be fed nothing, and the section would count zero.
 func TestSectionNeeds(t *testing.T) {
-	for _, s := range sections.CrawlSections {
+	for _, s := range CrawlSections {
 		for _, n := range s.Needs {
 			if err := needProblem(fmt.Sprint(n.Table), n.Columns); err != nil {
 				t.Errorf("section %s: %v", s.Name, err)

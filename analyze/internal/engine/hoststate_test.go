@@ -1,12 +1,10 @@
-package analyze
+package engine
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/robocensus/robocensus/analyze/internal/engine"
 )
 
 // TestHostStateRuns writes hosts in many small runs, each host's state
@@ -23,7 +21,7 @@ func TestHostStateRuns(t *testing.T) {
 	wants := map[string]want{}
 	type rec struct {
 		name string
-		st   engine.HostState
+		st   HostState
 	}
 	var recs []rec
 	for i := range 3000 {
@@ -36,14 +34,14 @@ func TestHostStateRuns(t *testing.T) {
 			w.class = 0 // no row of hosts
 		}
 		wants[name] = w
-		recs = append(recs, rec{name, engine.HostState{Digest: w.digest, Verdicts: w.verdicts, Flags: engine.StatePresent}})
+		recs = append(recs, rec{name, HostState{Digest: w.digest, Verdicts: w.verdicts, Flags: StatePresent}})
 		if w.class != 0 {
-			recs = append(recs, rec{name, engine.HostState{Class: w.class}})
+			recs = append(recs, rec{name, HostState{Class: w.class}})
 		}
 	}
 	rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	dir := t.TempDir()
-	var b engine.StateBuffer
+	var b StateBuffer
 	var runs []string
 	for i, r := range recs {
 		b.Add(r.name, r.st)
@@ -58,7 +56,7 @@ func TestHostStateRuns(t *testing.T) {
 	if len(runs) < 20 {
 		t.Fatalf("%d runs: the test wants many", len(runs))
 	}
-	m, err := engine.OpenStateMerge(runs)
+	m, err := OpenStateMerge(runs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,9 @@
-package analyze
+package sections
 
 import (
 	"testing"
 
 	"github.com/robocensus/robocensus/analyze/internal/scan"
-	"github.com/robocensus/robocensus/analyze/internal/sections"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -13,8 +12,8 @@ import (
 // schema.FollowedAICrawlers: followedCount must be its length, and the bits must fit
 // a hostState's verdicts.
 func TestFollowedCount(t *testing.T) {
-	if n := len(schema.FollowedAICrawlers()); n != sections.FollowedCount || 2*n > 16 {
-		t.Errorf("schema.FollowedAICrawlers has %d crawlers, followedCount says %d (at most 8)", n, sections.FollowedCount)
+	if n := len(schema.FollowedAICrawlers()); n != followedCount || 2*n > 16 {
+		t.Errorf("schema.FollowedAICrawlers has %d crawlers, followedCount says %d (at most 8)", n, followedCount)
 	}
 }
 

@@ -1,4 +1,4 @@
-package analyze
+package scan
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
-
-	"github.com/robocensus/robocensus/analyze/internal/scan"
 )
 
 func TestReadRanks(t *testing.T) {
@@ -18,7 +16,7 @@ func TestReadRanks(t *testing.T) {
 	zw.Close()
 	for name, data := range map[string][]byte{"plain": []byte(text), "gzip": gz.Bytes()} {
 		t.Run(name, func(t *testing.T) {
-			r, err := scan.ReadRanks(bytes.NewReader(data))
+			r, err := ReadRanks(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,17 +38,17 @@ func TestReadRanks(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"", "rank,host\n", "1,a.example\nnot a line\n", "1,a.example\n0,b.example\n", "1,a.example\n2,a b\n"} {
-		if _, err := scan.ReadRanks(strings.NewReader(bad)); err == nil {
+		if _, err := ReadRanks(strings.NewReader(bad)); err == nil {
 			t.Errorf("ReadRanks(%q) accepted", bad)
 		}
 	}
 }
 
 func TestStratumIn(t *testing.T) {
-	top10k := scan.Stratum{Name: "10k", Top: 10_000}
-	all := scan.Stratum{Name: "all ranked", Top: 0}
+	top10k := Stratum{Name: "10k", Top: 10_000}
+	all := Stratum{Name: "all ranked", Top: 0}
 	for _, c := range []struct {
-		s    scan.Stratum
+		s    Stratum
 		rank int32
 		want bool
 	}{{top10k, 1, true}, {top10k, 10_000, true}, {top10k, 10_001, false}, {top10k, 0, false}, {all, 2_000_000, true}, {all, 0, false}} {
