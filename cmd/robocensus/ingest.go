@@ -24,7 +24,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--fresh] [--drop-missing] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [--cpuprofile FILE] [-v] INPUT...",
+	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--s3-endpoint URL] [--s3-url-style STYLE] [--host-requests N] [--fresh] [--drop-missing] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [--cpuprofile FILE] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -38,12 +38,13 @@ An INPUT is a .warc, .warc.gz, .warc.zst, .arc or .arc.gz file; a .tar,
 .tar.gz, .tgz or .tar.zst archive of robots.txt bodies; a robots.txt body;
 a folder, which stands for the files below it, each an input of its own (a
 file of a folder that is none of these is recorded as skipped, with its
-reason); an http(s):// URL of any of these, streamed (retried and
-resumed with Range requests when a transfer fails); a Common Crawl
-manifest (a local or http(s) *.paths.gz, e.g.
+reason); an http(s):// URL or an s3://BUCKET/KEY object of any of these,
+streamed (retried and resumed with Range requests when a transfer fails);
+a Common Crawl manifest (a local, http(s) or s3:// *.paths.gz, e.g.
 https://data.commoncrawl.org/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz),
-whose relative paths are inputs under --base-url (a URL, or a local
-folder holding a mirror of crawl-data/); or @FILE, a list of inputs one per
+whose relative paths are inputs under --base-url (a URL, an s3://BUCKET/
+URL, or a local folder holding a mirror of crawl-data/; those of an s3://
+manifest are keys of its own bucket); or @FILE, a list of inputs one per
 line. Only a manifest named as an INPUT or in an @FILE expands, not one
 met in a folder. --dry-run lists the inputs a run would read, and where
 they come from, without reading them.
@@ -75,7 +76,20 @@ URL, a malformed URL or another scheme, a host that does not exist) are not
 retried; the summary says which failed inputs another run cannot read
 either (their names are wrong).
 --header-timeout bounds the wait for a response header, --idle-timeout a
-stall in the middle of a body.
+stall in the middle of a body. No more than --host-requests requests are
+in flight to one host at once (one per input read from it).
+
+s3:// inputs take the standard AWS settings: the region and credentials
+of the environment (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+AWS_SESSION_TOKEN, AWS_PROFILE), of ~/.aws/config and ~/.aws/credentials,
+of a web identity token or of a container's or instance's role; the
+endpoint of --s3-endpoint, else AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL,
+else AWS. An S3-compatible store (MinIO, Ceph, versitygw, ...) is
+addressed path-style (ENDPOINT/BUCKET/KEY), AWS virtual-hosted;
+--s3-url-style path or virtual says otherwise. When no credentials are
+found the requests go unsigned, which a public bucket allows. Common
+Crawl's bucket is also served anonymously over HTTPS:
+https://data.commoncrawl.org/ is s3://commoncrawl/.
 
 A damaged record never stops the run: it is recorded in the inputs table
 (and in diagnostics when it concerns one capture) and reading goes on.
@@ -113,6 +127,9 @@ files) publishes nothing and exits 1.`,
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
 		dryRun := fs.Bool("dry-run", false, "list the inputs the run would read, and where from, without reading them")
 		baseURL := fs.String("base-url", remote.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
+		s3Endpoint := fs.String("s3-endpoint", "", "`URL` of the S3-compatible store of s3:// inputs (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS)")
+		s3URLStyle := fs.String("s3-url-style", "", "`STYLE` of s3:// requests, path or virtual (default: path with an endpoint, virtual on AWS)")
+		hostRequests := fs.Int("host-requests", remote.DefaultHostRequests, "most requests in flight to one host at once (`N`)")
 		fresh := fs.Bool("fresh", false, "read every input again, also those a published partition read to their end")
 		dropMissing := fs.Bool("drop-missing", false, "drop the inputs of the published partition that are not given (default: keep their rows)")
 		retries := fs.Int("retries", remote.DefaultRetries, "failed attempts in a row a remote transfer survives (`N`)")
@@ -130,7 +147,18 @@ files) publishes nothing and exits 1.`,
 			// to remote inputs.
 			fetch := []remote.Option{remote.WithHTTPClient(remote.NewHTTPClient(http.ProxyFromEnvironment)),
 				remote.WithRetries(*retries), remote.WithBackoff(*retryWait, max(*retryWait, remote.DefaultBackoffMax)),
-				remote.WithIdleTimeout(*idle), remote.WithHeaderTimeout(*header)}
+				remote.WithIdleTimeout(*idle), remote.WithHeaderTimeout(*header), remote.WithHostRequests(*hostRequests)}
+			if mayReadS3(args, *baseURL, *s3Endpoint, *s3URLStyle) {
+				s3cfg, err := remote.S3ConfigFromEnvironment(context.Background(), *s3Endpoint, *s3URLStyle)
+				if err != nil {
+					env.errorf("ingest: s3:// inputs: %v", err)
+					if errors.Is(err, archive.ErrInvalidOption) {
+						return exitUsage
+					}
+					return exitFailure // AWS settings that cannot be read
+				}
+				fetch = append(fetch, remote.WithS3(s3cfg))
+			}
 			inputs, from, err := expandArgs(env, args, *baseURL, append([]remote.Option{remote.WithBaseURL(*baseURL)}, fetch...)...)
 			if err != nil {
 				env.errorf("%v", err)
@@ -166,6 +194,21 @@ files) publishes nothing and exits 1.`,
 			return withProfile(env, *profile, func() int { return runIngest(env, cfg, inputs, bound) })
 		}
 	},
+}
+
+// mayReadS3 reports whether a run may read s3:// inputs, and so needs the
+// AWS settings: an argument, the base URL or an S3 flag says so, or an
+// @FILE list may.
+func mayReadS3(args []string, baseURL, endpoint, urlStyle string) bool {
+	if endpoint != "" || urlStyle != "" || remote.IsS3(baseURL) {
+		return true
+	}
+	for _, a := range args {
+		if remote.IsS3(a) || strings.HasPrefix(a, "@") {
+			return true
+		}
+	}
+	return false
 }
 
 // ingestMemory is the default memory bound of an ingest: what its workers,

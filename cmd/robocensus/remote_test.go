@@ -52,7 +52,7 @@ func TestIngestManifest(t *testing.T) {
 	f(0, `crawl=CC-MAIN-2025-05\): 1/1 inputs, 3 captures`, `^manifest [^\n]*robotstxt.paths.gz: 1 input under [^\n]*\n[^\n]*level=INFO msg="run finished"[^\n]*\n$`, "--base-url", srv.URL, srv.URL+"/"+crawl+"robotstxt.paths.gz")
 	f(1, `2/2 inputs, 3 captures(.|\n)*not read to its end: http://.*/missing.warc.gz: .*404 Not Found`, `404`,
 		"--base-url", srv.URL+"/", srv.URL+"/"+crawl+"broken.paths.gz")
-	f(2, `^$`, `base URL "s3://commoncrawl/"`, "--base-url", "s3://commoncrawl/", srv.URL+"/"+crawl+"robotstxt.paths.gz")
+	f(2, `^$`, `base URL "ftp://mirror/"`, "--base-url", "ftp://mirror/", srv.URL+"/"+crawl+"robotstxt.paths.gz")
 }
 
 func sampleWARC(tb testing.TB, n int) []byte {

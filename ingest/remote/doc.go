@@ -1,9 +1,10 @@
-// Package remote fetches inputs over HTTP: it reads an http or https URL
-// as package archive reads a local file, and expands Common Crawl
-// manifests and lists of inputs. It owns the transfer (requests, retries,
-// time-outs, Range resumption) and nothing after it: the bytes go to an
-// archive reader, the captures to the caller. It imports only package
-// archive of this repository.
+// Package remote fetches inputs over the network: it reads an http or
+// https URL, or an s3:// object, as package archive reads a local file,
+// and expands Common Crawl manifests and lists of inputs. It owns the
+// transfer (requests, retries, time-outs, Range resumption, the cap on
+// requests to one host) and nothing after it: the bytes go to an archive
+// reader, the captures to the caller. It imports only package archive of
+// this repository (and, for S3, the AWS SDK's signer and settings).
 //
 // # Remote inputs
 //
@@ -60,7 +61,33 @@
 // file as stored) and send [DefaultUserAgent] ([WithUserAgent]). They go
 // through a client shared by all readers ([WithHTTPClient] replaces it)
 // with keep-alive and HTTP/2 and no proxy: like every option here, nothing
-// is read from the environment.
+// is read from the environment. No more than [DefaultHostRequests] (16)
+// requests are in flight to one host at once ([WithHostRequests]): a
+// transfer holds a slot of its host from its request to the end of its
+// body, so that many readers stay polite to one server (Common Crawl's
+// gives a few thousand requests a second to everyone together).
+//
+// # S3 inputs
+//
+// "s3://BUCKET/KEY" names an object of an S3 bucket or of an
+// S3-compatible store ([IsS3]; the key is taken as written, not
+// percent-decoded). It is read by the transfer above, with all its
+// retries, resumption and time-outs: one GET of the object, resumed with
+// Range where it stopped, never a request per record. [WithS3] says where
+// the requests go and how they are signed ([S3Config]): the Endpoint of
+// an S3-compatible store, addressed path-style (ENDPOINT/BUCKET/KEY),
+// else AWS's, https://BUCKET.s3.REGION.amazonaws.com/KEY; requests are
+// signed with AWS Signature Version 4 (the key encoded as S3 signs it,
+// so "=" of a Hive partition is %3D), or sent unsigned (anonymous, which a
+// public bucket allows) when there are no credentials. An S3 store's error
+// answer is read: its code and message ("NoSuchKey", "SlowDown", ...) are
+// in the [*HTTPStatusError], and a refused anonymous request says that no
+// credentials were found. 503 SlowDown, like any 5xx, 429 and the
+// RequestTimeout code, is retried after the backoff, or the Retry-After
+// asked for. [S3ConfigFromEnvironment], the one function here that reads
+// the environment, makes the S3Config of the standard AWS settings
+// (environment, shared config and credentials files, web identity,
+// container and instance roles, AWS_ENDPOINT_URL_S3).
 //
 // # Manifests
 //
@@ -70,9 +97,10 @@
 // [ExpandInputs] replaces a manifest, local or remote (read with the same
 // retries), by the inputs it lists, resolved against the base of
 // [WithBaseURL] by the rule of [ReadManifest]: with a URL base (default
-// [DefaultBaseURL], https://data.commoncrawl.org/) a line becomes
-// BASE/PATH; with a local folder, the file PATH under it, for a mirror of
-// the bucket. Lines must be clean relative paths (or http(s) URLs), so a
+// [DefaultBaseURL], https://data.commoncrawl.org/, or an s3:// URL) a
+// line becomes BASE/PATH; with a local folder, the file PATH under it, for
+// a mirror of the bucket. The paths of an s3:// manifest are keys of its
+// own bucket, as those of Common Crawl's are of s3://commoncrawl/. Lines must be clean relative paths (or http(s) URLs), so a
 // manifest cannot name files outside its base. [CrawlLabel] finds the
 // crawl in the paths listed.
 //
@@ -81,7 +109,8 @@
 // In the data flow it comes first: ingest.Run hands it the input names,
 // and it hands ingest archive readers. A setting of a transfer is an
 // [Option] (With..., documented with its default) and never read from the
-// environment. A failure is either transient (transient, in transfer.go:
+// environment (but for S3ConfigFromEnvironment, which the caller calls).
+// A failure is either transient (transient, in transfer.go:
 // retried with backoff and resumed) or permanent (fails at once): a new
 // kind of failure goes to one side, with a test against a real HTTP server
 // on loopback that makes it happen. A new way to list inputs goes to

@@ -59,10 +59,23 @@ var ErrManifest = errors.New("remote: invalid manifest")
 type HTTPStatusError struct {
 	StatusCode int
 	Status     string // as the server sent it, e.g. "404 Not Found"
+	// Code and Message are those of an S3 store's error answer
+	// ("NoSuchKey", "The specified key does not exist."); "" otherwise.
+	Code, Message string
 }
 
-// Error implements error.
-func (e *HTTPStatusError) Error() string { return prefix + "HTTP status " + e.Status }
+// Error implements error: "remote: HTTP status 404 Not Found", followed
+// for an S3 answer by its code and message.
+func (e *HTTPStatusError) Error() string {
+	text := prefix + "HTTP status " + e.Status
+	if e.Code != "" {
+		text += ": S3 " + e.Code
+		if e.Message != "" {
+			text += ": " + e.Message
+		}
+	}
+	return text
+}
 
 // Unwrap returns ErrHTTPStatus.
 func (e *HTTPStatusError) Unwrap() error { return ErrHTTPStatus }

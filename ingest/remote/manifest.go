@@ -32,11 +32,12 @@ const (
 	MaxManifestLines = 1 << 20
 )
 
-// IsManifest reports whether name, a path or an http(s) URL, names a
-// Common Crawl manifest: its path ends in ".paths.gz" (in any case).
+// IsManifest reports whether name, a path, an http(s) URL or an s3://
+// URL, names a Common Crawl manifest: its path (key) ends in ".paths.gz"
+// (in any case).
 func IsManifest(name string) bool {
 	p := name
-	if IsRemote(name) {
+	if isHTTP(name) {
 		u, err := url.Parse(name)
 		if err != nil {
 			return false
@@ -46,10 +47,11 @@ func IsManifest(name string) bool {
 	return strings.HasSuffix(strings.ToLower(p), ManifestSuffix)
 }
 
-// WithBaseURL sets what the paths of a manifest are relative to in
-// [ExpandInputs] (default DefaultBaseURL): an http(s) URL with a host and
-// no query, or a local folder (a mirror of Common Crawl's bucket). Other
-// URL schemes (s3://) are refused.
+// WithBaseURL sets what the paths of a local or http(s) manifest are
+// relative to in [ExpandInputs] (default DefaultBaseURL): an http(s) URL
+// with a host and no query, an s3://BUCKET[/PREFIX] URL, or a local
+// folder (a mirror of Common Crawl's bucket). Other URL schemes are
+// refused. (The paths of an s3:// manifest are relative to its bucket.)
 func WithBaseURL(base string) Option {
 	return func(cfg *config) error {
 		if err := checkBase(base); err != nil {
@@ -65,13 +67,17 @@ func checkBase(base string) error {
 	switch {
 	case strings.TrimSpace(base) == "":
 		return bad("empty")
-	case IsRemote(base):
+	case isHTTP(base):
 		u, err := url.Parse(base)
 		if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			return bad("want http(s)://HOST[/PATH] or a local folder")
+			return bad("want http(s)://HOST[/PATH], s3://BUCKET[/PREFIX] or a local folder")
+		}
+	case IsS3(base):
+		if bucket, _, _ := strings.Cut(base[len("s3://"):], "/"); !validBucket(bucket) {
+			return bad("want s3://BUCKET[/PREFIX] with a valid bucket name")
 		}
 	case otherScheme(base) != "":
-		return bad("only http and https URLs are read (for s3://commoncrawl/ use " + DefaultBaseURL + ")")
+		return bad("only http, https and s3 URLs are read")
 	}
 	return nil
 }
@@ -81,14 +87,17 @@ func checkBase(base string) error {
 //
 // The manifest is gzip-compressed text (plain text is accepted too, as
 // some servers undo the compression of a .gz file). Lines are trimmed of
-// white space; blank lines are skipped. A line that is an http(s) URL is
-// taken as is. Any other line must be a clean relative slash-separated
+// white space; blank lines are skipped. A line that is an http(s) or s3
+// URL is taken as is. Any other line must be a clean relative slash-separated
 // path: no leading "/", no empty, "." or ".." element, so that a manifest
 // can never name a file outside base. It is resolved as:
 //   - base an http(s) URL: base, a "/" when base does not end in one, and
 //     the path (percent-encoded where needed). With DefaultBaseURL, the
 //     line "crawl-data/CC-MAIN-2025-05/segments/.../x.warc.gz" gives
 //     "https://data.commoncrawl.org/crawl-data/CC-MAIN-2025-05/segments/.../x.warc.gz".
+//   - base an s3:// URL: base, a "/" when base does not end in one, and
+//     the path as it is (an s3:// URL's key is not percent-encoded):
+//     "s3://commoncrawl/crawl-data/CC-MAIN-2025-05/segments/.../x.warc.gz".
 //   - base a local folder: filepath.Join(base, path), so a local mirror of
 //     the bucket ("/data/cc" holding "crawl-data/...") is read in place.
 //
@@ -137,7 +146,13 @@ func manifestLines(text io.Reader, base string) ([]string, error) {
 
 // resolveManifestLine applies the rule of ReadManifest to one line.
 func resolveManifestLine(base, line string) (string, error) {
-	if IsRemote(line) {
+	switch {
+	case IsS3(line):
+		if _, err := parseS3(line); err != nil {
+			return "", errorf("bad S3 URL %q", line)
+		}
+		return line, nil
+	case isHTTP(line):
 		if u, err := url.Parse(line); err != nil || u.Host == "" {
 			return "", errorf("bad URL %q", line)
 		}
@@ -146,14 +161,19 @@ func resolveManifestLine(base, line string) (string, error) {
 	if path.IsAbs(line) || path.Clean(line) != line || line == ".." || strings.HasPrefix(line, "../") || line == "." {
 		return "", errorf("%q is not a clean relative path", line)
 	}
-	if IsRemote(base) {
+	switch {
+	case IsS3(base):
+		return strings.TrimSuffix(base, "/") + "/" + line, nil
+	case isHTTP(base):
 		return strings.TrimSuffix(base, "/") + "/" + (&url.URL{Path: line}).EscapedPath(), nil
 	}
 	return filepath.Join(base, filepath.FromSlash(line)), nil
 }
 
-// readManifest reads the manifest name, a local file or an http(s) URL
-// (fetched with the retries and resumption of remote inputs).
+// readManifest reads the manifest name, a local file or an http(s) or s3
+// URL (fetched with the retries and resumption of remote inputs). The
+// paths of an s3:// manifest are relative to its bucket, as those of
+// Common Crawl's manifests are to s3://commoncrawl/.
 func readManifest(name string, rc config) ([]string, error) {
 	read := readLocalManifest
 	if IsRemote(name) {
@@ -176,10 +196,15 @@ func readLocalManifest(name string, rc config) ([]string, error) {
 }
 
 func readRemoteManifest(name string, rc config) ([]string, error) {
-	if _, err := parseRemote(name); err != nil {
+	u, err := target(name, rc)
+	if err != nil {
 		return nil, err
 	}
-	t := newTransfer(context.Background(), name, rc)
+	if IsS3(name) {
+		bucket, _, _ := strings.Cut(name[len("s3://"):], "/")
+		rc.baseURL = "s3://" + bucket + "/"
+	}
+	t := newTransfer(context.Background(), name, u, rc)
 	defer t.Close()
 	list, err := ReadManifest(t, rc.baseURL)
 	switch {

@@ -70,13 +70,14 @@ func TestReadManifestRefuses(t *testing.T) {
 			t.Errorf("%q: %v, want %v containing %q", data, err, want, wantText)
 		}
 	}
-	for _, bad := range []string{"../etc/passwd", "/etc/passwd", "a/../../b", "a//b", "./a", "a/", "..", "s3://commoncrawl/x.warc.gz", "https:///x"} {
+	for _, bad := range []string{"../etc/passwd", "/etc/passwd", "a/../../b", "a//b", "./a", "a/", "..", "s3://x/y.warc.gz", "s3://bucket/", "https:///x"} {
 		f(manifestOf(t, "ok/x.warc.gz", bad), "/data", ErrManifest, "line 3")
 	}
 	f(append(manifestOf(t, ccPaths...)[:40], 0, 0, 0), DefaultBaseURL, ErrManifest, "")
 	f([]byte{0x1f, 0x8b, 0x08, 0xff}, DefaultBaseURL, ErrManifest, "gzip")
 	f([]byte(strings.Repeat("x", 70000)), DefaultBaseURL, ErrManifest, "line 1")
-	f(manifestOf(t, ccPaths...), "s3://commoncrawl/", archive.ErrInvalidOption, "s3")
+	f(manifestOf(t, ccPaths...), "ftp://mirror/", archive.ErrInvalidOption, "s3")
+	f(manifestOf(t, ccPaths...), "s3://a/", archive.ErrInvalidOption, "BUCKET")
 }
 
 func fmtErr(err error) string {

@@ -48,9 +48,11 @@ const (
 const MaxRedirects = 10
 
 // Retryable reports whether the status is worth another attempt: 5xx, 429
-// (Too Many Requests) and 408 (Request Timeout).
+// (Too Many Requests) and 408 (Request Timeout), and the S3 errors that
+// ask for one whatever their status (SlowDown, RequestTimeout).
 func (e *HTTPStatusError) Retryable() bool {
-	return e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests || e.StatusCode == http.StatusRequestTimeout
+	return e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests || e.StatusCode == http.StatusRequestTimeout ||
+		e.Code == "SlowDown" || e.Code == "RequestTimeout"
 }
 
 // config holds the settings of remote inputs and manifests.
@@ -63,7 +65,9 @@ type config struct {
 	backoffMax    time.Duration
 	userAgent     string
 	baseURL       string
-	notify        func(Retry) // nil: retries go unsaid
+	notify        func(Retry)  // nil: retries go unsaid
+	s3            *s3Signer    // where and how s3:// inputs are requested
+	hosts         *hostLimiter // the cap on requests in flight to one host
 }
 
 // A Retry is a failed attempt of a transfer that is tried again after a
@@ -112,6 +116,8 @@ func defaultConfig() config {
 		backoffMax:    DefaultBackoffMax,
 		userAgent:     DefaultUserAgent,
 		baseURL:       DefaultBaseURL,
+		s3:            defaultS3(),
+		hosts:         defaultHosts(),
 	}
 }
 
@@ -308,15 +314,18 @@ func Permanent(err error) bool {
 	return errors.As(err, &bad) || errors.As(err, &dns) && dns.IsNotFound
 }
 
-// IsRemote reports whether name is an http or https URL, which [Open]
-// reads over HTTP.
-func IsRemote(name string) bool {
+// IsRemote reports whether name is an http, https or s3 URL, which [Open]
+// reads over the network.
+func IsRemote(name string) bool { return isHTTP(name) || IsS3(name) }
+
+// isHTTP reports whether name is an http or https URL.
+func isHTTP(name string) bool {
 	scheme, _, ok := strings.Cut(name, "://")
 	return ok && (strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"))
 }
 
 // otherScheme returns the scheme of a name that looks like a URL of a
-// scheme other than http(s) ("s3://..."), or "".
+// scheme other than http, https and s3 ("ftp://..."), or "".
 func otherScheme(name string) string {
 	if IsRemote(name) {
 		return ""
@@ -324,10 +333,19 @@ func otherScheme(name string) string {
 	return archive.URLScheme(name)
 }
 
-// parseRemote checks a remote input's URL.
+// target returns the URL to request for a remote input under cfg: an
+// http(s) input's own, or that of an s3:// input's object.
+func target(name string, cfg config) (*url.URL, error) {
+	if IsS3(name) {
+		return s3Target(name, cfg)
+	}
+	return parseRemote(name)
+}
+
+// parseRemote checks an http(s) input's URL.
 func parseRemote(name string) (*url.URL, error) {
-	if s := otherScheme(name); s != "" || !IsRemote(name) {
-		err := errorf("%w: URL scheme %q (http and https URLs are read; Common Crawl's s3://commoncrawl/ is https://data.commoncrawl.org/)", archive.ErrUnsupportedFormat, s)
+	if s := otherScheme(name); s != "" || !isHTTP(name) {
+		err := errorf("%w: URL scheme %q (http, https and s3 URLs are read)", archive.ErrUnsupportedFormat, s)
 		return nil, &archive.InputError{File: name, Err: &badURLError{err}}
 	}
 	u, err := url.Parse(name)
@@ -355,11 +373,11 @@ func Open(ctx context.Context, name string, opts []Option, read ...archive.Optio
 	if err != nil {
 		return nil, nil, err
 	}
-	u, err := parseRemote(name)
+	u, err := target(name, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	t := newTransfer(ctx, name, cfg)
+	t := newTransfer(ctx, name, u, cfg)
 	r, format, err := remoteFormatReader(t, u, read)
 	if err != nil {
 		t.Close()

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -272,20 +273,35 @@ func TestRemoteOptions(t *testing.T) {
 	f(WithUserAgent(""))
 	f(WithUserAgent("a\r\nX-Evil: 1"))
 	f(WithBaseURL(""))
-	f(WithBaseURL("s3://commoncrawl/"))
+	f(WithBaseURL("ftp://mirror/"))
+	f(WithBaseURL("s3://a/"))
 	f(WithBaseURL("https:///no-host"))
+	f(WithS3(S3Config{Endpoint: "ftp://store"}))
+	f(WithS3(S3Config{Endpoint: "http://store/?x=1"}))
+	f(WithS3(S3Config{Endpoint: "127.0.0.1:7070"}))
+	f(WithS3(S3Config{URLStyle: "dns"}))
+	f(WithHostRequests(0))
+	f(WithHostRequests(MaxHostRequests + 1))
 }
 
 // TestRemoteNames: other URL schemes are refused clearly; a URL without
-// host is an input error.
+// host, and an s3:// URL without a bucket or key, are input errors that
+// another run cannot mend (Permanent), found before any request.
 func TestRemoteNames(t *testing.T) {
-	if _, _, err := Open(context.Background(), "s3://commoncrawl/crawl-data/x.warc.gz", nil); !errors.Is(err, archive.ErrUnsupportedFormat) {
-		t.Errorf("s3: %v, want ErrUnsupportedFormat", err)
+	if _, _, err := Open(context.Background(), "ftp://mirror/crawl-data/x.warc.gz", nil); !errors.Is(err, archive.ErrUnsupportedFormat) {
+		t.Errorf("ftp: %v, want ErrUnsupportedFormat", err)
+	}
+	for name, why := range map[string]string{"s3:///x.warc.gz": "no bucket", "s3://ab/x.warc.gz": `bucket name "ab"`,
+		"s3://a+b/x": `bucket name "a+b"`, "s3://bucket": "no key", "s3://bucket/": "no key"} {
+		_, _, err := Open(context.Background(), name, nil)
+		if !errors.Is(err, archive.ErrRead) || !Permanent(err) || !strings.Contains(fmt.Sprint(err), why) {
+			t.Errorf("%s: %v, want a permanent ErrRead saying %q", name, err, why)
+		}
 	}
 	if _, _, err := Open(context.Background(), "https:///x.warc.gz", nil); !errors.Is(err, archive.ErrRead) {
 		t.Errorf("no host: %v, want ErrRead", err)
 	}
-	for name, want := range map[string]bool{"http://h/x": true, "HTTPS://h/x": true, "ftp://h/x": false, "/tmp/http://x": false, "x.warc": false} {
+	for name, want := range map[string]bool{"http://h/x": true, "HTTPS://h/x": true, "ftp://h/x": false, "s3://b/k": true, "S3://b/k": true, "/tmp/http://x": false, "x.warc": false} {
 		if IsRemote(name) != want {
 			t.Errorf("IsRemote(%q) = %v", name, !want)
 		}

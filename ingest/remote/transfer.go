@@ -41,13 +41,16 @@ import (
 type transfer struct {
 	cfg    config
 	client *http.Client
-	url    string
+	url    string   // the input's name, in errors
+	target *url.URL // what is requested: the URL, or an s3:// object's
+	s3     bool     // an s3:// input: requests signed, errors read
 	ctx    context.Context
 	stop   context.CancelFunc // ends ctx: Close
 
-	body   io.ReadCloser      // of the current response; nil between responses
-	cancel context.CancelFunc // ends the current request
-	idle   *time.Timer        // cancels the current request when a read stalls
+	body    io.ReadCloser      // of the current response; nil between responses
+	cancel  context.CancelFunc // ends the current request
+	release func()             // gives back the host slot of the current response
+	idle    *time.Timer        // cancels the current request when a read stalls
 
 	off      int64 // bytes delivered
 	skip     int64 // bytes of the current body to drop: a 200 to a Range request
@@ -65,9 +68,10 @@ type transfer struct {
 	err        error // why the transfer ended early; nil at the real end
 }
 
-func newTransfer(ctx context.Context, url string, cfg config) *transfer {
+func newTransfer(ctx context.Context, name string, target *url.URL, cfg config) *transfer {
 	ctx, stop := context.WithCancel(ctx)
-	return &transfer{cfg: cfg, client: cfg.httpClient(), url: url, ctx: ctx, stop: stop, size: -1}
+	return &transfer{cfg: cfg, client: cfg.httpClient(), url: name, target: target, s3: IsS3(name),
+		ctx: ctx, stop: stop, size: -1}
 }
 
 // Read implements io.Reader. It returns io.EOF at the end of the resource,
@@ -137,6 +141,7 @@ func (t *transfer) closeBody() {
 	t.idle.Stop()
 	t.body.Close()
 	t.cancel()
+	t.release()
 	t.body = nil
 }
 
@@ -262,9 +267,15 @@ func backoff(base, max time.Duration, n int, retryAfter time.Duration) time.Dura
 	return d
 }
 
-// request sends one GET (a Range request when resuming) and, when its
-// answer continues the stream, makes its body the current one.
+// request sends one GET (a Range request when resuming), once a slot of
+// the target's host is free, and, when its answer continues the stream,
+// makes its body the current one; the slot is held until that body is
+// closed.
 func (t *transfer) request() error {
+	release, err := t.cfg.hosts.acquire(t.ctx, t.target.Host)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(t.ctx)
 	resp, err := t.send(ctx, cancel)
 	if err == nil {
@@ -275,9 +286,10 @@ func (t *transfer) request() error {
 	}
 	if err != nil {
 		cancel()
+		release()
 		return err
 	}
-	t.body, t.cancel = resp.Body, cancel
+	t.body, t.cancel, t.release = resp.Body, cancel, release
 	t.idle = time.AfterFunc(time.Hour, cancel)
 	t.idle.Stop()
 	return nil
@@ -286,11 +298,16 @@ func (t *transfer) request() error {
 // send sends the request of the next attempt and waits for its header, at
 // most the header timeout (then cancel ends it).
 func (t *transfer) send(ctx context.Context, cancel context.CancelFunc) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.target.String(), nil)
 	if err != nil {
 		return nil, err
 	}
 	t.setHeaders(req)
+	if t.s3 {
+		if err := t.cfg.s3.sign(req); err != nil {
+			return nil, err
+		}
+	}
 	t.attempts++
 	timer := time.AfterFunc(t.cfg.headerTimeout, cancel)
 	resp, err := t.client.Do(req)
@@ -335,10 +352,14 @@ func (t *transfer) accept(resp *http.Response) error {
 		return errorf("%w: %s to Range bytes=%d- (the resource is shorter now)", ErrRemoteChanged, resp.Status, t.off)
 	}
 	se := &HTTPStatusError{StatusCode: code, Status: resp.Status}
+	var err error = se
+	if t.s3 {
+		err = t.cfg.s3.explain(se, resp)
+	}
 	if se.Retryable() {
 		t.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
-	return se
+	return err
 }
 
 // restarted checks a 200 answer to a Range request from t.off: the server

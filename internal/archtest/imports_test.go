@@ -120,7 +120,7 @@ func violations(pkgs []*pkgImports) []string {
 			rel, inRepo := strings.CutPrefix(imp, module+"/")
 			switch {
 			case top == "cmd":
-			case inRepo && strings.HasPrefix(rel, "internal/testutil"):
+			case inRepo && strings.HasPrefix(rel, "internal/testutil") && !under(p.dir, "internal/testutil"):
 				out = append(out, fmt.Sprintf("%s: non-test code imports %s, which is for tests only", p.dir, imp))
 			case ruled && inRepo && !ok(rel):
 				out = append(out, fmt.Sprintf("%s: imports %s; DESIGN.md allows %s only %v", p.dir, imp, key, allowed))
@@ -134,7 +134,7 @@ func violations(pkgs []*pkgImports) []string {
 			if !inRepo || top == "cmd" || top == "internal" || !ruled {
 				continue
 			}
-			if !ok(rel) && rel != "internal/testutil" && !slices.Contains(allowedTestImports[key], rel) {
+			if !ok(rel) && !under(rel, "internal/testutil") && !slices.Contains(allowedTestImports[key], rel) {
 				out = append(out, fmt.Sprintf("%s: a test imports %s, outside what %s may use", p.dir, imp, key))
 			}
 		}

@@ -21,8 +21,8 @@ import (
 )
 
 // A skipKind is a reason tests skip that the summary counts: tests whose
-// skip message starts with prefix (internal/testutil's CorpusSkipPrefix
-// and DuckDBSkipPrefix).
+// skip message starts with prefix (internal/testutil's CorpusSkipPrefix,
+// DuckDBSkipPrefix and S3SkipPrefix).
 type skipKind struct {
 	prefix string
 	what   string // ends "N tests and M subtests skipped ..."
@@ -31,6 +31,7 @@ type skipKind struct {
 var skipKinds = []skipKind{
 	{"corpus test skipped: ", "without the shared corpus: put it at ../shared/corpus beside the checkout or set ROBOCENSUS_CORPUS to its folder to run them (see README, Set up)"},
 	{"DuckDB test skipped: ", "without DuckDB, which needs cgo and a C compiler: install gcc (or set CGO_ENABLED=1) to run them (see README, Set up)"},
+	{"S3 test skipped: ", "without versitygw, the S3-compatible test server: install it with scripts/ci-deps.sh to run them (see README, Set up)"},
 }
 
 // event is one line of go test -json (see "go doc test2json").

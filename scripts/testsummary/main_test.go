@@ -9,9 +9,10 @@ import (
 
 // TestSkipPrefixes: the summary counts the skips testutil makes.
 func TestSkipPrefixes(t *testing.T) {
-	if skipKinds[0].prefix != testutil.CorpusSkipPrefix || skipKinds[1].prefix != testutil.DuckDBSkipPrefix {
-		t.Errorf("prefixes %q, %q; testutil skips with %q, %q", skipKinds[0].prefix, skipKinds[1].prefix,
-			testutil.CorpusSkipPrefix, testutil.DuckDBSkipPrefix)
+	if skipKinds[0].prefix != testutil.CorpusSkipPrefix || skipKinds[1].prefix != testutil.DuckDBSkipPrefix ||
+		skipKinds[2].prefix != testutil.S3SkipPrefix {
+		t.Errorf("prefixes %q, %q, %q; testutil skips with %q, %q, %q", skipKinds[0].prefix, skipKinds[1].prefix, skipKinds[2].prefix,
+			testutil.CorpusSkipPrefix, testutil.DuckDBSkipPrefix, testutil.S3SkipPrefix)
 	}
 }
 
