@@ -76,22 +76,6 @@ func writeJSON(w io.Writer, v any) error {
 
 // Number formatting shared by the renderers.
 
-// fmtValue writes a trend value: a share or a count.
-func fmtValue(s sections.Series, v float64) string {
-	if s.Share {
-		return render.Share(v)
-	}
-	return render.Int(int64(v))
-}
-
-// fmtDelta writes the change of a series from the first crawl to the last.
-func fmtDelta(s sections.Series) string {
-	if s.Share {
-		return render.Points(s.Delta())
-	}
-	return fmt.Sprintf("%+d", int64(s.Delta()))
-}
-
 // WriteSummary writes a summary of the latest crawl that fits a terminal:
 // the headline figures, the outcomes, the most frequent errors and
 // warnings, the AI crawlers most often named and the worst hosts.

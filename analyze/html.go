@@ -218,18 +218,6 @@ type siteView struct {
 	CrawlViews []*site.SiteCrawl // newest first
 }
 
-// verdictGroup lists the tracked crawlers with one verdict.
-type verdictGroup struct {
-	Verdict, Title string
-	Crawlers       []site.SiteCrawler // all of them
-	Named          []site.SiteCrawler // those a group names
-	Star           []site.SiteCrawler // those the '*' group decides for
-	Fold           bool               // too many Star to show open
-}
-
-// foldStar is the number of crawlers following '*' shown without a fold.
-const foldStar = 24
-
 func writeSiteHTML(w io.Writer, r *site.SiteReport, title string) error {
 	latest := r.Crawls[len(r.Crawls)-1]
 	v := &siteView{SiteReport: r, Title: title, Style: style, Latest: latest, Verdicts: verdictGroups(latest)}
@@ -238,36 +226,6 @@ func writeSiteHTML(w io.Writer, r *site.SiteReport, title string) error {
 	}
 	v.Cards = siteCards(latest)
 	return pages.ExecuteTemplate(w, "site.tmpl", v)
-}
-
-// verdictTitles orders and names the verdict groups.
-var verdictTitles = []struct{ verdict, title string }{
-	{robots.AccessDisallowed.String(), "fully disallowed"},
-	{robots.AccessPartial.String(), "partially disallowed"},
-	{robots.AccessAllowed.String(), "allowed"},
-}
-
-func verdictGroups(sc *site.SiteCrawl) []verdictGroup {
-	var out []verdictGroup
-	for _, vt := range verdictTitles {
-		g := verdictGroup{Verdict: vt.verdict, Title: vt.title}
-		for _, c := range sc.Crawlers {
-			if c.Verdict != vt.verdict {
-				continue
-			}
-			g.Crawlers = append(g.Crawlers, c)
-			if c.Named {
-				g.Named = append(g.Named, c)
-			} else {
-				g.Star = append(g.Star, c)
-			}
-		}
-		g.Fold = len(g.Star) > foldStar
-		if len(g.Crawlers) > 0 {
-			out = append(out, g)
-		}
-	}
-	return out
 }
 
 // siteCards are the site page's figures of the latest crawl, from its

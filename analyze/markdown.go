@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strings"
 
@@ -156,21 +155,6 @@ func mdListing(m *render.Markdown, l *site.Listing) {
 	text := b.String()
 	f := render.Fence(text)
 	m.Printf("\n%stext\n%s%s\n\n", f, text, f)
-}
-
-// siteRedirects says in words what following the host's redirects gave.
-func siteRedirects(h *site.SiteHost) string {
-	switch h.RedirectResult {
-	case "none":
-		return "no redirect"
-	case "resolved":
-		to := "its own capture"
-		if h.EffectiveURL != "" {
-			to = h.EffectiveURL
-		}
-		return fmt.Sprintf("redirects resolved after %d %s to %s, outcome %s", h.RedirectHops, render.Plural(int64(h.RedirectHops), "hop", "hops"), to, h.EffectiveOutcome)
-	}
-	return fmt.Sprintf("redirects not resolved (%s after %d %s)", h.RedirectResult, h.RedirectHops, render.Plural(int64(h.RedirectHops), "hop", "hops"))
 }
 
 func mdSiteCaptures(m *render.Markdown, caps []site.SiteCapture) {
