@@ -111,7 +111,7 @@ func SemanticsNames(sep string) string { return strings.Join(semanticsNames[:], 
 type Reading struct {
 	f   *File
 	sem Semantics
-	py  *pyReading // python-legacy
+	py  pyReading // python-legacy
 }
 
 // As returns the file read with semantics s. Build it once and match many
@@ -120,7 +120,7 @@ type Reading struct {
 func (f *File) As(s Semantics) *Reading {
 	r := &Reading{f: f, sem: s}
 	if s == SemanticsPythonLegacy {
-		r.py = readPythonLegacy(f)
+		readPythonLegacy(f, &r.py)
 	}
 	return r
 }
