@@ -1,31 +1,47 @@
 package robots
 
 import (
-	"slices"
 	"strings"
 )
 
 // pyReading is a file read as urllib.robotparser of Python 3.12 and
 // earlier reads it ([SemanticsPythonLegacy]): its entries, in file order,
-// and the default entry, the first whose user-agents include '*'.
+// and the default entry, the first whose user-agents include '*'. The
+// agents and rules of every entry lie in two slices, entry after entry,
+// and the normalised rule paths in one buffer, so that a file costs a few
+// allocations however many lines it has.
 type pyReading struct {
-	entries []pyEntry
-	def     *pyEntry
+	agents  []pyAgent // the agents of every entry, entry by entry
+	rules   []pyRule  // the rules of every entry, entry by entry
+	entries []pyEntry // in file order, the default entry left out
+	def     pyEntry   // the default entry when hasDef
+	hasDef  bool
 	// unread: read() raised before parsing (the body is not UTF-8), so
 	// can_fetch answers false to everything.
 	unread bool
 }
 
-// pyEntry is one group as robotparser forms it.
+// pySpan is a run of agents or rules of a pyReading: [start, end).
+type pySpan struct{ start, end int32 }
+
+// pyEntry is one group as robotparser forms it: spans of the reading's
+// agents and rules.
 type pyEntry struct {
-	agents []string // the user-agent values, unquoted and lower-cased
-	rules  []pyRule // in file order: the first that matches decides
+	agents pySpan
+	rules  pySpan // in file order: the first that matches decides
+}
+
+// pyAgent is one user-agent value, unquoted, as written: robotparser
+// lower-cases it when it compares (see [pyAgentNames]).
+type pyAgent struct {
+	value string
+	ascii bool // value is ASCII: lower-casing it is ASCII's
 }
 
 // pyRule is one allow or disallow line, its path normalised as robotparser
 // normalises it.
 type pyRule struct {
-	line  int
+	line  int32
 	allow bool
 	path  string
 }
@@ -41,39 +57,45 @@ const (
 	pyRules
 )
 
-// pyBuilder forms the entries of a pyReading from lines.
+// pyBuilder forms the entries of a pyReading from lines. The current entry
+// is the agents and rules after agent0 and rule0.
 type pyBuilder struct {
-	r     *pyReading
-	cur   pyEntry
-	state pyState
+	r             *pyReading
+	agent0, rule0 int
+	state         pyState
+	paths         strings.Builder // the normalised paths that are not their value
+	pyBreaks      bool            // the text has a line break only Python knows
 }
 
 // readPythonLegacy derives the python-legacy reading from the file's line
 // list: each line as Google split it, cut again at the line boundaries only
 // Python's splitlines knows, with the byte order mark put back (Python's
 // UTF-8 decoding keeps it as U+FEFF on the first line).
-func readPythonLegacy(f *File) *pyReading {
-	r := &pyReading{}
+func readPythonLegacy(f *File, r *pyReading) {
 	if f.Response.bodyIgnored() {
-		return r
+		return
 	}
 	if f.badUTF8 {
 		r.unread = true
-		return r
+		return
 	}
-	b := pyBuilder{r: r}
+	// Google's rules and agents are as many as robotparser's in most
+	// files: one allocation each.
+	r.agents = make([]pyAgent, 0, len(f.agents))
+	r.rules = make([]pyRule, 0, len(f.Rules))
+	r.entries = make([]pyEntry, 0, len(f.Groups))
+	b := pyBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
 	for i, text := range f.lines {
 		if i == 0 && f.bom == len(utf8BOM) {
 			text = utf8BOM + text
 		}
 		if !b.lines(i+1, text) {
-			return r
+			return
 		}
 	}
 	if b.state == pyRules {
 		b.endGroup() // user-agent lines without a rule at the end are dropped
 	}
-	return r
 }
 
 const utf8BOM = "\xEF\xBB\xBF"
@@ -81,6 +103,9 @@ const utf8BOM = "\xEF\xBB\xBF"
 // lines reads one line of the line list, or the lines Python cuts it into;
 // false when robotparser raised ValueError, which ends its parse.
 func (b *pyBuilder) lines(num int, text string) bool {
+	if !b.pyBreaks {
+		return b.line(num, text)
+	}
 	parts := pySplitLines(text)
 	if parts == nil {
 		return b.line(num, text)
@@ -93,12 +118,23 @@ func (b *pyBuilder) lines(num int, text string) bool {
 	return true
 }
 
+// pyKeyKind is a key robotparser knows.
+type pyKeyKind uint8
+
+const (
+	pyKeyOther pyKeyKind = iota
+	pyKeyUserAgent
+	pyKeyAllow
+	pyKeyDisallow
+	pyKeyCrawlDelay
+	pyKeyRequestRate
+)
+
 // line reads one line as robotparser does; false when it raised.
 func (b *pyBuilder) line(num int, s string) bool {
 	if s == "" {
 		if b.state == pyAgents {
-			b.cur = pyEntry{}
-			b.state = pyStart
+			b.dropEntry()
 		} else if b.state == pyRules {
 			b.endGroup()
 		}
@@ -107,30 +143,33 @@ func (b *pyBuilder) line(num int, s string) bool {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		s = s[:i]
 	}
-	key, value, ok := strings.Cut(pyStrip(s), ":")
+	key, value, ok := strings.Cut(s, ":") // both are stripped, as if s were first
 	if !ok {
 		return true
 	}
+	kind := pyKeyOf(key)
+	if kind == pyKeyOther {
+		return true
+	}
 	value = pyUnquote(pyStrip(value))
-	switch pyKey(key) {
-	case "user-agent":
+	switch kind {
+	case pyKeyUserAgent:
 		if b.state == pyRules {
 			b.endGroup()
 		}
-		b.cur.agents = append(b.cur.agents, pyLower(value))
+		b.r.agents = append(b.r.agents, pyAgent{value: value, ascii: asciiOnly(value)})
 		b.state = pyAgents
-	case "allow", "disallow":
+	case pyKeyAllow, pyKeyDisallow:
 		if b.state == pyStart {
 			return true
 		}
-		allow := pyKey(key) == "allow" || value == ""
-		u, err := pyURLParse(value)
-		if err != nil {
+		path, ok := pyRulePath(&b.paths, value)
+		if !ok {
 			return false
 		}
-		b.cur.rules = append(b.cur.rules, pyRule{line: num, allow: allow, path: pyQuote(pyURLUnparse(u))})
+		b.r.rules = append(b.r.rules, pyRule{line: int32(num), allow: kind == pyKeyAllow || value == "", path: path})
 		b.state = pyRules
-	case "crawl-delay":
+	case pyKeyCrawlDelay:
 		if b.state == pyStart {
 			return true
 		}
@@ -138,13 +177,13 @@ func (b *pyBuilder) line(num int, s string) bool {
 			return false // int() raises
 		}
 		b.state = pyRules
-	case "request-rate":
+	case pyKeyRequestRate:
 		if b.state == pyStart {
 			return true
 		}
-		if n := strings.Split(value, "/"); len(n) == 2 {
-			d0, dec0 := pyIsDigits(pyStrip(n[0]))
-			d1, dec1 := pyIsDigits(pyStrip(n[1]))
+		if n0, n1, ok := strings.Cut(value, "/"); ok && strings.IndexByte(n1, '/') < 0 {
+			d0, dec0 := pyIsDigits(pyStrip(n0))
+			d1, dec1 := pyIsDigits(pyStrip(n1))
 			if d0 && d1 && !(dec0 && dec1) {
 				return false
 			}
@@ -154,30 +193,88 @@ func (b *pyBuilder) line(num int, s string) bool {
 	return true
 }
 
-// pyKey is a key as robotparser compares it, stripped and lower-cased; a
-// key with a byte outside ASCII equals none of the keys it knows.
-func pyKey(k string) string {
+// pyKeyOf is the key robotparser reads in k, stripped and lower-cased; a
+// key with a byte outside ASCII equals none of the keys it knows (no
+// lower-casing of a non-ASCII rune gives one of their letters).
+func pyKeyOf(k string) pyKeyKind {
 	k = pyStrip(k)
-	if !allBytes(k, func(c byte) bool { return c < 0x80 }) {
-		return ""
+	switch len(k) {
+	case len("allow"), len("disallow"), len("user-agent"), len("crawl-delay"), len("request-rate"):
+	default:
+		return pyKeyOther
 	}
-	return strings.ToLower(k)
+	switch {
+	case equalFoldASCII(k, "user-agent"):
+		return pyKeyUserAgent
+	case equalFoldASCII(k, "allow"):
+		return pyKeyAllow
+	case equalFoldASCII(k, "disallow"):
+		return pyKeyDisallow
+	case equalFoldASCII(k, "crawl-delay"):
+		return pyKeyCrawlDelay
+	case equalFoldASCII(k, "request-rate"):
+		return pyKeyRequestRate
+	}
+	return pyKeyOther
+}
+
+// pyRulePath is the path robotparser keeps of a rule's value, already
+// unquoted: parsed by urlparse, joined back by urlunparse and quoted. A
+// value of bytes that quote keeps, not starting "//", is its own path;
+// another is written to paths. ok is false when urlparse raises.
+func pyRulePath(paths *strings.Builder, value string) (string, bool) {
+	if pyQuoted(value) && !strings.HasPrefix(value, "//") {
+		return value, true
+	}
+	u, err := pyURLParse(value)
+	if err != nil {
+		return "", false
+	}
+	return pyQuoteInto(paths, pyURLUnparse(u)), true
+}
+
+// dropEntry forgets the current entry: its user-agent lines were followed
+// by an empty line.
+func (b *pyBuilder) dropEntry() {
+	b.r.agents = b.r.agents[:b.agent0]
+	b.r.rules = b.r.rules[:b.rule0]
+	b.state = pyStart
 }
 
 // endGroup ends the current entry, which has a rule or an extension line
-// (crawl-delay, request-rate): the first entry
-// naming '*' becomes the default entry, any later one is dropped, the
-// others are kept in order.
+// (crawl-delay, request-rate): the first entry naming '*' becomes the
+// default entry, any later one is dropped, the others are kept in order.
 func (b *pyBuilder) endGroup() {
-	e := b.cur
-	b.cur, b.state = pyEntry{}, pyStart
-	if slices.Contains(e.agents, "*") {
-		if b.r.def == nil {
-			b.r.def = &e
+	r := b.r
+	e := pyEntry{agents: pySpan{int32(b.agent0), int32(len(r.agents))}, rules: pySpan{int32(b.rule0), int32(len(r.rules))}}
+	b.state = pyStart
+	if r.namesStar(e) {
+		if r.hasDef {
+			b.dropEntry()
+			return
 		}
-		return
+		r.def, r.hasDef = e, true
+	} else {
+		r.entries = append(r.entries, e)
 	}
-	b.r.entries = append(b.r.entries, e)
+	b.agent0, b.rule0 = len(r.agents), len(r.rules)
+}
+
+// namesStar reports whether one of the entry's user-agents is '*'.
+func (r *pyReading) namesStar(e pyEntry) bool {
+	for _, a := range r.agents[e.agents.start:e.agents.end] {
+		if a.value == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// pyName is a crawler's name as can_fetch compares it: cut at its first
+// '/' (lower-cased when compared).
+type pyName struct {
+	s     string
+	ascii bool
 }
 
 // match is can_fetch for url and a crawler that answers to any of agents.
@@ -192,18 +289,19 @@ func (r *pyReading) match(f *File, url string, agents []string) Verdict {
 	if !ok {
 		return Verdict{}
 	}
-	names := make([]string, len(agents))
-	for i, ua := range agents {
+	var buf [4]pyName
+	names := buf[:0]
+	for _, ua := range agents {
 		name, _, _ := strings.Cut(ua, "/")
-		names[i] = pyLower(name)
+		names = append(names, pyName{name, asciiOnly(name)})
 	}
-	for i := range r.entries {
-		if r.entries[i].appliesTo(names) {
-			return r.entries[i].allowance(path)
+	for _, e := range r.entries {
+		if r.appliesTo(e, names) {
+			return r.allowance(e, path)
 		}
 	}
-	if r.def != nil {
-		return r.def.allowance(path)
+	if r.hasDef {
+		return r.allowance(r.def, path)
 	}
 	return Verdict{Allowed: true}
 }
@@ -243,13 +341,13 @@ func pyRequestPath(url string) (string, bool) {
 	return p, true
 }
 
-// appliesTo reports whether the entry names one of the crawlers of names,
-// each a crawler's name cut at its first '/' and lower-cased: when one of
-// its user-agent values is '*' or a substring of it.
-func (e *pyEntry) appliesTo(names []string) bool {
+// appliesTo reports whether the entry names one of the crawlers of names:
+// when one of its user-agent values is '*' or, lower-cased, a substring of
+// a name lower-cased.
+func (r *pyReading) appliesTo(e pyEntry, names []pyName) bool {
 	for _, name := range names {
-		for _, a := range e.agents {
-			if a == "*" || strings.Contains(name, a) {
+		for _, a := range r.agents[e.agents.start:e.agents.end] {
+			if pyAgentNames(a, name) {
 				return true
 			}
 		}
@@ -257,12 +355,37 @@ func (e *pyEntry) appliesTo(names []string) bool {
 	return false
 }
 
+// pyAgentNames reports whether robotparser's applies_to takes user-agent
+// value a to name the crawler name: a is '*', or a.lower() in
+// name.lower(). ASCII strings are compared in place; others lower-cased as
+// Python lower-cases them.
+func pyAgentNames(a pyAgent, name pyName) bool {
+	if a.value == "*" {
+		return true
+	}
+	if a.ascii && name.ascii {
+		return containsFoldASCII(name.s, a.value)
+	}
+	return strings.Contains(pyLower(name.s), pyLower(a.value))
+}
+
+// containsFoldASCII reports whether sub is a substring of s under ASCII
+// case folding.
+func containsFoldASCII(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if equalFoldASCII(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // allowance is the verdict of the entry's first rule whose path is a
 // prefix of path (or is "*"); allowed when none is.
-func (e *pyEntry) allowance(path string) Verdict {
-	for _, r := range e.rules {
-		if r.path == "*" || strings.HasPrefix(path, r.path) {
-			return Verdict{Allowed: r.allow, Line: r.line}
+func (r *pyReading) allowance(e pyEntry, path string) Verdict {
+	for _, rule := range r.rules[e.rules.start:e.rules.end] {
+		if rule.path == "*" || strings.HasPrefix(path, rule.path) {
+			return Verdict{Allowed: rule.allow, Line: int(rule.line)}
 		}
 	}
 	return Verdict{Allowed: true}

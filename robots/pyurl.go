@@ -44,8 +44,10 @@ var pyUsesNetloc = []string{"", "ftp", "http", "gopher", "nntp", "telnet", "imap
 // params of the last segment split off in that order.
 func pyURLParse(u string) (pyURL, error) {
 	var r pyURL
-	u = strings.TrimLeft(u, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
-	if strings.ContainsAny(u, "\t\r\n") {
+	for len(u) > 0 && u[0] <= ' ' {
+		u = u[1:]
+	}
+	if strings.IndexByte(u, '\t') >= 0 || strings.IndexByte(u, '\r') >= 0 || strings.IndexByte(u, '\n') >= 0 {
 		u = strings.NewReplacer("\t", "", "\r", "", "\n", "").Replace(u)
 	}
 	if i := strings.IndexByte(u, ':'); i > 0 && 'a' <= u[0]|0x20 && u[0]|0x20 <= 'z' && allBytes(u[:i], pySchemeByte) {
@@ -135,26 +137,57 @@ func pyURLUnparse(r pyURL) string {
 // pyQuote is quote(s): every byte of its UTF-8 form percent-encoded (upper
 // case hex) except ASCII letters, digits, "_.-~" and '/'.
 func pyQuote(s string) string {
-	const hex = "0123456789ABCDEF"
-	if allBytes(s, pyUnreserved) {
+	if pyQuoted(s) {
 		return s
 	}
 	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; pyUnreserved(c) {
-			b.WriteByte(c)
-		} else {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
-		}
-	}
-	return b.String()
+	return pyQuoteInto(&b, s)
 }
 
-func pyUnreserved(c byte) bool {
-	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/'
+// pyQuoteInto appends quote(s) to b and returns it, or s itself when quote
+// keeps it. Like escapeInto, it stays valid as b grows, so one builder
+// holds the quoted paths of a file.
+func pyQuoteInto(b *strings.Builder, s string) string {
+	const hex = "0123456789ABCDEF"
+	if pyQuoted(s) {
+		return s
+	}
+	start := b.Len()
+	if b.Cap()-start < len(s)+16 {
+		b.Grow(max(len(s)+16, escapedBytes))
+	}
+	run := 0 // start of the bytes kept as they are, not yet written
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !pyUnreservedBytes[c] {
+			b.WriteString(s[run:i])
+			b.Write([]byte{'%', hex[c>>4], hex[c&0xf]})
+			run = i + 1
+		}
+	}
+	b.WriteString(s[run:])
+	return b.String()[start:]
+}
+
+// pyUnreserved reports a byte quote keeps: an ASCII letter or digit, or
+// one of "_.-~/".
+func pyUnreserved(c byte) bool { return pyUnreservedBytes[c] }
+
+var pyUnreservedBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		t[c] = 'a' <= b|0x20 && b|0x20 <= 'z' || '0' <= b && b <= '9' || b == '_' || b == '.' || b == '-' || b == '~' || b == '/'
+	}
+	return t
+}()
+
+// pyQuoted reports whether quote keeps s as it is.
+func pyQuoted(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !pyUnreservedBytes[s[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // pyUnquote is unquote(s): each "%XX" (two hex digits) becomes its byte and
@@ -243,8 +276,29 @@ func pyIsSpace(r rune) bool {
 	return unicode.IsSpace(r) || 0x1C <= r && r <= 0x1F
 }
 
-// pyStrip is str.strip(): Python's white space cut from both ends.
-func pyStrip(s string) string { return strings.TrimFunc(s, pyIsSpace) }
+// pyASCIISpace are the ASCII bytes Python's str.isspace accepts: TAB, LF,
+// VT, FF, CR, U+001C to U+001F and the space.
+var pyASCIISpace = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = pyIsSpace(rune(c))
+	}
+	return t
+}()
+
+// pyStrip is str.strip(): Python's white space cut from both ends. ASCII
+// ends are cut byte by byte; a non-ASCII end is decoded.
+func pyStrip(s string) string {
+	for len(s) > 0 && pyASCIISpace[s[0]] {
+		s = s[1:]
+	}
+	for len(s) > 0 && pyASCIISpace[s[len(s)-1]] {
+		s = s[:len(s)-1]
+	}
+	if len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
+		return s
+	}
+	return strings.TrimFunc(s, pyIsSpace)
+}
 
 // pyLower is str.lower(): full Unicode lower-casing, where U+0130 (capital
 // I with dot) becomes "i" and a combining dot, not "i" alone.
@@ -297,20 +351,63 @@ var pyDigitOnly = &unicode.RangeTable{
 // U+001C to U+001E, U+0085, U+2028 and U+2029. It returns nil when s has
 // none.
 func pySplitLines(s string) []string {
-	if !strings.ContainsAny(s, "\v\f\x1c\x1d\x1e\u0085\u2028\u2029") {
-		return nil
-	}
 	var out []string
 	start := 0
-	for i, r := range s {
-		switch r {
-		case '\v', '\f', 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029:
-			out = append(out, s[start:i])
-			start = i + utf8.RuneLen(r)
+	for i := 0; i < len(s); i++ {
+		if !pyBreakBytes[s[i]] {
+			continue
 		}
+		if n := pyBreakLen(s[i:]); n > 0 {
+			out = append(out, s[start:i])
+			start = i + n
+			i += n - 1
+		}
+	}
+	if out == nil {
+		return nil
 	}
 	return append(out, s[start:])
 }
+
+// pyBreakLen is the length of the line break of pySplitLines at the start
+// of s, 0 when there is none.
+func pyBreakLen(s string) int {
+	switch {
+	case s[0] < 0x80:
+		return 1 // VT, FF, U+001C to U+001E
+	case strings.HasPrefix(s, "\u0085"):
+		return 2
+	case strings.HasPrefix(s, "\u2028"), strings.HasPrefix(s, "\u2029"):
+		return 3
+	}
+	return 0
+}
+
+// pyBreakBytes are the bytes that start a line break of pySplitLines:
+// VT, FF, U+001C to U+001E, and the lead bytes of U+0085 (C2) and of
+// U+2028 and U+2029 (E2).
+var pyBreakBytes = func() (t [256]bool) {
+	for _, c := range []byte{'\v', '\f', 0x1C, 0x1D, 0x1E, 0xC2, 0xE2} {
+		t[c] = true
+	}
+	return t
+}()
+
+// hasPyBreak reports whether text may hold a line break that only
+// Python's splitlines makes: false means no line of it needs pySplitLines.
+// One IndexByte a byte that may start such a break is cheaper than a look
+// at each byte.
+func hasPyBreak(text string) bool {
+	for _, c := range [...]byte{'\v', '\f', 0x1C, 0x1D, 0x1E, 0xC2, 0xE2} {
+		if strings.IndexByte(text, c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiOnly reports whether s has no byte >= 0x80.
+func asciiOnly(s string) bool { return !hasNonASCII(s) }
 
 // allBytes reports whether every byte of s satisfies ok.
 func allBytes(s string, ok func(byte) bool) bool {

@@ -72,13 +72,54 @@ const (
 	// The reading takes the text the File holds: parse a body over
 	// [MaxBytes] with [ParseUncut] for the module's reading of all of it.
 	SemanticsPythonLegacy
+	// SemanticsRFC9309 is RFC 9309, "Robots Exclusion Protocol" (September
+	// 2022), by its letter, without Google's leniencies. It shares Google's
+	// grouping (a group ends at a user-agent line after a rule, not at a
+	// blank line), merging of matching groups, '*' fallback, longest match,
+	// allow on ties and 500 KiB limit, and differs in every way below, each
+	// with its section of the RFC:
+	//
+	//   - Only "user-agent", "allow" and "disallow" are records, spelled in
+	//     full in any case and followed by a colon (2.2, the grammar's
+	//     startgroupline and rule); Google's misspellings ("dissallow",
+	//     "useragent", "user agent") and lines without the colon are other
+	//     records, which neither start nor join a group (2.2.4).
+	//   - White space around keys, colons and values is SP and HTAB only
+	//     (2.2, WS).
+	//   - A user-agent value names a crawler only when it is, whole, the
+	//     crawler's product token, ignoring case (2.2.1, product-token =
+	//     identifier / "*"): "Googlebot/2.1" and "Linguee Bot" name no
+	//     crawler, where Google cuts them to "Googlebot" and "Linguee", and
+	//     "* x" is not the '*' group. Such a line still starts or joins a
+	//     group.
+	//   - A rule's path must start with '/' (2.2, path-pattern) or with
+	//     '*', as the RFC's own example "Disallow: *.gif$" does (5.1); other
+	//     values make no rule (Google keeps them as patterns that match no
+	//     path, which gives the same verdicts).
+	//   - Percent-encoding (2.2.2): escapes of unreserved characters are
+	//     decoded in patterns and URLs ("/%62%61%7A" matches "/baz"), the
+	//     hex digits of other escapes upper-cased and bytes outside ASCII
+	//     percent-encoded in URLs as in patterns (Google does both in
+	//     patterns only: "/foo/bar/ツ" as a URL does not match "Allow:
+	//     /foo/bar/ツ" for Google); '*' and '$' in a URL compare as "%2A"
+	//     and "%24", so "Disallow: /a-%2A" matches "/a-*" (2.2.3).
+	//   - /robots.txt is always allowed (2.2.2: "The /robots.txt URI is
+	//     implicitly allowed"); its query does not count.
+	//   - Google's index.htm leniency ("Allow: /d/index.html" also allowing
+	//     "/d/") is not in the RFC (2.2.2: a rule matches the paths it is a
+	//     prefix of).
+	//   - Status 429 is a 4xx, "unavailable": everything is allowed
+	//     (2.3.1.3); Google takes it as "unreachable", everything
+	//     disallowed. Other statuses read as Google reads them.
+	SemanticsRFC9309
 )
 
 // semanticsNames are the names of the semantics, as the command line and
 // the dataset spell them, in the order of the constants.
-var semanticsNames = [...]string{"google", "python-legacy"}
+var semanticsNames = [...]string{"google", "python-legacy", "rfc9309"}
 
-// String returns the name of the semantics ("google", "python-legacy").
+// String returns the name of the semantics ("google", "python-legacy",
+// "rfc9309").
 func (s Semantics) String() string { return semanticsNames[s] }
 
 // AllSemantics returns every semantics, Google's first.
@@ -111,7 +152,8 @@ func SemanticsNames(sep string) string { return strings.Join(semanticsNames[:], 
 type Reading struct {
 	f   *File
 	sem Semantics
-	py  *pyReading // python-legacy
+	py  pyReading  // python-legacy
+	rfc rfcReading // rfc9309
 }
 
 // As returns the file read with semantics s. Build it once and match many
@@ -119,8 +161,11 @@ type Reading struct {
 // from the file's lines.
 func (f *File) As(s Semantics) *Reading {
 	r := &Reading{f: f, sem: s}
-	if s == SemanticsPythonLegacy {
-		r.py = readPythonLegacy(f)
+	switch s {
+	case SemanticsPythonLegacy:
+		readPythonLegacy(f, &r.py)
+	case SemanticsRFC9309:
+		readRFC9309(f, &r.rfc)
 	}
 	return r
 }
@@ -132,8 +177,11 @@ func (r *Reading) Semantics() Semantics { return r.sem }
 // agents, as the reading's parser would give it. Verdict.Line is the line
 // of the rule that decided, 0 when none did.
 func (r *Reading) Match(url string, agents []string) Verdict {
-	if r.sem == SemanticsPythonLegacy {
+	switch r.sem {
+	case SemanticsPythonLegacy:
 		return r.py.match(r.f, url, agents)
+	case SemanticsRFC9309:
+		return r.rfc.match(r.f, url, agents)
 	}
 	return r.f.Match(url, agents)
 }

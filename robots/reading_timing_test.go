@@ -7,7 +7,8 @@ import "testing"
 // (without-lines), the parse as Parse does it, keeping the line list
 // (with-lines), and that parse followed by the python-legacy reading and
 // its verdicts for the root for three crawlers (with-python-legacy), the
-// work a census of one more parser adds per body. Compare them with
+// work a census of one more parser adds per body, and the same for every
+// reading other than Google's (with-all-readings). Compare them with
 //
 //	go test ./robots/ -run '^$' -bench ParseReadings -benchmem -cpu 1 -count 5
 func BenchmarkParseReadings(b *testing.B) {
@@ -26,6 +27,15 @@ func BenchmarkParseReadings(b *testing.B) {
 			r := parse(body, true).As(SemanticsPythonLegacy)
 			for _, a := range agents {
 				r.Match("/", a)
+			}
+		}},
+		{"with-all-readings", func(body []byte) {
+			f := parse(body, true)
+			for _, s := range AllSemantics()[1:] {
+				r := f.As(s)
+				for _, a := range agents {
+					r.Match("/", a)
+				}
 			}
 		}},
 	} {

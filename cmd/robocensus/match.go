@@ -43,15 +43,19 @@ the first 500 KiB, a note on standard error tells when a rule after the cut
 would have decided otherwise.
 
 With --semantics, the verdict is that of another parser's reading of the
-file: google (the default, as above) or python-legacy (Python's
+file: google (the default, as above), python-legacy (Python's
 urllib.robotparser of CPython 3.12 and earlier: first match in file order,
 groups ended by an empty line, user-agent values matched as substrings of
-the crawler's name, paths percent-decoded and re-encoded; the robots
-package's SemanticsPythonLegacy lists every difference). Agents are given
-to it as written, as a Python crawler passes its name to can_fetch. With
---semantics all, each URL gets one line with every reading's verdict:
+the crawler's name, paths percent-decoded and re-encoded; agents are given
+to it as written, as a Python crawler passes its name to can_fetch) or
+rfc9309 (RFC 9309 by its letter: no misspelled keys or missing colons,
+whole product tokens, escapes of unreserved characters decoded,
+/robots.txt always allowed, 429 allowing everything; agents as Google gets
+them). The robots package's SemanticsPythonLegacy and SemanticsRFC9309
+list every difference from Google's reading. With --semantics all, each
+URL gets one line with every reading's verdict:
 
-	URL<TAB>google=allowed<TAB>python-legacy=disallowed
+	URL<TAB>google=allowed<TAB>python-legacy=disallowed<TAB>rfc9309=allowed
 
 and, where the readings differ, a last column says which rule decided for
 each ("line 0" when none did):
@@ -213,8 +217,9 @@ func parseSemanticsFlag(name string) ([]robots.Semantics, bool) {
 // matchReadings prints the verdicts of the given readings for each URL:
 // with one reading the lines of match; with several one line a URL with
 // each reading's verdict and, where they differ, the rule that decided for
-// each. Google's reading gets the agents as match gives them to it
-// (matchAgents); the other readings get them as written.
+// each. Google's and RFC 9309's readings get the agents as match gives
+// them to Google (matchAgents: product tokens); the others get them as
+// written.
 func matchReadings(env *Env, name string, urls, given []string, sems []robots.Semantics, why bool) int {
 	body, size, err := readRobots(env, name, robots.MaxBytes)
 	if err != nil {
@@ -224,10 +229,14 @@ func matchReadings(env *Env, name string, urls, given []string, sems []robots.Se
 	f := robots.ParsePrefix(robots.Response{}, body, size)
 	readings := make([]*robots.Reading, len(sems))
 	agents := make([][]string, len(sems))
+	var tokens []string // the agents as product tokens, made once
 	for i, s := range sems {
 		readings[i], agents[i] = f.As(s), given
-		if s == robots.SemanticsGoogle {
-			agents[i] = matchAgents(env, given)
+		if s == robots.SemanticsGoogle || s == robots.SemanticsRFC9309 {
+			if tokens == nil {
+				tokens = matchAgents(env, given)
+			}
+			agents[i] = tokens
 		}
 	}
 	for _, u := range urls {

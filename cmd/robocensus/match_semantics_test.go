@@ -38,8 +38,8 @@ func TestMatchSemanticsOne(t *testing.T) {
 func TestMatchSemanticsAll(t *testing.T) {
 	name := writeRobots(t, "User-agent: GPTBot\n\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n")
 	code, out, _ := runCmd(t, "", "match", "--semantics", "all", "--agent", "GPTBot", name, "/", "/private/x")
-	want := "/\tgoogle=disallowed\tpython-legacy=allowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0\n" +
-		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\n"
+	want := "/\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=disallowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0; rfc9309 line 3 \"Disallow: /\"\n" +
+		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\trfc9309=disallowed\n"
 	if code != exitOK || out != want {
 		t.Errorf("exit %d, stdout\n%s\nwant\n%s", code, out, want)
 	}
@@ -49,7 +49,28 @@ func TestMatchSemanticsAll(t *testing.T) {
 func TestMatchSemanticsUnknown(t *testing.T) {
 	name := writeRobots(t, "User-agent: *\nDisallow: /\n")
 	code, out, errs := runCmd(t, "", "match", "--semantics", "bing", "--agent", "GPTBot", name, "/")
-	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --semantics "bing": want google, python-legacy or all`) {
+	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --semantics "bing": want google, python-legacy, rfc9309 or all`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// match --semantics rfc9309 reads the file by RFC 9309's letter: the
+// /robots.txt URI is always allowed, a misspelled key is no rule, and a
+// tracked crawler's name is matched as its product token, as for Google.
+func TestMatchSemanticsRFC9309(t *testing.T) {
+	name := writeRobots(t, "User-agent: *\nDisallow: /\nUser-agent: Linguee\nDissallow: /a\n")
+	for _, tt := range []struct{ agent, url, want string }{
+		{"GPTBot", "/robots.txt", "allowed\t/robots.txt\t0\n"},
+		{"GPTBot", "/x", "disallowed\t/x\t2\n"},
+		{"Linguee Bot", "/a", "allowed\t/a\t0\n"},
+	} {
+		code, out, _ := runCmd(t, "", "match", "--semantics", "rfc9309", "--why", "--agent", tt.agent, name, tt.url)
+		if code != exitOK || out != tt.want {
+			t.Errorf("%s %s: exit %d, stdout %q; want %q", tt.agent, tt.url, code, out, tt.want)
+		}
+	}
+	code, out, _ := runCmd(t, "", "match", "--semantics", "google", "--why", "--agent", "Linguee Bot", name, "/a")
+	if code != exitOK || out != "disallowed\t/a\t4\n" {
+		t.Errorf("google: exit %d, stdout %q: the misspelled key is a rule for Google", code, out)
 	}
 }
