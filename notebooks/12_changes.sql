@@ -3,7 +3,7 @@
 --   duckdb -cmd "SET VARIABLE dataset = '/path/to/robocensus-data'" -cmd "SET VARIABLE top = 10" -f notebooks/12_changes.sql
 --
 -- The definitions of robocensus report's "Since the previous crawl"
--- section (analyze/section_changes.go), which a test checks against these
+-- section (analyze/internal/sections/section_changes.go), which a test checks against these
 -- queries. Crawls are ordered by time as the report orders them: a Common
 -- Crawl label by the Monday of its ISO week, a label that is a date by
 -- that date, any other by the earliest fetch time of its captures; ties by
