@@ -24,8 +24,8 @@ import (
 // was counted, in the batches before the last, and the few bodies shown.
 //
 // The crawl's captures (a count from the footers) are split into batches
-// host batches. Each section's job finishes (Finish) with the
-// accumulator that its workers' were merged into.
+// host batches. Each section finishes (Finish) with the accumulator
+// that its workers' were merged into.
 func Run(ctx context.Context, d *scan.Dataset, label string, p Params, jobs []*Section, captures int64, batches int) error {
 	s, err := newCrawlState(d, label, p, jobs, captures, batches)
 	if err != nil {

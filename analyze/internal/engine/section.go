@@ -158,23 +158,27 @@ func isPseudo(table Table) bool {
 // An Accumulator counts what one worker of the driver reads. Add gets a
 // record of one of the tables the section needs, with at least the
 // columns it asked for; records must not be kept (copy what is kept).
-// Merge adds another worker's counts into this one; Finish writes the
-// figures into the crawl's.
+// Merge adds another worker's counts into this one. When every worker's
+// accumulator is merged into the first, the Section's Finish gets it.
 type Accumulator interface {
 	Add(table Table, rec arrow.Record) error
 	Merge(other Accumulator)
 }
 
-// A job is what the engine runs of a section: the tables it reads
+// A Section is what the engine runs of a section: the tables it reads
 // (Needs), how it counts (New), and what is done with the counts once
-// every worker's accumulator is merged into one (Finish).
+// every worker's accumulator is merged into one (Finish). Shared makes
+// New called once per crawl, its accumulator given to every worker at
+// once (safe for concurrent use; Merge is never called); When, when set,
+// says whether the section runs with these settings. Package sections
+// makes one of each crawl-report section (sections.Section.job).
 type Section struct {
 	Name   string
 	Needs  []Need
 	New    func(p Params) Accumulator
 	Finish func(acc Accumulator)
-	Shared bool                // see Section.Shared
-	When   func(p Params) bool // see Section.When
+	Shared bool
+	When   func(p Params) bool
 }
 
 // A MarksAdder is the accumulator of a section that needs "marks".

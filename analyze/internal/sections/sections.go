@@ -87,7 +87,7 @@ type Trend struct {
 	Count func(*Crawl) int64
 }
 
-// crawlSections are the sections of the crawl report, in the order the
+// CrawlSections are the sections of the crawl report, in the order the
 // report shows them. Adding a section is one line here.
 var CrawlSections = []*Section{
 	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
@@ -106,14 +106,14 @@ func SectionNames() []string {
 }
 
 // An Accumulator counts what one worker of the engine reads (see
-// batchAcc), and writes the figures into the crawl's once the workers'
+// engine.Accumulator), and writes the figures into the crawl's once the workers'
 // counts are merged into it (Finish).
 type Accumulator interface {
 	engine.Accumulator
 	Finish(out *Crawl)
 }
 
-// computeCrawl computes the figures of one crawl partition: the sections
+// Compute computes the figures of one crawl partition: the sections
 // of the crawl report, run by the engine over captures captures split
 // into batches host batches.
 func Compute(ctx context.Context, d *scan.Dataset, label string, p engine.Params, captures int64, batches int) (*Crawl, error) {

@@ -170,7 +170,7 @@ type SiteSitemap struct {
 // siteData reads what a dataset holds of one host.
 type siteData struct{ *scan.Dataset }
 
-// buildSite computes the report on one host (a url_host_name, compared in
+// Build computes the report on one host (a url_host_name, compared in
 // lower case) and runs the checks on it. It fails with an error wrapping
 // [ErrNoSite] when no crawl holds a capture of the host.
 func Build(ctx context.Context, dr *scan.Dataset, hostName string, checks []*Check) (*SiteReport, error) {

@@ -17,7 +17,7 @@ import (
 	"github.com/robocensus/robocensus/schema"
 )
 
-// A reader reads the files of a dataset: its crawls (partitions), their
+// A Dataset reads the files of a robocensus dataset: its crawls (partitions), their
 // files and row groups, in typed Arrow columns. It is safe for concurrent
 // use.
 type Dataset struct {
@@ -28,8 +28,9 @@ type Dataset struct {
 	Hash    Hasher           // one seed for every crawl, so that hashes compare across crawls
 }
 
-// openReader opens the dataset whose root folder is fsys, its crawls
-// oldest first (see [Open]); workers and mem as in [reader].
+// Open opens the dataset whose root folder is fsys, its crawls oldest
+// first (by the time a label names, else by the earliest fetch time of
+// its captures); workers and mem as in [Dataset].
 func Open(fsys fs.FS, workers int, mem memory.Allocator) (*Dataset, error) {
 	dirs, err := fs.Glob(fsys, "captures/"+schema.PartitionKey+"=*")
 	if err != nil {
