@@ -45,7 +45,7 @@
 //  2. analyze/html/sections/NAME.tmpl: {{define "section-NAME"}}, drawn
 //     with the crawl's figures as dot, and what the section's View
 //     returns (its charts) as .View;
-//  3. one line: add it to CrawlSections (sections.go), where the report
+//  3. one line: add it to CrawlSections (registry.go), where the report
 //     shows it; its trends take their place in the trends table by its
 //     TrendOrder, then report order (TrendOrder 2 puts them after all
 //     the older series);

@@ -1,12 +1,9 @@
 package sections
 
 import (
-	"cmp"
 	"encoding/json"
-	"slices"
 	"time"
 
-	"github.com/robocensus/robocensus/analyze/internal/engine"
 	"github.com/robocensus/robocensus/analyze/internal/render"
 )
 
@@ -250,53 +247,6 @@ func (s Series) Delta() float64 {
 		return 0
 	}
 	return s.Values[len(s.Values)-1] - s.Values[0]
-}
-
-// trends returns how the main figures moved between crawls, or nil for a
-// single crawl.
-func NewTrends(crawls []*Crawl, top int) *Trends {
-	if len(crawls) < 2 {
-		return nil
-	}
-	t := &Trends{}
-	for _, c := range crawls {
-		t.Crawls = append(t.Crawls, c.Crawl)
-	}
-	for _, s := range trendSections() {
-		t.addSection(crawls, s, top)
-	}
-	return t
-}
-
-// trendSections returns the sections in the order of their trends: by
-// TrendOrder, then in report order.
-func trendSections() []*Section {
-	secs := slices.Clone(CrawlSections)
-	slices.SortStableFunc(secs, func(a, b *Section) int { return cmp.Compare(a.TrendOrder, b.TrendOrder) })
-	return secs
-}
-
-// addSection adds the trends of a section.
-func (t *Trends) addSection(crawls []*Crawl, s *Section, top int) {
-	trends := s.Trends
-	if s.MoreTrends != nil {
-		trends = append(slices.Clip(trends), s.MoreTrends(crawls[len(crawls)-1], engine.Params{Top: top})...)
-	}
-	for _, tr := range trends {
-		if tr.Count != nil {
-			t.add(crawls, tr.Name, false, func(c *Crawl) float64 { return float64(tr.Count(c)) })
-		} else {
-			t.add(crawls, tr.Name, true, func(c *Crawl) float64 { return tr.Ratio(c).Share() })
-		}
-	}
-}
-
-func (t *Trends) add(crawls []*Crawl, name string, share bool, f func(*Crawl) float64) {
-	s := Series{Name: name, Share: share}
-	for _, c := range crawls {
-		s.Values = append(s.Values, f(c))
-	}
-	t.Series = append(t.Series, s)
 }
 
 func Share(n, of int64) float64 { return Ratio{n, of}.Share() }

@@ -1,11 +1,8 @@
 package sections
 
 import (
-	"context"
-
 	"github.com/robocensus/robocensus/analyze/internal/engine"
 	"github.com/robocensus/robocensus/analyze/internal/render"
-	"github.com/robocensus/robocensus/analyze/internal/scan"
 )
 
 // A Section is one section of the crawl report, in the shape of a site
@@ -87,54 +84,10 @@ type Trend struct {
 	Count func(*Crawl) int64
 }
 
-// CrawlSections are the sections of the crawl report, in the order the
-// report shows them. Adding a section is one line here.
-var CrawlSections = []*Section{
-	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
-}
-
-// SectionNames returns the names of the sections of the crawl report, in
-// the order the report shows them: what a test checks that each section
-// has a counterpart of (robocensus's DuckDB cross-checks).
-func SectionNames() []string {
-	names := make([]string, len(CrawlSections))
-	for i, s := range CrawlSections {
-		names[i] = s.Name
-	}
-	return names
-}
-
 // An Accumulator counts what one worker of the engine reads (see
 // engine.Accumulator), and writes the figures into the crawl's once the workers'
 // counts are merged into it (Finish).
 type Accumulator interface {
 	engine.Accumulator
 	Finish(out *Crawl)
-}
-
-// Compute computes the figures of one crawl partition: the sections
-// of the crawl report, run by the engine over captures captures split
-// into batches host batches.
-func Compute(ctx context.Context, d *scan.Dataset, label string, p engine.Params, captures int64, batches int) (*Crawl, error) {
-	out := &Crawl{Crawl: label}
-	jobs := make([]*engine.Section, len(CrawlSections))
-	for i, s := range CrawlSections {
-		jobs[i] = s.job(out)
-	}
-	if err := engine.Run(ctx, d, label, p, jobs, captures, batches); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// job returns what the engine runs of the section, its figures written
-// into out.
-func (s *Section) job(out *Crawl) *engine.Section {
-	j := &engine.Section{Name: s.Name, Needs: s.Needs, Shared: s.Shared, When: s.When,
-		Finish: func(acc engine.Accumulator) { acc.(Accumulator).Finish(out) }}
-	if s.New != nil {
-		j.New = func(p engine.Params) engine.Accumulator { return s.New(p) }
-	}
-	return j
 }
