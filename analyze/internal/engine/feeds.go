@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"iter"
-	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -171,23 +169,4 @@ func (f *hostFeed) rows() []CaptureRow {
 		f.out = append(f.out, CaptureRow{Row: row, Marks: &f.marks[k]})
 	}
 	return f.out
-}
-
-// codeNumbers yields the numbers of the codes of a capture: its bits,
-// then extra (its codes past maxBitCodes), ascending.
-func (c *capture) codeNumbers(extra []int) iter.Seq[int] {
-	return func(yield func(int) bool) {
-		for word, set := range c.codes {
-			for b := set; b != 0; b &= b - 1 {
-				if !yield(word*64 + bits.TrailingZeros64(b)) {
-					return
-				}
-			}
-		}
-		for _, ci := range extra {
-			if !yield(ci) {
-				return
-			}
-		}
-	}
 }

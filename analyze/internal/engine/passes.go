@@ -18,10 +18,6 @@ import (
 // other repetitive string columns are read as dictionaries: a value is
 // looked at once per record, not once per row.
 
-// maxBitCodes is the number of codes whose captures are marked with the
-// per-capture bits; the catalogue and the reader's codes fit well below.
-const maxBitCodes = 128
-
 // diagWorker is what one worker of a diagnostics pass keeps.
 type diagWorker struct {
 	cache  map[string]int

@@ -341,3 +341,7 @@ func (t *Tally) Load() uint64 {
 	}
 	return atomic.LoadUint64((*uint64)(t))
 }
+
+// pseudoTables are fed by the driver from what it marks in the batches,
+// with the "host T" tables (isPseudo).
+var PseudoTables = []Table{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable, ChosenTable}

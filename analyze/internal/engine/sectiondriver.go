@@ -23,10 +23,6 @@ type sectionRun struct {
 // that need them are fed from the first batch's passes.
 var batchTables = []Table{CapturesTable, DiagnosticsTable, RulesTable, AgentsTable}
 
-// pseudoTables are fed by the driver from what it marks in the batches,
-// with the "host T" tables (isPseudo).
-var PseudoTables = []Table{MarksTable, MarkedCapturesTable, DecidingTable, EffectiveTable, EffectiveHostsTable, ChosenTable}
-
 func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 	r := &sectionRun{}
 	for _, s := range secs {
