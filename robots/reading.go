@@ -154,14 +154,66 @@ const (
 	// rule with the longest match wins", "the Allow rule wins"), rules
 	// before any user-agent line are ignored.
 	SemanticsPython
+	// SemanticsCrawlerCommons is SimpleRobotRulesParser of crawler-commons
+	// 1.6 in its default configuration (exact user-agent matching, a
+	// maximum crawl delay of 300 s), what Common Crawl's CCBot, built on
+	// Apache Nutch, obeys. Agents are given to it as to the parser's string
+	// API: lower-cased and split at commas and white space. It shares
+	// Google's grouping (a user-agent line after a rule starts a group,
+	// blank lines and other directives do not), merging of matching
+	// groups, '*' fallback, longest match, allow on ties, '*' and '$', and
+	// differs in every way below; a test name is a method of
+	// src/test/java/crawlercommons/robots/SimpleRobotRulesParserTest.java
+	// at the tag crawler-commons-1.6, "doc" the javadoc of
+	// SimpleRobotRulesParser and SimpleRobotRules there:
+	//
+	//   - A user-agent value names a crawler when, lower-cased, it equals
+	//     one of its names, or, not being a product token ([a-z_-]+) as a
+	//     whole, starts with one ("foo/1.2" and "foo bar" name foo:
+	//     testAgentTokenMatch; doc: setExactUserAgentMatching,
+	//     userAgentProductTokenPartialMatch). Google compares the value's
+	//     token, cut at the first character outside [A-Za-z_-], with the
+	//     name: "crawler1" names the crawler "crawler1" for crawler-commons,
+	//     "crawler" for Google.
+	//   - Its own list of misspelt keys counts ("useragent", "useg-agent",
+	//     "desallow", "dissalow", "disalow", "crawl delay" and others:
+	//     testDirectiveTypos), not Google's: "desallow" is a disallow line
+	//     for crawler-commons only. (A key followed by white space instead
+	//     of a colon, testFormatErrors, is a record for both.)
+	//   - Lines end also at U+0085, U+2028 and U+2029 (testMixedEndings2);
+	//     a body with a UTF-16 byte order mark is decoded as UTF-16
+	//     (testRobotsWithUTF16LEBOM, testRobotsWithUTF16BEBOM).
+	//   - A body with an <html>, <head> or <body> tag is read as allowing
+	//     everything unless it has "user-agent:"; then its tags are cut
+	//     from each line ("Disallow: /<BR>" is "Disallow: /":
+	//     testHtmlMarkupInRobotsTxt, testIgnoreOfHtml).
+	//   - Rule paths and URLs are normalised (testEscapedPaths;
+	//     doc: escapePath): escapes of unreserved characters decoded,
+	//     other escapes upper-cased, controls, space, '"', '#', '<', '>',
+	//     '[', ']', '^', '`', '{', '|', '}' and bytes outside ASCII
+	//     percent-encoded, '*' and '$' of a URL compared as "%2A" and
+	//     "%24" ("/%7Ejoe" matches "/~joe"; "Disallow: /search/%2A/"
+	//     matches "/search/*/" only).
+	//   - /robots.txt is always allowed (testRobotsTxtAlwaysAllowed).
+	//   - The index.htm leniency applies to disallow rules too: "Disallow:
+	//     /d/index.html" also disallows "/d/" (doc: isAllowedPath).
+	//   - A crawl delay over 300 seconds for the crawler (the smallest of
+	//     the crawl-delay lines that follow a user-agent line naming it, one
+	//     for each run of such lines; doc: ParseState.setCrawlDelay)
+	//     disallows everything (testBigCrawlDelay; doc: setMaxCrawlDelay).
+	//   - Statuses (doc: failedFetch; testStatusCodeCreation): any 4xx,
+	//     429 included, allows everything, 5xx disallows everything; a
+	//     redirect reads as Google reads it (the crawler follows it).
+	//   - Bytes that are not UTF-8 become U+FFFD before rules are encoded.
+	SemanticsCrawlerCommons
 )
 
 // semanticsNames are the names of the semantics, as the command line and
 // the dataset spell them, in the order of the constants.
-var semanticsNames = [...]string{"google", "python-legacy", "rfc9309", "python"}
+var semanticsNames = [...]string{"google", "python-legacy", "rfc9309", "python", "crawler-commons"}
 
 // String returns the name of the semantics ("google", "python-legacy",
-// "rfc9309", "python").
+// "rfc9309", "python", "crawler-commons").
 func (s Semantics) String() string { return semanticsNames[s] }
 
 // AllSemantics returns every semantics, Google's first.
@@ -197,6 +249,7 @@ type Reading struct {
 	py  pyReading    // python-legacy
 	rfc rfcReading   // rfc9309
 	py2 pyRFCReading // python
+	cc  ccReading    // crawler-commons
 }
 
 // As returns the file read with semantics s. Build it once and match many
@@ -211,6 +264,8 @@ func (f *File) As(s Semantics) *Reading {
 		readRFC9309(f, &r.rfc)
 	case SemanticsPython:
 		readPython(f, &r.py2)
+	case SemanticsCrawlerCommons:
+		readCrawlerCommons(f, &r.cc)
 	}
 	return r
 }
@@ -229,6 +284,8 @@ func (r *Reading) Match(url string, agents []string) Verdict {
 		return r.rfc.match(r.f, url, agents)
 	case SemanticsPython:
 		return r.py2.match(r.f, url, agents)
+	case SemanticsCrawlerCommons:
+		return r.cc.match(r.f, url, agents)
 	}
 	return r.f.Match(url, agents)
 }

@@ -40,8 +40,8 @@ func TestMatchSemanticsOne(t *testing.T) {
 func TestMatchSemanticsAll(t *testing.T) {
 	name := writeRobots(t, "User-agent: GPTBot\n\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n")
 	code, out, _ := runCmd(t, "", "match", "--semantics", "all", "--agent", "GPTBot", name, "/", "/private/x")
-	want := "/\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=disallowed\tpython=disallowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0; rfc9309 line 3 \"Disallow: /\"; python line 3 \"Disallow: /\"\n" +
-		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\trfc9309=disallowed\tpython=disallowed\n"
+	want := "/\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=disallowed\tpython=disallowed\tcrawler-commons=disallowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0; rfc9309 line 3 \"Disallow: /\"; python line 3 \"Disallow: /\"; crawler-commons line 3 \"Disallow: /\"\n" +
+		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\trfc9309=disallowed\tpython=disallowed\tcrawler-commons=disallowed\n"
 	if code != exitOK || out != want {
 		t.Errorf("exit %d, stdout\n%s\nwant\n%s", code, out, want)
 	}
@@ -51,7 +51,7 @@ func TestMatchSemanticsAll(t *testing.T) {
 func TestMatchSemanticsUnknown(t *testing.T) {
 	name := writeRobots(t, "User-agent: *\nDisallow: /\n")
 	code, out, errs := runCmd(t, "", "match", "--semantics", "bing", "--agent", "GPTBot", name, "/")
-	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --semantics "bing": want google, python-legacy, rfc9309, python or all`) {
+	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --semantics "bing": want google, python-legacy, rfc9309, python, crawler-commons or all`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
@@ -90,6 +90,27 @@ func TestMatchSemanticsPython(t *testing.T) {
 		code, out, _ := runCmd(t, "", "match", "--semantics", tt.semantics, "--why", "--agent", "GPTBot/1.1", name, tt.url)
 		if code != exitOK || out != tt.want {
 			t.Errorf("--semantics %s %s: exit %d, stdout %q; want %q", tt.semantics, tt.url, code, out, tt.want)
+		}
+	}
+}
+
+// match --semantics crawler-commons gives the verdict of crawler-commons
+// 1.6: its own misspelt keys count, /robots.txt is always allowed, and a
+// user-agent value with a digit names the crawler whole, where Google cuts
+// it before the digit.
+func TestMatchSemanticsCrawlerCommons(t *testing.T) {
+	name := writeRobots(t, "User-agent: *\nDesallow: /a\nDisallow: /\n\nUser-agent: bot2\nDisallow: /b\n")
+	for _, tt := range []struct{ semantics, agent, url, want string }{
+		{"crawler-commons", "CCBot", "/a", "disallowed\t/a\t2\n"},
+		{"google", "CCBot", "/a", "disallowed\t/a\t3\n"},
+		{"crawler-commons", "CCBot", "/robots.txt", "allowed\t/robots.txt\t0\n"},
+		{"google", "CCBot", "/robots.txt", "disallowed\t/robots.txt\t3\n"},
+		{"crawler-commons", "bot2", "/x", "allowed\t/x\t0\n"},
+		{"crawler-commons", "bot2", "/b", "disallowed\t/b\t6\n"},
+	} {
+		code, out, _ := runCmd(t, "", "match", "--semantics", tt.semantics, "--why", "--agent", tt.agent, name, tt.url)
+		if code != exitOK || out != tt.want {
+			t.Errorf("--semantics %s %s %s: exit %d, stdout %q; want %q", tt.semantics, tt.agent, tt.url, code, out, tt.want)
 		}
 	}
 }
