@@ -12,7 +12,7 @@ import (
 // groups, as spans of one agent slice, one rule slice and one slice of
 // crawl-delay lines, and the rules' patterns normalised for comparison.
 type ccReading struct {
-	agents []string // user-agent values, trimmed and lower-cased
+	agents []string // user-agent values, trimmed, as written (compared ignoring case)
 	rules  []rfcRule
 	delays []ccDelayLine
 	groups []ccGroup
@@ -83,12 +83,12 @@ func readCrawlerCommons(f *File, r *ccReading) {
 		r.allowAll = true
 		return
 	}
-	lines := f.lines
+	lines, classes := f.lines, f.lineClasses()
 	if u, ok := ccUTF16(f.text); ok {
-		text, lines = u, ccSplit(u)
+		text, lines, classes = u, ccSplit(u), nil
 	}
 	html := ccLooksHTML(text)
-	if html && !containsFoldASCII(text, "user-agent:") {
+	if html && !ccHasUserAgent(text) {
 		r.allowAll = true
 		return
 	}
@@ -96,6 +96,17 @@ func readCrawlerCommons(f *File, r *ccReading) {
 	r.rules = make([]rfcRule, 0, len(f.Rules))
 	r.groups = make([]ccGroup, 0, len(f.Groups))
 	b := ccBuilder{r: r, html: html}
+	if classes != nil && !html { // the lines are Google's, and their values too
+
+		for i, line := range lines {
+			if c := classes[i]; c.kind() != lineSlow {
+				b.record(i+1, ccKindOfClass(c), c.value(line))
+			} else {
+				b.line(i+1, line)
+			}
+		}
+		return
+	}
 	extra := strings.Contains(text, "\u0085") || strings.Contains(text, "\u2028") || strings.Contains(text, "\u2029")
 	for i, line := range lines {
 		if !extra {
@@ -126,6 +137,24 @@ func (b *ccBuilder) line(num int, s string) {
 		s = s[:i]
 	}
 	kind, value := ccClassify(ccTrim(s))
+	b.record(num, kind, value)
+}
+
+// ccKindOfClass is the directive of a line of class c (not lineSlow).
+func ccKindOfClass(c lineClass) ccKind {
+	switch c.kind() {
+	case lineUserAgent:
+		return ccUserAgent
+	case lineAllow:
+		return ccAllow
+	case lineDisallow:
+		return ccDisallow
+	}
+	return ccOther
+}
+
+// record acts on a line of directive kind and its trimmed value.
+func (b *ccBuilder) record(num int, kind ccKind, value string) {
 	r := b.r
 	switch kind {
 	case ccUserAgent:
@@ -134,7 +163,7 @@ func (b *ccBuilder) line(num int, s string) {
 			r.groups = append(r.groups, ccGroup{agents: pySpan{n, n}, rules: pySpan{m, m}, delays: pySpan{d, d}})
 			b.inRules, b.agent0 = false, n
 		}
-		r.agents = append(r.agents, ccLower(value))
+		r.agents = append(r.agents, value)
 		r.groups[len(r.groups)-1].agents.end++
 	case ccAllow, ccDisallow:
 		if len(r.groups) == 0 {
@@ -194,17 +223,6 @@ func ccTrim(s string) string {
 	return s
 }
 
-// ccLower lower-cases an agent value; ASCII in place of allocation when it
-// already is lower-case.
-func ccLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
-			return strings.ToLower(s)
-		}
-	}
-	return s
-}
-
 // ccDelay reads a crawl-delay value in seconds as milliseconds: a decimal
 // number when it has a '.', rounded (testFloatingPointCrawlDelay), an
 // integer otherwise; ok is false for other values, which are ignored.
@@ -221,6 +239,23 @@ func ccDelay(v string) (int64, bool) {
 		return 0, false
 	}
 	return n * 1000, true
+}
+
+// ccHasUserAgent reports whether text holds "user-agent:" in any case,
+// looking only before each colon.
+func ccHasUserAgent(text string) bool {
+	const key = "user-agent"
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], ':')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i >= len(key) && equalFoldASCII(text[i-len(key):i], key) {
+			return true
+		}
+		i++
+	}
 }
 
 // ccLooksHTML reports whether text has an <html>, <head> or <body> tag, in
@@ -354,33 +389,59 @@ func ccNeedsChange(s string, uri bool) bool {
 }
 
 // ccNames are the crawler's names as the parser's string API takes them:
-// each agent lower-cased and split at commas and white space.
-func ccNames(agents []string) []string {
-	var names []string
+// each agent split at commas and white space (lower-cased when compared:
+// see ccNamesCrawler). They are substrings of agents, in buf when it has
+// room.
+func ccNames(buf []string, agents []string) []string {
+	names := buf[:0]
 	for _, a := range agents {
-		for _, n := range strings.FieldsFunc(ccLower(a), func(c rune) bool {
-			return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-		}) {
-			names = append(names, n)
+		for len(a) > 0 {
+			i := 0
+			for i < len(a) && !ccNameSep(a[i]) {
+				i++
+			}
+			if i > 0 {
+				names = append(names, a[:i])
+			}
+			for i < len(a) && ccNameSep(a[i]) {
+				i++
+			}
+			a = a[i:]
 		}
 	}
 	return names
 }
 
-// ccNamesCrawler reports whether user-agent value v (lower-cased) names one
-// of names: it is one of them, or it is not a product token as a whole
-// ([a-z_-]+) and starts with one ("foo/1.2", "foo bar": testAgentTokenMatch).
+// ccNameSep reports a byte that separates names: a comma or ASCII white
+// space.
+func ccNameSep(c byte) bool {
+	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// ccNamesCrawler reports whether user-agent value v names one of names,
+// ignoring case: it is one of them, or it is not a product token as a
+// whole ([A-Za-z_-]+) and starts with one ("foo/1.2", "foo bar":
+// testAgentTokenMatch).
 func ccNamesCrawler(v string, names []string) bool {
 	n := 0
 	for n < len(v) && isTokenByte(v[n]) {
 		n++
 	}
 	for _, name := range names {
-		if v == name || n > 0 && n < len(v) && v[:n] == name {
+		if ccEqualFold(v, name) || n > 0 && n < len(v) && equalFoldASCII(v[:n], name) {
 			return true
 		}
 	}
 	return false
+}
+
+// ccEqualFold reports whether a and b are equal lower-cased (as Java's
+// toLowerCase(Locale.ROOT) would make them); ASCII is compared in place.
+func ccEqualFold(a, b string) bool {
+	if asciiOnly(a) && asciiOnly(b) {
+		return equalFoldASCII(a, b)
+	}
+	return strings.ToLower(a) == strings.ToLower(b)
 }
 
 // isTokenByte reports a byte of a product token: a letter, '_' or '-'.
@@ -396,7 +457,8 @@ func (r *ccReading) match(f *File, url string, agents []string) Verdict {
 	if r.allowAll {
 		return Verdict{Allowed: true}
 	}
-	names := ccNames(agents)
+	var buf [8]string
+	names := ccNames(buf[:], agents)
 	specific := false
 	for _, g := range r.groups {
 		if r.names(g, names) {

@@ -125,3 +125,16 @@ func TestCrawlerCommonsStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlerCommonsHasUserAgent: the "user-agent:" an HTML page must hold
+// to be read, in any case, anywhere.
+func TestCrawlerCommonsHasUserAgent(t *testing.T) {
+	for text, want := range map[string]bool{
+		"<html>User-Agent: x": true, "x\nUSER-AGENT:": true, "user-agent :": false,
+		"user-agent": false, ":user-agent:": true, "": false, "ser-agent:": false,
+	} {
+		if got := ccHasUserAgent(text); got != want {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
+	}
+}

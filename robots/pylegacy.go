@@ -85,9 +85,15 @@ func readPythonLegacy(f *File, r *pyReading) {
 	r.rules = make([]pyRule, 0, len(f.Rules))
 	r.entries = make([]pyEntry, 0, len(f.Groups))
 	b := pyBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
+	classes := f.lineClasses()
 	for i, text := range f.lines {
 		if i == 0 && f.bom == len(utf8BOM) {
 			text = utf8BOM + text
+		} else if classes != nil {
+			if !b.classified(i+1, classes[i], text) {
+				return
+			}
+			continue
 		}
 		if !b.lines(i+1, text) {
 			return
@@ -151,7 +157,42 @@ func (b *pyBuilder) line(num int, s string) bool {
 	if kind == pyKeyOther {
 		return true
 	}
-	value = pyUnquote(pyStrip(value))
+	return b.record(num, kind, pyStrip(value))
+}
+
+// classified reads a line of a plain text from its class; false when
+// robotparser raised.
+func (b *pyBuilder) classified(num int, c lineClass, text string) bool {
+	switch c.kind() {
+	case lineSlow:
+		return b.line(num, text)
+	case lineNone:
+		if text == "" {
+			return b.line(num, text)
+		}
+		return true
+	case lineOther:
+		return true
+	}
+	return b.record(num, pyKeyOfClass(c), c.value(text))
+}
+
+// pyKeyOfClass is the key robotparser reads in a line of class c, a
+// user-agent, allow or disallow line.
+func pyKeyOfClass(c lineClass) pyKeyKind {
+	switch c.kind() {
+	case lineUserAgent:
+		return pyKeyUserAgent
+	case lineAllow:
+		return pyKeyAllow
+	}
+	return pyKeyDisallow
+}
+
+// record acts on a line of a key robotparser knows, its value stripped;
+// false when robotparser raised.
+func (b *pyBuilder) record(num int, kind pyKeyKind, value string) bool {
+	value = pyUnquote(value)
 	switch kind {
 	case pyKeyUserAgent:
 		if b.state == pyRules {
@@ -169,28 +210,33 @@ func (b *pyBuilder) line(num int, s string) bool {
 		}
 		b.r.rules = append(b.r.rules, pyRule{line: int32(num), allow: kind == pyKeyAllow || value == "", path: path})
 		b.state = pyRules
-	case pyKeyCrawlDelay:
+	case pyKeyCrawlDelay, pyKeyRequestRate:
 		if b.state == pyStart {
 			return true
 		}
-		if digits, decimal := pyIsDigits(value); digits && !decimal {
-			return false // int() raises
-		}
-		b.state = pyRules
-	case pyKeyRequestRate:
-		if b.state == pyStart {
-			return true
-		}
-		if n0, n1, ok := strings.Cut(value, "/"); ok && strings.IndexByte(n1, '/') < 0 {
-			d0, dec0 := pyIsDigits(pyStrip(n0))
-			d1, dec1 := pyIsDigits(pyStrip(n1))
-			if d0 && d1 && !(dec0 && dec1) {
-				return false
-			}
+		if pyIntRaises(kind, value) {
+			return false
 		}
 		b.state = pyRules
 	}
 	return true
+}
+
+// pyIntRaises reports whether robotparser's int() raises ValueError on the
+// value of a crawl-delay or request-rate line, which ends its parse: a
+// value of digits that are not all decimal digits ("²"), or such a number
+// on either side of a request rate's '/'.
+func pyIntRaises(kind pyKeyKind, value string) bool {
+	if kind == pyKeyCrawlDelay {
+		digits, decimal := pyIsDigits(value)
+		return digits && !decimal
+	}
+	if n0, n1, ok := strings.Cut(value, "/"); ok && strings.IndexByte(n1, '/') < 0 {
+		d0, dec0 := pyIsDigits(pyStrip(n0))
+		d1, dec1 := pyIsDigits(pyStrip(n1))
+		return d0 && d1 && !(dec0 && dec1)
+	}
+	return false
 }
 
 // pyKeyOf is the key robotparser reads in k, stripped and lower-cased; a
@@ -329,6 +375,9 @@ func pyStatusVerdict(f *File) Verdict {
 // (fragment included) and quoted; "/" when that leaves nothing. ok is false
 // when urlparse raises.
 func pyRequestPath(url string) (string, bool) {
+	if url == "/" {
+		return url, true // the root, as a census asks: nothing to parse or quote
+	}
 	u, err := pyURLParse(pyUnquote(url))
 	if err != nil {
 		return "", false
@@ -372,8 +421,12 @@ func pyAgentNames(a pyAgent, name pyName) bool {
 // containsFoldASCII reports whether sub is a substring of s under ASCII
 // case folding.
 func containsFoldASCII(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	first := lowerASCII(sub[0])
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if equalFoldASCII(s[i:i+len(sub)], sub) {
+		if lowerASCII(s[i]) == first && equalFoldASCII(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}

@@ -38,9 +38,15 @@ func readPython(f *File, r *pyRFCReading) {
 	r.rules = make([]rfcRule, 0, len(f.Rules))
 	r.groups = make([]rfcGroup, 0, len(f.Groups))
 	b := pyRFCBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
+	classes := f.lineClasses()
 	for i, text := range f.lines {
 		if i == 0 && f.bom == len(utf8BOM) {
 			text = utf8BOM + text
+		} else if classes != nil {
+			if !b.classified(i+1, classes[i], text) {
+				return
+			}
+			continue
 		}
 		if !b.lines(i+1, text) {
 			return
@@ -77,7 +83,25 @@ func (b *pyRFCBuilder) line(num int, s string) bool {
 	if kind == pyKeyOther {
 		return true
 	}
-	value = pyUnquote(pyStrip(value))
+	return b.record(num, kind, pyStrip(value))
+}
+
+// classified reads a line of a plain text from its class; false when
+// robotparser raised.
+func (b *pyRFCBuilder) classified(num int, c lineClass, text string) bool {
+	switch c.kind() {
+	case lineSlow:
+		return b.line(num, text)
+	case lineNone, lineOther:
+		return true
+	}
+	return b.record(num, pyKeyOfClass(c), c.value(text))
+}
+
+// record acts on a line of a key robotparser knows, its value stripped;
+// false when robotparser raised.
+func (b *pyRFCBuilder) record(num int, kind pyKeyKind, value string) bool {
+	value = pyUnquote(value)
 	r := b.r
 	switch kind {
 	case pyKeyUserAgent:
@@ -103,24 +127,12 @@ func (b *pyRFCBuilder) line(num int, s string) bool {
 		}
 		r.rules = append(r.rules, newRFCRule(num, kind == pyKeyAllow, pattern))
 		r.groups[len(r.groups)-1].rules.end++
-	case pyKeyCrawlDelay:
+	case pyKeyCrawlDelay, pyKeyRequestRate:
 		if len(r.groups) == 0 {
 			return true
 		}
-		if digits, decimal := pyIsDigits(value); digits && !decimal {
-			return false // int() raises
-		}
-		b.inRules = true
-	case pyKeyRequestRate:
-		if len(r.groups) == 0 {
-			return true
-		}
-		if n0, n1, ok := strings.Cut(value, "/"); ok && strings.IndexByte(n1, '/') < 0 {
-			d0, dec0 := pyIsDigits(pyStrip(n0))
-			d1, dec1 := pyIsDigits(pyStrip(n1))
-			if d0 && d1 && !(dec0 && dec1) {
-				return false
-			}
+		if pyIntRaises(kind, value) {
+			return false
 		}
 		b.inRules = true
 	}
@@ -129,36 +141,51 @@ func (b *pyRFCBuilder) line(num int, s string) bool {
 
 // pyPattern is a rule's value as the python reading compares it: the runs
 // between '*' characters normalised as robotparser normalises a path
-// ([pyRulePath]), a final '$' kept as the anchor. ok is false when urlparse
-// raises on a run.
+// ([pyRulePath]), a final '$' kept as the anchor. A value whose runs need
+// no change is its own pattern; another is written to paths, whole. ok is
+// false when urlparse raises on a run.
 func pyPattern(paths *strings.Builder, value string) (string, bool) {
-	anchored := strings.HasSuffix(value, "$")
-	if anchored {
-		value = value[:len(value)-1]
-	}
 	if strings.IndexByte(value, '*') < 0 && strings.IndexByte(value, '$') < 0 {
-		p, ok := pyRulePath(paths, value)
-		if anchored {
-			p += "$"
-		}
-		return p, ok
+		return pyRulePath(paths, value)
 	}
-	var out strings.Builder
-	out.Grow(len(value) + 8)
-	for i, run := range strings.Split(value, "*") {
+	body, anchored := strings.CutSuffix(value, "$")
+	if pyPatternKept(body) {
+		return value, true
+	}
+	start := paths.Len()
+	for i := 0; ; i++ {
+		run, rest, more := strings.Cut(body, "*")
 		if i > 0 {
-			out.WriteByte('*')
+			paths.WriteByte('*')
 		}
+		before := paths.Len()
 		p, ok := pyRulePath(paths, run)
 		if !ok {
 			return "", false
 		}
-		out.WriteString(p)
+		if paths.Len() == before { // p is run itself or a path urlunparse made: write it
+			paths.WriteString(p)
+		}
+		if !more {
+			break
+		}
+		body = rest
 	}
 	if anchored {
-		out.WriteByte('$')
+		paths.WriteByte('$')
 	}
-	return out.String(), true
+	return paths.String()[start:], true
+}
+
+// pyPatternKept reports whether every run of body between '*' characters
+// is its own normalised path: bytes quote keeps, and no run starts "//".
+func pyPatternKept(body string) bool {
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; c != '*' && !pyUnreservedBytes[c] || c == '/' && i+1 < len(body) && body[i+1] == '/' && (i == 0 || body[i-1] == '*') {
+			return false
+		}
+	}
+	return true
 }
 
 // match is can_fetch for url and a crawler that answers to any of agents.
@@ -179,11 +206,21 @@ func (r *pyRFCReading) match(f *File, url string, agents []string) Verdict {
 		name, _, _ := strings.Cut(ua, "/")
 		names = append(names, pyName{name, asciiOnly(name)})
 	}
-	tier := r.tier(names)
+	var buf2 [64]pyTier
+	tiers := buf2[:0]
+	if len(r.groups) > len(buf2) {
+		tiers = make([]pyTier, 0, len(r.groups))
+	}
+	tier := pyTierNone
+	for _, g := range r.groups {
+		t := r.groupTier(g, names)
+		tiers = append(tiers, t)
+		tier = max(tier, t)
+	}
 	var best rfcRule
 	found := false
-	for _, g := range r.groups {
-		if r.groupTier(g, names) != tier || tier == pyTierNone {
+	for gi, g := range r.groups {
+		if tier == pyTierNone || tiers[gi] != tier {
 			continue
 		}
 		for _, rule := range r.rules[g.rules.start:g.rules.end] {
@@ -212,15 +249,6 @@ const (
 	pyTierPart
 	pyTierFull
 )
-
-// tier is the best tier any group reaches for names.
-func (r *pyRFCReading) tier(names []pyName) pyTier {
-	best := pyTierNone
-	for _, g := range r.groups {
-		best = max(best, r.groupTier(g, names))
-	}
-	return best
-}
 
 // groupTier is the best tier of the group's user-agent values for names:
 // a value equal to a name ignoring case, a value that is, lower-cased, a

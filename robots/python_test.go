@@ -120,3 +120,32 @@ func TestPythonStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonPatternRuns: pyPattern writes the runs between '*' characters
+// into one builder as a plain join of each run's normalised path would
+// give them.
+func TestPythonPatternRuns(t *testing.T) {
+	for _, v := range []string{"/a*b", "/*.gif$", "/a b*c$", "*", "**", "/x*//y", "//a*b", "/é*?q=1$", "/a$b", "/p?*", "/a%2A*b", "/a*", "/$"} {
+		var want strings.Builder
+		body, anchored := strings.CutSuffix(v, "$")
+		ok := true
+		for i, run := range strings.Split(body, "*") {
+			if i > 0 {
+				want.WriteByte('*')
+			}
+			var b strings.Builder
+			p, good := pyRulePath(&b, run)
+			ok = ok && good
+			want.WriteString(p)
+		}
+		if anchored {
+			want.WriteByte('$')
+		}
+		var paths strings.Builder
+		paths.WriteString("earlier patterns")
+		got, gotOK := pyPattern(&paths, v)
+		if got != want.String() || gotOK != ok {
+			t.Errorf("%q: pattern %q %v, want %q %v", v, got, gotOK, want.String(), ok)
+		}
+	}
+}

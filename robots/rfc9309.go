@@ -52,8 +52,15 @@ func readRFC9309(f *File, r *rfcReading) {
 	r.groups = make([]rfcGroup, 0, len(f.Groups))
 	var patterns strings.Builder
 	inRules := false // the current group has a rule: a user-agent line starts another
+	classes := f.lineClasses()
 	for i, text := range f.lines {
-		kind, value := rfcLine(text)
+		var kind rfcKind
+		var value string
+		if classes != nil && classes[i].kind() != lineSlow {
+			kind, value = rfcKindOfClass(classes[i]), classes[i].value(text)
+		} else {
+			kind, value = rfcLine(text)
+		}
 		switch kind {
 		case rfcUserAgent:
 			if len(r.groups) == 0 || inRules {
@@ -101,6 +108,19 @@ func rfcLine(text string) (rfcKind, string) {
 		return rfcOther, ""
 	}
 	return kind, trimWS(value)
+}
+
+// rfcKindOfClass is the record of a line of class c (not lineSlow).
+func rfcKindOfClass(c lineClass) rfcKind {
+	switch c.kind() {
+	case lineUserAgent:
+		return rfcUserAgent
+	case lineAllow:
+		return rfcAllow
+	case lineDisallow:
+		return rfcDisallow
+	}
+	return rfcOther
 }
 
 // trimWS cuts RFC 9309's white space, SP and HTAB, from both ends of s.
