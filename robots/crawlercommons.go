@@ -348,44 +348,13 @@ var ccEncoded = func() (t [256]bool) {
 // (text not UTF-8 first made valid, each bad sequence U+FFFD, as Java
 // decodes it). In a URL (uri true) '*' and '$' are "%2A" and "%24" too.
 func ccNormalise(b *strings.Builder, s string, uri bool) string {
-	if !ccNeedsChange(s, uri) {
+	if !escapeNeedsChange(s, &ccEncoded, uri) {
 		return s
 	}
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	const hex = "0123456789ABCDEF"
-	start := b.Len()
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); rfcUnreserved(d) {
-				b.WriteByte(d)
-			} else {
-				b.Write([]byte{'%', upper(s[i+1]), upper(s[i+2])})
-			}
-			i += 2
-		case c == '%':
-			b.WriteString("%25")
-		case ccEncoded[c] || uri && (c == '*' || c == '$'):
-			b.Write([]byte{'%', hex[c>>4], hex[c&0xf]})
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()[start:]
-}
-
-// ccNeedsChange reports whether ccNormalise changes s.
-func ccNeedsChange(s string, uri bool) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '%' || ccEncoded[c] || uri && (c == '*' || c == '$') {
-			return true
-		}
-	}
-	return false
+	return escapeNormalise(b, s, &ccEncoded, uri, true)
 }
 
 // ccNames are the crawler's names as the parser's string API takes them:
@@ -452,7 +421,7 @@ func isTokenByte(c byte) bool {
 // match is isAllowed for url and a crawler that answers to any of agents.
 func (r *ccReading) match(f *File, url string, agents []string) Verdict {
 	if f.Response.bodyIgnored() {
-		return ccStatusVerdict(f)
+		return rfcStatusVerdict(f) // failedFetch reads statuses as RFC 9309 does (testStatusCodeCreation)
 	}
 	if r.allowAll {
 		return Verdict{Allowed: true}
@@ -559,18 +528,4 @@ func (r *ccReading) global(g ccGroup) bool {
 		}
 	}
 	return false
-}
-
-// ccStatusVerdict is failedFetch's verdict for a capture whose status makes
-// the body ignored: 4xx, 429 included, allows everything, 5xx disallows
-// everything (testStatusCodeCreation); a redirect reads as Google reads it
-// (the crawlers built on the library follow redirects before parsing).
-func ccStatusVerdict(f *File) Verdict {
-	switch s := f.Response.Status; {
-	case s >= 400 && s < 500:
-		return Verdict{Allowed: true}
-	case s >= 500 && s < 600:
-		return Verdict{}
-	}
-	return Verdict{Allowed: f.Outcome() != OutcomeDisallowAll}
 }

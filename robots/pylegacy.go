@@ -72,11 +72,7 @@ type pyBuilder struct {
 // Python's splitlines knows, with the byte order mark put back (Python's
 // UTF-8 decoding keeps it as U+FEFF on the first line).
 func readPythonLegacy(f *File, r *pyReading) {
-	if f.Response.bodyIgnored() {
-		return
-	}
-	if f.badUTF8 {
-		r.unread = true
+	if r.unread = f.badUTF8; !pyParses(f) {
 		return
 	}
 	// Google's rules and agents are as many as robotparser's in most
@@ -85,19 +81,8 @@ func readPythonLegacy(f *File, r *pyReading) {
 	r.rules = make([]pyRule, 0, len(f.Rules))
 	r.entries = make([]pyEntry, 0, len(f.Groups))
 	b := pyBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
-	classes := f.lineClasses()
-	for i, text := range f.lines {
-		if i == 0 && f.bom == len(utf8BOM) {
-			text = utf8BOM + text
-		} else if classes != nil {
-			if !b.classified(i+1, classes[i], text) {
-				return
-			}
-			continue
-		}
-		if !b.lines(i+1, text) {
-			return
-		}
+	if !pyReadLines(f, &b) {
+		return
 	}
 	if b.state == pyRules {
 		b.endGroup() // user-agent lines without a rule at the end are dropped
@@ -105,6 +90,42 @@ func readPythonLegacy(f *File, r *pyReading) {
 }
 
 const utf8BOM = "\xEF\xBB\xBF"
+
+// pyParses reports whether robotparser parses f's body: not when its
+// status makes read() ignore it, nor when it is not UTF-8 (read() raises
+// before parsing, and can_fetch answers false to everything).
+func pyParses(f *File) bool { return !f.Response.bodyIgnored() && !f.badUTF8 }
+
+// pyLineReader is what reads lines as robotparser does (pyBuilder,
+// pyRFCBuilder): a line from its class, or a line of the line list, cut at
+// Python's own line breaks; each false when robotparser raised.
+type pyLineReader interface {
+	classified(num int, c lineClass, text string) bool
+	lines(num int, text string) bool
+}
+
+// pyReadLines gives b every line of f, from its class where the text is
+// plain, the byte order mark put back on the first (Python's UTF-8
+// decoding keeps it as U+FEFF); false when robotparser raised, which ends
+// its parse.
+func pyReadLines(f *File, b pyLineReader) bool {
+	classes := f.lineClasses()
+	for i, text := range f.lines {
+		var ok bool
+		switch {
+		case i == 0 && f.bom == len(utf8BOM):
+			ok = b.lines(i+1, utf8BOM+text)
+		case classes != nil:
+			ok = b.classified(i+1, classes[i], text)
+		default:
+			ok = b.lines(i+1, text)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // lines reads one line of the line list, or the lines Python cuts it into;
 // false when robotparser raised ValueError, which ends its parse.
@@ -323,23 +344,34 @@ type pyName struct {
 	ascii bool
 }
 
-// match is can_fetch for url and a crawler that answers to any of agents.
-func (r *pyReading) match(f *File, url string, agents []string) Verdict {
+// pyMatchInput is what both python readings' can_fetch starts with: the
+// verdict when the status, an unread body or a URL urlparse rejects
+// decides (ok false), else the URL's path and the crawler's names, each
+// cut at its first '/', appended to names.
+func pyMatchInput(f *File, unread bool, url string, agents []string, names []pyName) (string, []pyName, Verdict, bool) {
 	if f.Response.bodyIgnored() {
-		return pyStatusVerdict(f)
+		return "", nil, pyStatusVerdict(f), false
 	}
-	if r.unread {
-		return Verdict{}
+	if unread {
+		return "", nil, Verdict{}, false
 	}
 	path, ok := pyRequestPath(url)
 	if !ok {
-		return Verdict{}
+		return "", nil, Verdict{}, false
 	}
-	var buf [4]pyName
-	names := buf[:0]
 	for _, ua := range agents {
 		name, _, _ := strings.Cut(ua, "/")
 		names = append(names, pyName{name, asciiOnly(name)})
+	}
+	return path, names, Verdict{}, true
+}
+
+// match is can_fetch for url and a crawler that answers to any of agents.
+func (r *pyReading) match(f *File, url string, agents []string) Verdict {
+	var buf [4]pyName
+	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0])
+	if !ok {
+		return v
 	}
 	for _, e := range r.entries {
 		if r.appliesTo(e, names) {

@@ -27,31 +27,14 @@ type pyRFCBuilder struct {
 // readPython derives the python reading from the file's line list, cut at
 // Python's own line breaks, as readPythonLegacy does.
 func readPython(f *File, r *pyRFCReading) {
-	if f.Response.bodyIgnored() {
-		return
-	}
-	if f.badUTF8 {
-		r.unread = true
+	if r.unread = f.badUTF8; !pyParses(f) {
 		return
 	}
 	r.agents = make([]pyAgent, 0, len(f.agents))
 	r.rules = make([]rfcRule, 0, len(f.Rules))
 	r.groups = make([]rfcGroup, 0, len(f.Groups))
 	b := pyRFCBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
-	classes := f.lineClasses()
-	for i, text := range f.lines {
-		if i == 0 && f.bom == len(utf8BOM) {
-			text = utf8BOM + text
-		} else if classes != nil {
-			if !b.classified(i+1, classes[i], text) {
-				return
-			}
-			continue
-		}
-		if !b.lines(i+1, text) {
-			return
-		}
-	}
+	pyReadLines(f, &b)
 }
 
 // lines reads one line of the line list, or the lines Python cuts it into;
@@ -190,21 +173,10 @@ func pyPatternKept(body string) bool {
 
 // match is can_fetch for url and a crawler that answers to any of agents.
 func (r *pyRFCReading) match(f *File, url string, agents []string) Verdict {
-	if f.Response.bodyIgnored() {
-		return pyStatusVerdict(f)
-	}
-	if r.unread {
-		return Verdict{}
-	}
-	path, ok := pyRequestPath(url)
-	if !ok {
-		return Verdict{}
-	}
 	var buf [4]pyName
-	names := buf[:0]
-	for _, ua := range agents {
-		name, _, _ := strings.Cut(ua, "/")
-		names = append(names, pyName{name, asciiOnly(name)})
+	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0])
+	if !ok {
+		return v
 	}
 	var buf2 [64]pyTier
 	tiers := buf2[:0]
@@ -217,25 +189,13 @@ func (r *pyRFCReading) match(f *File, url string, agents []string) Verdict {
 		tiers = append(tiers, t)
 		tier = max(tier, t)
 	}
-	var best rfcRule
-	found := false
+	var c ruleChoice
 	for gi, g := range r.groups {
-		if tier == pyTierNone || tiers[gi] != tier {
-			continue
-		}
-		for _, rule := range r.rules[g.rules.start:g.rules.end] {
-			if !matchPattern(rule.pattern, int(rule.star), rule.anchored, path) {
-				continue
-			}
-			if !found || rule.length > best.length || rule.length == best.length && rule.allow && !best.allow {
-				best, found = rule, true
-			}
+		if tier != pyTierNone && tiers[gi] == tier {
+			c.consider(r.rules[g.rules.start:g.rules.end], path)
 		}
 	}
-	if !found {
-		return Verdict{Allowed: true}
-	}
-	return Verdict{Allowed: best.allow, Line: int(best.line)}
+	return c.verdict()
 }
 
 // pyTier is how well a group names a crawler: by its whole name, by a
