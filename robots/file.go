@@ -41,6 +41,9 @@ type File struct {
 	// ([File.As]) instead of splitting the body again; nil for a body the
 	// status makes crawlers ignore.
 	lines []string
+	// classes is the class of each line of lines when the text is plain
+	// (lineClass), for the readings to reuse; nil otherwise.
+	classes []lineClass
 }
 
 // Group is a run of user-agent lines and the rules that follow them, as

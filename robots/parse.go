@@ -54,7 +54,7 @@ func parseText(r Response, text string, size int) *File {
 func parseLines(r Response, text string, size int, keepLines bool) *File {
 	f := &File{Response: r, Size: size, text: text}
 	s := scratchPool.Get().(*scratch)
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = s.rules, s.diags, s.groups, s.agents, s.lines
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes = s.rules, s.diags, s.groups, s.agents, s.lines, s.classes
 	p := parser{f: f, cur: -1, s: s, keepLines: keepLines}
 	p.run()
 	s.release()
@@ -128,6 +128,7 @@ func (p *parser) run() {
 	p.rulesMade = !p.quiet
 	f.bom = skipBOM(f.text)
 	sp := newLineSplitter(f.text[f.bom:])
+	classes := p.keepLines && plainText(f.text[f.bom:])
 	var text string // the last line
 	var l Line
 	for {
@@ -136,10 +137,13 @@ func (p *parser) run() {
 			break
 		}
 		text = t
+		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
 		if p.keepLines {
 			f.lines = append(f.lines, t)
+			if classes {
+				f.classes = append(f.classes, classOf(&l))
+			}
 		}
-		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
 		p.line(&l)
 	}
 	f.Stats.Lines = sp.num
@@ -875,8 +879,8 @@ func (p *parser) keep() {
 	f, s := p.f, p.s
 	p.forgetGroupRules()
 	p.forgetAgents()
-	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines)
+	s.rules, s.diags, s.groups, s.agents, s.lines, s.classes = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines), exact(f.classes)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}

@@ -72,11 +72,7 @@ type pyBuilder struct {
 // Python's splitlines knows, with the byte order mark put back (Python's
 // UTF-8 decoding keeps it as U+FEFF on the first line).
 func readPythonLegacy(f *File, r *pyReading) {
-	if f.Response.bodyIgnored() {
-		return
-	}
-	if f.badUTF8 {
-		r.unread = true
+	if r.unread = f.badUTF8; !pyParses(f) {
 		return
 	}
 	// Google's rules and agents are as many as robotparser's in most
@@ -85,13 +81,8 @@ func readPythonLegacy(f *File, r *pyReading) {
 	r.rules = make([]pyRule, 0, len(f.Rules))
 	r.entries = make([]pyEntry, 0, len(f.Groups))
 	b := pyBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
-	for i, text := range f.lines {
-		if i == 0 && f.bom == len(utf8BOM) {
-			text = utf8BOM + text
-		}
-		if !b.lines(i+1, text) {
-			return
-		}
+	if !pyReadLines(f, &b) {
+		return
 	}
 	if b.state == pyRules {
 		b.endGroup() // user-agent lines without a rule at the end are dropped
@@ -99,6 +90,42 @@ func readPythonLegacy(f *File, r *pyReading) {
 }
 
 const utf8BOM = "\xEF\xBB\xBF"
+
+// pyParses reports whether robotparser parses f's body: not when its
+// status makes read() ignore it, nor when it is not UTF-8 (read() raises
+// before parsing, and can_fetch answers false to everything).
+func pyParses(f *File) bool { return !f.Response.bodyIgnored() && !f.badUTF8 }
+
+// pyLineReader is what reads lines as robotparser does (pyBuilder,
+// pyRFCBuilder): a line from its class, or a line of the line list, cut at
+// Python's own line breaks; each false when robotparser raised.
+type pyLineReader interface {
+	classified(num int, c lineClass, text string) bool
+	lines(num int, text string) bool
+}
+
+// pyReadLines gives b every line of f, from its class where the text is
+// plain, the byte order mark put back on the first (Python's UTF-8
+// decoding keeps it as U+FEFF); false when robotparser raised, which ends
+// its parse.
+func pyReadLines(f *File, b pyLineReader) bool {
+	classes := f.lineClasses()
+	for i, text := range f.lines {
+		var ok bool
+		switch {
+		case i == 0 && f.bom == len(utf8BOM):
+			ok = b.lines(i+1, utf8BOM+text)
+		case classes != nil:
+			ok = b.classified(i+1, classes[i], text)
+		default:
+			ok = b.lines(i+1, text)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // lines reads one line of the line list, or the lines Python cuts it into;
 // false when robotparser raised ValueError, which ends its parse.
@@ -151,7 +178,42 @@ func (b *pyBuilder) line(num int, s string) bool {
 	if kind == pyKeyOther {
 		return true
 	}
-	value = pyUnquote(pyStrip(value))
+	return b.record(num, kind, pyStrip(value))
+}
+
+// classified reads a line of a plain text from its class; false when
+// robotparser raised.
+func (b *pyBuilder) classified(num int, c lineClass, text string) bool {
+	switch c.kind() {
+	case lineSlow:
+		return b.line(num, text)
+	case lineNone:
+		if text == "" {
+			return b.line(num, text)
+		}
+		return true
+	case lineOther:
+		return true
+	}
+	return b.record(num, pyKeyOfClass(c), c.value(text))
+}
+
+// pyKeyOfClass is the key robotparser reads in a line of class c, a
+// user-agent, allow or disallow line.
+func pyKeyOfClass(c lineClass) pyKeyKind {
+	switch c.kind() {
+	case lineUserAgent:
+		return pyKeyUserAgent
+	case lineAllow:
+		return pyKeyAllow
+	}
+	return pyKeyDisallow
+}
+
+// record acts on a line of a key robotparser knows, its value stripped;
+// false when robotparser raised.
+func (b *pyBuilder) record(num int, kind pyKeyKind, value string) bool {
+	value = pyUnquote(value)
 	switch kind {
 	case pyKeyUserAgent:
 		if b.state == pyRules {
@@ -169,28 +231,33 @@ func (b *pyBuilder) line(num int, s string) bool {
 		}
 		b.r.rules = append(b.r.rules, pyRule{line: int32(num), allow: kind == pyKeyAllow || value == "", path: path})
 		b.state = pyRules
-	case pyKeyCrawlDelay:
+	case pyKeyCrawlDelay, pyKeyRequestRate:
 		if b.state == pyStart {
 			return true
 		}
-		if digits, decimal := pyIsDigits(value); digits && !decimal {
-			return false // int() raises
-		}
-		b.state = pyRules
-	case pyKeyRequestRate:
-		if b.state == pyStart {
-			return true
-		}
-		if n0, n1, ok := strings.Cut(value, "/"); ok && strings.IndexByte(n1, '/') < 0 {
-			d0, dec0 := pyIsDigits(pyStrip(n0))
-			d1, dec1 := pyIsDigits(pyStrip(n1))
-			if d0 && d1 && !(dec0 && dec1) {
-				return false
-			}
+		if pyIntRaises(kind, value) {
+			return false
 		}
 		b.state = pyRules
 	}
 	return true
+}
+
+// pyIntRaises reports whether robotparser's int() raises ValueError on the
+// value of a crawl-delay or request-rate line, which ends its parse: a
+// value of digits that are not all decimal digits ("²"), or such a number
+// on either side of a request rate's '/'.
+func pyIntRaises(kind pyKeyKind, value string) bool {
+	if kind == pyKeyCrawlDelay {
+		digits, decimal := pyIsDigits(value)
+		return digits && !decimal
+	}
+	if n0, n1, ok := strings.Cut(value, "/"); ok && strings.IndexByte(n1, '/') < 0 {
+		d0, dec0 := pyIsDigits(pyStrip(n0))
+		d1, dec1 := pyIsDigits(pyStrip(n1))
+		return d0 && d1 && !(dec0 && dec1)
+	}
+	return false
 }
 
 // pyKeyOf is the key robotparser reads in k, stripped and lower-cased; a
@@ -277,23 +344,34 @@ type pyName struct {
 	ascii bool
 }
 
-// match is can_fetch for url and a crawler that answers to any of agents.
-func (r *pyReading) match(f *File, url string, agents []string) Verdict {
+// pyMatchInput is what both python readings' can_fetch starts with: the
+// verdict when the status, an unread body or a URL urlparse rejects
+// decides (ok false), else the URL's path and the crawler's names, each
+// cut at its first '/', appended to names.
+func pyMatchInput(f *File, unread bool, url string, agents []string, names []pyName) (string, []pyName, Verdict, bool) {
 	if f.Response.bodyIgnored() {
-		return pyStatusVerdict(f)
+		return "", nil, pyStatusVerdict(f), false
 	}
-	if r.unread {
-		return Verdict{}
+	if unread {
+		return "", nil, Verdict{}, false
 	}
 	path, ok := pyRequestPath(url)
 	if !ok {
-		return Verdict{}
+		return "", nil, Verdict{}, false
 	}
-	var buf [4]pyName
-	names := buf[:0]
 	for _, ua := range agents {
 		name, _, _ := strings.Cut(ua, "/")
 		names = append(names, pyName{name, asciiOnly(name)})
+	}
+	return path, names, Verdict{}, true
+}
+
+// match is can_fetch for url and a crawler that answers to any of agents.
+func (r *pyReading) match(f *File, url string, agents []string) Verdict {
+	var buf [4]pyName
+	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0])
+	if !ok {
+		return v
 	}
 	for _, e := range r.entries {
 		if r.appliesTo(e, names) {
@@ -329,6 +407,9 @@ func pyStatusVerdict(f *File) Verdict {
 // (fragment included) and quoted; "/" when that leaves nothing. ok is false
 // when urlparse raises.
 func pyRequestPath(url string) (string, bool) {
+	if url == "/" {
+		return url, true // the root, as a census asks: nothing to parse or quote
+	}
 	u, err := pyURLParse(pyUnquote(url))
 	if err != nil {
 		return "", false
@@ -372,8 +453,12 @@ func pyAgentNames(a pyAgent, name pyName) bool {
 // containsFoldASCII reports whether sub is a substring of s under ASCII
 // case folding.
 func containsFoldASCII(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	first := lowerASCII(sub[0])
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if equalFoldASCII(s[i:i+len(sub)], sub) {
+		if lowerASCII(s[i]) == first && equalFoldASCII(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}

@@ -112,14 +112,108 @@ const (
 	//     (2.3.1.3); Google takes it as "unreachable", everything
 	//     disallowed. Other statuses read as Google reads them.
 	SemanticsRFC9309
+	// SemanticsPython is urllib.robotparser after gh-138907, "Support RFC
+	// 9309 in robotparser" (python/cpython#138908 on main, backported to
+	// 3.13 by python/cpython#149376, May 2026). The change's description
+	// (both pull requests, cited "PR" below) lists what it changed; the
+	// rest of the module is taken as python-legacy's, since no Python with
+	// the change was at hand to compare with (the machine's python3 is
+	// 3.11) and the stored snapshots of CPython's Lib/test/test_robotparser.py
+	// predate it (testdata/python/rfc9309.txt says which expectations are
+	// the change's own and which are inferred). It differs from Google's
+	// reading in every way below:
+	//
+	//   - A user-agent value names a crawler, in this order of preference
+	//     (PR: "prefer full match for user agent"): equal to the crawler's
+	//     name cut at its first '/', ignoring case; else, lower-cased, a
+	//     substring of that name lower-cased, as before the change
+	//     (DifferentAgentTest: "figtree" names "FigTree Robot
+	//     libwww-perl/5.04"); else '*'. The groups of the best kind that
+	//     any group reaches are merged (PR: "groups matching the same user
+	//     agent are now merged"). Google takes the product token up to the
+	//     first character outside [A-Za-z_-] and matches it whole.
+	//   - Rule paths and URLs are percent-decoded, parsed by urlparse and
+	//     quoted again as python-legacy does (CrawlDelayAndRequestRateTest:
+	//     "/a%3cd.html", "/~joe/"), the runs between '*' characters one by
+	//     one, so that '*' and a final '$' keep their meaning (PR: "special
+	//     characters "$" and "*" are now supported in rules"); an empty
+	//     query disappears ("Disallow: /a?" is "/a", EmptyQueryStringTest).
+	//   - Only "user-agent", "allow", "disallow", "crawl-delay",
+	//     "request-rate" and "sitemap" are keys, spelled in full with a
+	//     colon; crawl-delay and request-rate lines count as rules for
+	//     grouping (a user-agent line after them starts a group).
+	//   - Lines end also at Python's own line breaks, the body must be
+	//     UTF-8, a ValueError of urlparse or int() ends the parse, and
+	//     statuses read as read() sets its flags: all as python-legacy.
+	//   - /robots.txt is matched like any path; no index.htm leniency.
+	//
+	// What it shares with Google since the change: blank lines never end a
+	// group and a user-agent line after a rule starts one (PR: "empty lines
+	// are always ignored", "the user-agent line after a rule starts a new
+	// group"), the longest match decides and Allow wins ties (PR: "the
+	// rule with the longest match wins", "the Allow rule wins"), rules
+	// before any user-agent line are ignored.
+	SemanticsPython
+	// SemanticsCrawlerCommons is SimpleRobotRulesParser of crawler-commons
+	// 1.6 in its default configuration (exact user-agent matching, a
+	// maximum crawl delay of 300 s), what Common Crawl's CCBot, built on
+	// Apache Nutch, obeys. Agents are given to it as to the parser's string
+	// API: lower-cased and split at commas and white space. It shares
+	// Google's grouping (a user-agent line after a rule starts a group,
+	// blank lines and other directives do not), merging of matching
+	// groups, '*' fallback, longest match, allow on ties, '*' and '$', and
+	// differs in every way below; a test name is a method of
+	// src/test/java/crawlercommons/robots/SimpleRobotRulesParserTest.java
+	// at the tag crawler-commons-1.6, "doc" the javadoc of
+	// SimpleRobotRulesParser and SimpleRobotRules there:
+	//
+	//   - A user-agent value names a crawler when, lower-cased, it equals
+	//     one of its names, or, not being a product token ([a-z_-]+) as a
+	//     whole, starts with one ("foo/1.2" and "foo bar" name foo:
+	//     testAgentTokenMatch; doc: setExactUserAgentMatching,
+	//     userAgentProductTokenPartialMatch). Google compares the value's
+	//     token, cut at the first character outside [A-Za-z_-], with the
+	//     name: "crawler1" names the crawler "crawler1" for crawler-commons,
+	//     "crawler" for Google.
+	//   - Its own list of misspelt keys counts ("useragent", "useg-agent",
+	//     "desallow", "dissalow", "disalow", "crawl delay" and others:
+	//     testDirectiveTypos), not Google's: "desallow" is a disallow line
+	//     for crawler-commons only. (A key followed by white space instead
+	//     of a colon, testFormatErrors, is a record for both.)
+	//   - Lines end also at U+0085, U+2028 and U+2029 (testMixedEndings2);
+	//     a body with a UTF-16 byte order mark is decoded as UTF-16
+	//     (testRobotsWithUTF16LEBOM, testRobotsWithUTF16BEBOM).
+	//   - A body with an <html>, <head> or <body> tag is read as allowing
+	//     everything unless it has "user-agent:"; then its tags are cut
+	//     from each line ("Disallow: /<BR>" is "Disallow: /":
+	//     testHtmlMarkupInRobotsTxt, testIgnoreOfHtml).
+	//   - Rule paths and URLs are normalised (testEscapedPaths;
+	//     doc: escapePath): escapes of unreserved characters decoded,
+	//     other escapes upper-cased, controls, space, '"', '#', '<', '>',
+	//     '[', ']', '^', '`', '{', '|', '}' and bytes outside ASCII
+	//     percent-encoded, '*' and '$' of a URL compared as "%2A" and
+	//     "%24" ("/%7Ejoe" matches "/~joe"; "Disallow: /search/%2A/"
+	//     matches "/search/*/" only).
+	//   - /robots.txt is always allowed (testRobotsTxtAlwaysAllowed).
+	//   - The index.htm leniency applies to disallow rules too: "Disallow:
+	//     /d/index.html" also disallows "/d/" (doc: isAllowedPath).
+	//   - A crawl delay over 300 seconds for the crawler (the smallest of
+	//     the crawl-delay lines that follow a user-agent line naming it, one
+	//     for each run of such lines; doc: ParseState.setCrawlDelay)
+	//     disallows everything (testBigCrawlDelay; doc: setMaxCrawlDelay).
+	//   - Statuses (doc: failedFetch; testStatusCodeCreation): any 4xx,
+	//     429 included, allows everything, 5xx disallows everything; a
+	//     redirect reads as Google reads it (the crawler follows it).
+	//   - Bytes that are not UTF-8 become U+FFFD before rules are encoded.
+	SemanticsCrawlerCommons
 )
 
 // semanticsNames are the names of the semantics, as the command line and
 // the dataset spell them, in the order of the constants.
-var semanticsNames = [...]string{"google", "python-legacy", "rfc9309"}
+var semanticsNames = [...]string{"google", "python-legacy", "rfc9309", "python", "crawler-commons"}
 
 // String returns the name of the semantics ("google", "python-legacy",
-// "rfc9309").
+// "rfc9309", "python", "crawler-commons").
 func (s Semantics) String() string { return semanticsNames[s] }
 
 // AllSemantics returns every semantics, Google's first.
@@ -148,12 +242,17 @@ func SemanticsNames(sep string) string { return strings.Join(semanticsNames[:], 
 // A Reading is a parsed file read as one parser reads it. It is built from
 // the File's one parse, from its groups (Google) or its line list (the
 // other parsers, which group lines differently), without splitting the
-// body again. A Reading is immutable and safe for concurrent use.
+// body again; in a plain text (printable ASCII, tabs and line ends, most
+// files) the other parsers take each line's key and value from the class
+// Google's parse recorded (lineClass) instead of reading the line again.
+// A Reading is immutable and safe for concurrent use.
 type Reading struct {
 	f   *File
 	sem Semantics
-	py  pyReading  // python-legacy
-	rfc rfcReading // rfc9309
+	py  pyReading    // python-legacy
+	rfc rfcReading   // rfc9309
+	py2 pyRFCReading // python
+	cc  ccReading    // crawler-commons
 }
 
 // As returns the file read with semantics s. Build it once and match many
@@ -166,6 +265,10 @@ func (f *File) As(s Semantics) *Reading {
 		readPythonLegacy(f, &r.py)
 	case SemanticsRFC9309:
 		readRFC9309(f, &r.rfc)
+	case SemanticsPython:
+		readPython(f, &r.py2)
+	case SemanticsCrawlerCommons:
+		readCrawlerCommons(f, &r.cc)
 	}
 	return r
 }
@@ -182,6 +285,10 @@ func (r *Reading) Match(url string, agents []string) Verdict {
 		return r.py.match(r.f, url, agents)
 	case SemanticsRFC9309:
 		return r.rfc.match(r.f, url, agents)
+	case SemanticsPython:
+		return r.py2.match(r.f, url, agents)
+	case SemanticsCrawlerCommons:
+		return r.cc.match(r.f, url, agents)
 	}
 	return r.f.Match(url, agents)
 }

@@ -52,8 +52,15 @@ func readRFC9309(f *File, r *rfcReading) {
 	r.groups = make([]rfcGroup, 0, len(f.Groups))
 	var patterns strings.Builder
 	inRules := false // the current group has a rule: a user-agent line starts another
+	classes := f.lineClasses()
 	for i, text := range f.lines {
-		kind, value := rfcLine(text)
+		var kind rfcKind
+		var value string
+		if classes != nil && classes[i].kind() != lineSlow {
+			kind, value = rfcKindOfClass(classes[i]), classes[i].value(text)
+		} else {
+			kind, value = rfcLine(text)
+		}
 		switch kind {
 		case rfcUserAgent:
 			if len(r.groups) == 0 || inRules {
@@ -103,6 +110,19 @@ func rfcLine(text string) (rfcKind, string) {
 	return kind, trimWS(value)
 }
 
+// rfcKindOfClass is the record of a line of class c (not lineSlow).
+func rfcKindOfClass(c lineClass) rfcKind {
+	switch c.kind() {
+	case lineUserAgent:
+		return rfcUserAgent
+	case lineAllow:
+		return rfcAllow
+	case lineDisallow:
+		return rfcDisallow
+	}
+	return rfcOther
+}
+
 // trimWS cuts RFC 9309's white space, SP and HTAB, from both ends of s.
 func trimWS(s string) string {
 	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
@@ -137,7 +157,25 @@ func rfcUnreserved(c byte) bool {
 // (uri true), '*' and '$' are written "%2A" and "%24", so that they match
 // only patterns that escape them (section 2.2.3).
 func rfcNormalise(b *strings.Builder, s string, uri bool) string {
-	if !rfcNeedsChange(s, uri) {
+	return escapeNormalise(b, s, &rfcEncoded, uri, false)
+}
+
+// rfcEncoded are the bytes RFC 9309 percent-encodes: those outside ASCII.
+var rfcEncoded = func() (t [256]bool) {
+	for c := 0x80; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// escapeNormalise writes s to b as rfcNormalise and ccNormalise compare it
+// and returns it, or returns s itself when it needs no change: an escape
+// of an unreserved character decoded, the hex digits of other escapes
+// upper-cased, the bytes of enc percent-encoded, and, in a URI (uri true),
+// '*' and '$' written "%2A" and "%24"; with bare, a '%' that starts no
+// escape is written "%25".
+func escapeNormalise(b *strings.Builder, s string, enc *[256]bool, uri, bare bool) string {
+	if !escapeNeedsChange(s, enc, uri) {
 		return s
 	}
 	const hex = "0123456789ABCDEF"
@@ -153,7 +191,9 @@ func rfcNormalise(b *strings.Builder, s string, uri bool) string {
 				b.Write([]byte{'%', upper(s[i+1]), upper(s[i+2])})
 			}
 			i += 2
-		case c >= 0x80 || uri && (c == '*' || c == '$'):
+		case c == '%' && bare:
+			b.WriteString("%25")
+		case enc[c] || uri && (c == '*' || c == '$'):
 			b.Write([]byte{'%', hex[c>>4], hex[c&0xf]})
 		default:
 			b.WriteByte(c)
@@ -162,10 +202,10 @@ func rfcNormalise(b *strings.Builder, s string, uri bool) string {
 	return b.String()[start:]
 }
 
-// rfcNeedsChange reports whether rfcNormalise changes s.
-func rfcNeedsChange(s string, uri bool) bool {
+// escapeNeedsChange reports whether escapeNormalise changes s.
+func escapeNeedsChange(s string, enc *[256]bool, uri bool) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '%' || c >= 0x80 || uri && (c == '*' || c == '$') {
+		if c := s[i]; c == '%' || enc[c] || uri && (c == '*' || c == '$') {
 			return true
 		}
 	}
@@ -191,25 +231,42 @@ func (r *rfcReading) match(f *File, url string, agents []string) Verdict {
 			break
 		}
 	}
-	var best rfcRule
-	found := false
+	var c ruleChoice
 	for _, g := range r.groups {
 		if specific && !r.names(g, agents) || !specific && !r.global(g) {
 			continue
 		}
-		for _, rule := range r.rules[g.rules.start:g.rules.end] {
-			if !matchPattern(rule.pattern, int(rule.star), rule.anchored, path) {
-				continue
-			}
-			if !found || rule.length > best.length || rule.length == best.length && rule.allow && !best.allow {
-				best, found = rule, true
-			}
+		c.consider(r.rules[g.rules.start:g.rules.end], path)
+	}
+	return c.verdict()
+}
+
+// ruleChoice is the most specific rule matching a path among those
+// considered so far: the longest pattern, an allow on ties (RFC 9309,
+// 2.2.2), as the rfc9309 and python readings choose.
+type ruleChoice struct {
+	best  rfcRule
+	found bool
+}
+
+// consider takes the rules of rules that match path into the choice.
+func (c *ruleChoice) consider(rules []rfcRule, path string) {
+	for _, rule := range rules {
+		if !matchPattern(rule.pattern, int(rule.star), rule.anchored, path) {
+			continue
+		}
+		if !c.found || rule.length > c.best.length || rule.length == c.best.length && rule.allow && !c.best.allow {
+			c.best, c.found = rule, true
 		}
 	}
-	if !found {
+}
+
+// verdict is the chosen rule's verdict; allowed when no rule matched.
+func (c *ruleChoice) verdict() Verdict {
+	if !c.found {
 		return Verdict{Allowed: true}
 	}
-	return Verdict{Allowed: best.allow, Line: int(best.line)}
+	return Verdict{Allowed: c.best.allow, Line: int(c.best.line)}
 }
 
 // names reports whether one of the group's user-agent values is one of

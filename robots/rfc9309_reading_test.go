@@ -1,7 +1,6 @@
 package robots
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 type rfcExample struct {
 	name  string
 	body  strings.Builder
+	file  string // the body's file in the shared corpus, "" when inline
 	wants []rfcWant
 }
 
@@ -24,33 +24,7 @@ type rfcWant struct {
 // readRFCExamples reads testdata/rfc9309/examples.txt.
 func readRFCExamples(t *testing.T) []*rfcExample {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "rfc9309", "examples.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []*rfcExample
-	for i, line := range strings.Split(string(data), "\n") {
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-		case strings.HasPrefix(line, "@ "):
-			cases = append(cases, &rfcExample{name: line[2:]})
-		case len(cases) == 0:
-			t.Fatalf("examples.txt:%d: %q before the first case", i+1, line)
-		case line == ">" || strings.HasPrefix(line, "> "):
-			c := cases[len(cases)-1]
-			c.body.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, ">"), " ") + "\n")
-		case strings.HasPrefix(line, "? "):
-			f := strings.Fields(line[2:])
-			if len(f) != 3 || f[2] != "allow" && f[2] != "disallow" {
-				t.Fatalf("examples.txt:%d: bad expectation %q", i+1, line)
-			}
-			c := cases[len(cases)-1]
-			c.wants = append(c.wants, rfcWant{f[0], f[1], f[2] == "allow"})
-		default:
-			t.Fatalf("examples.txt:%d: unknown line %q", i+1, line)
-		}
-	}
-	return cases
+	return readExpectations(t, filepath.Join("testdata", "rfc9309", "examples.txt"))
 }
 
 // TestRFC9309Examples gives the verdicts RFC 9309's own examples state.

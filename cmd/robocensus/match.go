@@ -47,15 +47,23 @@ file: google (the default, as above), python-legacy (Python's
 urllib.robotparser of CPython 3.12 and earlier: first match in file order,
 groups ended by an empty line, user-agent values matched as substrings of
 the crawler's name, paths percent-decoded and re-encoded; agents are given
-to it as written, as a Python crawler passes its name to can_fetch) or
-rfc9309 (RFC 9309 by its letter: no misspelled keys or missing colons,
+to it as written, as a Python crawler passes its name to can_fetch),
+python (urllib.robotparser after gh-138907, CPython main and 3.13 since May
+2026: groups merged, longest match, '*' and '$', a user-agent value matched
+whole before it is matched as a substring; agents as written),
+crawler-commons (SimpleRobotRulesParser of crawler-commons 1.6, default
+configuration, what CCBot obeys: user-agent values matched whole or by
+their leading product token against the agents lower-cased and split at
+commas and white space, its own misspelt keys, paths normalised, HTML tags
+cut, /robots.txt always allowed, a crawl delay over 300 s disallowing
+everything; agents as written) or rfc9309 (RFC 9309 by its letter: no misspelled keys or missing colons,
 whole product tokens, escapes of unreserved characters decoded,
 /robots.txt always allowed, 429 allowing everything; agents as Google gets
-them). The robots package's SemanticsPythonLegacy and SemanticsRFC9309
-list every difference from Google's reading. With --semantics all, each
+them). The robots package's SemanticsPythonLegacy, SemanticsPython,
+SemanticsCrawlerCommons and SemanticsRFC9309 list every difference from Google's reading. With --semantics all, each
 URL gets one line with every reading's verdict:
 
-	URL<TAB>google=allowed<TAB>python-legacy=disallowed<TAB>rfc9309=allowed
+	URL<TAB>google=allowed<TAB>python-legacy=disallowed<TAB>rfc9309=allowed<TAB>python=allowed<TAB>crawler-commons=allowed
 
 and, where the readings differ, a last column says which rule decided for
 each ("line 0" when none did):

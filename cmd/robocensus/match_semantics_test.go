@@ -18,13 +18,15 @@ func writeRobots(t *testing.T, body string) string {
 }
 
 // match --semantics python-legacy gives urllib.robotparser's verdict
-// (first match, WordPress's default file) where Google's differs, and
-// --semantics google the default's.
+// (first match, WordPress's default file) where Google's differs,
+// --semantics python that of the module after gh-138907 (longest match),
+// and --semantics google the default's.
 func TestMatchSemanticsOne(t *testing.T) {
 	name := writeRobots(t, "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n")
 	for _, tt := range []struct{ semantics, want string }{
 		{"google", "allowed\t/wp-admin/admin-ajax.php\t3\n"},
 		{"python-legacy", "disallowed\t/wp-admin/admin-ajax.php\t2\n"},
+		{"python", "allowed\t/wp-admin/admin-ajax.php\t3\n"},
 	} {
 		code, out, errs := runCmd(t, "", "match", "--semantics", tt.semantics, "--why", "--agent", "GPTBot", name, "/wp-admin/admin-ajax.php")
 		if code != exitOK || out != tt.want || errs != "" {
@@ -38,8 +40,8 @@ func TestMatchSemanticsOne(t *testing.T) {
 func TestMatchSemanticsAll(t *testing.T) {
 	name := writeRobots(t, "User-agent: GPTBot\n\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n")
 	code, out, _ := runCmd(t, "", "match", "--semantics", "all", "--agent", "GPTBot", name, "/", "/private/x")
-	want := "/\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=disallowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0; rfc9309 line 3 \"Disallow: /\"\n" +
-		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\trfc9309=disallowed\n"
+	want := "/\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=disallowed\tpython=disallowed\tcrawler-commons=disallowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0; rfc9309 line 3 \"Disallow: /\"; python line 3 \"Disallow: /\"; crawler-commons line 3 \"Disallow: /\"\n" +
+		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\trfc9309=disallowed\tpython=disallowed\tcrawler-commons=disallowed\n"
 	if code != exitOK || out != want {
 		t.Errorf("exit %d, stdout\n%s\nwant\n%s", code, out, want)
 	}
@@ -49,7 +51,7 @@ func TestMatchSemanticsAll(t *testing.T) {
 func TestMatchSemanticsUnknown(t *testing.T) {
 	name := writeRobots(t, "User-agent: *\nDisallow: /\n")
 	code, out, errs := runCmd(t, "", "match", "--semantics", "bing", "--agent", "GPTBot", name, "/")
-	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --semantics "bing": want google, python-legacy, rfc9309 or all`) {
+	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --semantics "bing": want google, python-legacy, rfc9309, python, crawler-commons or all`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
@@ -72,5 +74,43 @@ func TestMatchSemanticsRFC9309(t *testing.T) {
 	code, out, _ := runCmd(t, "", "match", "--semantics", "google", "--why", "--agent", "Linguee Bot", name, "/a")
 	if code != exitOK || out != "disallowed\t/a\t4\n" {
 		t.Errorf("google: exit %d, stdout %q: the misspelled key is a rule for Google", code, out)
+	}
+}
+
+// match --semantics python gives the agent to the reading as written and
+// prefers a user-agent value equal to the crawler's name over one that is
+// a part of it, where python-legacy takes the first that is a part.
+func TestMatchSemanticsPython(t *testing.T) {
+	name := writeRobots(t, "User-agent: Bot\nDisallow: /a\n\nUser-agent: GPTBot\nDisallow: /b\n")
+	for _, tt := range []struct{ semantics, url, want string }{
+		{"python", "/a", "allowed\t/a\t0\n"},
+		{"python", "/b", "disallowed\t/b\t5\n"},
+		{"python-legacy", "/a", "disallowed\t/a\t2\n"},
+	} {
+		code, out, _ := runCmd(t, "", "match", "--semantics", tt.semantics, "--why", "--agent", "GPTBot/1.1", name, tt.url)
+		if code != exitOK || out != tt.want {
+			t.Errorf("--semantics %s %s: exit %d, stdout %q; want %q", tt.semantics, tt.url, code, out, tt.want)
+		}
+	}
+}
+
+// match --semantics crawler-commons gives the verdict of crawler-commons
+// 1.6: its own misspelt keys count, /robots.txt is always allowed, and a
+// user-agent value with a digit names the crawler whole, where Google cuts
+// it before the digit.
+func TestMatchSemanticsCrawlerCommons(t *testing.T) {
+	name := writeRobots(t, "User-agent: *\nDesallow: /a\nDisallow: /\n\nUser-agent: bot2\nDisallow: /b\n")
+	for _, tt := range []struct{ semantics, agent, url, want string }{
+		{"crawler-commons", "CCBot", "/a", "disallowed\t/a\t2\n"},
+		{"google", "CCBot", "/a", "disallowed\t/a\t3\n"},
+		{"crawler-commons", "CCBot", "/robots.txt", "allowed\t/robots.txt\t0\n"},
+		{"google", "CCBot", "/robots.txt", "disallowed\t/robots.txt\t3\n"},
+		{"crawler-commons", "bot2", "/x", "allowed\t/x\t0\n"},
+		{"crawler-commons", "bot2", "/b", "disallowed\t/b\t6\n"},
+	} {
+		code, out, _ := runCmd(t, "", "match", "--semantics", tt.semantics, "--why", "--agent", tt.agent, name, tt.url)
+		if code != exitOK || out != tt.want {
+			t.Errorf("--semantics %s %s %s: exit %d, stdout %q; want %q", tt.semantics, tt.agent, tt.url, code, out, tt.want)
+		}
 	}
 }

@@ -1,0 +1,107 @@
+package robots
+
+// lineClass is what Google's parse learnt of one line that the other
+// readings can reuse instead of cutting, stripping and keying the line
+// again: its kind and, for an allow, disallow or user-agent line, where its
+// value starts and ends in the line. A File records the classes of its
+// lines only when its text is plain (plainText), where every reading would
+// find the same key and value as Google: there the white space the
+// readings trim (C's isspace, Python's str.strip, Java's trim, RFC 9309's
+// SP and HTAB) is only space and tab, and no line break but CR and LF
+// exists.
+//
+// The kind is the low byte; the value's start and end offsets are the
+// next 28 bits each (a line of a file is shorter than 2^28 bytes).
+type lineClass uint64
+
+const (
+	// lineSlow: the readings read the line themselves (a missing colon,
+	// a misspelt or unknown key, a line Google cut, ...).
+	lineSlow lineClass = iota
+	// lineNone: empty, white space or a comment: no record for any reading.
+	lineNone
+	// lineOther: a sitemap line, spelt in full with its colon: a record
+	// no reading acts on.
+	lineOther
+	lineUserAgent
+	lineAllow
+	lineDisallow
+)
+
+// classOf is the class of a line Google classified as l.
+func classOf(l *Line) lineClass {
+	switch l.Kind {
+	case LineEmpty, LineComment:
+		return lineNone
+	case LineDirective:
+	default:
+		return lineSlow
+	}
+	if l.MissingColon || l.Typo || l.Prefix || l.TooLong || len(l.KeyText) != len(l.Key.String()) {
+		return lineSlow
+	}
+	var kind lineClass
+	switch l.Key {
+	case KeySitemap:
+		return lineOther
+	case KeyUserAgent:
+		kind = lineUserAgent
+	case KeyAllow:
+		kind = lineAllow
+	case KeyDisallow:
+		kind = lineDisallow
+	default:
+		return lineSlow
+	}
+	start := l.colon + 1
+	for start < len(l.Text) && isSpace(l.Text[start]) {
+		start++
+	}
+	end := start + len(l.Value)
+	return kind | lineClass(start)<<8 | lineClass(end)<<36
+}
+
+// kind is the class without its offsets.
+func (c lineClass) kind() lineClass { return c & 0xFF }
+
+// value is the value of the line text, trimmed, as Google found it.
+func (c lineClass) value(text string) string {
+	return text[c>>8&(1<<28-1) : c>>36]
+}
+
+// plainText reports whether every byte of s is printable ASCII, a tab, a
+// CR or an LF, eight bytes at a time.
+func plainText(s string) bool {
+	const (
+		low = 0x2020202020202020 // a byte under 0x20 is a control character
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s[i:])
+		if w&highBits != 0 {
+			return false
+		}
+		if (w-low)&^w&highBits != 0 && !plainBytes(s[i:i+8]) {
+			return false
+		}
+	}
+	return plainBytes(s[i:])
+}
+
+// plainBytes is plainText one byte at a time.
+func plainBytes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c < 0x20 && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// lineClasses returns the classes of f's lines, nil when it has none.
+func (f *File) lineClasses() []lineClass {
+	if len(f.classes) != len(f.lines) {
+		return nil
+	}
+	return f.classes
+}

@@ -1,0 +1,234 @@
+package robots
+
+import "strings"
+
+// pyRFCReading is a file read as urllib.robotparser reads it after
+// gh-138907 ([SemanticsPython]): its groups, as spans of one agent slice
+// and one rule slice, and the rules' patterns, normalised as the
+// python-legacy reading normalises paths, piece by piece between the
+// special characters '*' and '$'.
+type pyRFCReading struct {
+	agents []pyAgent
+	rules  []rfcRule
+	groups []rfcGroup
+	// unread: read() raised before parsing (the body is not UTF-8), so
+	// can_fetch answers false to everything.
+	unread bool
+}
+
+// pyRFCBuilder forms the groups of a pyRFCReading from lines.
+type pyRFCBuilder struct {
+	r        *pyRFCReading
+	inRules  bool            // the current group has a rule: a user-agent line starts another
+	paths    strings.Builder // normalised patterns that are not their value
+	pyBreaks bool            // the text has a line break only Python knows
+}
+
+// readPython derives the python reading from the file's line list, cut at
+// Python's own line breaks, as readPythonLegacy does.
+func readPython(f *File, r *pyRFCReading) {
+	if r.unread = f.badUTF8; !pyParses(f) {
+		return
+	}
+	r.agents = make([]pyAgent, 0, len(f.agents))
+	r.rules = make([]rfcRule, 0, len(f.Rules))
+	r.groups = make([]rfcGroup, 0, len(f.Groups))
+	b := pyRFCBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
+	pyReadLines(f, &b)
+}
+
+// lines reads one line of the line list, or the lines Python cuts it into;
+// false when robotparser raised ValueError, which ends its parse.
+func (b *pyRFCBuilder) lines(num int, text string) bool {
+	if b.pyBreaks {
+		if parts := pySplitLines(text); parts != nil {
+			for _, p := range parts {
+				if !b.line(num, p) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return b.line(num, text)
+}
+
+// line reads one line; false when robotparser raised.
+func (b *pyRFCBuilder) line(num int, s string) bool {
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	key, value, ok := strings.Cut(s, ":")
+	if !ok {
+		return true // an empty line, or no key: ignored, the group goes on
+	}
+	kind := pyKeyOf(key)
+	if kind == pyKeyOther {
+		return true
+	}
+	return b.record(num, kind, pyStrip(value))
+}
+
+// classified reads a line of a plain text from its class; false when
+// robotparser raised.
+func (b *pyRFCBuilder) classified(num int, c lineClass, text string) bool {
+	switch c.kind() {
+	case lineSlow:
+		return b.line(num, text)
+	case lineNone, lineOther:
+		return true
+	}
+	return b.record(num, pyKeyOfClass(c), c.value(text))
+}
+
+// record acts on a line of a key robotparser knows, its value stripped;
+// false when robotparser raised.
+func (b *pyRFCBuilder) record(num int, kind pyKeyKind, value string) bool {
+	value = pyUnquote(value)
+	r := b.r
+	switch kind {
+	case pyKeyUserAgent:
+		if len(r.groups) == 0 || b.inRules {
+			n := int32(len(r.agents))
+			m := int32(len(r.rules))
+			r.groups = append(r.groups, rfcGroup{agents: pySpan{n, n}, rules: pySpan{m, m}})
+			b.inRules = false
+		}
+		r.agents = append(r.agents, pyAgent{value: value, ascii: asciiOnly(value)})
+		r.groups[len(r.groups)-1].agents.end++
+	case pyKeyAllow, pyKeyDisallow:
+		if len(r.groups) == 0 {
+			return true
+		}
+		b.inRules = true
+		if value == "" {
+			return true // "Disallow:" has no effect on a longest match
+		}
+		pattern, ok := pyPattern(&b.paths, value)
+		if !ok {
+			return false
+		}
+		r.rules = append(r.rules, newRFCRule(num, kind == pyKeyAllow, pattern))
+		r.groups[len(r.groups)-1].rules.end++
+	case pyKeyCrawlDelay, pyKeyRequestRate:
+		if len(r.groups) == 0 {
+			return true
+		}
+		if pyIntRaises(kind, value) {
+			return false
+		}
+		b.inRules = true
+	}
+	return true
+}
+
+// pyPattern is a rule's value as the python reading compares it: the runs
+// between '*' characters normalised as robotparser normalises a path
+// ([pyRulePath]), a final '$' kept as the anchor. A value whose runs need
+// no change is its own pattern; another is written to paths, whole. ok is
+// false when urlparse raises on a run.
+func pyPattern(paths *strings.Builder, value string) (string, bool) {
+	if strings.IndexByte(value, '*') < 0 && strings.IndexByte(value, '$') < 0 {
+		return pyRulePath(paths, value)
+	}
+	body, anchored := strings.CutSuffix(value, "$")
+	if pyPatternKept(body) {
+		return value, true
+	}
+	start := paths.Len()
+	for i := 0; ; i++ {
+		run, rest, more := strings.Cut(body, "*")
+		if i > 0 {
+			paths.WriteByte('*')
+		}
+		before := paths.Len()
+		p, ok := pyRulePath(paths, run)
+		if !ok {
+			return "", false
+		}
+		if paths.Len() == before { // p is run itself or a path urlunparse made: write it
+			paths.WriteString(p)
+		}
+		if !more {
+			break
+		}
+		body = rest
+	}
+	if anchored {
+		paths.WriteByte('$')
+	}
+	return paths.String()[start:], true
+}
+
+// pyPatternKept reports whether every run of body between '*' characters
+// is its own normalised path: bytes quote keeps, and no run starts "//".
+func pyPatternKept(body string) bool {
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; c != '*' && !pyUnreservedBytes[c] || c == '/' && i+1 < len(body) && body[i+1] == '/' && (i == 0 || body[i-1] == '*') {
+			return false
+		}
+	}
+	return true
+}
+
+// match is can_fetch for url and a crawler that answers to any of agents.
+func (r *pyRFCReading) match(f *File, url string, agents []string) Verdict {
+	var buf [4]pyName
+	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0])
+	if !ok {
+		return v
+	}
+	var buf2 [64]pyTier
+	tiers := buf2[:0]
+	if len(r.groups) > len(buf2) {
+		tiers = make([]pyTier, 0, len(r.groups))
+	}
+	tier := pyTierNone
+	for _, g := range r.groups {
+		t := r.groupTier(g, names)
+		tiers = append(tiers, t)
+		tier = max(tier, t)
+	}
+	var c ruleChoice
+	for gi, g := range r.groups {
+		if tier != pyTierNone && tiers[gi] == tier {
+			c.consider(r.rules[g.rules.start:g.rules.end], path)
+		}
+	}
+	return c.verdict()
+}
+
+// pyTier is how well a group names a crawler: by its whole name, by a
+// part of it, by '*', or not at all. The groups of the best tier that any
+// group reaches are obeyed, merged.
+type pyTier uint8
+
+const (
+	pyTierNone pyTier = iota
+	pyTierStar
+	pyTierPart
+	pyTierFull
+)
+
+// groupTier is the best tier of the group's user-agent values for names:
+// a value equal to a name ignoring case, a value that is, lower-cased, a
+// substring of a name lower-cased (robotparser's old applies_to), or '*'.
+func (r *pyRFCReading) groupTier(g rfcGroup, names []pyName) pyTier {
+	best := pyTierNone
+	for _, a := range r.agents[g.agents.start:g.agents.end] {
+		if a.value == "*" {
+			best = max(best, pyTierStar)
+			continue
+		}
+		for _, name := range names {
+			switch {
+			case a.ascii && name.ascii && equalFoldASCII(a.value, name.s),
+				!(a.ascii && name.ascii) && pyLower(a.value) == pyLower(name.s):
+				return pyTierFull
+			case pyAgentNames(a, name):
+				best = max(best, pyTierPart)
+			}
+		}
+	}
+	return best
+}
