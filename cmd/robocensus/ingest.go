@@ -17,6 +17,7 @@ import (
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/objstore"
 	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/sysmem"
 	"github.com/robocensus/robocensus/schema"
@@ -118,7 +119,7 @@ processed) or the dataset could not be written, 2 on a usage error. A run
 in which no input could be read (a mistyped path, folders that hold no
 files) publishes nothing and exits 1.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
-		out := fs.String("o", "./robocensus-data", "dataset `DIR`")
+		out := fs.String("o", "./robocensus-data", "dataset `DIR`, or s3://BUCKET/PREFIX")
 		crawl := fs.String("crawl", "", "partition `LABEL` (default: from the inputs, else today's date)")
 		jobs := fs.Int("j", 0, "parse-and-write `workers` (default: the number of CPUs)")
 		verbose := fs.Bool("v", false, "log every input read (debug level)")
@@ -127,7 +128,7 @@ files) publishes nothing and exits 1.`,
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
 		dryRun := fs.Bool("dry-run", false, "list the inputs the run would read, and where from, without reading them")
 		baseURL := fs.String("base-url", remote.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
-		s3Endpoint := fs.String("s3-endpoint", "", "`URL` of the S3-compatible store of s3:// inputs (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS)")
+		s3Endpoint := fs.String("s3-endpoint", "", "`URL` of the S3-compatible store of s3:// inputs and datasets (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS)")
 		s3URLStyle := fs.String("s3-url-style", "", "`STYLE` of s3:// requests, path or virtual (default: path with an endpoint, virtual on AWS)")
 		hostRequests := fs.Int("host-requests", remote.DefaultHostRequests, "most requests in flight to one host at once (`N`)")
 		fresh := fs.Bool("fresh", false, "read every input again, also those a published partition read to their end")
@@ -148,16 +149,23 @@ files) publishes nothing and exits 1.`,
 			fetch := []remote.Option{remote.WithHTTPClient(remote.NewHTTPClient(http.ProxyFromEnvironment)),
 				remote.WithRetries(*retries), remote.WithBackoff(*retryWait, max(*retryWait, remote.DefaultBackoffMax)),
 				remote.WithIdleTimeout(*idle), remote.WithHeaderTimeout(*header), remote.WithHostRequests(*hostRequests)}
-			if mayReadS3(args, *baseURL, *s3Endpoint, *s3URLStyle) {
+			if mayReadS3(args, *baseURL, *s3Endpoint, *s3URLStyle) || objstore.IsURL(*out) {
 				s3cfg, err := remote.S3ConfigFromEnvironment(context.Background(), *s3Endpoint, *s3URLStyle)
 				if err != nil {
-					env.errorf("ingest: s3:// inputs: %v", err)
+					env.errorf("ingest: s3:// inputs and datasets: %v", err)
 					if errors.Is(err, archive.ErrInvalidOption) {
 						return exitUsage
 					}
 					return exitFailure // AWS settings that cannot be read
 				}
 				fetch = append(fetch, remote.WithS3(s3cfg))
+				dataset.ConfigureS3(objstoreConfig(s3cfg))
+			}
+			if objstore.IsURL(*out) {
+				if _, _, err := objstore.ParseURL(*out); err != nil {
+					env.errorf("ingest: -o: %v", err)
+					return exitUsage
+				}
 			}
 			inputs, from, err := expandArgs(env, args, *baseURL, append([]remote.Option{remote.WithBaseURL(*baseURL)}, fetch...)...)
 			if err != nil {
@@ -194,6 +202,12 @@ files) publishes nothing and exits 1.`,
 			return withProfile(env, *profile, func() int { return runIngest(env, cfg, inputs, bound) })
 		}
 	},
+}
+
+// objstoreConfig is the S3 setting of a dataset in object storage, the
+// same as that of s3:// inputs.
+func objstoreConfig(c remote.S3Config) objstore.Config {
+	return objstore.Config{Endpoint: c.Endpoint, Region: c.Region, URLStyle: c.URLStyle, Credentials: c.Credentials}
 }
 
 // mayReadS3 reports whether a run may read s3:// inputs, and so needs the

@@ -196,10 +196,14 @@ func (s *Store) PutFile(ctx context.Context, key, path string) error {
 }
 
 // PutIfAbsent stores data as key only if no object is there
-// (If-None-Match: *); an error wrapping ErrExists when one is.
-func (s *Store) PutIfAbsent(ctx context.Context, key string, data []byte) error {
-	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data), IfNoneMatch: aws.String("*")})
-	return s.explain("putting", key, err)
+// (If-None-Match: *), and returns the new object's ETag; an error wrapping
+// ErrExists when one is.
+func (s *Store) PutIfAbsent(ctx context.Context, key string, data []byte) (etag string, err error) {
+	out, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data), IfNoneMatch: aws.String("*")})
+	if err != nil {
+		return "", s.explain("putting", key, err)
+	}
+	return aws.ToString(out.ETag), nil
 }
 
 // Get returns the object key and its ETag; an error wrapping
@@ -325,11 +329,11 @@ func ignoreNotExist(err error) error {
 // ErrNoConditionalWrites says the store accepted it, and so cannot keep
 // two runs from taking one lock.
 func (s *Store) CheckConditionalWrites(ctx context.Context, probe string) error {
-	if err := s.PutIfAbsent(ctx, probe, []byte("probe\n")); err != nil {
+	if _, err := s.PutIfAbsent(ctx, probe, []byte("probe\n")); err != nil {
 		return err
 	}
 	defer s.Delete(ctx, probe)
-	err := s.PutIfAbsent(ctx, probe, []byte("probe\n"))
+	_, err := s.PutIfAbsent(ctx, probe, []byte("probe\n"))
 	switch {
 	case err == nil:
 		return fmt.Errorf("%w: %s accepted a second put of %s with If-None-Match: *", ErrNoConditionalWrites, s.endpoint, s.URL(probe))

@@ -38,10 +38,10 @@ func TestConditionalWrites(t *testing.T) {
 	if err := st.CheckConditionalWrites(ctx, ".probe"); err != nil {
 		t.Fatalf("CheckConditionalWrites: %v", err)
 	}
-	if err := st.PutIfAbsent(ctx, "lock", []byte("a")); err != nil {
+	if _, err := st.PutIfAbsent(ctx, "lock", []byte("a")); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PutIfAbsent(ctx, "lock", []byte("b")); !errors.Is(err, objstore.ErrExists) {
+	if _, err := st.PutIfAbsent(ctx, "lock", []byte("b")); !errors.Is(err, objstore.ErrExists) {
 		t.Fatalf("second PutIfAbsent: %v, want ErrExists", err)
 	}
 	data, etag, err := st.Get(ctx, "lock")
