@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -163,24 +167,27 @@ func TestS3ShardsConcurrently(t *testing.T) {
 }
 
 // Refused credentials, a missing bucket and an endpoint nothing listens
-// on end the run with an error that says which, before anything is put.
+// on end the run with an error that says which, before anything is put;
+// the first two with the exit status of a failure no rerun mends
+// (exitPermanent), the last with that of one worth retrying.
 func TestS3DatasetErrors(t *testing.T) {
 	srv := startS3(t)
 	inputs := makeInputs(t, t.TempDir(), 1, 10)
 	cases := []struct {
 		name, url, endpoint, key, want string
+		code                           int
 	}{
-		{"wrong credentials", "s3://" + s3Bucket + "/x", srv.URL, "nobody", "access denied"},
-		{"missing bucket", "s3://no-such-bucket/x", srv.URL, s3test.AccessKey, `bucket "no-such-bucket" does not exist`},
-		{"unreachable", "s3://" + s3Bucket + "/x", "http://127.0.0.1:1", s3test.AccessKey, "store unreachable"},
+		{"wrong credentials", "s3://" + s3Bucket + "/x", srv.URL, "nobody", "access denied", exitPermanent},
+		{"missing bucket", "s3://no-such-bucket/x", srv.URL, s3test.AccessKey, `bucket "no-such-bucket" does not exist`, exitPermanent},
+		{"unreachable", "s3://" + s3Bucket + "/x", "http://127.0.0.1:1", s3test.AccessKey, "store unreachable", exitFailure},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(binary(t), ingestArgs(c.url, []string{"--s3-endpoint", c.endpoint}, inputs)...)
 			cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID="+c.key)
 			out, err := cmd.CombinedOutput()
-			if err == nil || !strings.Contains(string(out), c.want) || !strings.Contains(string(out), c.url) {
-				t.Errorf("robocensus ingest -o %s: %v; want an error saying %q and naming the URL:\n%s", c.url, err, c.want, out)
+			if cmd.ProcessState.ExitCode() != c.code || !strings.Contains(string(out), c.want) || !strings.Contains(string(out), c.url) {
+				t.Errorf("robocensus ingest -o %s: %v; want exit %d and an error saying %q and naming the URL:\n%s", c.url, err, c.code, c.want, out)
 			}
 			if left, _ := filepath.Glob(filepath.Join(srv.Dir, s3Bucket, "*")); len(left) > 0 {
 				t.Errorf("objects put: %v", left)
@@ -219,5 +226,146 @@ func TestS3ReportEqualsLocal(t *testing.T) {
 	got = strings.ReplaceAll(runS3(t, srv, "report", "--format", "json", "--s3-endpoint", srv.URL, url), url, "DATASET")
 	if got != want {
 		t.Errorf("report read a part that no listing names")
+	}
+}
+
+// The issue's end: a crawl ingested as 4 shards into s3://, each its own
+// process started with only an array job's index set (a Kubernetes
+// Indexed Job's JOB_COMPLETION_INDEX; the count is the manifest's
+// --shards), one of them killed with -9 mid-upload and started again,
+// gives the dataset of a single local ingest, row for row, published once.
+func TestS3ArrayJobShards(t *testing.T) {
+	srv := startS3(t)
+	inputs := makeInputs(t, t.TempDir(), 12, 400)
+	local := t.TempDir()
+	runBinary(t, ingestArgs(local, nil, inputs)...)
+	dir := filepath.Join(srv.Dir, s3Bucket, "array")
+	task := func(k int) *exec.Cmd {
+		cmd := s3Command(t, s3Ingest(srv, "array", []string{"--shards", "4"}, inputs)...)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("JOB_COMPLETION_INDEX=%d", k))
+		return cmd
+	}
+	// Task 3 first, alone, killed once it has a segment in the bucket.
+	killed := task(3)
+	if err := killed.Start(); err != nil {
+		t.Fatal(err)
+	}
+	committed := filepath.Join(dir, ".work", "resume-test", "segments", "s3of4-*.json")
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if m, _ := filepath.Glob(committed); len(m) >= 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	killed.Process.Kill()
+	killed.Wait()
+	if m, _ := filepath.Glob(committed); len(m) == 0 {
+		t.Fatal("task 3 was killed before it committed a segment")
+	}
+	var wg sync.WaitGroup
+	outs := make([]string, 4)
+	for k := range 4 {
+		wg.Go(func() {
+			out, err := task(k).CombinedOutput()
+			outs[k] = string(out)
+			if err != nil {
+				t.Errorf("task %d: %v\n%s", k, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	all := strings.Join(outs, "\n")
+	for k := range 4 {
+		if !strings.Contains(outs[k], fmt.Sprintf("shard=%d/4", k)) {
+			t.Errorf("task %d did not take shard %d/4 from JOB_COMPLETION_INDEX:\n%s", k, k, outs[k])
+		}
+	}
+	if !strings.Contains(outs[3], "resumed: ") {
+		t.Errorf("task 3 did not resume:\n%s", outs[3])
+	}
+	if n := strings.Count(all, "published s3://"); n != 1 {
+		t.Errorf("%d tasks published, want 1:\n%s", n, all)
+	}
+	if got, want := fingerprint(t, dir), fingerprint(t, local); got != want {
+		t.Errorf("the array job's dataset differs from a single local run:\n got %s\nwant %s\n%s", got, want, all)
+	}
+}
+
+// A manifest whose lines are not paths is a failure no rerun mends: exit
+// exitPermanent, before anything is read or written.
+func TestIngestMalformedManifestIsPermanent(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "robotstxt.paths.gz")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte("crawl-data/CC-MAIN-2025-05/segments/1/robotstxt/a.warc.gz\n../../etc/passwd\n"))
+	zw.Close()
+	if err := os.WriteFile(manifest, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds := filepath.Join(dir, "ds")
+	code, _, errs := runCLI("ingest", "-o", ds, "--crawl", "bad", "--base-url", dir, manifest)
+	if code != exitPermanent || !strings.Contains(errs, "invalid manifest") {
+		t.Errorf("exit %d, want %d and the manifest's error:\n%s", code, exitPermanent, errs)
+	}
+	if _, err := os.Stat(ds); !os.IsNotExist(err) {
+		t.Errorf("dataset folder made: %v", err)
+	}
+}
+
+// A run killed with -9 as soon as the first published part appears in the
+// bucket (while it publishes, or just after) leaves either no listing or a
+// listing whose every part is there; the rerun publishes the dataset of an
+// uninterrupted run, and leaves no part that its listing does not name.
+func TestS3KilledPublication(t *testing.T) {
+	srv := startS3(t)
+	inputs := makeInputs(t, t.TempDir(), 3, 400)
+	local := t.TempDir()
+	runBinary(t, ingestArgs(local, nil, inputs)...)
+	dir := filepath.Join(srv.Dir, s3Bucket, "publication")
+	cmd := s3Command(t, s3Ingest(srv, "publication", nil, inputs)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(visibleParts(dir)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	listing := filepath.Join(dir, ".published", "crawl=resume-test.json")
+	listed := func() []string {
+		data, err := os.ReadFile(listing)
+		if os.IsNotExist(err) {
+			return nil
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var l struct{ Files []struct{ Name string } }
+		if err := json.Unmarshal(data, &l); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, f := range l.Files {
+			names = append(names, filepath.Join(dir, filepath.FromSlash(f.Name)))
+		}
+		return names
+	}
+	t.Logf("killed with %d parts visible and %d listed", len(visibleParts(dir)), len(listed()))
+	for _, f := range listed() {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("listed part missing after the kill: %v", err)
+		}
+	}
+	runS3(t, srv, s3Ingest(srv, "publication", nil, inputs)...)
+	if got, want := fingerprint(t, dir), fingerprint(t, local); got != want {
+		t.Errorf("the rerun's dataset differs from an uninterrupted run's:\n got %s\nwant %s", got, want)
+	}
+	names := listed()
+	for _, p := range visibleParts(dir) {
+		if !slices.Contains(names, p) {
+			t.Errorf("part left that the listing does not name: %s", p)
+		}
 	}
 }
