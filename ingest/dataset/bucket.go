@@ -89,6 +89,7 @@ type bucket struct {
 	mu     sync.Mutex
 	local  string // "" until a run needs it
 	probed bool   // conditional writes checked
+	runs   int    // runs holding a run lock (lockBucketRun) of the root
 }
 
 // openRoot returns the bucket of root, an s3:// URL, opening it the first
@@ -117,14 +118,41 @@ func openRoot(root string) (*bucket, error) {
 	return b, nil
 }
 
-// closeRoot forgets the bucket of root and removes its local folder.
+// startRun opens the bucket of root for a run, which ends with closeRoot.
+func startRun(root string) (*bucket, error) {
+	b, err := openRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	s3Settings.Lock()
+	defer s3Settings.Unlock()
+	if s3Settings.roots[root] != b { // the last run of b ended meanwhile
+		s3Settings.roots[root] = b
+	}
+	b.mu.Lock()
+	b.runs++
+	b.mu.Unlock()
+	return b, nil
+}
+
+// closeRoot ends a run of the bucket of root (lockBucketRun); after the
+// last one it forgets the bucket and removes its local folder.
 func closeRoot(root string) {
 	s3Settings.Lock()
+	defer s3Settings.Unlock()
 	b := s3Settings.roots[root]
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.runs--; b.runs > 0 {
+		return
+	}
 	delete(s3Settings.roots, root)
-	s3Settings.Unlock()
-	if b != nil && b.local != "" {
+	if b.local != "" {
 		os.RemoveAll(b.local)
+		b.local = ""
 	}
 }
 
@@ -155,20 +183,6 @@ func (b *bucket) localRoot() (string, error) {
 		b.local = dir
 	}
 	return b.local, nil
-}
-
-// resolveRoot returns the local folder runs work in for root, and its
-// bucket when root is an s3:// URL.
-func resolveRoot(root string) (string, *bucket, error) {
-	if !objstore.IsURL(root) {
-		return root, nil, nil
-	}
-	b, err := openRoot(root)
-	if err != nil {
-		return "", nil, err
-	}
-	local, err := b.localRoot()
-	return local, b, err
 }
 
 // A bucketLock is a lock object this run put.

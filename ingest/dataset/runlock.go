@@ -53,7 +53,11 @@ func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release
 // object storage at root, after checking that the store honours
 // conditional writes, then the lock of the run's local folder.
 func lockBucketRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
-	local, b, err := resolveRoot(root)
+	b, err := startRun(root)
+	if err != nil {
+		return nil, err
+	}
+	local, err := b.localRoot()
 	if err == nil {
 		err = b.checkConditionalWrites()
 	}
