@@ -5,6 +5,11 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -367,5 +372,77 @@ func TestS3KilledPublication(t *testing.T) {
 		if !slices.Contains(names, p) {
 			t.Errorf("part left that the listing does not name: %s", p)
 		}
+	}
+}
+
+// faultProxy is a loopback proxy to srv that answers every 6th request
+// with 503 SlowDown and resets the connection of every 10th, before the
+// server sees either; it counts what it injected.
+type faultProxy struct {
+	mu                     sync.Mutex
+	requests, slow, resets int
+}
+
+func (f *faultProxy) start(t *testing.T, srv *s3test.Server) string {
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target) // keeps the Host header the request was signed for
+	ps := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.requests++
+		n := f.requests
+		switch {
+		case n%10 == 0:
+			f.resets++
+		case n%6 == 0:
+			f.slow++
+		}
+		f.mu.Unlock()
+		switch {
+		case n%10 == 0:
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.(*net.TCPConn).SetLinger(0) // RST, not FIN
+				conn.Close()
+			}
+		case n%6 == 0:
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`)
+		default:
+			proxy.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(ps.Close)
+	return ps.URL
+}
+
+// Faults between the client and the store (503 SlowDown, connection
+// resets) are retried: the dataset published through them, and the report
+// read through them, are those of a local ingest.
+func TestS3DatasetThroughFaults(t *testing.T) {
+	srv := startS3(t)
+	var faults faultProxy
+	endpoint := faults.start(t, srv)
+	inputs := makeInputs(t, t.TempDir(), 4, 200)
+	local := t.TempDir()
+	runBinary(t, ingestArgs(local, nil, inputs)...)
+	ds := "s3://" + s3Bucket + "/faults"
+	runS3(t, srv, ingestArgs(ds, []string{"--s3-endpoint", endpoint}, inputs)...)
+	if got, want := fingerprint(t, filepath.Join(srv.Dir, s3Bucket, "faults")), fingerprint(t, local); got != want {
+		t.Errorf("dataset published through faults differs from the local one:\n got %s\nwant %s", got, want)
+	}
+	want := strings.ReplaceAll(runBinary(t, "report", "--format", "json", local), local, "DATASET")
+	got := strings.ReplaceAll(runS3(t, srv, "report", "--format", "json", "--s3-endpoint", endpoint, ds), ds, "DATASET")
+	if got != want {
+		t.Errorf("report read through faults differs from the local one")
+	}
+	faults.mu.Lock()
+	defer faults.mu.Unlock()
+	t.Logf("%d requests, %d answered 503 SlowDown, %d reset", faults.requests, faults.slow, faults.resets)
+	if faults.slow == 0 || faults.resets == 0 {
+		t.Errorf("no fault injected: %d requests", faults.requests)
 	}
 }
