@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -73,7 +74,12 @@ type Store struct {
 	client         *s3.Client
 	bucket, prefix string // prefix: "" or ending in "/"
 	endpoint       string // for errors
+	ranged         atomic.Int64
 }
+
+// RangedGets returns the number of ranged GETs the store's FS files have
+// sent (see [Store.FS]).
+func (s *Store) RangedGets() int64 { return s.ranged.Load() }
 
 // IsURL reports whether name is an s3:// URL.
 func IsURL(name string) bool {
@@ -250,6 +256,7 @@ func (s *Store) GetFile(ctx context.Context, key, path string) error {
 
 // getRange reads the bytes [off, off+n) of the object key.
 func (s *Store) getRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	s.ranged.Add(1)
 	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)),
 		Range: aws.String(fmt.Sprintf("bytes=%d-%d", off, off+n-1))})
 	if err != nil {

@@ -129,4 +129,18 @@ func TestFSReads(t *testing.T) {
 	if n, err := ra.ReadAt(make([]byte, 10), int64(len(big)-4)); n != 4 || err != io.EOF {
 		t.Fatalf("ReadAt past the end: %d, %v; want 4, io.EOF", n, err)
 	}
+	// Read in small pieces (io.ReadAll's), the file takes a GET per
+	// ReadAhead bytes, not one per piece.
+	f, err = fsys.Open("t/crawl=a/part-1.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := st.RangedGets()
+	got, err := io.ReadAll(struct{ io.Reader }{f}) // 512 bytes, then more
+	if err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("ReadAll: %d bytes, %v", len(got), err)
+	}
+	if gets, want := st.RangedGets()-before, int64(len(big)/objstore.ReadAhead+1); gets != want {
+		t.Errorf("reading %d bytes in small reads took %d GETs, want %d", len(big), gets, want)
+	}
 }
