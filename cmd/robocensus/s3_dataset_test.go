@@ -446,3 +446,29 @@ func TestS3DatasetThroughFaults(t *testing.T) {
 		t.Errorf("no fault injected: %d requests", faults.requests)
 	}
 }
+
+// A rerun over a crawl published in the bucket with one input more keeps
+// the published rows of the others (fetched from the bucket into a kept
+// segment) and reads only the new one: the dataset equals a local ingest
+// of all the inputs, and no part of the first publication is left.
+func TestS3RerunAddsAnInput(t *testing.T) {
+	srv := startS3(t)
+	inputs := makeInputs(t, t.TempDir(), 4, 200)
+	local := t.TempDir()
+	runBinary(t, ingestArgs(local, nil, inputs)...)
+	runS3(t, srv, s3Ingest(srv, "rerun", nil, inputs[:3])...)
+	dir := filepath.Join(srv.Dir, s3Bucket, "rerun")
+	first := visibleParts(dir)
+	out := runS3(t, srv, s3Ingest(srv, "rerun", nil, inputs)...)
+	if !strings.Contains(out, "rerun: 3 inputs kept from the published partition, 1 input read") {
+		t.Errorf("the rerun did not keep the published inputs:\n%s", out)
+	}
+	if got, want := fingerprint(t, dir), fingerprint(t, local); got != want {
+		t.Errorf("dataset after the rerun differs from a local ingest of every input:\n got %s\nwant %s", got, want)
+	}
+	for _, p := range first {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("part of the first publication left: %s", p)
+		}
+	}
+}
