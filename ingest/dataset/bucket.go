@@ -29,11 +29,16 @@ import (
 // is written:
 //
 //   - Locks, run-<shard>.lock and finalize.lock, are objects under
-//     .work/<crawl>/ put with If-None-Match: * (one run's put succeeds);
-//     one judged stale by the rules of lockIsStale is deleted with
-//     If-Match its ETag, so that a lock taken meanwhile stays. Opening the
-//     root checks that the store refuses a second If-None-Match put, and
-//     refuses a store that does not (objstore.ErrNoConditionalWrites).
+//     .work/<crawl>/ put with If-None-Match: * (one run's put succeeds),
+//     holding the run's record, and refreshed by it (If-Match) every
+//     quarter of BucketLease. One not refreshed for BucketLease, or whose
+//     process is gone from this host, is stale, and deleted with If-Match
+//     its ETag, so that a lock taken meanwhile stays. (A folder's locks go
+//     stale after Config.LockStaleAfter instead: runs on other machines
+//     cannot be asked whether they live, nor can they refresh a file
+//     cheaply.) A run checks that the store refuses a second If-None-Match
+//     put, and refuses a store that does not
+//     (objstore.ErrNoConditionalWrites).
 //   - A segment commits by putting its parts under
 //     .work/<crawl>/segments/<name>/, then its manifest <name>.json: only
 //     segments with a manifest count, as on disk, and a shard's next run
@@ -185,21 +190,85 @@ func (b *bucket) localRoot() (string, error) {
 	return b.local, nil
 }
 
-// A bucketLock is a lock object this run put.
+// BucketLease is how long a lock in a bucket keeps other runs out after
+// its run last refreshed it: a run refreshes its locks every quarter of
+// it, so a lock not refreshed for a lease is a dead run's, whichever
+// machine it ran on (a killed pod's, whose index is rescheduled on another
+// node). The clocks of the store and of the runs may differ by up to three
+// quarters of it. A variable for the tests.
+var BucketLease = 5 * time.Minute
+
+// A bucketLock is a lock object this run put, refreshed until released.
 type bucketLock struct {
-	b         *bucket
-	key, etag string
+	b      *bucket
+	key    string
+	record lockRecord
+
+	mu   sync.Mutex
+	etag string
+	stop chan struct{}
+	done chan struct{}
+}
+
+// recordNow is the lock's record as written at a refresh: the record and
+// the time, which makes each version's ETag its own.
+func (l *bucketLock) recordNow() []byte {
+	return []byte(strings.TrimSuffix(l.record.String(), "\n") + " " + time.Now().UTC().Format(time.RFC3339Nano) + "\n")
+}
+
+// keepAlive refreshes the lock every quarter of BucketLease, replacing
+// the version last put (If-Match), until release or until the lock is
+// gone or another's (taken over, or deleted with the work).
+func (l *bucketLock) keepAlive() {
+	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(l.done)
+		tick := time.NewTicker(BucketLease / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-tick.C:
+			}
+			l.mu.Lock()
+			etag, err := l.b.store.PutIfMatch(context.Background(), l.key, l.recordNow(), l.etag)
+			if err == nil {
+				l.etag = etag
+			}
+			l.mu.Unlock()
+			if errors.Is(err, objstore.ErrExists) || errors.Is(err, fs.ErrNotExist) {
+				return
+			}
+		}
+	}()
+}
+
+// bucketLockIsStale reports whether the lock record data, of an object
+// last modified at modified, no longer keeps other runs out: it was not
+// refreshed for BucketLease, or its process (on this host) is gone. An
+// object is never half written: a record that cannot be read is no run's.
+func bucketLockIsStale(data []byte, modified time.Time) bool {
+	r, ok := parseLockRecord(data)
+	if !ok || time.Since(modified) > BucketLease {
+		return true
+	}
+	host, _ := os.Hostname()
+	return r.Host == host && processGone(r.PID)
 }
 
 // takeLock puts the lock object key, deleting first a stale one (see the
-// top of the file). It returns nil and the holder's record when a live run
-// holds it.
-func (b *bucket) takeLock(key string, staleAfter time.Duration) (*bucketLock, lockRecord, error) {
+// top of the file), and refreshes it until released. It returns nil and
+// the holder's record when a live run holds it.
+func (b *bucket) takeLock(key string) (*bucketLock, lockRecord, error) {
 	ctx := context.Background()
 	for range lockAttempts {
-		etag, err := b.store.PutIfAbsent(ctx, key, []byte(thisRun().String()))
+		l := &bucketLock{b: b, key: key, record: thisRun()}
+		etag, err := b.store.PutIfAbsent(ctx, key, l.recordNow())
 		if err == nil {
-			return &bucketLock{b: b, key: key, etag: etag}, lockRecord{}, nil
+			l.etag = etag
+			l.keepAlive()
+			return l, lockRecord{}, nil
 		}
 		if !errors.Is(err, objstore.ErrExists) {
 			return nil, lockRecord{}, err
@@ -211,27 +280,28 @@ func (b *bucket) takeLock(key string, staleAfter time.Duration) (*bucketLock, lo
 		case err != nil:
 			return nil, lockRecord{}, err
 		}
-		// An object is never half written: a record that cannot be read
-		// is no run's (the zero time makes it stale).
-		if !lockIsStale(data, time.Time{}, staleAfter) {
+		if !bucketLockIsStale(data, held.Modified) {
 			r, _ := parseLockRecord(data)
 			return nil, r, nil
 		}
-		if err := b.store.DeleteIfMatch(ctx, key, held); err != nil && !errors.Is(err, objstore.ErrExists) {
+		if err := b.store.DeleteIfMatch(ctx, key, held.ETag); err != nil && !errors.Is(err, objstore.ErrExists) {
 			return nil, lockRecord{}, err
 		}
 	}
 	return nil, lockRecord{}, fmt.Errorf("dataset: lock %s changed hands %d times in a row", b.store.URL(key), lockAttempts)
 }
 
-// release deletes the lock if it is still the one this run put.
+// release stops the refreshes and deletes the lock if it is still the
+// version this run put last.
 func (l *bucketLock) release() {
+	close(l.stop)
+	<-l.done
 	l.b.store.DeleteIfMatch(context.Background(), l.key, l.etag)
 }
 
 // lockRun takes the run lock of a crawl's shard in the bucket.
-func (b *bucket) lockRun(crawl string, shard Shard, staleAfter time.Duration) (*bucketLock, error) {
-	lock, holder, err := b.takeLock(workKey(crawl)+"run-"+shard.tag()+".lock", staleAfter)
+func (b *bucket) lockRun(crawl string, shard Shard) (*bucketLock, error) {
+	lock, holder, err := b.takeLock(workKey(crawl) + "run-" + shard.tag() + ".lock")
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("dataset: taking run lock: %w", err)

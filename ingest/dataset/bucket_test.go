@@ -78,4 +78,53 @@ func TestBucketRunLocks(t *testing.T) {
 		t.Fatalf("a dead process's lock was not taken over: %v", err)
 	}
 	release()
+
+	// A lock of another machine's run keeps this one out while it is
+	// refreshed, and not once it has not been for BucketLease.
+	other := lockRecord{Host: "elsewhere", PID: 7, Since: time.Now().UTC().Truncate(time.Second)}
+	srv.Put(t, "locks", "ds/.work/c1/run-s0of2.lock", []byte(other.String()))
+	if _, err := LockRun(root, "c1", s0, time.Hour); !errors.As(err, &running) || running.Host != "elsewhere" {
+		t.Fatalf("a live lock of another machine: %v; want a RunningError naming it", err)
+	}
+	old := time.Now().Add(-BucketLease - time.Minute)
+	if err := os.Chtimes(lockFile, old, old); err != nil {
+		t.Fatal(err)
+	}
+	release, err = LockRun(root, "c1", s0, time.Hour)
+	if err != nil {
+		t.Fatalf("a lock not refreshed for BucketLease was not taken over: %v", err)
+	}
+	release()
+}
+
+// A run refreshes its lock in the bucket every quarter of BucketLease,
+// each time a new version, until it releases it.
+func TestBucketLockRefreshed(t *testing.T) {
+	root, srv := s3Root(t)
+	defer func(lease time.Duration) { BucketLease = lease }(BucketLease)
+	BucketLease = 400 * time.Millisecond
+	release, err := LockRun(root, "c2", Shard{}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockFile := filepath.Join(srv.Dir, "locks", "ds", ".work", "c2", "run-s0of1.lock")
+	first, err := os.ReadFile(lockFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * BucketLease)
+	now, err := os.ReadFile(lockFile)
+	if err != nil || string(now) == string(first) {
+		t.Fatalf("the lock was not refreshed in %v: %q, then %q (%v)", 3*BucketLease, first, now, err)
+	}
+	if r, ok := parseLockRecord(now); !ok || r.PID != os.Getpid() {
+		t.Fatalf("refreshed record %q does not name this run", now)
+	}
+	if _, err := LockRun(root, "c2", Shard{}, time.Hour); !errors.Is(err, ErrRunning) {
+		t.Fatalf("a refreshed lock older than BucketLease was taken: %v", err)
+	}
+	release()
+	if _, err := os.Stat(lockFile); !os.IsNotExist(err) {
+		t.Errorf("the lock outlived its release: %v", err)
+	}
 }

@@ -20,8 +20,9 @@ import (
 // has taken it over.
 //
 // For a dataset in object storage (see bucket.go) the lock is an object
-// of the bucket, and the local lock one of the run's local folder, which
-// release removes.
+// of the bucket, which the run refreshes and which goes stale when it has
+// not for BucketLease (staleAfter does not apply), and the local lock one
+// of the run's local folder, which release removes.
 func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
 	if objstore.IsURL(root) {
 		return lockBucketRun(root, crawl, shard, staleAfter)
@@ -63,7 +64,7 @@ func lockBucketRun(root, crawl string, shard Shard, staleAfter time.Duration) (r
 	}
 	var remote *bucketLock
 	if err == nil {
-		remote, err = b.lockRun(crawl, shard, staleAfter)
+		remote, err = b.lockRun(crawl, shard)
 	}
 	var releaseLocal func()
 	if err == nil {

@@ -289,10 +289,11 @@ func writeFileAtomic(path string, data []byte) error {
 // lock.go), or takes it over when the process holding it is gone (same
 // host, no such process) or the lock is older than staleAfter. It reports
 // false when another live run holds it; the error is the file system's.
-// The lock goes with the work folder.
+// The lock goes with the work folder. In a bucket it is an object, stale
+// when not refreshed for BucketLease (see bucket.go).
 func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
 	if w.b != nil {
-		lock, _, err := w.b.takeLock(workKey(w.crawl)+"finalize.lock", staleAfter)
+		lock, _, err := w.b.takeLock(workKey(w.crawl) + "finalize.lock")
 		if err != nil {
 			return false, fmt.Errorf("dataset: taking the finalize lock: %w", err)
 		}

@@ -212,19 +212,30 @@ func (s *Store) PutIfAbsent(ctx context.Context, key string, data []byte) (etag 
 	return aws.ToString(out.ETag), nil
 }
 
-// Get returns the object key and its ETag; an error wrapping
-// fs.ErrNotExist when there is none.
-func (s *Store) Get(ctx context.Context, key string) (data []byte, etag string, err error) {
+// Get returns the object key and what describes it (its ETag, size and
+// modification time); an error wrapping fs.ErrNotExist when there is none.
+func (s *Store) Get(ctx context.Context, key string) ([]byte, Object, error) {
 	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key))})
 	if err != nil {
-		return nil, "", s.explain("getting", key, err)
+		return nil, Object{}, s.explain("getting", key, err)
 	}
 	defer out.Body.Close()
-	data, err = io.ReadAll(out.Body)
+	data, err := io.ReadAll(out.Body)
 	if err != nil {
-		return nil, "", s.explain("getting", key, err)
+		return nil, Object{}, s.explain("getting", key, err)
 	}
-	return data, aws.ToString(out.ETag), nil
+	return data, Object{Key: key, Size: int64(len(data)), ETag: aws.ToString(out.ETag), Modified: aws.ToTime(out.LastModified)}, nil
+}
+
+// PutIfMatch replaces the object key with data only if its ETag is etag
+// (If-Match), and returns the new ETag; an error wrapping ErrExists when
+// it is another version, fs.ErrNotExist when it is gone.
+func (s *Store) PutIfMatch(ctx context.Context, key string, data []byte, etag string) (string, error) {
+	out, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data), IfMatch: aws.String(etag)})
+	if err != nil {
+		return "", s.explain("putting", key, err)
+	}
+	return aws.ToString(out.ETag), nil
 }
 
 // GetFile writes the object key to the local file at path, through a

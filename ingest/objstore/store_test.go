@@ -44,9 +44,16 @@ func TestConditionalWrites(t *testing.T) {
 	if _, err := st.PutIfAbsent(ctx, "lock", []byte("b")); !errors.Is(err, objstore.ErrExists) {
 		t.Fatalf("second PutIfAbsent: %v, want ErrExists", err)
 	}
-	data, etag, err := st.Get(ctx, "lock")
-	if err != nil || string(data) != "a" {
-		t.Fatalf("Get: %q, %v; want the first put's", data, err)
+	data, obj, err := st.Get(ctx, "lock")
+	if err != nil || string(data) != "a" || obj.Modified.IsZero() {
+		t.Fatalf("Get: %q, %+v, %v; want the first put's", data, obj, err)
+	}
+	if _, err := st.PutIfMatch(ctx, "lock", []byte("c"), `"0123456789abcdef0123456789abcdef"`); !errors.Is(err, objstore.ErrExists) {
+		t.Fatalf("PutIfMatch with another ETag: %v, want ErrExists", err)
+	}
+	etag, err := st.PutIfMatch(ctx, "lock", []byte("a"), obj.ETag)
+	if err != nil || etag == "" {
+		t.Fatalf("PutIfMatch with its ETag: %q, %v", etag, err)
 	}
 	if err := st.DeleteIfMatch(ctx, "lock", `"0123456789abcdef0123456789abcdef"`); !errors.Is(err, objstore.ErrExists) {
 		t.Fatalf("DeleteIfMatch with another ETag: %v, want ErrExists", err)
