@@ -17,6 +17,7 @@ import (
 func s3Root(t *testing.T) (string, *s3test.Server) {
 	srv := s3test.Start(t)
 	srv.CreateBucket(t, "locks")
+	t.Setenv("TMPDIR", t.TempDir()) // the runs' local folders go with the test, whatever happens
 	ConfigureS3(objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials()})
 	return "s3://locks/ds", srv
 }
