@@ -102,6 +102,11 @@ type bucket struct {
 func openRoot(root string) (*bucket, error) {
 	s3Settings.Lock()
 	defer s3Settings.Unlock()
+	return openRootLocked(root)
+}
+
+// openRootLocked is openRoot, with s3Settings locked.
+func openRootLocked(root string) (*bucket, error) {
 	if b := s3Settings.roots[root]; b != nil {
 		return b, nil
 	}
@@ -125,14 +130,11 @@ func openRoot(root string) (*bucket, error) {
 
 // startRun opens the bucket of root for a run, which ends with closeRoot.
 func startRun(root string) (*bucket, error) {
-	b, err := openRoot(root)
-	if err != nil {
-		return nil, err
-	}
 	s3Settings.Lock()
 	defer s3Settings.Unlock()
-	if s3Settings.roots[root] != b { // the last run of b ended meanwhile
-		s3Settings.roots[root] = b
+	b, err := openRootLocked(root)
+	if err != nil {
+		return nil, err
 	}
 	b.mu.Lock()
 	b.runs++
