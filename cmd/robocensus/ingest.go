@@ -17,6 +17,7 @@ import (
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/objstore"
 	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/sysmem"
 	"github.com/robocensus/robocensus/schema"
@@ -24,7 +25,7 @@ import (
 
 var ingestCmd = &Command{
 	Name:  "ingest",
-	Usage: "ingest [-o DIR] [--crawl LABEL] [-j N] [--shard K/N] [--base-url URL] [--s3-endpoint URL] [--s3-url-style STYLE] [--host-requests N] [--fresh] [--drop-missing] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [--cpuprofile FILE] [-v] INPUT...",
+	Usage: "ingest [-o DIR|s3://BUCKET/PREFIX] [--crawl LABEL] [-j N] [--shard K/N|auto] [--shards N] [--base-url URL] [--s3-endpoint URL] [--s3-url-style STYLE] [--host-requests N] [--fresh] [--drop-missing] [--retries N] [--retry-wait D] [--idle-timeout D] [--header-timeout D] [--dry-run] [--cpuprofile FILE] [-v] INPUT...",
 	Short: "turn WARC, ARC and tar inputs into a Parquet dataset",
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
@@ -112,22 +113,36 @@ twice what they hold, as the collector wants), at most three quarters of
 the memory the process may use (its cgroup's limit, else the machine's).
 A bound that does not hold -j workers lowers them, and the run says so.
 
-Exit status: 0 when every input was read to its end, 1 when an input could
-not be opened or read to its end (recorded in inputs; the others are still
-processed) or the dataset could not be written, 2 on a usage error. A run
-in which no input could be read (a mistyped path, folders that hold no
-files) publishes nothing and exits 1.`,
+With --shard auto, the default where one of these is set, the share is the
+array task's: JOB_COMPLETION_INDEX (a Kubernetes Indexed Job; the count from
+--shards, else ROBOCENSUS_SHARDS, which the manifest sets),
+AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch; AWS_BATCH_JOB_ARRAY_SIZE, else as
+Kubernetes), SLURM_ARRAY_TASK_ID (Slurm; SLURM_ARRAY_TASK_COUNT, counted from
+SLURM_ARRAY_TASK_MIN by SLURM_ARRAY_TASK_STEP), CLOUD_RUN_TASK_INDEX (Cloud
+Run; CLOUD_RUN_TASK_COUNT).
+
+Exit status, for schedulers: 0 when every input was read to its end (the
+shard's work done, published or waiting for other shards); 1 when an input
+could not be opened or read to its end (recorded in inputs; the others are
+still processed) or the dataset could not be written: worth running again
+later, which reads only what failed; 2 on a usage error, 5 on a permanent
+failure: a malformed manifest, or a dataset in object storage whose bucket
+does not exist, whose credentials are refused or whose store does not
+support conditional writes. Do not retry 2 or 5. A run in which no input
+could be read (a mistyped path, folders that hold no files) publishes
+nothing and exits 1.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
-		out := fs.String("o", "./robocensus-data", "dataset `DIR`")
+		out := fs.String("o", "./robocensus-data", "dataset `DIR`, or s3://BUCKET/PREFIX")
 		crawl := fs.String("crawl", "", "partition `LABEL` (default: from the inputs, else today's date)")
 		jobs := fs.Int("j", 0, "parse-and-write `workers` (default: the number of CPUs)")
 		verbose := fs.Bool("v", false, "log every input read (debug level)")
-		shard := fs.String("shard", "", "read only share `K/N` of the inputs (0 <= K < N)")
+		shard := fs.String("shard", "", "read only share `K/N` of the inputs (0 <= K < N), or auto: from an array job's index (the default where one is set)")
+		shards := fs.Int("shards", 0, "shard count `N` of --shard auto where the scheduler gives only the index (default: "+dataset.ShardsEnv+")")
 		segment := fs.Int("segment-inputs", 32, "inputs per committed `segment` (the most work a crash loses)")
 		partMB := fs.Int("part-mb", 256, "size of the published part files, in `MiB`")
 		dryRun := fs.Bool("dry-run", false, "list the inputs the run would read, and where from, without reading them")
 		baseURL := fs.String("base-url", remote.DefaultBaseURL, "`URL` or local folder that the paths of a *.paths.gz manifest are relative to")
-		s3Endpoint := fs.String("s3-endpoint", "", "`URL` of the S3-compatible store of s3:// inputs (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS)")
+		s3Endpoint := fs.String("s3-endpoint", "", "`URL` of the S3-compatible store of s3:// inputs and datasets (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS)")
 		s3URLStyle := fs.String("s3-url-style", "", "`STYLE` of s3:// requests, path or virtual (default: path with an endpoint, virtual on AWS)")
 		hostRequests := fs.Int("host-requests", remote.DefaultHostRequests, "most requests in flight to one host at once (`N`)")
 		fresh := fs.Bool("fresh", false, "read every input again, also those a published partition read to their end")
@@ -148,24 +163,34 @@ files) publishes nothing and exits 1.`,
 			fetch := []remote.Option{remote.WithHTTPClient(remote.NewHTTPClient(http.ProxyFromEnvironment)),
 				remote.WithRetries(*retries), remote.WithBackoff(*retryWait, max(*retryWait, remote.DefaultBackoffMax)),
 				remote.WithIdleTimeout(*idle), remote.WithHeaderTimeout(*header), remote.WithHostRequests(*hostRequests)}
-			if mayReadS3(args, *baseURL, *s3Endpoint, *s3URLStyle) {
+			if mayReadS3(args, *baseURL, *s3Endpoint, *s3URLStyle) || objstore.IsURL(*out) {
 				s3cfg, err := remote.S3ConfigFromEnvironment(context.Background(), *s3Endpoint, *s3URLStyle)
 				if err != nil {
-					env.errorf("ingest: s3:// inputs: %v", err)
+					env.errorf("ingest: s3:// inputs and datasets: %v", err)
 					if errors.Is(err, archive.ErrInvalidOption) {
 						return exitUsage
 					}
 					return exitFailure // AWS settings that cannot be read
 				}
 				fetch = append(fetch, remote.WithS3(s3cfg))
+				dataset.ConfigureS3(objstoreConfig(s3cfg))
+			}
+			if objstore.IsURL(*out) {
+				if _, _, err := objstore.ParseURL(*out); err != nil {
+					env.errorf("ingest: -o: %v", err)
+					return exitUsage
+				}
 			}
 			inputs, from, err := expandArgs(env, args, *baseURL, append([]remote.Option{remote.WithBaseURL(*baseURL)}, fetch...)...)
 			if err != nil {
 				env.errorf("%v", err)
-				if errors.Is(err, archive.ErrInvalidOption) {
+				switch {
+				case errors.Is(err, archive.ErrInvalidOption):
 					return exitUsage
+				case errors.Is(err, remote.ErrManifest):
+					return exitPermanent // a manifest that reads but is malformed
 				}
-				return exitFailure // a list or manifest that cannot be read
+				return exitFailure // a list or manifest that cannot be read now
 			}
 			label := *crawl
 			if label == "" {
@@ -177,11 +202,9 @@ files) publishes nothing and exits 1.`,
 			}
 			cfg := ingest.Config{Dir: *out, Crawl: label, Workers: *jobs, Logger: newLogger(env.Stderr, *verbose, isTerminal(env.Stderr)),
 				SegmentInputs: *segment, PartBytes: int64(*partMB) << 20, FetchOptions: fetch, Fresh: *fresh, DropMissing: *dropMissing}
-			if *shard != "" {
-				if cfg.Shard, err = dataset.ParseShard(*shard); err != nil {
-					env.errorf("%v", err)
-					return exitUsage
-				}
+			if cfg.Shard, err = chooseShard(cfg.Logger, *shard, *shards); err != nil {
+				env.errorf("ingest: --shard: %v", err)
+				return exitUsage
 			}
 			if *segment < 1 || *partMB < 1 {
 				env.errorf("ingest: --segment-inputs and --part-mb must be at least 1")
@@ -194,6 +217,53 @@ files) publishes nothing and exits 1.`,
 			return withProfile(env, *profile, func() int { return runIngest(env, cfg, inputs, bound) })
 		}
 	},
+}
+
+// exitPermanent is ingest's exit status for a failure that running again
+// cannot mend: a malformed manifest, or a dataset in object storage whose
+// bucket does not exist, whose credentials are refused, or whose store
+// does not support conditional writes. A scheduler should not retry it
+// (Kubernetes: a podFailurePolicy rule FailIndex on exit codes 2 and 5);
+// exit 1 is worth retrying later. Not 3 or 4: scripts/nightly.sh passes
+// an ingest status above 1 through, and its own 3 and 4 are its upload and
+// its report failing.
+const exitPermanent = 5
+
+// runFailure is the exit status of a run that ended with err.
+func runFailure(err error) int {
+	for _, permanent := range []error{objstore.ErrAccessDenied, objstore.ErrNoBucket, objstore.ErrNoConditionalWrites, objstore.ErrTooLarge} {
+		if errors.Is(err, permanent) {
+			return exitPermanent
+		}
+	}
+	return exitFailure
+}
+
+// chooseShard returns the run's shard: that of --shard K/N; with --shard
+// auto, or no --shard where an array job's index is set, that of the
+// scheduler's variables (dataset.ShardFromEnv), said at info level; else
+// every input.
+func chooseShard(log *slog.Logger, spec string, count int) (dataset.Shard, error) {
+	if spec == "" && dataset.InArrayJob(os.Getenv) {
+		spec = "auto"
+	}
+	switch spec {
+	case "":
+		return dataset.Shard{}, nil
+	case "auto":
+		s, from, err := dataset.ShardFromEnv(os.Getenv, count)
+		if err == nil {
+			log.Info("shard from the array job", "shard", s.String(), "from", from)
+		}
+		return s, err
+	}
+	return dataset.ParseShard(spec)
+}
+
+// objstoreConfig is the S3 setting of a dataset in object storage, the
+// same as that of s3:// inputs.
+func objstoreConfig(c remote.S3Config) objstore.Config {
+	return objstore.Config{Endpoint: c.Endpoint, Region: c.Region, URLStyle: c.URLStyle, Credentials: c.Credentials}
 }
 
 // mayReadS3 reports whether a run may read s3:// inputs, and so needs the
@@ -238,7 +308,7 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string, bound memoryBound) 
 	cfg.Logger.Info("run finished", "progress", sum.Progress, "resumed", sum.Resumed, "kept", sum.Kept, "dropped", sum.Dropped, "pending", sum.Pending, "published", sum.Published)
 	if err != nil {
 		env.errorf("%s", withPrefix("ingest: ", err))
-		return exitFailure
+		return runFailure(err)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (crawl=%s): %s\n", cfg.Dir, cfg.Crawl, sum.Progress)
 	upToDate := !sum.Published && sum.Pending == 0 && sum.InputsDone == 0 && sum.Kept == len(sum.Inputs) && sum.Kept > 0

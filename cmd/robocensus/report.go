@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -13,6 +14,10 @@ import (
 
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/objstore"
+	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/sysmem"
 )
 
@@ -21,8 +26,8 @@ var reportCmd = &Command{
 	Usage: "report [--site HOST] [--crawl LABEL]... [--ranks FILE] [--format html|md|json] [-o FILE] [--host-batches N] [--cpuprofile FILE] DATASET",
 	Short: "write the site-health report of a dataset, or of one host",
 	Long: `
-Report reads the dataset that ingest wrote in DATASET (every crawl partition)
-and writes the crawl report: captures and hosts, the outcome of each fetch
+Report reads the dataset that ingest wrote in DATASET (every crawl partition),
+a folder or s3://BUCKET/PREFIX, and writes the crawl report: captures and hosts, the outcome of each fetch
 with its HTTP statuses, the prevalence of every diagnostic code, sizes and
 the 500 KiB limit, wildcards and end anchors, typos, the user agents most
 often named, sitemaps, bodies shared by many hosts, the hosts with the most
@@ -47,6 +52,9 @@ With --site HOST it writes the report on one host instead: its captures in
 every crawl, its robots.txt with each finding at its line, what it says to
 each tracked crawler, its sitemaps, its AI usage preferences, and the
 findings of the site checks.
+
+An s3:// DATASET is read as its partitions' listings name them, with ranged
+GETs, under the standard AWS settings (see ingest) and --s3-endpoint.
 
 --format html (the default) writes one self-contained page: inline styles and
 SVG charts, no script, nothing fetched, every text of the dataset escaped.
@@ -75,6 +83,8 @@ or holds no capture of HOST, 2 on a usage error.`,
 		var crawls stringList
 		fs.Var(&crawls, "crawl", "report on the crawl `LABEL` only (repeatable; default: every crawl)")
 		ranksFile := fs.String("ranks", "", "join the ranked host list `FILE` (rank,host lines; Tranco's CSV) with the crawls")
+		s3Endpoint := fs.String("s3-endpoint", "", "`URL` of the S3-compatible store of an s3:// DATASET (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS)")
+		s3URLStyle := fs.String("s3-url-style", "", "`STYLE` of s3:// requests, path or virtual (default: path with an endpoint, virtual on AWS)")
 		profile := profileFlag(fs)
 		memory := memoryFlagVar(fs, "default: 3/4 of the memory available")
 		return func(env *Env, args []string) int {
@@ -109,7 +119,15 @@ or holds no capture of HOST, 2 on a usage error.`,
 				}
 				opts = append(opts, analyze.WithRanks(r))
 			}
-			return withProfile(env, *profile, func() int { return report(env, args[0], *site, f, *out, *batches, *memory, opts) })
+			fsys, err := datasetFS(context.Background(), args[0], *s3Endpoint, *s3URLStyle)
+			if err != nil {
+				env.errorf("report: %v", err)
+				if errors.Is(err, archive.ErrInvalidOption) {
+					return exitUsage
+				}
+				return exitFailure
+			}
+			return withProfile(env, *profile, func() int { return report(env, args[0], fsys, *site, f, *out, *batches, *memory, opts) })
 		}
 	},
 }
@@ -135,7 +153,7 @@ const fallbackReportMemory = 240 << 20
 // report writes the crawl report, or the site report when site is set,
 // with the crawl's captures split into the given number of host batches,
 // or into as few as fit the soft memory limit when batches is 0.
-func report(env *Env, dataset, site string, f analyze.Format, out string, batches int, memory memoryFlag, opts []analyze.Option) int {
+func report(env *Env, dataset string, fsys fs.FS, site string, f analyze.Format, out string, batches int, memory memoryFlag, opts []analyze.Option) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var bound memoryBound
@@ -146,7 +164,7 @@ func report(env *Env, dataset, site string, f analyze.Format, out string, batche
 		defer bound.apply()()
 		opts = append(opts, analyze.WithMemory(max(bound.bytes, analyze.MinMemory)))
 	}
-	d, err := analyze.Open(os.DirFS(dataset), opts...)
+	d, err := analyze.Open(fsys, opts...)
 	if err != nil {
 		env.errorf("report: %s: %v", dataset, err)
 		if errors.Is(err, analyze.ErrBadOption) {
@@ -191,6 +209,29 @@ func report(env *Env, dataset, site string, f analyze.Format, out string, batche
 		return exitFailure
 	}
 	return exitOK
+}
+
+// datasetFS returns the files of the dataset name: a folder, or an
+// s3://BUCKET/PREFIX dataset as its published partitions' listings name
+// them, read with ranged GETs (objstore.Store.FS) under the standard AWS
+// settings, the endpoint of --s3-endpoint first.
+func datasetFS(ctx context.Context, name, endpoint, urlStyle string) (fs.FS, error) {
+	if !objstore.IsURL(name) {
+		return os.DirFS(name), nil
+	}
+	s3cfg, err := remote.S3ConfigFromEnvironment(ctx, endpoint, urlStyle)
+	if err != nil {
+		return nil, err
+	}
+	store, err := objstore.Open(objstoreConfig(s3cfg), name)
+	if err != nil {
+		return nil, err
+	}
+	files, err := dataset.PublishedFiles(ctx, store)
+	if err != nil {
+		return nil, err
+	}
+	return store.FS(ctx, files), nil
 }
 
 // writeOutput calls write with standard output, or with a new file that is

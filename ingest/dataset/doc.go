@@ -9,11 +9,18 @@
 // and on a rerun keeps the published rows of the inputs read to their end
 // ([Work.Rerun]).
 //
+// A dataset's root is a folder, or an s3:// URL of S3-compatible object
+// storage (package objstore, settings from [ConfigureS3]): the same logic
+// publishes into a bucket through a local folder of the run's own, with
+// locks put with If-None-Match, segments and partitions committed by the
+// object written last, and the partition's listing read by
+// [PublishedFiles] (bucket.go).
+//
 // It must not read inputs nor parse robots.txt: it takes rows built by the
 // pipeline (package ingest) and the inputs rows that account for them, and
 // it knows an input only by its name. It imports schema (the tables),
-// robots (the agents table's access values) and ingest/hosts (the hosts
-// table) of this repository.
+// robots (the agents table's access values), ingest/hosts (the hosts
+// table) and ingest/objstore (buckets) of this repository.
 //
 // In the data flow it comes after ingest and before analyze: package ingest
 // hands it rows, and what it publishes is what analyze and the notebooks

@@ -81,10 +81,11 @@ func (r lockRecord) String() string {
 	return fmt.Sprintf("%s %d %s\n", r.Host, r.PID, r.Since.Format(time.RFC3339))
 }
 
-// parseLockRecord reads "HOST PID TIME"; false when data is not one.
+// parseLockRecord reads "HOST PID TIME", or "HOST PID TIME REFRESHED" of a
+// lock in a bucket (bucket.go); false when data is not one.
 func parseLockRecord(data []byte) (lockRecord, bool) {
 	f := strings.Fields(string(data))
-	if len(f) != 3 {
+	if len(f) != 3 && len(f) != 4 {
 		return lockRecord{}, false
 	}
 	pid, err1 := strconv.Atoi(f[1])

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/robocensus/robocensus/ingest/objstore"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -92,8 +93,30 @@ func Captures(rows []schema.Input) int64 {
 }
 
 // PublishedInputs reads the inputs table of the published partition of
-// crawl; nil when there is none.
+// crawl; nil when there is none. For a dataset in object storage it
+// fetches the table's parts that the partition's listing names.
 func PublishedInputs(root, crawl string) ([]schema.Input, error) {
+	if !objstore.IsURL(root) {
+		return localInputs(root, crawl)
+	}
+	b, err := openRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "robocensus-inputs-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if published, err := b.pullPublished(crawl, tmp, schema.TableName[schema.Input]()); err != nil || !published {
+		return nil, err
+	}
+	return localInputs(tmp, crawl)
+}
+
+// localInputs reads the inputs table of the published partition of crawl
+// in the folder root; nil when there is none.
+func localInputs(root, crawl string) ([]schema.Input, error) {
 	files, err := filepath.Glob(filepath.Join(schema.PartitionDir(root, schema.TableName[schema.Input](), crawl), "*.parquet"))
 	if err != nil || len(files) == 0 {
 		return nil, err
@@ -212,6 +235,11 @@ func (w *Work) keepPublished(segs []SegmentManifest, keep []schema.Input, crawle
 // copySegment commits a kept segment with the published rows of the
 // inputs whose inputs rows are rows.
 func (w *Work) copySegment(rows []schema.Input, crawlers []robots.Crawler) error {
+	if w.b != nil {
+		if _, err := w.b.pullPublished(w.crawl, w.root); err != nil {
+			return err
+		}
+	}
 	if err := checkCurrentSchema(w.root, w.crawl); err != nil {
 		return err
 	}
@@ -245,8 +273,13 @@ func (w *Work) discardStaleKept(segs []SegmentManifest, wanted map[string]bool) 
 			left = append(left, s)
 			continue
 		}
+		if w.b != nil {
+			if err := w.b.discardSegment(w.crawl, s.Segment); err != nil {
+				return nil, err
+			}
+		}
 		dir := filepath.Join(w.path, "segments")
-		if err := os.Remove(filepath.Join(dir, s.Segment+".json")); err != nil {
+		if err := os.Remove(filepath.Join(dir, s.Segment+".json")); err != nil && (w.b == nil || !errors.Is(err, os.ErrNotExist)) {
 			return nil, fmt.Errorf("dataset: discarding kept segment %s: %w", s.Segment, err)
 		}
 		if err := os.RemoveAll(filepath.Join(dir, s.Segment)); err != nil {
@@ -543,7 +576,11 @@ func readEach[T any](path string, read func([]T) (int, error), f func(*T) error)
 // work is under way, Carried.Current is its inputs rows: there is nothing
 // to do.
 func (w *Work) Rerun(crawlers []robots.Crawler, named []string, c Carry) (Carried, error) {
-	published, err := PublishedInputs(w.root, w.crawl)
+	root := w.root
+	if w.b != nil {
+		root = w.b.url
+	}
+	published, err := PublishedInputs(root, w.crawl)
 	if err != nil || published == nil {
 		return Carried{}, err
 	}

@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"fmt"
+
+	"github.com/robocensus/robocensus/ingest/objstore"
 	"os"
 	"path/filepath"
 	"time"
@@ -16,7 +18,15 @@ import (
 // it is older than staleAfter: a killed run does not block the rerun that
 // resumes it. The returned function releases the lock, unless another run
 // has taken it over.
+//
+// For a dataset in object storage (see bucket.go) the lock is an object
+// of the bucket, which the run refreshes and which goes stale when it has
+// not for BucketLease (staleAfter does not apply), and the local lock one
+// of the run's local folder, which release removes.
 func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
+	if objstore.IsURL(root) {
+		return lockBucketRun(root, crawl, shard, staleAfter)
+	}
 	dir := workPath(root, crawl)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset: creating work folder: %w", err)
@@ -37,6 +47,40 @@ func LockRun(root, crawl string, shard Shard, staleAfter time.Duration) (release
 		lock.release()
 		os.Remove(dir)
 		os.Remove(filepath.Dir(dir))
+	}, nil
+}
+
+// lockBucketRun takes the run lock of a crawl's shard of the dataset in
+// object storage at root, after checking that the store honours
+// conditional writes, then the lock of the run's local folder.
+func lockBucketRun(root, crawl string, shard Shard, staleAfter time.Duration) (release func(), err error) {
+	b, err := startRun(root)
+	if err != nil {
+		return nil, err
+	}
+	local, err := b.localRoot()
+	if err == nil {
+		err = b.checkConditionalWrites()
+	}
+	var remote *bucketLock
+	if err == nil {
+		remote, err = b.lockRun(crawl, shard)
+	}
+	var releaseLocal func()
+	if err == nil {
+		releaseLocal, err = LockRun(local, crawl, shard, staleAfter)
+	}
+	if err != nil {
+		if remote != nil {
+			remote.release()
+		}
+		closeRoot(root)
+		return nil, err
+	}
+	return func() {
+		releaseLocal()
+		remote.release()
+		closeRoot(root)
 	}, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robocensus/robocensus/ingest/objstore"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -91,10 +92,13 @@ func (s Shard) String() string {
 // tag names the shard in file names: "s3of8", or "s0of1".
 func (s Shard) tag() string { return fmt.Sprintf("s%dof%d", s.K, max(s.N, 1)) }
 
-// Work is the work folder of one crawl.
+// Work is the work folder of one crawl. For a dataset in object storage
+// (see bucket.go) root is the run's local folder and b the bucket.
 type Work struct {
 	root, crawl, path string
 	shard             Shard
+	b                 *bucket
+	err               error // of opening the bucket
 }
 
 // SegmentManifest is the commit record of a segment.
@@ -106,9 +110,15 @@ type SegmentManifest struct {
 }
 
 // NewWork returns the work folder of a crawl's shard, without touching
-// the disk.
+// the disk. For an s3:// root it opens the bucket (a listing, to check it),
+// and the Work only lists the committed segments until OpenWork.
 func NewWork(root, crawl string, shard Shard) *Work {
-	return &Work{root: root, crawl: crawl, path: workPath(root, crawl), shard: shard}
+	w := &Work{root: root, crawl: crawl, path: workPath(root, crawl), shard: shard}
+	if objstore.IsURL(root) {
+		w.b, w.err = openRoot(root)
+		w.root, w.path = "", ""
+	}
+	return w
 }
 
 // workPath is the work folder of a crawl: DIR/.work/<crawl>.
@@ -122,8 +132,24 @@ func removeEmptyWork(path string) {
 	os.Remove(filepath.Dir(path))
 }
 
+// OpenWork opens the work folder of a crawl's shard, and removes what an
+// interrupted run of the shard left in it. The run must hold the shard's
+// run lock (LockRun).
 func OpenWork(root, crawl string, shard Shard) (*Work, error) {
 	w := NewWork(root, crawl, shard)
+	if w.err != nil {
+		return nil, w.err
+	}
+	if w.b != nil {
+		local, err := w.b.localRoot()
+		if err != nil {
+			return nil, err
+		}
+		w.root, w.path = local, workPath(local, crawl)
+		if err := w.b.cleanUp(crawl, shard); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(filepath.Join(w.path, "segments"), 0o755); err != nil {
 		return nil, fmt.Errorf("dataset: creating work folder: %w", err)
 	}
@@ -158,8 +184,14 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// committed returns the manifests of the committed segments, by name.
+// Committed returns the manifests of the committed segments, by name.
 func (w *Work) Committed() ([]SegmentManifest, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
+	if w.b != nil {
+		return w.b.committed(w.crawl)
+	}
 	paths, err := filepath.Glob(filepath.Join(w.path, "segments", "*.json"))
 	if err != nil {
 		return nil, err
@@ -218,7 +250,13 @@ func (s *Segment) commitAs(rows []schema.Input, from string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, s.name+".json"), data)
+	if err := writeFileAtomic(filepath.Join(dir, s.name+".json"), data); err != nil {
+		return err
+	}
+	if s.w.b != nil {
+		return s.w.b.putSegment(s.w.crawl, s.name, filepath.Join(dir, s.name), data)
+	}
+	return nil
 }
 
 func (s *Segment) Discard() { os.RemoveAll(s.stage.path) }
@@ -251,8 +289,16 @@ func writeFileAtomic(path string, data []byte) error {
 // lock.go), or takes it over when the process holding it is gone (same
 // host, no such process) or the lock is older than staleAfter. It reports
 // false when another live run holds it; the error is the file system's.
-// The lock goes with the work folder.
+// The lock goes with the work folder. In a bucket it is an object, stale
+// when not refreshed for BucketLease (see bucket.go).
 func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
+	if w.b != nil {
+		lock, _, err := w.b.takeLock(workKey(w.crawl) + "finalize.lock")
+		if err != nil {
+			return false, fmt.Errorf("dataset: taking the finalize lock: %w", err)
+		}
+		return lock != nil, nil
+	}
 	lock, err := takeLock(filepath.Join(w.path, "finalize.lock"), staleAfter)
 	if err != nil {
 		return false, fmt.Errorf("dataset: taking the finalize lock: %w", err)
@@ -264,7 +310,16 @@ func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
 // parts of about partBytes, the inputs table, the hosts table (package hosts),
 // the swap, and the removal of the work folder. The hosts table is
 // computed from the segments' captures parts while the tables are merged.
+//
+// For a dataset in object storage, the segments of other runs are fetched
+// first, and the partition published in the local folder is then put into
+// the bucket (bucket.publish).
 func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes int64) error {
+	if w.b != nil {
+		if err := w.b.pullSegments(w.crawl, w.path, segs); err != nil {
+			return err
+		}
+	}
 	stage, err := newStaging(w.root, w.crawl)
 	if err != nil {
 		return err
@@ -295,6 +350,11 @@ func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes i
 		stage.discard()
 		return err
 	}
+	if w.b != nil {
+		if err := w.b.publish(w.crawl); err != nil {
+			return err
+		}
+	}
 	return w.Discard()
 }
 
@@ -305,6 +365,9 @@ func (w *Work) Discard() error {
 		return err
 	}
 	os.Remove(filepath.Dir(w.path))
+	if w.b != nil {
+		return w.b.discardWork(w.crawl)
+	}
 	return nil
 }
 

@@ -33,9 +33,13 @@ var allowedRepoImports = map[string][]string{
 	"schema":         {"robots"},
 	"ingest/archive": {},
 	"ingest/remote":  {"ingest/archive"},
-	"ingest/hosts":   {"schema", "robots"},
-	"ingest/dataset": {"ingest/hosts", "schema", "robots"},
-	"ingest":         {"ingest/archive", "ingest/remote", "ingest/dataset", "ingest/hosts", "robots", "schema"},
+	// objstore is a bucket prefix in S3-compatible storage (puts, lists,
+	// conditional writes, an fs.FS of ranged reads); what its objects
+	// mean is dataset's.
+	"ingest/objstore": {},
+	"ingest/hosts":    {"schema", "robots"},
+	"ingest/dataset":  {"ingest/hosts", "ingest/objstore", "schema", "robots"},
+	"ingest":          {"ingest/archive", "ingest/remote", "ingest/dataset", "ingest/hosts", "robots", "schema"},
 	// The crawl and site reports, a package a job: scan reads the dataset
 	// (files, row-group units, typed columns), render writes numbers,
 	// Markdown and SVG charts, engine runs the host batches and feeds the
