@@ -187,7 +187,7 @@ const (
 // (ord, class, doc) each.
 func DifferenceClasses() []DifferenceClass {
 	return []DifferenceClass{
-		{ClassStatus, "the HTTP status decides, and the parsers read it differently (429 as a 4xx for RFC 9309; a 5xx leaving Python's parser unread)"},
+		{ClassStatus, "the HTTP status decides, and the parsers read it differently (401 and 403 disallow everything for Python, 429 is a 4xx for RFC 9309)"},
 		{ClassBodyEncoding, "no rule decides for the other parser although the status lets it read the body: it cannot read the body (Python: not UTF-8)"},
 		{ClassRulesBeforeUserAgent, "a deciding rule stands before any user-agent line"},
 		{ClassEmptyUserAgent, "a deciding rule's group has an empty user-agent value, which Python's parser takes to name every crawler"},
@@ -195,7 +195,7 @@ func DifferenceClasses() []DifferenceClass {
 		{ClassKeySpelling, "Google's deciding line is a misspelled key, a key prefix or lacks its colon, which the other parser does not read"},
 		{ClassAgentMatching, "the deciding rules stand in groups of different user-agent lines: the parsers match the crawler's name with them, or pick among the groups, differently"},
 		{ClassEmptyDisallow, "an empty Disallow decides for the other parser (Python: it allows everything and, read first, overrides the rules after it)"},
-		{ClassURLNormalisation, "a deciding rule holds '?', ';' or '#', or does not start with '/', and the parsers normalise it or the URL differently (Python: \"Disallow: /?\" is \"/\")"},
+		{ClassURLNormalisation, "a deciding rule holds a question mark, semicolon or '#', or does not start with '/', and the parsers normalise it or the URL differently (Python: \"Disallow: /?\" is \"/\")"},
 		{ClassPercentEncoding, "a deciding rule holds a percent-escape or a byte outside ASCII, which the parsers encode or decode differently"},
 		{ClassWildcards, "a deciding rule holds '*' or '$', a wildcard or anchor for Google and a literal character for the other parser"},
 		{ClassAllowOrder, "the deciding rules are an allow and a disallow of the same group: the first match in file order decides for the other parser, the longest for Google"},
