@@ -56,7 +56,29 @@ func newCensus() *census {
 // for every crawler no group can name).
 type crawlerQuery struct {
 	google []string // the agents Google's verdict is asked for: the selected token, or none for the '*' groups
-	agents []string // the agents the other readings are given
+	tokens []string // the agents the readings that match product tokens are given
+	name   []string // the agent the readings that match a crawler's name are given (takesName)
+}
+
+// agentsFor returns the agents reading sem is given: what a crawler that
+// uses that parser passes it. Python's robotparser is given the crawler's
+// name as written ("AI2Bot", "Linguee Bot"; can_fetch cuts it at '/'),
+// the other readings the product token Google matches ("AI", "Linguee"),
+// or the one Google's selection picked (a fallback such as Googlebot for
+// Googlebot-Image).
+func (q *crawlerQuery) agentsFor(sem robots.Semantics) []string {
+	if takesName(sem) {
+		return q.name
+	}
+	return q.tokens
+}
+
+// takesName reports whether a reading matches user-agent lines against the
+// crawler's whole name rather than a product token: Python's robotparser,
+// before and after gh-138907.
+func takesName(sem robots.Semantics) bool {
+	n := sem.String()
+	return n == "python-legacy" || n == "python"
 }
 
 // verdicts is one reading's answer for a crawler: the root verdict and the
@@ -81,9 +103,13 @@ func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.F
 		switch {
 		case vias[i] == robots.ViaNamed || vias[i] == robots.ViaFallback:
 			token, _ := f.Select(m.tokens[i])
-			c.judge(rs, id, host, f, crawlerQuery{google: []string{token}, agents: []string{token}}, []string{cr.Token})
+			name := cr.Token // a fallback is the crawler's policy, not its parser's: it obeys that token's group
+			if vias[i] == robots.ViaFallback {
+				name = token
+			}
+			c.judge(rs, id, host, f, crawlerQuery{google: []string{token}, tokens: []string{token}, name: []string{name}}, []string{cr.Token})
 		case c.judgeEach || c.related[i]:
-			c.judge(rs, id, host, f, crawlerQuery{agents: []string{cr.MatchToken()}}, []string{cr.Token})
+			c.judge(rs, id, host, f, crawlerQuery{tokens: []string{cr.MatchToken()}, name: []string{cr.Token}}, []string{cr.Token})
 		default:
 			c.unnamed = append(c.unnamed, i)
 		}
@@ -94,7 +120,7 @@ func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.F
 		for _, i := range c.unnamed {
 			c.tokens = append(c.tokens, m.crawlers[i].Token)
 		}
-		c.judge(rs, id, host, f, crawlerQuery{agents: []string{first.MatchToken()}}, c.tokens)
+		c.judge(rs, id, host, f, crawlerQuery{tokens: []string{first.MatchToken()}, name: []string{first.Token}}, c.tokens)
 	}
 }
 
@@ -162,12 +188,13 @@ func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q craw
 	google := c.google
 	g := c.verdicts(f, google, q.google)
 	for ri, r := range c.readings {
-		v := c.verdicts(f, r, q.agents)
+		agents := q.agentsFor(c.sems[ri])
+		v := c.verdicts(f, r, agents)
 		if v.root.Allowed == g.root.Allowed && v.blocked == g.blocked {
 			continue
 		}
-		path := c.differingPath(f, google, r, q, v, g)
-		gl, rl := google.Match(path, q.google).Line, r.Match(path, q.agents).Line
+		path := c.differingPath(f, google, r, q.google, agents, v, g)
+		gl, rl := google.Match(path, q.google).Line, r.Match(path, agents).Line
 		class := c.classify(f, gl, rl)
 		for _, t := range tokens {
 			rs.Readings = append(rs.Readings, schema.Reading{
@@ -198,14 +225,15 @@ func (c *census) verdicts(f *robots.File, r *robots.Reading, agents []string) ve
 	return v
 }
 
-// differingPath returns the path where readings g and r differ for q: the
-// root when their root verdicts differ, else the first probe path.
-func (c *census) differingPath(f *robots.File, google, r *robots.Reading, q crawlerQuery, v, g verdicts) string {
+// differingPath returns the path where Google's reading (for googleAgents)
+// and r (for agents) differ: the root when their root verdicts differ,
+// else the first probe path.
+func (c *census) differingPath(f *robots.File, google, r *robots.Reading, googleAgents, agents []string, v, g verdicts) string {
 	if v.root.Allowed != g.root.Allowed {
 		return "/"
 	}
 	for _, p := range c.probePaths(f) {
-		if google.Match(p, q.google).Allowed != r.Match(p, q.agents).Allowed {
+		if google.Match(p, googleAgents).Allowed != r.Match(p, agents).Allowed {
 			return p
 		}
 	}

@@ -62,6 +62,17 @@ func TestRunReadingsCensus(t *testing.T) {
 	f(`SELECT count(*) FROM readings WHERE url_host_name = 'plain.example'`, "0")
 }
 
+// Each reading is given what a crawler using that parser passes it:
+// Python's robotparser the crawler's name ("AI2Bot", which "User-agent:
+// AI2Bot" names for Python as for Google, who cuts both to "AI"), RFC 9309
+// the product token, which "AI2Bot" is not (a digit), so that RFC 9309
+// alone differs.
+func TestRunReadingsAgentNames(t *testing.T) {
+	f := ingestRecords(t, "names", robots200("ai2.example", "User-agent: AI2Bot\nDisallow: /\n"))
+	f(`SELECT string_agg(semantics || ' ' || root_allowed || ' ' || google_root_allowed || ' ' || class, '; ' ORDER BY semantics) FROM readings WHERE agent = 'AI2Bot'`,
+		"rfc9309 true false agent-matching")
+}
+
 // The census judges once for all the crawlers no user-agent value of a
 // file relates to; on real files that gives the rows judging each crawler
 // alone gives. The egonkm corpus's first 3,000 bodies, with the 429 and

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"mime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,9 +54,9 @@ func newRowMaker(crawlers []robots.Crawler) *rowMaker {
 	for i, c := range crawlers {
 		ts := c.Tokens()
 		m.tokens = append(m.tokens, ts)
-		lower := make([]string, len(ts))
-		for j, t := range ts {
-			lower[j] = strings.ToLower(t)
+		lower := make([]string, 0, len(ts)+1)
+		for _, t := range slices.Concat(ts, []string{c.Token}) {
+			lower = append(lower, strings.ToLower(t))
 		}
 		m.lowerTokens = append(m.lowerTokens, lower)
 		for j, t := range ts {
