@@ -73,6 +73,15 @@
 //     computed with the '*' group applying to crawlers a file does not name.
 //     Both are given over the hosts with a usable robots.txt and over all
 //     hosts (where 5xx answers count as fully disallowed).
+//   - Where crawlers disagree counts, over every host with an effective
+//     capture, the hosts where the readings table (schema 2.2) has a row
+//     of that capture whose root verdict (root_allowed against
+//     google_root_allowed), or full block (blocked against
+//     google_blocked), differs, for at least one crawler of the group: the
+//     tracked AI crawlers, the search engines, or one crawler by name. A
+//     host counts once per difference class of those rows; the example is
+//     the first such host in byte order. A crawl without readings files
+//     has no readings.
 //   - Shared bodies ("domain farms") are payload digests of usable,
 //     non-empty deciding captures served by two or more hosts.
 //   - Changes since the previous crawl compare each crawl of the report

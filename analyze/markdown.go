@@ -3,6 +3,7 @@ package analyze
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/robocensus/robocensus/analyze/internal/render"
@@ -124,6 +125,7 @@ func mdSiteCrawl(m *render.Markdown, sc *site.SiteCrawl) {
 	} else {
 		mdListing(m, sc.Listing)
 	}
+	mdSiteReadings(m, sc.Readings)
 	if len(sc.Sitemaps) > 0 {
 		var rows [][]string
 		for _, s := range sc.Sitemaps {
@@ -136,6 +138,34 @@ func mdSiteCrawl(m *render.Markdown, sc *site.SiteCrawl) {
 		m.Heading(3, "Sitemaps")
 		m.Table([]string{" line", "URL", "valid"}, rows)
 	}
+}
+
+// mdSiteReadings writes the lines other parsers read differently.
+func mdSiteReadings(m *render.Markdown, readings []site.SiteReading) {
+	if len(readings) == 0 {
+		return
+	}
+	m.Heading(3, "Where parsers disagree")
+	line := func(n int32, text string) string {
+		if n == 0 {
+			return "no rule"
+		}
+		return render.Int(int64(n)) + " " + render.Code(text)
+	}
+	var rows [][]string
+	for i := range readings {
+		r := &readings[i]
+		rows = append(rows, []string{render.Code(r.Semantics), render.Escape(r.Crawlers()), render.Escape(r.Change()),
+			line(r.GoogleLine, r.GoogleLineText), line(r.Line, r.LineText), render.Code(r.Class)})
+	}
+	m.Table([]string{"parser", "crawlers", "Google → parser", "Google's deciding line", "parser's deciding line", "class"}, rows)
+	var parsers []string
+	for i, r := range readings {
+		if i == slices.IndexFunc(readings, func(x site.SiteReading) bool { return x.Semantics == r.Semantics }) {
+			parsers = append(parsers, render.Code(r.Semantics)+": "+render.Escape(r.Parser))
+		}
+	}
+	m.Para("Parsers: %s.", strings.Join(parsers, "; "))
 }
 
 // mdListing writes the file in a fenced block, each finding on a line of

@@ -33,6 +33,11 @@ func (d *Dataset) crawlParams(i int, c *engine.Carry) (engine.Params, error) {
 	if i > 0 {
 		p.Previous = d.r.Crawls()[i-1]
 	}
+	label := d.r.Crawls()[i]
+	p.HasTable = func(t engine.Table) bool {
+		has, err := d.r.HasTable(t.String(), label)
+		return has || err != nil // an unreadable folder fails the scan itself
+	}
 	var err error
 	p.Crawlers, err = d.r.CrawlerList(d.r.Crawls()[i])
 	return p, err

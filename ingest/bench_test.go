@@ -59,10 +59,16 @@ func gunzipAll(b *testing.B, data []byte) {
 
 // ingestOnce runs a whole ingest of path into a fresh dataset under dir.
 func ingestOnce(b *testing.B, path, dir string, want int) {
-	if err := os.RemoveAll(dir); err != nil {
+	ingestConfig(b, Config{Dir: dir, Crawl: "CC-MAIN-2025-05"}, path, want)
+}
+
+// ingestConfig runs a whole ingest of path with cfg into a fresh dataset
+// under cfg.Dir.
+func ingestConfig(b *testing.B, cfg Config, path string, want int) {
+	if err := os.RemoveAll(cfg.Dir); err != nil {
 		b.Fatal(err)
 	}
-	sum, err := Run(context.Background(), Config{Dir: dir, Crawl: "CC-MAIN-2025-05"}, []string{path})
+	sum, err := Run(context.Background(), cfg, []string{path})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -97,4 +103,30 @@ func BenchmarkRunRealBodies(b *testing.B) {
 	}
 	b.ReportMetric(float64(run)/float64(floor), "x-gunzip")
 	b.ReportMetric(float64(want)*float64(b.N)/run.Seconds(), "captures/s")
+}
+
+// BenchmarkRunCensus times, in the same iterations, a whole ingest of the
+// WARC of 10,000 real robots.txt bodies without the census of parsers
+// (Config.NoCensus) and with it: "x-no-census" is the time with it over the
+// time without it (issue 31's budget: 1.3).
+func BenchmarkRunCensus(b *testing.B) {
+	data, want := realBodiesWARC(b)
+	tmp := b.TempDir()
+	path := filepath.Join(tmp, "bodies.warc.gz")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "dataset")
+	var without, with time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		ingestConfig(b, Config{Dir: dir, Crawl: "CC-MAIN-2025-05", NoCensus: true}, path, want)
+		t1 := time.Now()
+		ingestConfig(b, Config{Dir: dir, Crawl: "CC-MAIN-2025-05"}, path, want)
+		without += t1.Sub(t0)
+		with += time.Since(t1)
+	}
+	b.ReportMetric(float64(with)/float64(without), "x-no-census")
+	b.ReportMetric(without.Seconds()/float64(b.N), "s-without/op")
+	b.ReportMetric(with.Seconds()/float64(b.N), "s-with/op")
 }

@@ -43,6 +43,10 @@ func TestIssue16PublishedNulls(t *testing.T) {
 			badDate,
 			response("https://cut."+host+"/robots.txt", "HTTP/1.1 200 OK", "Content-Type: text/plain\r\n", "User-agent: *\nDisal", "WARC-Truncated: length"),
 			robots200("b."+host, "User-agent: *\nDisallow: /b\n"),
+			// Parsers that disagree (readings): one decides by no rule
+			// (readings.line NULL), the other Google (google_line NULL).
+			robots200("blank."+host, "User-agent: GPTBot\n\nDisallow: /\n"),
+			robots200("query."+host, "User-agent: *\nDisallow: /?\n"),
 			// A file-wide preference (group NULL), one in a group, and a
 			// value not understood (allowed NULL).
 			robots200("prefs."+host, "Content-Signal: search=yes, ai-train=maybe\nUser-agent: *\nCrawl-delay: 5\nDisallow: /e\n"),

@@ -49,6 +49,10 @@ type Config struct {
 	// robots.TrackedCrawlers(). The dataset records the list (in the
 	// footer of its agents files), and its reports use it.
 	Crawlers []robots.Crawler
+	// NoCensus leaves the readings table empty: no reading other than
+	// Google's is asked (the census of parsers costs a share of the parse;
+	// the ingest benchmark compares the two).
+	NoCensus bool
 	// PartCaptures is the number of captures a worker writes to a part file
 	// before it starts a new one. Defaults to 2,000,000.
 	PartCaptures int64
@@ -664,6 +668,9 @@ func (e *epoch) work(ctx context.Context) error {
 	p := e.pipeline
 	var part *dataset.PartWriter
 	maker := newRowMaker(p.cfg.Crawlers)
+	if p.cfg.NoCensus {
+		maker.census = nil
+	}
 	var rs dataset.Rows
 	flush := func() error {
 		if rs.Len() == 0 {

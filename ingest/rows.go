@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"mime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,12 +27,14 @@ type job struct {
 // rowMaker turns parsed captures into rows. It holds what a worker reuses
 // from capture to capture.
 type rowMaker struct {
-	crawlers []robots.Crawler
-	tokens   [][]string            // Tokens of each crawler: its MatchToken, then its fallbacks
-	byToken  map[string][]tokenRef // lower-case token -> the crawlers that obey it
-	hits     []uint8               // per crawler, for the capture at hand: hitOwn, hitFallback
-	touched  []int                 // the crawlers with hits
-	surt     []byte                // the SURT key being built
+	crawlers    []robots.Crawler
+	tokens      [][]string            // Tokens of each crawler: its MatchToken, then its fallbacks
+	lowerTokens [][]string            // the same, lower case
+	byToken     map[string][]tokenRef // lower-case token -> the crawlers that obey it
+	hits        []uint8               // per crawler, for the capture at hand: hitOwn, hitFallback
+	touched     []int                 // the crawlers with hits
+	surt        []byte                // the SURT key being built
+	census      *census               // the census of parsers (census.go); nil for none
 }
 
 // tokenRef is one of the tokens crawler obeys: its own (fallback false) or
@@ -47,10 +50,15 @@ const (
 )
 
 func newRowMaker(crawlers []robots.Crawler) *rowMaker {
-	m := &rowMaker{crawlers: crawlers, byToken: map[string][]tokenRef{}, hits: make([]uint8, len(crawlers))}
+	m := &rowMaker{crawlers: crawlers, byToken: map[string][]tokenRef{}, hits: make([]uint8, len(crawlers)), census: newCensus()}
 	for i, c := range crawlers {
 		ts := c.Tokens()
 		m.tokens = append(m.tokens, ts)
+		lower := make([]string, 0, len(ts)+1)
+		for _, t := range slices.Concat(ts, []string{c.Token}) {
+			lower = append(lower, strings.ToLower(t))
+		}
+		m.lowerTokens = append(m.lowerTokens, lower)
 		for j, t := range ts {
 			k := strings.ToLower(t)
 			m.byToken[k] = append(m.byToken[k], tokenRef{crawler: i, fallback: j > 0})
@@ -75,7 +83,11 @@ func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 		rs.Sitemaps = append(rs.Sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
 	}
 	addExtensions(rs, id, host, f)
+	first := len(rs.Agents.Via)
 	m.addAgents(rs, id, host, f)
+	if m.census != nil {
+		m.census.add(m, rs, id, host, f, rs.Agents.Via[first:])
+	}
 	if j.keepBody && readByCrawlers(f) {
 		text := f.Text()
 		rs.Bodies = append(rs.Bodies, schema.Body{ContentDigest: c.PayloadDigest, Body: text})

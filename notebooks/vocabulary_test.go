@@ -56,6 +56,11 @@ CREATE OR REPLACE MACRO usable_fetch_classes() AS %s;
 CREATE OR REPLACE MACRO followed_ai_crawlers() AS TABLE
 SELECT * FROM (VALUES %s) AS g(ord, agent);
 `, schema.FollowedAICrawlersSQL())
+	fmt.Fprintf(&b, `-- difference_classes(): why two parsers give a crawler different verdicts, the readings table's
+-- class column, a row (ord, class, doc) each in the order the census tests them (schema.DifferenceClasses).
+CREATE OR REPLACE MACRO difference_classes() AS TABLE
+SELECT * FROM (VALUES %s) AS d(ord, class, doc);
+`, schema.DifferenceClassesSQL())
 	return b.String()
 }
 

@@ -46,6 +46,7 @@
 //	directives   Directive     line of an extension directive (crawl-delay, license, ...)
 //	preferences  Preference    usage preference (Content-Signal, Content-Usage pair)
 //	hosts        Host          host, with its deciding and effective captures (computed at publication)
+//	readings     Reading       capture, tracked crawler and other parser whose verdict differs from Google's
 //
 // capture_id joins every table to captures, and captures.input joins
 // inputs.input. Column names follow Common Crawl's columnar index where they

@@ -53,6 +53,8 @@ var wantTypes = map[string]string{
 		"user_agents VARCHAR[], path VARCHAR, category VARCHAR, value VARCHAR, allowed BOOLEAN, crawl VARCHAR",
 	"hosts": "url_host_name VARCHAR, url_host_registered_domain VARCHAR, capture_id VARCHAR, captures INTEGER, redirect_hops INTEGER, " +
 		"redirect_result VARCHAR, effective_capture_id VARCHAR, effective_outcome VARCHAR, fetch_class VARCHAR, crawl VARCHAR",
+	"readings": "capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, semantics VARCHAR, root_allowed BOOLEAN, blocked BOOLEAN, " +
+		"line INTEGER, google_root_allowed BOOLEAN, google_blocked BOOLEAN, google_line INTEGER, path VARCHAR, class VARCHAR, crawl VARCHAR",
 }
 
 // openDuckDB writes the fixture dataset and opens an in-memory DuckDB with
@@ -162,7 +164,7 @@ func TestDuckDBQueries(t *testing.T) {
 		{"schema version", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ') FROM parquet_kv_metadata(%s)
 			WHERE decode(key) = 'robocensus.schema_version'`, quote(schema.Glob(dir, "*"))), schema.Version},
 		{"table key", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ' ORDER BY decode(value)) FROM parquet_kv_metadata(%s)
-			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents bodies captures diagnostics directives hosts inputs preferences rules sitemaps"},
+			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents bodies captures diagnostics directives hosts inputs preferences readings rules sitemaps"},
 		{"zstd everywhere", fmt.Sprintf("SELECT string_agg(DISTINCT compression, ' ') FROM parquet_metadata(%s)",
 			quote(schema.Glob(dir, "*"))), "ZSTD"},
 	}
@@ -201,7 +203,7 @@ func TestDuckDBDictionaries(t *testing.T) {
 // dictColumns lists the columns whose tag (or list element tag) has dict.
 func dictColumns(table schema.Table) []string {
 	var out []string
-	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}, schema.Body{}, schema.Directive{}, schema.Preference{}, schema.Host{}} {
+	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}, schema.Body{}, schema.Directive{}, schema.Preference{}, schema.Host{}, schema.Reading{}} {
 		if parquet.SchemaOf(row).Name() != table.Parquet.Name() {
 			continue
 		}

@@ -33,6 +33,7 @@ type crawlRows struct {
 	directives  []schema.Directive
 	preferences []schema.Preference
 	hosts       []schema.Host
+	readings    []schema.Reading
 }
 
 var (
@@ -120,6 +121,12 @@ func fixtureA() crawlRows {
 			{URLHostName: "bücher.example", URLHostRegisteredDomain: "bücher.example", CaptureID: "a-3", Captures: 1, RedirectHops: 1, RedirectResult: "not-captured",
 				EffectiveOutcome: "redirect", FetchClass: "redirect-not-resolved"}, // effective_capture_id NULL
 		},
+		readings: []schema.Reading{
+			{CaptureID: "a-1", URLHostName: "example.com", Agent: "GPTBot", Semantics: "python-legacy", RootAllowed: true, Line: 0,
+				GoogleBlocked: true, GoogleLine: 3, Path: "/", Class: schema.ClassBlankLineEndsGroup}, // line NULL: no rule decided
+			{CaptureID: "a-3", URLHostName: "bücher.example", Agent: "Googlebot", Semantics: "rfc9309", RootAllowed: true, Line: 0,
+				GoogleBlocked: true, Path: "/", Class: schema.ClassStatus},
+		},
 	}
 }
 
@@ -155,6 +162,7 @@ func writeDataset(t testing.TB, dir string) map[string]crawlRows {
 		writePart(t, dir, crawl, rows.directives)
 		writePart(t, dir, crawl, rows.preferences)
 		writePart(t, dir, crawl, rows.hosts)
+		writePart(t, dir, crawl, rows.readings)
 	}
 	return data
 }

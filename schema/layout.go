@@ -38,6 +38,7 @@ var tables = []Table{
 	newTable[Directive]("directives", "one row per line of an extension directive (crawl-delay, content-signal, license, ...)"),
 	newTable[Preference]("preferences", "one row per usage preference stated (Content-Signal, Content-Usage)"),
 	newTable[Host]("hosts", "one row per host, with its deciding and effective captures after redirects, and its fetch class"),
+	newTable[Reading]("readings", "one row per capture, tracked crawler and other parser's reading whose root or full-block verdict differs from Google's"),
 }
 
 func newTable[T Row](name, doc string) Table {

@@ -25,6 +25,7 @@ func TestTables(t *testing.T) {
 		{"directives", schema.TableName[schema.Directive]()},
 		{"preferences", schema.TableName[schema.Preference]()},
 		{"hosts", schema.TableName[schema.Host]()},
+		{"readings", schema.TableName[schema.Reading]()},
 	}
 	tables := schema.Tables()
 	if len(tables) != len(tests) {

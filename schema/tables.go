@@ -54,7 +54,7 @@ import "time"
 //   - The crawl label is not a column: DuckDB adds crawl from the Hive
 //     partition directory (crawl=<label>), see [PartitionDir].
 type Row interface {
-	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body | Directive | Preference | Host
+	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body | Directive | Preference | Host | Reading
 }
 
 // Capture is one row of the captures table: one robots.txt capture (a WARC
@@ -451,4 +451,46 @@ type Host struct {
 	// http-forbidden, http-defer-visits or redirect-not-resolved, the best
 	// of its captures' classes (redirects followed) in that order.
 	FetchClass string `parquet:"fetch_class,dict"`
+}
+
+// Reading is one row of the readings table, the census of parsers: a
+// tracked crawler whose verdict for the site root, or whose full block,
+// another parser's reading of the capture (semantics) gives differently
+// from Google's reading. A capture, crawler and semantics without a row
+// read as Google reads them (the agents table), so a new reading adds rows
+// and semantics values, not columns. Ingest writes it from schema 2.2 on;
+// [ReadingParsers] names each semantics' parser and version, and
+// [DifferenceClasses] the classes.
+type Reading struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict"`
+	// Agent is the crawler's token, as in agents.agent.
+	Agent string `parquet:"agent,dict"`
+	// Semantics is the reading ("python-legacy", "rfc9309", ...: the names
+	// of robots.Semantics, never "google").
+	Semantics string `parquet:"semantics,dict"`
+	// RootAllowed is the reading's verdict for the site root "/".
+	RootAllowed bool `parquet:"root_allowed"`
+	// Blocked reports that the reading disallows the crawler every URL it
+	// is asked: the root, a path no rule names, and the path each of the
+	// file's first 200 allow rules names (its pattern with '*' and '$'
+	// taken out): a crawler disallowed at the root is allowed elsewhere
+	// only where an allow rule lets it or the root's rule stops matching.
+	Blocked bool `parquet:"blocked"`
+	// Line is the line of the rule that decided the reading's verdict at
+	// Path; NULL when none did.
+	Line int32 `parquet:"line,optional"`
+	// GoogleRootAllowed, GoogleBlocked and GoogleLine are the same for
+	// Google's reading (GoogleBlocked judged by the same paths).
+	GoogleRootAllowed bool  `parquet:"google_root_allowed"`
+	GoogleBlocked     bool  `parquet:"google_blocked"`
+	GoogleLine        int32 `parquet:"google_line,optional"`
+	// Path is the URL path at which the verdicts differ and whose deciding
+	// lines Line and GoogleLine are: "/" when the root verdicts differ.
+	Path string `parquet:"path,dict"`
+	// Class is the difference class that explains the difference (one of
+	// [DifferenceClasses]), found by comparing the deciding lines.
+	Class string `parquet:"class,dict"`
 }

@@ -29,13 +29,16 @@ import (
 // Schema 2.1 adds payload_length_real to captures: the payload's real
 // size beside payload_length, the bytes stored. Files of an older version
 // lack it; [NewArrowReader] reads it from them as NULL, [Reader] as nil.
-const Version = "2.1"
+//
+// Schema 2.2 adds the readings table (the census of parsers, [Reading]).
+// Datasets of an older version have no such table.
+const Version = "2.2"
 
 // versionMajor and versionMinor are the parts of [Version]; oldestMajor
 // is the oldest major version this package reads.
 const (
 	versionMajor = 2
-	versionMinor = 1
+	versionMinor = 2
 	oldestMajor  = 1
 )
 

@@ -153,3 +153,86 @@ func NoTraining(source, category string, allowed bool, path string, agents []str
 		source == robots.ContentUsage.String() && category == "train-ai"
 	return training && !allowed && path == "/" && (len(agents) == 0 || slices.Contains(agents, "*"))
 }
+
+// DifferenceClass is one reason why two parsers give a file's crawler
+// different verdicts: the readings table's class column, and the crawl
+// report's ranking of them.
+type DifferenceClass struct {
+	Name string // stable, as in readings.class
+	Doc  string // what differs, in one sentence
+}
+
+// Difference classes, each the name of a [DifferenceClass]. The census
+// gives a difference the first class of [DifferenceClasses] whose test
+// holds for the two readings' deciding lines (ingest's classifier).
+const (
+	ClassStatus               = "status"
+	ClassBodyEncoding         = "body-encoding"
+	ClassRulesBeforeUserAgent = "rules-before-user-agent"
+	ClassEmptyUserAgent       = "empty-user-agent"
+	ClassBlankLineEndsGroup   = "blank-line-ends-group"
+	ClassKeySpelling          = "key-spelling"
+	ClassAgentMatching        = "agent-matching"
+	ClassEmptyDisallow        = "empty-disallow"
+	ClassURLNormalisation     = "url-normalisation"
+	ClassPercentEncoding      = "percent-encoding"
+	ClassWildcards            = "wildcards"
+	ClassAllowOrder           = "allow-order"
+	ClassOther                = "other"
+)
+
+// DifferenceClasses returns the difference classes in the order the census
+// tests them, the most specific first. A new slice each call. The
+// notebooks get it as the table macro difference_classes(), a row
+// (ord, class, doc) each.
+func DifferenceClasses() []DifferenceClass {
+	return []DifferenceClass{
+		{ClassStatus, "the HTTP status decides, and the parsers read it differently (401 and 403 disallow everything for Python, 429 is a 4xx for RFC 9309)"},
+		{ClassBodyEncoding, "no rule decides for the other parser although the status lets it read the body: it cannot read the body (Python: not UTF-8)"},
+		{ClassRulesBeforeUserAgent, "a deciding rule stands before any user-agent line"},
+		{ClassEmptyUserAgent, "a deciding rule's group has an empty user-agent value, which Python's parser takes to name every crawler"},
+		{ClassBlankLineEndsGroup, "a blank line between the group's user-agent lines and Google's deciding rule ends the group for the other parser"},
+		{ClassKeySpelling, "Google's deciding line is a misspelled key, a key prefix or lacks its colon, which the other parser does not read"},
+		{ClassAgentMatching, "the deciding rules stand in groups of different user-agent lines: the parsers match the crawler's name with them, or pick among the groups, differently"},
+		{ClassEmptyDisallow, "an empty Disallow decides for the other parser (Python: it allows everything and, read first, overrides the rules after it)"},
+		{ClassURLNormalisation, "a deciding rule holds a question mark, semicolon or '#', or does not start with '/', and the parsers normalise it or the URL differently (Python: \"Disallow: /?\" is \"/\")"},
+		{ClassPercentEncoding, "a deciding rule holds a percent-escape or a byte outside ASCII, which the parsers encode or decode differently"},
+		{ClassWildcards, "a deciding rule holds '*' or '$', a wildcard or anchor for Google and a literal character for the other parser"},
+		{ClassAllowOrder, "the deciding rules are an allow and a disallow of the same group: the first match in file order decides for the other parser, the longest for Google"},
+		{ClassOther, "none of the above"},
+	}
+}
+
+// DifferenceClassesSQL is [DifferenceClasses] as the rows of a DuckDB
+// VALUES list, (1, 'status', '...') and so on; the notebooks use it
+// through the macro difference_classes().
+func DifferenceClassesSQL() string {
+	classes := DifferenceClasses()
+	rows := make([]string, len(classes))
+	for i, c := range classes {
+		rows[i] = fmt.Sprintf("(%d, %s, %s)", i+1, sqlString(c.Name), sqlString(c.Doc))
+	}
+	return strings.Join(rows, ", ")
+}
+
+// ReadingParsers returns, for each name of robots.Semantics, the parser
+// that reading reproduces, with its version, as the report names it.
+// A semantics not listed is named by its name alone.
+func ReadingParsers() map[string]string {
+	return map[string]string{
+		"google":          "Google's robotstxt library (github.com/google/robotstxt, as of 2024)",
+		"python-legacy":   "Python urllib.robotparser, CPython 3.12 and earlier (checked against 3.11.7)",
+		"python":          "Python urllib.robotparser after gh-138907 (CPython 3.13.x patch releases from May 2026, 3.14+)",
+		"rfc9309":         "RFC 9309 (September 2022), by its letter",
+		"crawler-commons": "crawler-commons 1.6 SimpleRobotRulesParser (Nutch, StormCrawler, CCBot)",
+	}
+}
+
+// ReadingParser returns the parser and version [ReadingParsers] gives for
+// the semantics named name, or name itself when it lists none.
+func ReadingParser(name string) string {
+	if p, ok := ReadingParsers()[name]; ok {
+		return p
+	}
+	return name
+}

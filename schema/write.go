@@ -407,3 +407,8 @@ func (r *Preference) validUTF8(fix bool, m *utf8Memo) bool {
 func (r *Host) validUTF8(fix bool, _ *utf8Memo) bool {
 	return validStrings(fix, &r.URLHostName, &r.URLHostRegisteredDomain, &r.CaptureID, &r.EffectiveCaptureID)
 }
+
+func (r *Reading) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	return validStrings(fix, &r.Agent, &r.Semantics, &r.Path, &r.Class) && ok
+}

@@ -69,7 +69,11 @@ func TestSchema1Crawl(t *testing.T) {
 		if label == newer && (c.Changes == nil || c.Changes.Body.Hosts.N != 0 || c.Changes.Common != 35) {
 			t.Errorf("the same rows in two versions changed between crawls: %+v", c.Changes)
 		}
-		c.Crawl, c.Changes = "", nil // the changes compare the two
+		if c.Readings.HasReadings != (label == newer) {
+			t.Errorf("%s: has readings %v: only the 2.2 crawl has a readings table", label, c.Readings.HasReadings)
+		}
+		c.Crawl, c.Changes = "", nil         // the changes compare the two
+		c.Readings = analyze.Disagreements{} // schema 2.2: the older crawl has none
 		b, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)

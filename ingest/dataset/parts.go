@@ -169,6 +169,7 @@ type PartWriter struct {
 	bodies      *tableWriter[schema.Body]
 	directives  *tableWriter[schema.Directive]
 	preferences *tableWriter[schema.Preference]
+	readings    *tableWriter[schema.Reading]
 	closers     []func() error // of the files opened
 	rows        int64          // captures written
 	bodyBytes   int            // body bytes buffered in the current row group
@@ -202,6 +203,7 @@ func NewPartWriter(s *Staging, name string, crawlers []robots.Crawler) (*PartWri
 	p.bodies, err = openPart[schema.Body](p, s, name, err)
 	p.directives, err = openPart[schema.Directive](p, s, name, err)
 	p.preferences, err = openPart[schema.Preference](p, s, name, err)
+	p.readings, err = openPart[schema.Reading](p, s, name, err)
 	if err != nil {
 		p.Close()
 		return nil, fmt.Errorf("dataset: opening part %s: %w", name, err)
@@ -227,7 +229,7 @@ func (p *PartWriter) Write(rs *Rows) error {
 	err := errors.Join(
 		p.captures.write(rs.Captures), p.diagnostics.write(rs.Diagnostics), p.rules.write(rs.Rules),
 		p.sitemaps.write(rs.Sitemaps), p.agents.write(&rs.Agents), p.bodies.write(rs.Bodies),
-		p.directives.write(rs.Directives), p.preferences.write(rs.Preferences),
+		p.directives.write(rs.Directives), p.preferences.write(rs.Preferences), p.readings.write(rs.Readings),
 	)
 	p.rows += int64(len(rs.Captures))
 	if p.bodyBytes += rs.BodyBytes; p.bodyBytes >= BodyRowGroupBytes && err == nil {
@@ -320,6 +322,7 @@ func writeEmpty(s *Staging, table string) error {
 		"directives":  func() error { return schema.NewWriter[schema.Directive](f).Close() },
 		"preferences": func() error { return schema.NewWriter[schema.Preference](f).Close() },
 		"hosts":       func() error { return schema.NewWriter[schema.Host](f).Close() },
+		"readings":    func() error { return schema.NewWriter[schema.Reading](f).Close() },
 	}[table]
 	if write == nil {
 		f.Close()

@@ -17,6 +17,7 @@ type Rows struct {
 	Bodies      []schema.Body
 	Directives  []schema.Directive
 	Preferences []schema.Preference
+	Readings    []schema.Reading
 	BodyBytes   int
 }
 
@@ -45,11 +46,12 @@ func (rs *Rows) Reset() {
 	rs.Bodies = rs.Bodies[:0]
 	rs.Directives = rs.Directives[:0]
 	rs.Preferences = rs.Preferences[:0]
+	rs.Readings = rs.Readings[:0]
 	rs.BodyBytes = 0
 }
 
 // Len is the number of rows held, all tables together.
 func (rs *Rows) Len() int {
 	return len(rs.Captures) + len(rs.Diagnostics) + len(rs.Rules) + len(rs.Sitemaps) + len(rs.Agents.Named) + len(rs.Bodies) +
-		len(rs.Directives) + len(rs.Preferences)
+		len(rs.Directives) + len(rs.Preferences) + len(rs.Readings)
 }

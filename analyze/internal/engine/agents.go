@@ -21,7 +21,7 @@ import (
 
 // hostDictColumns are the string columns of the "host T" tables read as
 // dictionaries when asked for: repeated values, looked at once per record.
-var hostDictColumns = []string{"capture_id", "agent", "verdict", "key", "source", "category", "path"}
+var hostDictColumns = []string{"capture_id", "agent", "verdict", "key", "source", "category", "path", "semantics", "class"}
 
 // makeTallies makes the batch's tallies, once its hosts are let go.
 func (s *crawlState) makeTallies(_ context.Context, hb *batch) error {

@@ -25,7 +25,15 @@ type Params struct {
 	Next     bool
 	Carry    *Carry
 	Crawlers *scan.CrawlerList // the crawl's crawler list; nil: the binary's
+
+	// HasTable reports whether the crawl has files of a table of the
+	// dataset (a crawl published before the table was added has none);
+	// nil answers true.
+	HasTable func(Table) bool
 }
+
+// Has reports whether the crawl has files of table t (see HasTable).
+func (p Params) Has(t Table) bool { return p.HasTable == nil || p.HasTable(t) }
 
 // crawlerList returns the crawler list the crawl was classified with.
 func (p Params) CrawlerList() *scan.CrawlerList {
@@ -122,6 +130,7 @@ var (
 	DirectivesTable  = datasetTable[schema.Directive]()
 	PreferencesTable = datasetTable[schema.Preference]()
 	HostsTable       = datasetTable[schema.Host]()
+	ReadingsTable    = datasetTable[schema.Reading]()
 )
 
 // The pseudo-tables of [Need].

@@ -77,6 +77,13 @@ func (d *Dataset) files(table, crawl string) ([]string, error) {
 	return out, nil
 }
 
+// HasTable reports whether the partition of crawl has files of table: a
+// crawl published before the table was added to the schema has none.
+func (d *Dataset) HasTable(table, crawl string) (bool, error) {
+	files, err := d.files(table, crawl)
+	return len(files) > 0, err
+}
+
 // scanSpec says what to read: the columns of one table in one crawl, in
 // batches of batch rows (0: the reader's default), those in dict as
 // dictionaries (see [schema.WithDictionary]).

@@ -16,7 +16,7 @@ import (
 // report shows them. Adding a section is one line here.
 var CrawlSections = []*Section{
 	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, worstSection, strataSection, changesSection, inputsSection,
+	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, readingsSection, worstSection, strataSection, changesSection, inputsSection,
 }
 
 // SectionNames returns the names of the sections of the crawl report, in

@@ -84,6 +84,10 @@ type SiteCrawl struct {
 	// Preferences are the usage preferences the file states (Content-Signal,
 	// Content-Usage), by line.
 	Preferences []SitePreference `json:"preferences"`
+	// Readings are the ways other parsers read the file differently from
+	// Google's (site_readings.go); empty for a crawl published before the
+	// readings table.
+	Readings []SiteReading `json:"readings"`
 	// SharedWith counts the other hosts of the crawl with a capture of the
 	// same non-empty body.
 	SharedWith int64 `json:"shared_with"`
@@ -210,7 +214,7 @@ func (d siteData) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteC
 	}
 	caps[best].Deciding = true
 	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, Preferences: []SitePreference{}, FileFindings: []SiteDiagnostic{}}
-	steps := []func(context.Context, *SiteCrawl, string) error{d.siteHost, d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteShared}
+	steps := []func(context.Context, *SiteCrawl, string) error{d.siteHost, d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteReadings, d.siteShared}
 	for _, step := range steps {
 		if err := step(ctx, sc, hostName); err != nil {
 			return nil, nil, err

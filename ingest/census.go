@@ -1,0 +1,290 @@
+package ingest
+
+import (
+	"strings"
+
+	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
+)
+
+// The census of parsers (issue 31): for each capture, tracked crawler and
+// reading other than Google's (robots.File.As), whether that reading gives
+// the crawler another verdict for the site root, or blocks it fully where
+// Google does not (or the reverse). Each difference is a row of the
+// readings table, with the difference class that explains it; a crawler
+// without a row reads as Google reads it.
+//
+// The census asks only what it needs. Each reading is built once per
+// capture. The crawlers that no group of the file can name under any
+// parser (no user-agent value relates to their token, see relatesTo) all
+// get the verdicts of one of them, computed once; the others are judged
+// one by one. Full blocks are judged only where a root is disallowed.
+
+// censusProbe is a path no rule of a real file is expected to name: a
+// crawler disallowed there and at the root is disallowed beyond the paths
+// the rules name ("Disallow: /$" blocks the root alone).
+const censusProbe = "/robocensus-census-probe"
+
+// maxProbeRules is how many allow rules of a file name probe paths: the
+// full block of a crawler is judged by the root, censusProbe and the paths
+// the first maxProbeRules allow rules name.
+const maxProbeRules = 200
+
+// census holds what a worker reuses from capture to capture.
+type census struct {
+	sems      []robots.Semantics // the readings other than Google's
+	readings  []*robots.Reading  // of the capture at hand, one per sems
+	probes    []string           // of the capture at hand, built when first needed
+	related   []bool             // per crawler: a user-agent value of the capture at hand relates to it
+	relatedTo map[string][]int   // user-agent value (lower case, trimmed) -> the crawlers it relates to
+	google    *robots.Reading    // Google's reading of the capture at hand
+	lines     *lineIndex         // of the capture at hand, built for its first difference
+	unnamed   []int              // the crawlers no group of the capture can name
+	tokens    []string           // their tokens
+	// judgeEach judges every crawler alone, without sharing the verdicts
+	// of the crawlers no group can name: the tests compare the two.
+	judgeEach bool
+}
+
+// newCensus returns the census of every reading robots knows but Google's.
+func newCensus() *census {
+	return &census{sems: robots.AllSemantics()[1:], relatedTo: map[string][]int{}}
+}
+
+// crawlerQuery is what the census asks the readings for one crawler (or
+// for every crawler no group can name).
+type crawlerQuery struct {
+	google []string // the agents Google's verdict is asked for: the selected token, or none for the '*' groups
+	tokens []string // the agents the readings that match product tokens are given
+	name   []string // the agent the readings that match a crawler's name are given (takesName)
+}
+
+// agentsFor returns the agents reading sem is given: what a crawler that
+// uses that parser passes it. Python's robotparser is given the crawler's
+// name as written ("AI2Bot", "Linguee Bot"; can_fetch cuts it at '/'),
+// the other readings the product token Google matches ("AI", "Linguee"),
+// or the one Google's selection picked (a fallback such as Googlebot for
+// Googlebot-Image).
+func (q *crawlerQuery) agentsFor(sem robots.Semantics) []string {
+	if takesName(sem) {
+		return q.name
+	}
+	return q.tokens
+}
+
+// takesName reports whether a reading matches user-agent lines against the
+// crawler's whole name rather than a product token: Python's robotparser,
+// before and after gh-138907.
+func takesName(sem robots.Semantics) bool {
+	n := sem.String()
+	return n == "python-legacy" || n == "python"
+}
+
+// verdicts is one reading's answer for a crawler: the root verdict and the
+// full block, and the path and line that show a difference.
+type verdicts struct {
+	root    robots.Verdict
+	blocked bool
+}
+
+// add appends the readings rows of capture id to rs. vias are the agents
+// table's vias of the capture, one per crawler (addAgents).
+func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.File, vias []robots.Via) {
+	c.google = f.As(robots.SemanticsGoogle)
+	c.readings = c.readings[:0]
+	for _, s := range c.sems {
+		c.readings = append(c.readings, f.As(s))
+	}
+	c.probes, c.lines = c.probes[:0], nil
+	c.markRelated(m, f)
+	c.unnamed = c.unnamed[:0]
+	for i, cr := range m.crawlers {
+		switch {
+		case vias[i] == robots.ViaNamed || vias[i] == robots.ViaFallback:
+			token, _ := f.Select(m.tokens[i])
+			name := cr.Token // a fallback is the crawler's policy, not its parser's: it obeys that token's group
+			if vias[i] == robots.ViaFallback {
+				name = token
+			}
+			c.judge(rs, id, host, f, crawlerQuery{google: []string{token}, tokens: []string{token}, name: []string{name}}, []string{cr.Token})
+		case c.judgeEach || c.related[i]:
+			c.judge(rs, id, host, f, crawlerQuery{tokens: []string{cr.MatchToken()}, name: []string{cr.Token}}, []string{cr.Token})
+		default:
+			c.unnamed = append(c.unnamed, i)
+		}
+	}
+	if len(c.unnamed) > 0 {
+		first := m.crawlers[c.unnamed[0]]
+		c.tokens = c.tokens[:0]
+		for _, i := range c.unnamed {
+			c.tokens = append(c.tokens, m.crawlers[i].Token)
+		}
+		c.judge(rs, id, host, f, crawlerQuery{tokens: []string{first.MatchToken()}, name: []string{first.Token}}, c.tokens)
+	}
+}
+
+// markRelated sets c.related: for each crawler, whether a user-agent
+// value of f relates to one of its tokens (relatesTo). The crawlers each
+// value (as written) relates to are kept from capture to capture (values
+// repeat: the same crawlers are named in file after file), up to
+// maxRelatedValues.
+func (c *census) markRelated(m *rowMaker, f *robots.File) {
+	if len(c.related) != len(m.crawlers) {
+		c.related = make([]bool, len(m.crawlers))
+	}
+	clear(c.related)
+	for gi := range f.Groups {
+		for _, a := range f.Groups[gi].Agents {
+			crawlers, ok := c.relatedTo[a.Value]
+			if !ok {
+				crawlers = relatedCrawlers(m, strings.ToLower(strings.TrimSpace(a.Value)))
+				if len(c.relatedTo) >= maxRelatedValues {
+					clear(c.relatedTo)
+				}
+				c.relatedTo[a.Value] = crawlers
+			}
+			for _, i := range crawlers {
+				c.related[i] = true
+			}
+		}
+	}
+}
+
+// maxRelatedValues bounds the memory of census.relatedTo.
+const maxRelatedValues = 1 << 16
+
+// relatedCrawlers returns the crawlers of m a user-agent value v (lower
+// case, trimmed) relates to.
+func relatedCrawlers(m *rowMaker, v string) []int {
+	var out []int
+	for i, tokens := range m.lowerTokens {
+		for _, t := range tokens {
+			if relatesTo(t, v) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// relatesTo reports whether a user-agent value v (lower case, trimmed) may
+// name the crawler of token t (lower case) for some parser: v is empty
+// (every crawler for Python's robotparser), or one contains the other
+// (Google's token cut, Python's substring match, crawler-commons' word
+// match all need it). '*' relates to no token: every parser reads it as
+// the group of all crawlers.
+func relatesTo(t, v string) bool {
+	if v == "*" {
+		return false
+	}
+	return v == "" || strings.Contains(t, v) || strings.Contains(v, t)
+}
+
+// judge compares, for one query, each reading with Google's, and appends a
+// row per crawler of tokens for each reading that differs.
+func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q crawlerQuery, tokens []string) {
+	google := c.google
+	g := c.verdicts(f, google, q.google)
+	for ri, r := range c.readings {
+		agents := q.agentsFor(c.sems[ri])
+		v := c.verdicts(f, r, agents)
+		if v.root.Allowed == g.root.Allowed && v.blocked == g.blocked {
+			continue
+		}
+		path := c.differingPath(f, google, r, q.google, agents, v, g)
+		gl, rl := google.Match(path, q.google).Line, r.Match(path, agents).Line
+		class := c.classify(f, gl, rl)
+		for _, t := range tokens {
+			rs.Readings = append(rs.Readings, schema.Reading{
+				CaptureID: id, URLHostName: host, Agent: t, Semantics: c.sems[ri].String(),
+				RootAllowed: v.root.Allowed, Blocked: v.blocked, Line: int32(rl),
+				GoogleRootAllowed: g.root.Allowed, GoogleBlocked: g.blocked, GoogleLine: int32(gl),
+				Path: path, Class: class,
+			})
+		}
+	}
+}
+
+// verdicts returns reading r's root verdict for agents and whether it
+// blocks them fully: the root, censusProbe and every probe path
+// disallowed.
+func (c *census) verdicts(f *robots.File, r *robots.Reading, agents []string) verdicts {
+	v := verdicts{root: r.Match("/", agents)}
+	if v.root.Allowed {
+		return v
+	}
+	v.blocked = true
+	for _, p := range c.probePaths(f) {
+		if r.Match(p, agents).Allowed {
+			v.blocked = false
+			break
+		}
+	}
+	return v
+}
+
+// differingPath returns the path where Google's reading (for googleAgents)
+// and r (for agents) differ: the root when their root verdicts differ,
+// else the first probe path.
+func (c *census) differingPath(f *robots.File, google, r *robots.Reading, googleAgents, agents []string, v, g verdicts) string {
+	if v.root.Allowed != g.root.Allowed {
+		return "/"
+	}
+	for _, p := range c.probePaths(f) {
+		if google.Match(p, googleAgents).Allowed != r.Match(p, agents).Allowed {
+			return p
+		}
+	}
+	return "/"
+}
+
+// probePaths returns, built once per capture, censusProbe and the paths
+// the file's first maxProbeRules allow rules name: each pattern with '$'
+// and '*' taken out, with a leading '/', each once. A crawler disallowed
+// at the root can be allowed elsewhere only where an allow rule lets it,
+// or where the rule that disallows the root stops matching (censusProbe).
+func (c *census) probePaths(f *robots.File) []string {
+	if len(c.probes) > 0 {
+		return c.probes
+	}
+	c.probes = append(c.probes, censusProbe)
+	for i, n := 0, 0; i < len(f.Rules) && n < maxProbeRules; i++ {
+		if f.Rules[i].Directive != robots.Allow {
+			continue
+		}
+		n++
+		if p := probePath(f.Rules[i].Value); p != "/" && !containsString(c.probes, p) {
+			c.probes = append(c.probes, p)
+		}
+	}
+	return c.probes
+}
+
+// probePath is the path a rule's pattern names: '*' and '$' taken out,
+// with a leading '/'.
+func probePath(pattern string) string {
+	if strings.HasPrefix(pattern, "/") && !strings.ContainsAny(pattern, "*$") {
+		return pattern
+	}
+	b := make([]byte, 0, len(pattern)+1)
+	if !strings.HasPrefix(pattern, "/") {
+		b = append(b, '/')
+	}
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] != '*' && pattern[i] != '$' {
+			b = append(b, pattern[i])
+		}
+	}
+	return string(b)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
