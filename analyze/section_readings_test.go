@@ -49,6 +49,10 @@ func TestReadingsSection(t *testing.T) {
 		want := "has true, 5 hosts;" +
 			" python-legacy: AI crawlers 3/5 3/5, search engines 0/5 1/5, GPTBot 3/5 3/5, CCBot 0/5 0/5, Googlebot 0/5 1/5," +
 			" rfc9309: AI crawlers 1/5 0/5, search engines 0/5 0/5, GPTBot 0/5 0/5, CCBot 1/5 0/5, Googlebot 0/5 0/5," +
+			// The fixture has no row of the two other parsers: the report
+			// lists every parser of the binary, with no host changed.
+			" python: AI crawlers 0/5 0/5, search engines 0/5 0/5, GPTBot 0/5 0/5, CCBot 0/5 0/5, Googlebot 0/5 0/5," +
+			" crawler-commons: AI crawlers 0/5 0/5, search engines 0/5 0/5, GPTBot 0/5 0/5, CCBot 0/5 0/5, Googlebot 0/5 0/5," +
 			" blank-line-ends-group 3/5 a.example; agent-matching 1/5 c.example; allow-order 1/5 c.example;"
 		if got != want {
 			t.Errorf("%d batches:\n got %s\nwant %s", batches, got, want)

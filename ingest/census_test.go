@@ -43,10 +43,11 @@ func TestRunReadingsCensus(t *testing.T) {
 		SELECT url_host_name, semantics, class, count(DISTINCT agent) n FROM readings GROUP BY ALL)`,
 		"allow-order.example python-legacy allow-order "+all+"; "+
 			"blank-line.example python-legacy blank-line-ends-group 1; "+
+			"busy.example crawler-commons status "+all+"; busy.example python status "+all+"; "+
 			"busy.example python-legacy status "+all+"; busy.example rfc9309 status "+all+"; "+
-			"empty-agent.example python-legacy empty-user-agent "+all+"; "+
-			"empty-query.example python-legacy url-normalisation "+all+"; "+
-			"version.example python-legacy agent-matching 1; version.example rfc9309 agent-matching 1; "+
+			"empty-agent.example python empty-user-agent "+all+"; empty-agent.example python-legacy empty-user-agent "+all+"; "+
+			"empty-query.example python url-normalisation "+all+"; empty-query.example python-legacy url-normalisation "+all+"; "+
+			"version.example python agent-matching 1; version.example python-legacy agent-matching 1; version.example rfc9309 agent-matching 1; "+
 			"wildcard.example python-legacy wildcards "+all)
 	// GPTBot's rows: the reading's root verdict, full block and deciding
 	// line, then Google's, then the path where they differ.
@@ -54,10 +55,11 @@ func TestRunReadingsCensus(t *testing.T) {
 		google_root_allowed || ' ' || google_blocked || ' ' || coalesce(google_line::VARCHAR, '-') || ' ' || path, '; ' ORDER BY url_host_name, semantics) FROM readings WHERE agent = 'GPTBot'`,
 		"allow-order.example python-legacy false true 2 false false 3 /public/; "+
 			"blank-line.example python-legacy true false - false true 3 /; "+
+			"busy.example crawler-commons true false - false true - /; busy.example python true false - false true - /; "+
 			"busy.example python-legacy true false - false true - /; busy.example rfc9309 true false - false true - /; "+
-			"empty-agent.example python-legacy false true 2 true false 5 /; "+
-			"empty-query.example python-legacy false true 2 true false - /; "+
-			"version.example python-legacy true false - false true 2 /; version.example rfc9309 true false - false true 2 /; "+
+			"empty-agent.example python false true 2 true false 5 /; empty-agent.example python-legacy false true 2 true false 5 /; "+
+			"empty-query.example python false true 2 true false - /; empty-query.example python-legacy false true 2 true false - /; "+
+			"version.example python true false - false true 2 /; version.example python-legacy true false - false true 2 /; version.example rfc9309 true false - false true 2 /; "+
 			"wildcard.example python-legacy true false - false true 2 /")
 	f(`SELECT count(*) FROM readings WHERE url_host_name = 'plain.example'`, "0")
 }
