@@ -132,7 +132,7 @@ elif [ -d "$DATA/inputs/crawl=$CRAWL" ]; then
 else
   log "ingesting $CRAWL ${SHARD:+(shard $SHARD) }from $MANIFEST into $DATA"
 fi
-out="$("$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL"  ${SHARD:+--shard "$SHARD"} ${S3_ENDPOINT:+--s3-endpoint "$S3_ENDPOINT"} $fresh "$MANIFEST")" || status=$?
+out="$("$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL" ${SHARD:+--shard "$SHARD"} ${S3_ENDPOINT:+--s3-endpoint "$S3_ENDPOINT"} $fresh "$MANIFEST")" || status=$?
 printf '%s\n' "$out"
 if [ "$status" -gt 1 ]; then
   log "ingest failed (exit $status)"
