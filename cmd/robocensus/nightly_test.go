@@ -245,3 +245,64 @@ func TestIssue16NightlyRepairs(t *testing.T) {
 		t.Errorf("night 4: exit %d, want 0 and nothing to do\n%s", code, log)
 	}
 }
+
+// The nightly job over DATA=s3://... (issue 30), as the Kubernetes Indexed
+// Job runs it: two tasks told apart only by JOB_COMPLETION_INDEX, the count
+// from ROBOCENSUS_SHARDS, against versitygw. The dataset is written into
+// the bucket, equal to a local ingest; the last task publishes and writes
+// the report into REPORTS and copies only the report to DEST; run again,
+// the first task finds the crawl published and does nothing more.
+func TestNightlyScriptS3(t *testing.T) {
+	for _, tool := range []string{"bash", "flock", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("scripts/nightly.sh needs %s: %v", tool, err)
+		}
+	}
+	srv := startS3(t)
+	url := nightlyMirror(t)
+	want := t.TempDir()
+	runBinary(t, "ingest", "-o", want, "--base-url", url, url+"/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz")
+
+	reports, dest := t.TempDir(), filepath.Join(t.TempDir(), "site")
+	env := []string{"CRAWL=CC-MAIN-2025-05", "BASE_URL=" + url, "DATA=s3://" + s3Bucket + "/nightly",
+		"S3_ENDPOINT=" + srv.URL, "REPORTS=" + reports, "DEST=" + dest, "REPORT_MEMLIMIT=300MiB", "ROBOCENSUS_SHARDS=2"}
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_EC2_METADATA_DISABLED"} {
+		env = append(env, k+"="+os.Getenv(k)) // s3Env's, for the bucket
+	}
+	report := filepath.Join(reports, "report-CC-MAIN-2025-05.html")
+
+	code, log := runNightly(t, append(env, "JOB_COMPLETION_INDEX=0")...)
+	if code != 0 || !strings.Contains(log, "completes its last share") || !strings.Contains(log, "shard=0/2") {
+		t.Fatalf("task 0: exit %d\n%s", code, log)
+	}
+	if _, err := os.Stat(report); !os.IsNotExist(err) {
+		t.Errorf("task 0 reported an unpublished crawl (%v)", err)
+	}
+	code, log = runNightly(t, append(env, "JOB_COMPLETION_INDEX=1")...)
+	if code != 0 || !strings.Contains(log, "published s3://"+s3Bucket+"/nightly/") || !strings.Contains(log, "only the report goes to") {
+		t.Fatalf("task 1: exit %d\n%s", code, log)
+	}
+	if got, wantPrint := fingerprint(t, filepath.Join(srv.Dir, s3Bucket, "nightly")), fingerprint(t, want); got != wantPrint {
+		t.Errorf("the bucket holds\n %s\nwant the dataset of robocensus ingest:\n %s", got, wantPrint)
+	}
+	for _, path := range []string{report, filepath.Join(dest, "report-CC-MAIN-2025-05.html")} {
+		if page, err := os.ReadFile(path); err != nil || !bytes.Contains(page, []byte("CC-MAIN-2025-05")) || !bytes.Contains(page, []byte("<svg")) {
+			t.Errorf("%s: report missing, or without the crawl and its charts (%v)", path, err)
+		}
+	}
+	if tables, _ := filepath.Glob(filepath.Join(dest, "*", "crawl=*")); len(tables) > 0 {
+		t.Errorf("partitions copied to DEST from a dataset already in a bucket: %v", tables)
+	}
+
+	before, err := os.Stat(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, log = runNightly(t, append(env, "JOB_COMPLETION_INDEX=0")...)
+	if code != 0 || !strings.Contains(log, "already published") || strings.Contains(log, "writing "+report) {
+		t.Errorf("task 0 again: exit %d, want 0, nothing to do\n%s", code, log)
+	}
+	if after, err := os.Stat(report); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the report of a crawl published before was written again (%v)", err)
+	}
+}
