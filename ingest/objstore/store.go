@@ -98,7 +98,7 @@ func ParseURL(name string) (bucket, prefix string, err error) {
 	switch {
 	case bucket == "":
 		return "", "", fmt.Errorf("objstore: %q: no bucket (want s3://BUCKET/PREFIX)", name)
-	case !validBucket(bucket):
+	case !ValidBucket(bucket):
 		return "", "", fmt.Errorf("objstore: %q: bucket name %q is not 3 to 63 letters, digits, dots, hyphens or underscores", name, bucket)
 	case strings.Contains("/"+prefix+"/", "//") && prefix != "",
 		strings.Contains("/"+prefix+"/", "/./"), strings.Contains("/"+prefix+"/", "/../"):
@@ -107,8 +107,11 @@ func ParseURL(name string) (bucket, prefix string, err error) {
 	return bucket, prefix, nil
 }
 
-// validBucket reports whether b can be a bucket name.
-func validBucket(b string) bool {
+// ValidBucket reports whether b can be a bucket name: 3 to 63 characters
+// of the DNS-safe set, plus the upper case and underscores of older
+// buckets and of some S3-compatible stores. The s3:// inputs of package
+// remote and the datasets here accept the same names.
+func ValidBucket(b string) bool {
 	if len(b) < 3 || len(b) > 63 {
 		return false
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/objstore"
 )
 
 // Common Crawl manifests: "crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz"
@@ -73,7 +74,7 @@ func checkBase(base string) error {
 			return bad("want http(s)://HOST[/PATH], s3://BUCKET[/PREFIX] or a local folder")
 		}
 	case IsS3(base):
-		if bucket, _, _ := strings.Cut(base[len("s3://"):], "/"); !validBucket(bucket) {
+		if bucket, _, _ := strings.Cut(base[len("s3://"):], "/"); !objstore.ValidBucket(bucket) {
 			return bad("want s3://BUCKET[/PREFIX] with a valid bucket name")
 		}
 	case otherScheme(base) != "":

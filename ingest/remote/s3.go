@@ -13,6 +13,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/ingest/objstore"
 )
 
 // S3 inputs: "s3://BUCKET/KEY" names the object KEY of BUCKET, read with
@@ -112,7 +113,7 @@ func parseS3(name string) (s3Object, error) {
 	switch {
 	case bucket == "":
 		return s3Object{}, bad("no bucket")
-	case !validBucket(bucket):
+	case !objstore.ValidBucket(bucket):
 		return s3Object{}, bad("bucket name " + quote(bucket) + " is not 3 to 63 letters, digits, dots, hyphens or underscores")
 	case key == "":
 		return s3Object{}, bad("no key")
@@ -120,21 +121,6 @@ func parseS3(name string) (s3Object, error) {
 		return s3Object{}, bad("key longer than 1024 bytes")
 	}
 	return s3Object{bucket: bucket, key: key}, nil
-}
-
-// validBucket reports whether b can be a bucket name: 3 to 63 characters
-// of the DNS-safe set, plus the upper case and underscores of older
-// buckets and of some S3-compatible stores.
-func validBucket(b string) bool {
-	if len(b) < 3 || len(b) > 63 {
-		return false
-	}
-	for _, c := range []byte(b) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 func quote(s string) string { return `"` + s + `"` }

@@ -32,7 +32,7 @@ var allowedRepoImports = map[string][]string{
 	"robots":         {},
 	"schema":         {"robots"},
 	"ingest/archive": {},
-	"ingest/remote":  {"ingest/archive"},
+	"ingest/remote":  {"ingest/archive", "ingest/objstore"},
 	// objstore is a bucket prefix in S3-compatible storage (puts, lists,
 	// conditional writes, an fs.FS of ranged reads); what its objects
 	// mean is dataset's.
