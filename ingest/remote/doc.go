@@ -3,8 +3,9 @@
 // and expands Common Crawl manifests and lists of inputs. It owns the
 // transfer (requests, retries, time-outs, Range resumption, the cap on
 // requests to one host) and nothing after it: the bytes go to an archive
-// reader, the captures to the caller. It imports only package archive of
-// this repository (and, for S3, the AWS SDK's signer and settings).
+// reader, the captures to the caller. It imports only packages archive
+// and objstore (the rule for bucket names) of this repository, and, for
+// S3, the AWS SDK's signer and settings.
 //
 // # Remote inputs
 //
