@@ -39,7 +39,8 @@ type census struct {
 	related   []bool             // per crawler: a user-agent value of the capture at hand relates to it
 	relatedTo map[string][]int   // user-agent value (lower case, trimmed) -> the crawlers it relates to
 	google    *robots.Reading    // Google's reading of the capture at hand
-	lines     *lineIndex         // of the capture at hand, built for its first difference
+	lines     *lineIndex         // of the capture at hand, built for its first difference: nil or &lineBuf
+	lineBuf   lineIndex          // reused from capture to capture
 	unnamed   []int              // the crawlers no group of the capture can name
 	tokens    []string           // their tokens
 	// judgeEach judges every crawler alone, without sharing the verdicts
