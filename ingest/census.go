@@ -16,7 +16,9 @@ import (
 // without a row reads as Google reads it.
 //
 // The census asks only what it needs. Each reading is built once per
-// capture. The crawlers that no group of the file can name under any
+// capture, and not at all where the file has no line on which it can
+// differ from Google (robots.File.ReadsAsGoogle: two files in three of the
+// shared corpus for rfc9309 and crawler-commons). The crawlers that no group of the file can name under any
 // parser (no user-agent value relates to their token, see relatesTo) all
 // get the verdicts of one of them, computed once; the others are judged
 // one by one. Full blocks are judged only where a root is disallowed.
@@ -34,12 +36,13 @@ const maxProbeRules = 200
 // census holds what a worker reuses from capture to capture.
 type census struct {
 	sems      []robots.Semantics // the readings other than Google's
-	readings  []*robots.Reading  // of the capture at hand, one per sems
+	readings  []*robots.Reading  // of the capture at hand, one per sems; nil where it reads as Google (File.ReadsAsGoogle)
 	probes    []string           // of the capture at hand, built when first needed
 	related   []bool             // per crawler: a user-agent value of the capture at hand relates to it
 	relatedTo map[string][]int   // user-agent value (lower case, trimmed) -> the crawlers it relates to
 	google    *robots.Reading    // Google's reading of the capture at hand
-	lines     *lineIndex         // of the capture at hand, built for its first difference
+	lines     *lineIndex         // of the capture at hand, built for its first difference: nil or &lineBuf
+	lineBuf   lineIndex          // reused from capture to capture
 	unnamed   []int              // the crawlers no group of the capture can name
 	tokens    []string           // their tokens
 	// judgeEach judges every crawler alone, without sharing the verdicts
@@ -94,7 +97,11 @@ func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.F
 	c.google = f.As(robots.SemanticsGoogle)
 	c.readings = c.readings[:0]
 	for _, s := range c.sems {
-		c.readings = append(c.readings, f.As(s))
+		var r *robots.Reading // nil: the reading gives every crawler Google's verdicts
+		if !f.ReadsAsGoogle(s) {
+			r = f.As(s)
+		}
+		c.readings = append(c.readings, r)
 	}
 	c.probes, c.lines = c.probes[:0], nil
 	c.markRelated(m, f)
@@ -188,6 +195,9 @@ func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q craw
 	google := c.google
 	g := c.verdicts(f, google, q.google)
 	for ri, r := range c.readings {
+		if r == nil {
+			continue // read as Google reads it: no difference
+		}
 		agents := q.agentsFor(c.sems[ri])
 		v := c.verdicts(f, r, agents)
 		if v.root.Allowed == g.root.Allowed && v.blocked == g.blocked {

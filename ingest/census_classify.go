@@ -9,7 +9,7 @@ import (
 
 // lineIndex is what the classifier reads of a file's lines, built from
 // robots.File.Lines for the first difference of a capture (most captures
-// have none).
+// have none), into the census's one lineIndex.
 type lineIndex struct {
 	lines     []robots.Line // by number - 1
 	firstUA   int           // the number of the first user-agent line, 0 when none
@@ -18,11 +18,17 @@ type lineIndex struct {
 	emptyHead map[int]bool  // heads whose run holds an empty user-agent value
 }
 
-// newLineIndex reads the lines of f: for each, the run of user-agent lines
-// heading it (the last such run before it; comments and empty lines do not
-// end a run) and whether an empty line follows that run before it.
-func newLineIndex(f *robots.File) *lineIndex {
-	x := &lineIndex{emptyHead: map[int]bool{}}
+// read reads the lines of f into x, in place of the file x held before
+// (its slices and map are reused from capture to capture): for each line,
+// the run of user-agent lines heading it (the last such run before it;
+// comments and empty lines do not end a run) and whether an empty line
+// follows that run before it.
+func (x *lineIndex) read(f *robots.File) {
+	x.lines, x.headOf, x.blankOf, x.firstUA = x.lines[:0], x.headOf[:0], x.blankOf[:0], 0
+	if x.emptyHead == nil {
+		x.emptyHead = map[int]bool{}
+	}
+	clear(x.emptyHead)
 	head, inRun, blank := 0, false, false
 	for l := range f.Lines() {
 		x.lines = append(x.lines, l)
@@ -44,7 +50,6 @@ func newLineIndex(f *robots.File) *lineIndex {
 		x.headOf = append(x.headOf, head)
 		x.blankOf = append(x.blankOf, blank && head != 0)
 	}
-	return x
 }
 
 // line returns line n (1-based), or the zero Line when n is 0 or past the
@@ -78,7 +83,8 @@ func (c *census) classify(f *robots.File, gl, rl int) string {
 		return schema.ClassBodyEncoding
 	}
 	if c.lines == nil {
-		c.lines = newLineIndex(f)
+		c.lineBuf.read(f)
+		c.lines = &c.lineBuf
 	}
 	x := c.lines
 	decided := func(n int) bool { return n != 0 }

@@ -12,7 +12,7 @@ import (
 // groups, as spans of one agent slice, one rule slice and one slice of
 // crawl-delay lines, and the rules' patterns normalised for comparison.
 type ccReading struct {
-	agents []string // user-agent values, trimmed, as written (compared ignoring case)
+	agents []ccAgent // user-agent values, trimmed, as written (compared ignoring case)
 	rules  []rfcRule
 	delays []ccDelayLine
 	groups []ccGroup
@@ -25,6 +25,23 @@ type ccReading struct {
 // the next user-agent line after an allow or disallow line.
 type ccGroup struct {
 	agents, rules, delays pySpan
+}
+
+// ccAgent is a user-agent value as written, with what matching it against
+// a crawler's names needs, found once when the reading is built.
+type ccAgent struct {
+	value string
+	ascii bool  // the value is ASCII: compared in place
+	token int32 // the length of the product token ([A-Za-z_-]+) it starts with
+}
+
+// newCCAgent returns the agent of user-agent value v.
+func newCCAgent(v string) ccAgent {
+	n := 0
+	for n < len(v) && isTokenByte(v[n]) {
+		n++
+	}
+	return ccAgent{value: v, ascii: asciiOnly(v), token: int32(n)}
 }
 
 // ccDelayLine is a crawl-delay line of a group and the user-agent lines it
@@ -92,7 +109,7 @@ func readCrawlerCommons(f *File, r *ccReading) {
 		r.allowAll = true
 		return
 	}
-	r.agents = make([]string, 0, len(f.agents))
+	r.agents = make([]ccAgent, 0, len(f.agents))
 	r.rules = make([]rfcRule, 0, len(f.Rules))
 	r.groups = make([]ccGroup, 0, len(f.Groups))
 	b := ccBuilder{r: r, html: html}
@@ -163,7 +180,7 @@ func (b *ccBuilder) record(num int, kind ccKind, value string) {
 			r.groups = append(r.groups, ccGroup{agents: pySpan{n, n}, rules: pySpan{m, m}, delays: pySpan{d, d}})
 			b.inRules, b.agent0 = false, n
 		}
-		r.agents = append(r.agents, value)
+		r.agents = append(r.agents, newCCAgent(value))
 		r.groups[len(r.groups)-1].agents.end++
 	case ccAllow, ccDisallow:
 		if len(r.groups) == 0 {
@@ -357,11 +374,17 @@ func ccNormalise(b *strings.Builder, s string, uri bool) string {
 	return escapeNormalise(b, s, &ccEncoded, uri, true)
 }
 
+// ccName is one of a crawler's names, and whether it is ASCII.
+type ccName struct {
+	s     string
+	ascii bool
+}
+
 // ccNames are the crawler's names as the parser's string API takes them:
 // each agent split at commas and white space (lower-cased when compared:
-// see ccNamesCrawler). They are substrings of agents, in buf when it has
-// room.
-func ccNames(buf []string, agents []string) []string {
+// see ccAgent.namesCrawler). They are substrings of agents, in buf when it
+// has room.
+func ccNames(buf []ccName, agents []string) []ccName {
 	names := buf[:0]
 	for _, a := range agents {
 		for len(a) > 0 {
@@ -370,7 +393,7 @@ func ccNames(buf []string, agents []string) []string {
 				i++
 			}
 			if i > 0 {
-				names = append(names, a[:i])
+				names = append(names, ccName{a[:i], asciiOnly(a[:i])})
 			}
 			for i < len(a) && ccNameSep(a[i]) {
 				i++
@@ -387,30 +410,28 @@ func ccNameSep(c byte) bool {
 	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// ccNamesCrawler reports whether user-agent value v names one of names,
+// namesCrawler reports whether user-agent value a names one of names,
 // ignoring case: it is one of them, or it is not a product token as a
 // whole ([A-Za-z_-]+) and starts with one ("foo/1.2", "foo bar":
 // testAgentTokenMatch).
-func ccNamesCrawler(v string, names []string) bool {
-	n := 0
-	for n < len(v) && isTokenByte(v[n]) {
-		n++
-	}
+func (a ccAgent) namesCrawler(names []ccName) bool {
+	n := int(a.token)
 	for _, name := range names {
-		if ccEqualFold(v, name) || n > 0 && n < len(v) && equalFoldASCII(v[:n], name) {
+		if a.equalFold(name) || n > 0 && n < len(a.value) && equalFoldASCII(a.value[:n], name.s) {
 			return true
 		}
 	}
 	return false
 }
 
-// ccEqualFold reports whether a and b are equal lower-cased (as Java's
-// toLowerCase(Locale.ROOT) would make them); ASCII is compared in place.
-func ccEqualFold(a, b string) bool {
-	if asciiOnly(a) && asciiOnly(b) {
-		return equalFoldASCII(a, b)
+// equalFold reports whether a's value and name are equal lower-cased (as
+// Java's toLowerCase(Locale.ROOT) would make them); ASCII is compared in
+// place.
+func (a ccAgent) equalFold(name ccName) bool {
+	if a.ascii && name.ascii {
+		return equalFoldASCII(a.value, name.s)
 	}
-	return strings.ToLower(a) == strings.ToLower(b)
+	return strings.ToLower(a.value) == strings.ToLower(name.s)
 }
 
 // isTokenByte reports a byte of a product token: a letter, '_' or '-'.
@@ -426,23 +447,26 @@ func (r *ccReading) match(f *File, url string, agents []string) Verdict {
 	if r.allowAll {
 		return Verdict{Allowed: true}
 	}
-	var buf [8]string
+	var buf [8]ccName
 	names := ccNames(buf[:], agents)
-	specific := false
-	for _, g := range r.groups {
+	var named [8]int
+	sel := named[:0] // the groups that name the crawler, each named once
+	for gi, g := range r.groups {
 		if r.names(g, names) {
-			specific = true
-			break
+			sel = append(sel, gi)
+		}
+	}
+	specific := len(sel) > 0
+	if !specific {
+		for gi, g := range r.groups {
+			if r.global(g) {
+				sel = append(sel, gi)
+			}
 		}
 	}
 	delay := int64(-1)
-	var selected [8]int
-	sel := selected[:0]
-	for gi, g := range r.groups {
-		if specific && !r.names(g, names) || !specific && !r.global(g) {
-			continue
-		}
-		sel = append(sel, gi)
+	for _, gi := range sel {
+		g := r.groups[gi]
 		for _, d := range r.delays[g.delays.start:g.delays.end] {
 			if d.ms >= 0 && (delay < 0 || d.ms < delay) && r.delayCounts(d, specific, names) {
 				delay = d.ms
@@ -500,9 +524,9 @@ func ccRuleMatch(rule rfcRule, path string) (int32, bool) {
 
 // delayCounts reports whether crawl-delay line d counts for the crawler:
 // one of the user-agent lines it follows names it (specific) or is '*'.
-func (r *ccReading) delayCounts(d ccDelayLine, specific bool, names []string) bool {
+func (r *ccReading) delayCounts(d ccDelayLine, specific bool, names []ccName) bool {
 	for _, a := range r.agents[d.agents.start:d.agents.end] {
-		if specific && a != "*" && a != "" && ccNamesCrawler(a, names) || !specific && a == "*" {
+		if specific && a.value != "*" && a.value != "" && a.namesCrawler(names) || !specific && a.value == "*" {
 			return true
 		}
 	}
@@ -511,9 +535,9 @@ func (r *ccReading) delayCounts(d ccDelayLine, specific bool, names []string) bo
 
 // names reports whether one of the group's user-agent values names one of
 // names.
-func (r *ccReading) names(g ccGroup, names []string) bool {
+func (r *ccReading) names(g ccGroup, names []ccName) bool {
 	for _, a := range r.agents[g.agents.start:g.agents.end] {
-		if a != "*" && a != "" && ccNamesCrawler(a, names) {
+		if a.value != "*" && a.value != "" && a.namesCrawler(names) {
 			return true
 		}
 	}
@@ -523,7 +547,7 @@ func (r *ccReading) names(g ccGroup, names []string) bool {
 // global reports whether one of the group's user-agent values is '*'.
 func (r *ccReading) global(g ccGroup) bool {
 	for _, a := range r.agents[g.agents.start:g.agents.end] {
-		if a == "*" {
+		if a.value == "*" {
 			return true
 		}
 	}

@@ -224,19 +224,21 @@ func (r *rfcReading) match(f *File, url string, agents []string) Verdict {
 	}
 	var b strings.Builder
 	path = rfcNormalise(&b, path, true)
-	specific := false
+	var c ruleChoice
+	specific := false // a group names the crawler: the '*' groups do not count
 	for _, g := range r.groups {
 		if r.names(g, agents) {
 			specific = true
-			break
+			c.consider(r.rules[g.rules.start:g.rules.end], path)
 		}
 	}
-	var c ruleChoice
+	if specific {
+		return c.verdict()
+	}
 	for _, g := range r.groups {
-		if specific && !r.names(g, agents) || !specific && !r.global(g) {
-			continue
+		if r.global(g) {
+			c.consider(r.rules[g.rules.start:g.rules.end], path)
 		}
-		c.consider(r.rules[g.rules.start:g.rules.end], path)
 	}
 	return c.verdict()
 }

@@ -1,0 +1,88 @@
+package robots
+
+import "strings"
+
+// ReadsAsGoogle reports whether reading s of f gives every crawler, asked
+// by its product token (as Google's cut gives it), for every path of the bytes googleAlikeByte allows other than '*' and '$'
+// (the root among them) except /robots.txt, the verdict Google's reading
+// gives it, so that a census may skip building and asking that reading.
+// It answers for rfc9309 and crawler-commons, and only for files without
+// a line on which their doc comments name a difference from Google:
+//
+//   - the status is 2xx (or none): no status reads differently;
+//   - the text is plain (printable ASCII, tabs, CR and LF), has no byte
+//     order mark and no '<' (crawler-commons' HTML page), and every line
+//     is empty, a comment, a sitemap line or a user-agent, allow or
+//     disallow line spelt in full with its colon (no misspelt key, no
+//     crawl-delay: lineClass);
+//   - every user-agent value is '*' or a product token as a whole
+//     ([A-Za-z_-]+): Google's cut, RFC 9309's whole token and
+//     crawler-commons' names all compare the same string;
+//   - every rule value is empty or starts with '/', holds only bytes no
+//     reading encodes or decodes (googleAlikeByte), '$' only at its end,
+//     and neither "index.htm" (Google's and crawler-commons' leniencies)
+//     nor "robots.txt" (always allowed for RFC 9309 and crawler-commons).
+//
+// It is false for the python readings and for Google's own.
+// TestReadsAsGoogleOnCorpus proves it on the shared corpus.
+func (f *File) ReadsAsGoogle(s Semantics) bool {
+	if s != SemanticsRFC9309 && s != SemanticsCrawlerCommons {
+		return false
+	}
+	if f.Response.bodyIgnored() || f.bom != 0 || strings.IndexByte(f.text, '<') >= 0 {
+		return false
+	}
+	classes := f.lineClasses()
+	if classes == nil {
+		return false
+	}
+	for i, c := range classes {
+		switch c.kind() {
+		case lineNone, lineOther:
+		case lineUserAgent:
+			if v := c.value(f.lines[i]); v != "*" && !isToken(v) {
+				return false
+			}
+		case lineAllow, lineDisallow:
+			if !googleAlikeRule(c.value(f.lines[i])) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isToken reports whether v is a product token as a whole: [A-Za-z_-]+.
+func isToken(v string) bool {
+	return v != "" && allBytes(v, isTokenByte)
+}
+
+// googleAlikeRule reports whether rule value v reads alike for Google,
+// RFC 9309 and crawler-commons (see ReadsAsGoogle).
+func googleAlikeRule(v string) bool {
+	if v == "" {
+		return true
+	}
+	if v[0] != '/' || strings.Contains(v, "index.htm") || strings.Contains(v, "robots.txt") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !googleAlikeByte(c) || c == '$' && i != len(v)-1 {
+			return false
+		}
+	}
+	return true
+}
+
+// googleAlikeByte reports a byte that no reading encodes, decodes or
+// normalises in a path or pattern: a letter, a digit, one of "-._~/",
+// "!&'()+,;=:@?", and the wildcards '*' and '$'.
+func googleAlikeByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~/!&'()+,;=:@?*$", c) >= 0
+}
