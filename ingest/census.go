@@ -18,7 +18,11 @@ import (
 // The census asks only what it needs. Each reading is built once per
 // capture, and not at all where the file has no line on which it can
 // differ from Google (robots.File.ReadsAsGoogle: two files in three of the
-// shared corpus for rfc9309 and crawler-commons). The crawlers that no group of the file can name under any
+// shared corpus for rfc9309 and crawler-commons), nor for a crawler on
+// whose name the python readings obey the groups Google obeys, in a file
+// with no line on which they can differ from Google
+// (robots.File.PythonReadsAsGoogle and PythonNamesAsGoogle: a file in four
+// for python-legacy, one in two for python). The crawlers that no group of the file can name under any
 // parser (no user-agent value relates to their token, see relatesTo) all
 // get the verdicts of one of them, computed once; the others are judged
 // one by one. Full blocks are judged only where a root is disallowed.
@@ -36,7 +40,8 @@ const maxProbeRules = 200
 // census holds what a worker reuses from capture to capture.
 type census struct {
 	sems      []robots.Semantics // the readings other than Google's
-	readings  []*robots.Reading  // of the capture at hand, one per sems; nil where it reads as Google (File.ReadsAsGoogle)
+	readings  []*robots.Reading  // of the capture at hand, one per sems; nil until first asked
+	alike     []alikeness        // of the capture at hand, one per sems: where that reading gives Google's verdicts
 	probes    []string           // of the capture at hand, built when first needed
 	related   []bool             // per crawler: a user-agent value of the capture at hand relates to it
 	relatedTo map[string][]int   // user-agent value (lower case, trimmed) -> the crawlers it relates to
@@ -48,6 +53,9 @@ type census struct {
 	// judgeEach judges every crawler alone, without sharing the verdicts
 	// of the crawlers no group can name: the tests compare the two.
 	judgeEach bool
+	// askEvery builds and asks every reading for every crawler, skipping
+	// none that reads as Google: the tests compare the two.
+	askEvery bool
 }
 
 // newCensus returns the census of every reading robots knows but Google's.
@@ -95,13 +103,10 @@ type verdicts struct {
 // table's vias of the capture, one per crawler (addAgents).
 func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.File, vias []robots.Via) {
 	c.google = f.As(robots.SemanticsGoogle)
-	c.readings = c.readings[:0]
+	c.readings, c.alike = c.readings[:0], c.alike[:0]
 	for _, s := range c.sems {
-		var r *robots.Reading // nil: the reading gives every crawler Google's verdicts
-		if !f.ReadsAsGoogle(s) {
-			r = f.As(s)
-		}
-		c.readings = append(c.readings, r)
+		c.readings = append(c.readings, nil) // built when first asked (reading)
+		c.alike = append(c.alike, alikeOf(f, s))
 	}
 	c.probes, c.lines = c.probes[:0], nil
 	c.markRelated(m, f)
@@ -194,11 +199,12 @@ func relatesTo(t, v string) bool {
 func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q crawlerQuery, tokens []string) {
 	google := c.google
 	g := c.verdicts(f, google, q.google)
-	for ri, r := range c.readings {
-		if r == nil {
-			continue // read as Google reads it: no difference
+	for ri, sem := range c.sems {
+		agents := q.agentsFor(sem)
+		if c.readsAsGoogle(f, ri, agents, q.google) {
+			continue // no difference
 		}
-		agents := q.agentsFor(c.sems[ri])
+		r := c.reading(f, ri)
 		v := c.verdicts(f, r, agents)
 		if v.root.Allowed == g.root.Allowed && v.blocked == g.blocked {
 			continue
@@ -215,6 +221,52 @@ func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q craw
 			})
 		}
 	}
+}
+
+// alikeness is where a reading of the capture at hand gives Google's
+// verdicts.
+type alikeness uint8
+
+const (
+	alikeNowhere    alikeness = iota // the reading is asked
+	alikeEverywhere                  // for every crawler (File.ReadsAsGoogle)
+	alikeByName                      // for the crawlers File.PythonNamesAsGoogle accepts (File.PythonReadsAsGoogle)
+)
+
+// alikeOf returns where reading s of f gives Google's verdicts.
+func alikeOf(f *robots.File, s robots.Semantics) alikeness {
+	switch {
+	case f.ReadsAsGoogle(s):
+		return alikeEverywhere
+	case f.PythonReadsAsGoogle(s):
+		return alikeByName
+	}
+	return alikeNowhere
+}
+
+// readsAsGoogle reports whether reading ri of the capture at hand, given
+// agents, gives Google's verdicts given googleAgents, so that it need not
+// be built or asked.
+func (c *census) readsAsGoogle(f *robots.File, ri int, agents, googleAgents []string) bool {
+	if c.askEvery {
+		return false
+	}
+	switch c.alike[ri] {
+	case alikeEverywhere:
+		return true
+	case alikeByName:
+		return len(agents) == 1 && f.PythonNamesAsGoogle(c.sems[ri], agents[0], googleAgents)
+	}
+	return false
+}
+
+// reading returns reading ri of the capture at hand, building it when
+// first asked.
+func (c *census) reading(f *robots.File, ri int) *robots.Reading {
+	if c.readings[ri] == nil {
+		c.readings[ri] = f.As(c.sems[ri])
+	}
+	return c.readings[ri]
 }
 
 // verdicts returns reading r's root verdict for agents and whether it

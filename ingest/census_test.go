@@ -107,6 +107,39 @@ func TestCensusSharedVerdictsOnCorpus(t *testing.T) {
 	t.Logf("%d bodies, %d readings rows alike", len(bodies), rows)
 }
 
+// The census gives the same rows whether it skips the readings that read
+// as Google (robots.File.ReadsAsGoogle, PythonReadsAsGoogle and
+// PythonNamesAsGoogle) or builds and asks every reading for every crawler:
+// the whole egonkm corpus, with the 429 and 503 statuses too.
+func TestCensusSkipsOnlyAlikeReadingsOnCorpus(t *testing.T) {
+	path := testutil.Corpus(t, "robots", "egonkm-robots-txt", "robots.tar.gz")
+	bodies := testutil.TarBodies(t, path)
+	m := newRowMaker(robots.TrackedCrawlers())
+	every := newCensus()
+	every.askEvery = true
+	rows := 0
+	for i, b := range bodies {
+		f := robots.ParseResponse(robots.Response{Status: [...]int{200, 200, 200, 200, 200, 200, 200, 200, 429, 503}[i%10]}, b.Data)
+		skipping, asking := censusRows(m, m.census, b.Name, f), censusRows(m, every, b.Name, f)
+		if !slices.Equal(skipping, asking) {
+			t.Fatalf("%s: skipping the readings alike gives %d rows, asking every reading %d:\n%v\n%v", b.Name, len(skipping), len(asking), skipping, asking)
+		}
+		rows += len(skipping)
+	}
+	if rows == 0 {
+		t.Fatal("no differences at all: the comparison proves nothing")
+	}
+	t.Logf("%d bodies, %d readings rows alike", len(bodies), rows)
+}
+
+// censusRows returns the readings rows census c gives capture name of f.
+func censusRows(m *rowMaker, c *census, name string, f *robots.File) []schema.Reading {
+	var rs dataset.Rows
+	m.addAgents(&rs, name, "h", f)
+	c.add(m, &rs, name, "h", f, rs.Agents.Via)
+	return rs.Readings
+}
+
 func sortedReadings(rs []schema.Reading) []schema.Reading {
 	out := slices.Clone(rs)
 	slices.SortFunc(out, func(a, b schema.Reading) int {
