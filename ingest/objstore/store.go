@@ -182,7 +182,9 @@ func (s *Store) Check(ctx context.Context) error {
 
 // Put stores data as key.
 func (s *Store) Put(ctx context.Context, key string, data []byte) error {
-	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data)})
+	_, err := s.putObject(ctx, func() (*s3.PutObjectInput, error) {
+		return &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data)}, nil
+	})
 	return s.explain("putting", key, err)
 }
 
@@ -200,7 +202,12 @@ func (s *Store) PutFile(ctx context.Context, key, path string) error {
 	if fi.Size() > maxPut {
 		return fmt.Errorf("%w: %s (%d bytes) for %s", ErrTooLarge, path, fi.Size(), s.URL(key))
 	}
-	_, err = s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: f, ContentLength: aws.Int64(fi.Size())})
+	_, err = s.putObject(ctx, func() (*s3.PutObjectInput, error) {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: f, ContentLength: aws.Int64(fi.Size())}, nil
+	})
 	return s.explain("putting", key, err)
 }
 
@@ -208,7 +215,9 @@ func (s *Store) PutFile(ctx context.Context, key, path string) error {
 // (If-None-Match: *), and returns the new object's ETag; an error wrapping
 // ErrExists when one is.
 func (s *Store) PutIfAbsent(ctx context.Context, key string, data []byte) (etag string, err error) {
-	out, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data), IfNoneMatch: aws.String("*")})
+	out, err := s.putObject(ctx, func() (*s3.PutObjectInput, error) {
+		return &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data), IfNoneMatch: aws.String("*")}, nil
+	})
 	if err != nil {
 		return "", s.explain("putting", key, err)
 	}
@@ -234,7 +243,9 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, Object, error) {
 // (If-Match), and returns the new ETag; an error wrapping ErrExists when
 // it is another version, fs.ErrNotExist when it is gone.
 func (s *Store) PutIfMatch(ctx context.Context, key string, data []byte, etag string) (string, error) {
-	out, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data), IfMatch: aws.String(etag)})
+	out, err := s.putObject(ctx, func() (*s3.PutObjectInput, error) {
+		return &s3.PutObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key)), Body: bytes.NewReader(data), IfMatch: aws.String(etag)}, nil
+	})
 	if err != nil {
 		return "", s.explain("putting", key, err)
 	}
@@ -424,3 +435,32 @@ func rootCause(err error) error {
 		err = next
 	}
 }
+
+// putObject puts the object that input makes, again a few times when a
+// store that keeps objects as files and folders (versitygw's posix
+// backend) answers ExistingObjectIsDirectory: another client made or
+// removed the folder of a key beside this one at that moment (two shards
+// starting together, one deleting its probe while the other puts its
+// own). S3 itself has no folders and never answers so.
+func (s *Store) putObject(ctx context.Context, input func() (*s3.PutObjectInput, error)) (*s3.PutObjectOutput, error) {
+	for attempt := 0; ; attempt++ {
+		in, err := input()
+		if err != nil {
+			return nil, err
+		}
+		out, err := s.client.PutObject(ctx, in)
+		var api smithy.APIError
+		if err == nil || attempt == folderRaceRetries || !errors.As(err, &api) || api.ErrorCode() != "ExistingObjectIsDirectory" {
+			return out, err
+		}
+		select {
+		case <-time.After(time.Duration(10<<attempt) * time.Millisecond):
+		case <-ctx.Done():
+			return out, err
+		}
+	}
+}
+
+// folderRaceRetries is how many times putObject puts again after an
+// ExistingObjectIsDirectory answer (waiting 10, 20, 40, ... ms).
+const folderRaceRetries = 6
