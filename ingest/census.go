@@ -46,8 +46,7 @@ type census struct {
 	related   []bool             // per crawler: a user-agent value of the capture at hand relates to it
 	relatedTo map[string][]int   // user-agent value (lower case, trimmed) -> the crawlers it relates to
 	google    *robots.Reading    // Google's reading of the capture at hand
-	lines     *lineIndex         // of the capture at hand, built for its first difference: nil or &lineBuf
-	lineBuf   lineIndex          // reused from capture to capture
+	explainer robots.Explainer   // classifies the differences, reused from capture to capture
 	unnamed   []int              // the crawlers no group of the capture can name
 	tokens    []string           // their tokens
 	// judgeEach judges every crawler alone, without sharing the verdicts
@@ -108,7 +107,7 @@ func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.F
 		c.readings = append(c.readings, nil) // built when first asked (reading)
 		c.alike = append(c.alike, alikeOf(f, s))
 	}
-	c.probes, c.lines = c.probes[:0], nil
+	c.probes = c.probes[:0]
 	c.markRelated(m, f)
 	c.unnamed = c.unnamed[:0]
 	for i, cr := range m.crawlers {

@@ -164,7 +164,8 @@ type DifferenceClass struct {
 
 // Difference classes, each the name of a [DifferenceClass]. The census
 // gives a difference the first class of [DifferenceClasses] whose test
-// holds for the two readings' deciding lines (ingest's classifier).
+// holds for the two readings' deciding lines: robots.Explainer's class,
+// whose names these are (a test holds them equal).
 const (
 	ClassStatus               = "status"
 	ClassBodyEncoding         = "body-encoding"

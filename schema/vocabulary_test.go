@@ -148,3 +148,18 @@ func TestFollowedAICrawlers(t *testing.T) {
 		t.Errorf("FollowedAICrawlersSQL = %s, want the rows (1, 'GPTBot') to (7, 'Applebot-Extended')", got)
 	}
 }
+
+// The difference classes are robots.Explainer's, the same names in the
+// same order: the census stores the names robots gives its classes.
+func TestDifferenceClassesAreTheEngines(t *testing.T) {
+	var want, got []string
+	for _, c := range robots.DifferenceClasses() {
+		want = append(want, c.String())
+	}
+	for _, c := range schema.DifferenceClasses() {
+		got = append(got, c.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("schema.DifferenceClasses names\n %q\nrobots.DifferenceClasses names\n %q", got, want)
+	}
+}

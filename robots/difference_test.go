@@ -1,0 +1,135 @@
+package robots
+
+import (
+	"fmt"
+	"testing"
+)
+
+// differenceCase is a file whose reading sem gives agent another verdict
+// for path than Google's reading, and the difference it should have.
+type differenceCase struct {
+	name      string
+	resp      Response
+	body      string
+	sem       Semantics
+	agent     string
+	path      string
+	class     DifferenceClass
+	line, ref int
+}
+
+// differenceCases has a real difference of every class but other (which
+// no reading's difference is known to reach: TestExplainerOther builds
+// one from its lines).
+var differenceCases = []differenceCase{
+	{name: "status 401", resp: Response{Status: 401}, body: "User-agent: *\nDisallow: /a\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffStatus},
+	{name: "Latin-1 body", body: "User-agent: *\nDisallow: /caf\xe9/\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffBodyEncoding},
+	{name: "empty user-agent", body: "User-agent: Googlebot\nUser-agent:\nDisallow: /\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffEmptyUserAgent, line: 2, ref: 3},
+	{name: "blank line after user-agent", body: "User-agent: GPTBot\n\nDisallow: /\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffBlankLineEndsGroup, line: 3, ref: 1},
+	{name: "misspelled disallow", body: "User-agent: *\nDissallow: /\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffKeySpelling, line: 2},
+	{name: "substring of the crawler's name", body: "User-agent: bot\nDisallow: /\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffAgentMatching, line: 1},
+	{name: "first group only", body: "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/b", class: DiffAgentMatching, line: 4},
+	{name: "empty disallow first", body: "User-agent: *\nDisallow:\nDisallow: /\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffEmptyDisallow, line: 2, ref: 3},
+	{name: "empty query", body: "User-agent: *\nDisallow: /?\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffURLNormalisation, line: 2},
+	{name: "escaped tilde", body: "User-agent: *\nDisallow: /%7Ejoe/\n",
+		sem: SemanticsRFC9309, agent: "GPTBot", path: "/~joe/x", class: DiffPercentEncoding, line: 2},
+	{name: "wildcard", body: "User-agent: *\nDisallow: /*.pdf$\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/a.pdf", class: DiffWildcards, line: 2},
+	{name: "WordPress's default file", body: "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n",
+		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/wp-admin/admin-ajax.php", class: DiffAllowOrder, line: 3, ref: 2},
+}
+
+// Each class is found for a real difference between two readings, with
+// the line it is about.
+func TestExplain(t *testing.T) {
+	seen := map[DifferenceClass]bool{}
+	for _, c := range differenceCases {
+		t.Run(c.name, func(t *testing.T) {
+			f := ParseResponseString(c.resp, c.body)
+			g := f.Match(c.path, []string{c.agent})
+			v := f.As(c.sem).Match(c.path, []string{c.agent})
+			if g.Allowed == v.Allowed {
+				t.Fatalf("%s gives %s the verdict Google gives (%v): no difference to explain", c.sem, c.path, g.Allowed)
+			}
+			got := f.Explain(g, v)
+			want := Difference{Class: c.class, Line: c.line, Ref: c.ref}
+			if got != want {
+				t.Errorf("google line %d, %s line %d: %+v (%s), want %+v (%s)", g.Line, c.sem, v.Line, got, got.Class, want, want.Class)
+			}
+			seen[got.Class] = true
+		})
+	}
+	for _, c := range DifferenceClasses() {
+		if !seen[c] && c != DiffOther && c != DiffRulesBeforeUserAgent {
+			t.Errorf("no case reaches %s", c)
+		}
+	}
+}
+
+// The classes no reading's difference is known to reach are found from
+// the deciding lines alone: a rule before any user-agent line, and two
+// disallow rules of one group.
+func TestExplainerLines(t *testing.T) {
+	f := ParseString("Disallow: /x\nUser-agent: *\nDisallow: /a\nDisallow: /b\n")
+	var x Explainer
+	for _, c := range []struct {
+		gl, rl int
+		want   Difference
+	}{
+		{1, 0, Difference{Class: DiffRulesBeforeUserAgent, Line: 1}},
+		{3, 1, Difference{Class: DiffRulesBeforeUserAgent, Line: 1, Ref: 3}},
+		{3, 4, Difference{Class: DiffOther, Line: 3, Ref: 4}},
+		{3, 0, Difference{Class: DiffAgentMatching, Line: 2}},
+	} {
+		if got := x.Explain(f, c.gl, c.rl); got != c.want {
+			t.Errorf("lines %d, %d: %+v, want %+v", c.gl, c.rl, got, c.want)
+		}
+	}
+}
+
+// An Explainer reused from file to file indexes each file's own lines,
+// also for a file that ends where the last one's lines went on.
+func TestExplainerReused(t *testing.T) {
+	var x Explainer
+	long := ParseString("User-agent: *\nDisallow: /a\n\nUser-agent: b\n\nDisallow: /c\n")
+	short := ParseString("User-agent: *\nDissallow: /a\n")
+	for i := range 3 {
+		if got := x.Explain(long, 6, 0); got.Class != DiffBlankLineEndsGroup || got.Line != 6 || got.Ref != 4 {
+			t.Errorf("round %d, long file: %+v", i, got)
+		}
+		if got := x.Explain(short, 2, 0); got.Class != DiffKeySpelling || got.Line != 2 {
+			t.Errorf("round %d, short file: %+v", i, got)
+		}
+		if got := x.Explain(short, 6, 0); got.Class != DiffAgentMatching || got.Line != 0 {
+			t.Errorf("round %d, a line past the end of the short file: %+v", i, got)
+		}
+	}
+}
+
+// The names of the classes are the dataset's: distinct, and "" only for
+// no difference.
+func TestDifferenceClassNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range DifferenceClasses() {
+		n := c.String()
+		if n == "" || seen[n] {
+			t.Errorf("class %d: name %q", c, n)
+		}
+		seen[n] = true
+	}
+	if n := DifferenceClass(0).String(); n != "" {
+		t.Errorf("no difference is named %q", n)
+	}
+	if got := fmt.Sprint(len(DifferenceClasses())); got != "13" {
+		t.Errorf("%s classes, want 13", got)
+	}
+}
