@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/robocensus/robocensus/robots"
@@ -66,9 +67,14 @@ URL gets one line with every reading's verdict:
 	URL<TAB>google=allowed<TAB>python-legacy=disallowed<TAB>rfc9309=allowed<TAB>python=allowed<TAB>crawler-commons=allowed
 
 and, where the readings differ, a last column says which rule decided for
-each ("line 0" when none did):
+each ("line 0" when none did) and, for each reading whose verdict is not
+Google's, the difference class that explains it, as the dataset's readings
+table names it:
 
-	# differ: google line 3 "Allow: /wp-admin/admin-ajax.php"; python-legacy line 2 "Disallow: /wp-admin/"
+	# differ: google line 3 "Allow: /wp-admin/admin-ajax.php"; python-legacy line 2 "Disallow: /wp-admin/" (allow-order)
+
+A class about another line than the deciding rules names it: "(agent-matching,
+line 4)" where the other parser obeys the group of the user-agent line 4.
 
 Exit status: 0 when every URL was judged, 2 on a usage error or a file that
 cannot be read.`,
@@ -247,6 +253,7 @@ func matchReadings(env *Env, name string, urls, given []string, sems []robots.Se
 			agents[i] = tokens
 		}
 	}
+	var explainer robots.Explainer
 	for _, u := range urls {
 		vs := make([]robots.Verdict, len(readings))
 		for i, r := range readings {
@@ -260,13 +267,16 @@ func matchReadings(env *Env, name string, urls, given []string, sems []robots.Se
 			}
 			continue
 		}
-		fmt.Fprintln(env.Stdout, verdictsLine(f, u, sems, vs))
+		fmt.Fprintln(env.Stdout, verdictsLine(f, &explainer, u, sems, vs))
 	}
 	return exitOK
 }
 
-// verdictsLine is the line of match --semantics all for one URL.
-func verdictsLine(f *robots.File, u string, sems []robots.Semantics, vs []robots.Verdict) string {
+// verdictsLine is the line of match --semantics all for one URL: each
+// reading's verdict and, where they differ, each reading's deciding rule
+// and, for a reading whose verdict is not Google's, the difference class
+// that explains it.
+func verdictsLine(f *robots.File, x *robots.Explainer, u string, sems []robots.Semantics, vs []robots.Verdict) string {
 	cols := []string{u}
 	differ := false
 	for i, v := range vs {
@@ -274,16 +284,29 @@ func verdictsLine(f *robots.File, u string, sems []robots.Semantics, vs []robots
 		differ = differ || v.Allowed != vs[0].Allowed
 	}
 	if differ {
+		google := slices.Index(sems, robots.SemanticsGoogle)
 		why := make([]string, len(vs))
 		for i, v := range vs {
 			why[i] = fmt.Sprintf("%s line %d", sems[i], v.Line)
 			if v.Line > 0 {
 				why[i] += fmt.Sprintf(" %q", lineText(f, v.Line))
 			}
+			if google >= 0 && v.Allowed != vs[google].Allowed {
+				why[i] += " (" + differenceNote(x.Explain(f, vs[google].Line, v.Line), vs[google].Line, v.Line) + ")"
+			}
 		}
 		cols = append(cols, "# differ: "+strings.Join(why, "; "))
 	}
 	return strings.Join(cols, "\t")
+}
+
+// differenceNote names the class of d and, when the line it is about is
+// neither deciding rule (gl, rl), that line.
+func differenceNote(d robots.Difference, gl, rl int) string {
+	if d.Line == 0 || d.Line == gl || d.Line == rl {
+		return d.Class.String()
+	}
+	return fmt.Sprintf("%s, line %d", d.Class, d.Line)
 }
 
 // lineText returns line n of the parsed file, trimmed.

@@ -40,10 +40,33 @@ func TestMatchSemanticsOne(t *testing.T) {
 func TestMatchSemanticsAll(t *testing.T) {
 	name := writeRobots(t, "User-agent: GPTBot\n\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n")
 	code, out, _ := runCmd(t, "", "match", "--semantics", "all", "--agent", "GPTBot", name, "/", "/private/x")
-	want := "/\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=disallowed\tpython=disallowed\tcrawler-commons=disallowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0; rfc9309 line 3 \"Disallow: /\"; python line 3 \"Disallow: /\"; crawler-commons line 3 \"Disallow: /\"\n" +
+	want := "/\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=disallowed\tpython=disallowed\tcrawler-commons=disallowed\t# differ: google line 3 \"Disallow: /\"; python-legacy line 0 (blank-line-ends-group); rfc9309 line 3 \"Disallow: /\"; python line 3 \"Disallow: /\"; crawler-commons line 3 \"Disallow: /\"\n" +
 		"/private/x\tgoogle=disallowed\tpython-legacy=disallowed\trfc9309=disallowed\tpython=disallowed\tcrawler-commons=disallowed\n"
 	if code != exitOK || out != want {
 		t.Errorf("exit %d, stdout\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+// match --semantics all names, for each reading whose verdict is not
+// Google's, the difference class that explains it, and the line the class
+// is about when it is not a deciding rule; on robots's sample file and on
+// a WordPress default file with a group Python's substring match gives
+// GPTBot.
+func TestMatchSemanticsAllClasses(t *testing.T) {
+	sample := filepath.Join("..", "..", "robots", "testdata", "sample-robots.txt")
+	wordpress := writeRobots(t, "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nUser-agent: bot\nDisallow: /x\n")
+	for _, tt := range []struct{ agent, file, url, want string }{
+		{"BadBot", sample, "/everything", "/everything\tgoogle=disallowed\tpython-legacy=allowed\trfc9309=allowed\tpython=allowed\tcrawler-commons=disallowed\t" +
+			`# differ: google line 24 "Disallow /everything"; python-legacy line 0 (key-spelling); rfc9309 line 0 (key-spelling); python line 0 (key-spelling); crawler-commons line 24 "Disallow /everything"` + "\n"},
+		{"Google-Extended", wordpress, "/wp-admin/admin-ajax.php", "/wp-admin/admin-ajax.php\tgoogle=allowed\tpython-legacy=disallowed\trfc9309=allowed\tpython=allowed\tcrawler-commons=allowed\t" +
+			`# differ: google line 3 "Allow: /wp-admin/admin-ajax.php"; python-legacy line 2 "Disallow: /wp-admin/" (allow-order); rfc9309 line 3 "Allow: /wp-admin/admin-ajax.php"; python line 3 "Allow: /wp-admin/admin-ajax.php"; crawler-commons line 3 "Allow: /wp-admin/admin-ajax.php"` + "\n"},
+		{"GPTBot", wordpress, "/x", "/x\tgoogle=allowed\tpython-legacy=disallowed\trfc9309=allowed\tpython=disallowed\tcrawler-commons=allowed\t" +
+			`# differ: google line 0; python-legacy line 6 "Disallow: /x" (agent-matching, line 5); rfc9309 line 0; python line 6 "Disallow: /x" (agent-matching, line 5); crawler-commons line 0` + "\n"},
+	} {
+		code, out, errs := runCmd(t, "", "match", "--semantics", "all", "--agent", tt.agent, tt.file, tt.url)
+		if code != exitOK || out != tt.want || errs != "" {
+			t.Errorf("%s %s: exit %d, stderr %q, stdout\n%s\nwant\n%s", tt.agent, tt.url, code, errs, out, tt.want)
+		}
 	}
 }
 
