@@ -110,6 +110,23 @@ const (
 	// (issue 27): see Response.StoredTruncated.
 	StoredTruncated
 
+	// Lines other parsers read differently from Google's (issue 31): one
+	// code per DifferenceClass, in its order (DifferenceClass.Code), found
+	// by File.ReadingDiagnostics, not in File.Diagnostics.
+	DisagreeStatus
+	DisagreeBodyEncoding
+	DisagreeRulesBeforeUserAgent
+	DisagreeEmptyUserAgent
+	DisagreeBlankLineEndsGroup
+	DisagreeKeySpelling
+	DisagreeAgentMatching
+	DisagreeEmptyDisallow
+	DisagreeURLNormalisation
+	DisagreePercentEncoding
+	DisagreeWildcards
+	DisagreeAllowOrder
+	DisagreeOther
+
 	numCodes
 )
 
@@ -1002,6 +1019,113 @@ var catalogue = [numCodes]CodeInfo{
 			return "this line has a NUL byte: Google's parser reads the line only up to it (" + strconvQuote(clip(before, 60)) + ") and ignores the rest (" + strconvQuote(clip(rest, 60)) + "); " + others
 		},
 	},
+
+	// Lines other parsers read differently (issue 31). Warnings where the
+	// file (or the server) says something ambiguous or outside RFC 9309
+	// that its owner can rewrite so that the parsers agree; infos where the
+	// file follows RFC 9309 and a parser that departs from it (mostly
+	// Python's robotparser before 3.13) reads it otherwise.
+	DisagreeStatus: disagreement("status", Warning,
+		"the HTTP status means something else to other parsers",
+		"The HTTP status decides the verdicts, and parsers read it "+
+			"differently: 401 and 403 disallow everything for Python's "+
+			"urllib.robotparser and allow everything for Google; 429 allows "+
+			"everything for RFC 9309 and crawler-commons, nothing for Google.",
+		"the server's status means something else to other parsers than to Google"),
+	DisagreeBodyEncoding: disagreement("body-encoding", Warning,
+		"no rule decides, yet another parser's verdict differs: it cannot read the body",
+		"No rule decides for either parser, and the status lets the body "+
+			"be read, yet their verdicts differ: the other parser reads the "+
+			"whole body otherwise. Mostly a body that is not UTF-8, which "+
+			"Python's urllib.robotparser cannot decode: it reads no rule and "+
+			"disallows everything, where Google reads the rules; save the "+
+			"file as UTF-8. A crawl delay over 300 seconds, with which "+
+			"crawler-commons disallows everything, is counted here too.",
+		"no rule decides, yet other parsers' verdicts differ from Google's: they read the whole file otherwise (not UTF-8, for Python's robotparser, which then disallows everything)"),
+	DisagreeRulesBeforeUserAgent: disagreement("rules-before-user-agent", Warning,
+		"a deciding rule before any user-agent line Google reads",
+		"A rule that decides for one parser stands before the first "+
+			"user-agent line Google reads: Google ignores it, while another "+
+			"parser reads a user-agent line Google does not (crawler-commons' "+
+			"own misspellings, such as \"useg-agent\") and obeys the rule. "+
+			"Spell \"User-agent:\" in full.",
+		"this rule stands before any user-agent line Google reads: Google ignores it, another parser obeys it"),
+	DisagreeEmptyUserAgent: disagreement("empty-user-agent", Warning,
+		"an empty user-agent line: every crawler for Python's robotparser",
+		"An empty \"User-agent:\" value names no crawler for Google, every "+
+			"crawler for Python's urllib.robotparser, so the group's rules "+
+			"apply to all Python crawlers. Name the crawler, or write \"*\".",
+		"this empty user-agent line names every crawler for Python's robotparser, none for Google"),
+	DisagreeBlankLineEndsGroup: disagreement("blank-line-ends-group", Warning,
+		"a blank line between a group's user-agent lines and the rule: the group ends there for Python's robotparser before 3.13",
+		"A blank line stands between this rule and the user-agent lines of "+
+			"its group. Google and RFC 9309 read on; Python's "+
+			"urllib.robotparser before CPython 3.13 (the python-legacy "+
+			"reading) ends the group at the blank line, drops it and ignores "+
+			"the rule. Delete the blank line.",
+		"a blank line stands between this rule and its user-agent lines (Python's robotparser before 3.13 ends the group there)"),
+	DisagreeKeySpelling: disagreement("key-spelling", Warning,
+		"Google reads this misspelled or colon-less line as a rule, other parsers ignore it",
+		"Google accepts a few misspelled keys (\"dissallow\"), key prefixes "+
+			"and lines without a colon; RFC 9309, Python's urllib.robotparser "+
+			"and, for most of them, crawler-commons do not, and ignore the "+
+			"line. Spell the key in full, with its colon.",
+		"Google reads this misspelled or colon-less line as a rule, other parsers ignore it"),
+	DisagreeAgentMatching: disagreement("agent-matching", Warning,
+		"parsers give a crawler this group differently",
+		"Parsers match a crawler's name with user-agent lines differently: "+
+			"Google compares the product token whole; Python's "+
+			"urllib.robotparser takes a value contained in the crawler's name "+
+			"(\"bot\" names GPTBot) and obeys the first matching group alone; "+
+			"RFC 9309 wants the whole token; crawler-commons also takes a "+
+			"value that starts with it. The line named is the user-agent line "+
+			"of the group the other parser obeys. Name crawlers by their "+
+			"product tokens, one group each.",
+		"parsers give crawlers this group differently from Google"),
+	DisagreeEmptyDisallow: disagreement("empty-disallow", Warning,
+		"an empty Disallow that, read first, overrides the rules after it for Python's robotparser",
+		"\"Disallow:\" with no path allows everything; Python's "+
+			"urllib.robotparser before CPython 3.13 obeys the first matching "+
+			"rule, so in a group with other rules it allows everything the "+
+			"rules after it disallow. Delete it from a group with rules.",
+		"this empty Disallow, read first, overrides the rules after it for Python's robotparser before 3.13"),
+	DisagreeURLNormalisation: disagreement("url-normalisation", Warning,
+		"a path with '?', ';', '#' or no leading '/' that parsers normalise differently",
+		"The rule's path holds '?', ';' or '#', or does not start with "+
+			"'/': parsers normalise it or the URL differently (Python's "+
+			"urllib.robotparser drops an empty query, so \"Disallow: /?\" is "+
+			"\"Disallow: /\", which blocks the whole site). Start paths with "+
+			"'/', and avoid empty queries.",
+		"other parsers normalise this rule's path differently from Google"),
+	DisagreePercentEncoding: disagreement("percent-encoding", Info,
+		"a path with percent-escapes or non-ASCII bytes that parsers encode differently",
+		"The rule's path holds a percent-escape or bytes outside ASCII, "+
+			"which parsers decode or encode differently: RFC 9309 and "+
+			"crawler-commons decode escapes of unreserved characters "+
+			"(\"/%7Ejoe\" is \"/~joe\"), Google does not; Python's "+
+			"urllib.robotparser decodes and re-encodes every escape. The file "+
+			"may follow RFC 9309; it is the parsers that differ.",
+		"other parsers encode or decode this rule's path differently from Google"),
+	DisagreeWildcards: disagreement("wildcards", Info,
+		"'*' or '$' in a path: literal characters for Python's robotparser before 3.13",
+		"'*' and a final '$' are wildcards for Google, RFC 9309 and "+
+			"crawler-commons, literal characters for Python's "+
+			"urllib.robotparser before CPython 3.13, which then matches the "+
+			"rule with almost no URL. The rule follows RFC 9309.",
+		"'*' and '$' in this rule are wildcards for Google, literal characters for Python's robotparser before 3.13"),
+	DisagreeAllowOrder: disagreement("allow-order", Info,
+		"an allow and a disallow that a first-match parser orders differently",
+		"Google and RFC 9309 obey the longest matching rule; Python's "+
+			"urllib.robotparser before CPython 3.13 the first in file order, "+
+			"so an Allow after the Disallow it narrows (as in the default "+
+			"file of many blog engines) does not count for it. Put the Allow line first: every "+
+			"parser then agrees.",
+		"a parser that obeys the first matching rule in file order reads this rule differently from Google, which obeys the longest (put the Allow line before the Disallow it narrows)"),
+	DisagreeOther: disagreement("other", Info,
+		"other parsers read this line differently, for none of the known reasons",
+		"Another parser gives a crawler another verdict with this line, "+
+			"and none of the other parsers-disagree classes explains it.",
+		"other parsers read this line differently from Google"),
 }
 
 // readerMessage returns the message of a reader's problem: what it is,
@@ -1050,4 +1174,27 @@ func strconvQuote(s string) string {
 		}
 	}
 	return `"` + s + `"`
+}
+
+// disagreement returns the catalogue entry of the code of a difference
+// class: parsers-disagree-CLASS, marked as found by comparing readings,
+// whose message is lead followed by the examples of its argument.
+func disagreement(class string, sev Severity, summary, doc, lead string) CodeInfo {
+	return CodeInfo{
+		Name: "parsers-disagree-" + class, Severity: sev, Summary: summary,
+		Doc: doc + " Found by comparing the readings of other parsers with " +
+			"Google's (robocensus match --semantics all asks one URL); the " +
+			"message names each parser that reads the line differently, " +
+			"with a crawler and path for which its verdict differs. The " +
+			"class is the first, in the order of the readings table's " +
+			"classes, whose test the deciding lines pass: a parser named may " +
+			"also differ there for a reason of a later class.",
+		Readings: true,
+		message: func(d Diagnostic, a string) string {
+			if a == "" {
+				return lead
+			}
+			return lead + ": " + a
+		},
+	}
 }

@@ -45,6 +45,11 @@ type CodeInfo struct {
 	// Reader marks a problem that ingest's archive readers find with a
 	// record ("ingest-..."), not one the engine finds in a file.
 	Reader bool
+	// Readings marks a line other parsers read differently from Google's
+	// ("parsers-disagree-..."), found by [File.ReadingDiagnostics], not
+	// in File.Diagnostics: lint reports it, the dataset's diagnostics
+	// table does not.
+	Readings bool
 
 	message func(d Diagnostic, arg string) string // Diagnostic.Message
 }

@@ -78,6 +78,16 @@ func (c DifferenceClass) String() string {
 	return differenceNames[c]
 }
 
+// Code returns the catalogue code of the class, parsers-disagree-CLASS
+// ([DisagreeStatus] ...), or no code (its String is "code(0)") for the
+// zero class.
+func (c DifferenceClass) Code() Code {
+	if c == diffNone || c >= numDifferenceClasses {
+		return codeNone
+	}
+	return DisagreeStatus + Code(c-DiffStatus)
+}
+
 // DifferenceClasses returns every class in the order [Explainer] tests
 // them.
 func DifferenceClasses() []DifferenceClass {

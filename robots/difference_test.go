@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -131,5 +132,73 @@ func TestDifferenceClassNames(t *testing.T) {
 	}
 	if got := fmt.Sprint(len(DifferenceClasses())); got != "13" {
 		t.Errorf("%s classes, want 13", got)
+	}
+}
+
+// Disagreements names each line other parsers read differently, once per
+// class, with an example for each reading that differs there: WordPress's
+// default file with a group "bot", which Python's substring match gives
+// GPTBot (and Googlebot) but not Google-Extended: GPTBot then obeys it
+// alone, and not the '*' group of line 1.
+func TestDisagreements(t *testing.T) {
+	f := ParseString("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nUser-agent: bot\nDisallow: /x\n")
+	got := f.Disagreements([]string{"Google-Extended", "GPTBot"})
+	var lines []string
+	for _, d := range got {
+		var ex []string
+		for _, e := range d.Examples {
+			ex = append(ex, e.String())
+		}
+		lines = append(lines, fmt.Sprintf("%d %s: %q", d.Line, d.Class, ex))
+	}
+	want := []string{
+		`1 agent-matching: ["python-legacy allows /wp-admin/ for GPTBot (no rule; Google disallows it, line 2)" "python allows /wp-admin/ for GPTBot (no rule; Google disallows it, line 2)"]`,
+		`3 allow-order: ["python-legacy disallows /wp-admin/admin-ajax.php for Google-Extended (line 2; Google allows it, line 3)"]`,
+		`5 agent-matching: ["python-legacy disallows /x for GPTBot (line 6; Google allows it, no rule)" "python disallows /x for GPTBot (line 6; Google allows it, no rule)"]`,
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("disagreements\n %q\nwant\n %q", lines, want)
+	}
+}
+
+// The crawlers asked: those a user-agent value may name for some parser,
+// the first of the others (for all of them), and the file's own values.
+func TestDisagreementCrawlers(t *testing.T) {
+	f := ParseString("User-agent: bot\nUser-agent: SomeSpider\nUser-agent: *\nDisallow: /\n")
+	got := f.disagreementCrawlers([]string{"Google-Extended", "GPTBot", "CCBot", "facebookexternalhit", "Bytespider", "GPTBot"})
+	want := []string{"Google-Extended", "GPTBot", "CCBot", "bot", "SomeSpider"}
+	if !slices.Equal(got, want) {
+		t.Errorf("crawlers %q, want %q", got, want)
+	}
+}
+
+// A disagreement's finding is its class's code on its line, naming each
+// reading, its verdict, the crawler and path, and both deciding lines;
+// every class has its own code, other included (which no reading's
+// difference is known to reach).
+func TestDisagreementDiagnostic(t *testing.T) {
+	f := ParseString("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n")
+	d := Disagreement{Line: 3, Class: DiffOther, Examples: []ReadingExample{
+		{Semantics: SemanticsRFC9309, Crawler: "GPTBot", Path: "/p", Google: Verdict{Allowed: true, Line: 3}, Other: Verdict{Line: 2}},
+		{Semantics: SemanticsCrawlerCommons, Crawler: "CCBot", Path: "/q", Google: Verdict{Line: 2}, Other: Verdict{Allowed: true}},
+	}}
+	diag := d.Diagnostic(f)
+	if diag.Code != DisagreeOther || diag.Line != 3 || diag.Text != "Allow: /wp-admin/admin-ajax.php" || diag.Severity() != Info {
+		t.Errorf("%+v", diag)
+	}
+	want := "other parsers read this line differently from Google: rfc9309 disallows /p for GPTBot (line 2; Google allows it, line 3); crawler-commons allows /q for CCBot (no rule; Google disallows it, line 2)"
+	if msg := diag.Message(); msg != want {
+		t.Errorf("message %q\nwant %q", msg, want)
+	}
+	codes := map[Code]bool{}
+	for _, c := range DifferenceClasses() {
+		code := c.Code()
+		if ci := code.Info(); !ci.Readings || ci.Name != "parsers-disagree-"+c.String() || codes[code] {
+			t.Errorf("class %s: code %s %+v", c, code, ci)
+		}
+		codes[code] = true
+	}
+	if c := DifferenceClass(0).Code(); c != codeNone {
+		t.Errorf("no difference has code %s", c)
 	}
 }

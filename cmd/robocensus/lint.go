@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -12,7 +13,7 @@ import (
 
 var lintCmd = &Command{
 	Name:  "lint",
-	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--color WHEN] [--codes] [--explain CODE] FILE...",
+	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--readings=false] [--color WHEN] [--codes] [--explain CODE] FILE...",
 	Short: "check robots.txt files the way Google reads them",
 	Long: `
 Lint reads each robots.txt FILE ("-" is standard input) and reports every
@@ -35,6 +36,15 @@ terminal form anyway, --color never the plain one.
 --severity error|warning|info shows only findings of that severity or worse.
 --ignore CODE,... drops findings with those codes (repeatable).
 
+Lint also names the lines other parsers read differently from Google's
+(the parsers-disagree-CLASS codes, one per difference class of the
+dataset's readings table): it asks every reading of match --semantics
+(RFC 9309, Python's urllib.robotparser before and after gh-138907,
+crawler-commons) about the tracked crawlers and the crawlers the file
+names, at the root and at the path each of the first 200 rules names, and
+reports each line whose reading changes a verdict, with the parsers, a
+crawler and a path for each. --readings=false leaves them out.
+
 With --format json the findings are one JSON array of
 {"file","line","code","severity","message"} objects. With --format sarif they
 are a SARIF 2.1.0 log with one run, for code-scanning tools; a finding on
@@ -49,6 +59,7 @@ Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 		fs.StringVar(&o.color, "color", "auto", "terminal form with colours: auto (when standard output is a terminal), always or never")
 		fs.StringVar(&o.severity, "severity", "", "show findings of this `level` or worse: error, warning or info (default: warning on a terminal, info otherwise)")
 		fs.Var(&ignore, "ignore", "drop findings with these `codes` (comma-separated, repeatable)")
+		fs.BoolVar(&o.readings, "readings", true, "also name the lines other parsers read differently (parsers-disagree-CLASS)")
 		codes := fs.Bool("codes", false, "list the diagnostic codes and exit")
 		explain := fs.String("explain", "", "print the documentation of the diagnostic `CODE` and exit")
 		return func(env *Env, args []string) int {
@@ -75,6 +86,7 @@ Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 // lintOptions are the parsed flags of lint.
 type lintOptions struct {
 	format, color, severity string
+	readings                bool // compare the other parsers' readings
 
 	term   bool            // the terminal form
 	min    robots.Severity // the least severity shown
@@ -157,7 +169,7 @@ func lint(env *Env, files []string, o *lintOptions) int {
 			code = exitUsage
 			continue
 		}
-		for _, d := range f.Diagnostics {
+		for _, d := range fileFindings(f, o.readings) {
 			name, sev := d.Code.String(), d.Severity()
 			if o.ignore[name] {
 				continue
@@ -196,6 +208,18 @@ func lint(env *Env, files []string, o *lintOptions) int {
 		return exitUsage
 	}
 	return code
+}
+
+// fileFindings returns the diagnostics of f and, with readings, the
+// lines other parsers read differently (robots.File.ReadingDiagnostics),
+// in line order (the whole file first), each line's parse findings first.
+func fileFindings(f *robots.File, readings bool) []robots.Diagnostic {
+	if !readings {
+		return f.Diagnostics
+	}
+	all := append(slices.Clone(f.Diagnostics), f.ReadingDiagnostics()...)
+	slices.SortStableFunc(all, func(a, b robots.Diagnostic) int { return a.Line - b.Line })
+	return all
 }
 
 // explainCode prints a code's catalogue entry: name, severity, summary
@@ -238,6 +262,9 @@ func listCodes(env *Env) {
 		summary := c.Summary
 		if c.Reader {
 			summary = "(ingest, in the record) " + summary
+		}
+		if c.Readings {
+			summary = "(comparing parsers) " + summary
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\n", c.Name, c.Severity, summary)
 	}

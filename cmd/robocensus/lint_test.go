@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -31,14 +32,19 @@ func lintAt(t *testing.T, terminal bool, args ...string) (code int, stdout, stde
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
-// Piped, lint prints the plain contract format, info findings included.
+// Piped, lint prints the plain contract format, info findings included:
+// the parse's findings of each line, then the parsers' readings of it
+// (the '*' Python's robotparser before 3.13 takes literally, the
+// misspelled key only Google reads).
 func TestLintPlainWhenPiped(t *testing.T) {
 	code, out, _ := lintAt(t, false)
 	want := `robots.txt:2: error: pattern "private/" does not start with '/' or '*', so it never matches [path-not-absolute]
 robots.txt:3: error: sitemap "/s.xml" is not an absolute URL (it needs https://host/...) [sitemap-relative]
 robots.txt:4: info: pattern "/a*" uses the * wildcard [wildcard]
 robots.txt:4: info: the trailing '*' in "/a*" changes nothing [redundant-wildcard]
+robots.txt:4: info: '*' and '$' in this rule are wildcards for Google, literal characters for Python's robotparser before 3.13: python-legacy allows /a for Googlebot (no rule; Google disallows it, line 4) [parsers-disagree-wildcards]
 robots.txt:5: warning: "Dissallow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
+robots.txt:5: warning: Google reads this misspelled or colon-less line as a rule, other parsers ignore it: python-legacy allows /b for Googlebot (no rule; Google disallows it, line 5); rfc9309 allows /b for Googlebot (no rule; Google disallows it, line 5); python allows /b for Googlebot (no rule; Google disallows it, line 5) [parsers-disagree-key-spelling]
 `
 	if code != exitFailure || out != want {
 		t.Errorf("exit %d, output\n%s\nwant\n%s", code, out, want)
@@ -65,7 +71,10 @@ robots.txt:3: error: sitemap "/s.xml" is not an absolute URL (it needs https://h
 robots.txt:5: warning: "Dissallow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
     5 | Dissallow: /b
       | ^~~~~~~~~
-2 errors, 1 warning, 0 notes (2 notes not shown: --severity info shows them)
+robots.txt:5: warning: Google reads this misspelled or colon-less line as a rule, other parsers ignore it: python-legacy allows /b for Googlebot (no rule; Google disallows it, line 5); rfc9309 allows /b for Googlebot (no rule; Google disallows it, line 5); python allows /b for Googlebot (no rule; Google disallows it, line 5) [parsers-disagree-key-spelling]
+    5 | Dissallow: /b
+      | ^
+2 errors, 2 warnings, 0 notes (3 notes not shown: --severity info shows them)
 `
 	if plain != want {
 		t.Errorf("output\n%s\nwant\n%s", plain, want)
@@ -88,11 +97,13 @@ func TestLintSeverityAndIgnore(t *testing.T) {
 			t.Errorf("%v: exit %d, codes %v, want %d %v (stderr %q)", args, code, codes, wantCode, wantCodes, errs)
 		}
 	}
-	f(false, []string{"--severity", "warning"}, 1, "path-not-absolute", "sitemap-relative", "typo-accepted")
+	f(false, []string{"--severity", "warning"}, 1, "path-not-absolute", "sitemap-relative", "typo-accepted", "parsers-disagree-key-spelling")
 	f(false, []string{"--severity", "error"}, 1, "path-not-absolute", "sitemap-relative")
-	f(true, []string{"--severity", "info"}, 1, "path-not-absolute", "sitemap-relative", "wildcard", "redundant-wildcard", "typo-accepted")
-	f(false, []string{"--ignore", "path-not-absolute,sitemap-relative"}, 0, "wildcard", "redundant-wildcard", "typo-accepted")
-	f(false, []string{"--ignore", "path-not-absolute", "--ignore", "wildcard", "--severity", "warning"}, 1, "sitemap-relative", "typo-accepted")
+	f(true, []string{"--severity", "info"}, 1, "path-not-absolute", "sitemap-relative", "wildcard", "redundant-wildcard", "parsers-disagree-wildcards", "typo-accepted", "parsers-disagree-key-spelling")
+	f(false, []string{"--ignore", "path-not-absolute,sitemap-relative"}, 0, "wildcard", "redundant-wildcard", "parsers-disagree-wildcards", "typo-accepted", "parsers-disagree-key-spelling")
+	f(false, []string{"--ignore", "path-not-absolute", "--ignore", "wildcard", "--severity", "warning"}, 1, "sitemap-relative", "typo-accepted", "parsers-disagree-key-spelling")
+	f(false, []string{"--readings=false", "--severity", "warning"}, 1, "path-not-absolute", "sitemap-relative", "typo-accepted")
+	f(false, []string{"--ignore", "parsers-disagree-wildcards,parsers-disagree-key-spelling", "--severity", "info"}, 1, "path-not-absolute", "sitemap-relative", "wildcard", "redundant-wildcard", "typo-accepted")
 	f(false, []string{"--ignore", "no-such-code"}, 2)
 	f(false, []string{"--severity", "fatal"}, 2)
 	f(false, []string{"--color", "sometimes"}, 2)
@@ -144,8 +155,8 @@ func TestLintSARIF(t *testing.T) {
 	if run.Tool.Driver.Name != "robocensus" || run.Tool.Driver.Version == "" || len(run.Tool.Driver.Rules) != engine || engine < 60 {
 		t.Errorf("driver %+v", run.Tool.Driver)
 	}
-	if len(run.Results) != 5 {
-		t.Fatalf("%d results, want 5 (info included)", len(run.Results))
+	if len(run.Results) != 7 {
+		t.Fatalf("%d results, want 7 (info and the parsers' readings included)", len(run.Results))
 	}
 	r := run.Results[0]
 	loc := r.Locations[0].PhysicalLocation
@@ -199,4 +210,45 @@ func TestLintTerminalLongSpan(t *testing.T) {
 	f("Disallow: /"+long, 10, 211, "Disallow: /"+long[:maxSourceRunes-11]+"…")
 	f("Disallow: "+long+" /b", 10, 210, "Disallow: "+long[:maxSourceRunes-10]+"…")
 	f("Disallow: /a "+long, 10, 12, "Disallow: /a "+long[:maxSourceRunes-13]+"…")
+}
+
+// lint names the lines of robots's sample file (a real-looking file with
+// the usual mistakes) that other parsers read differently, one finding a
+// line and class, each message naming the parsers, a crawler and a path;
+// --readings=false leaves them out.
+func TestLintReadings(t *testing.T) {
+	sample := filepath.Join("..", "..", "robots", "testdata", "sample-robots.txt")
+	code, out, errs := runCmd(t, "", "lint", "--format", "json", sample)
+	var findings []finding
+	if err := json.Unmarshal([]byte(out), &findings); err != nil || code != exitFailure || errs != "" {
+		t.Fatalf("exit %d, stderr %q, %v:\n%s", code, errs, err, out)
+	}
+	var got []string
+	for _, f := range findings {
+		if strings.HasPrefix(f.Code, "parsers-disagree-") {
+			got = append(got, fmt.Sprintf("%d %s %s", f.Line, f.Severity, f.Code))
+		}
+	}
+	want := []string{
+		"4 warning parsers-disagree-agent-matching",
+		"6 warning parsers-disagree-url-normalisation",
+		"8 warning parsers-disagree-key-spelling",
+		"11 warning parsers-disagree-agent-matching",
+		"14 info parsers-disagree-allow-order",
+		"15 info parsers-disagree-wildcards",
+		"21 warning parsers-disagree-blank-line-ends-group",
+		"24 warning parsers-disagree-key-spelling",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("parsers-disagree findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range findings {
+		if f.Code == "parsers-disagree-allow-order" && !strings.HasSuffix(f.Message, ": python-legacy disallows /staging/press/ for Googlebot (line 13; Google allows it, line 14)") {
+			t.Errorf("allow-order message %q", f.Message)
+		}
+	}
+	_, out, _ = runCmd(t, "", "lint", "--readings=false", sample)
+	if strings.Contains(out, "parsers-disagree") {
+		t.Errorf("--readings=false:\n%s", out)
+	}
 }

@@ -69,7 +69,7 @@ URL gets one line with every reading's verdict:
 and, where the readings differ, a last column says which rule decided for
 each ("line 0" when none did) and, for each reading whose verdict is not
 Google's, the difference class that explains it, as the dataset's readings
-table names it:
+table names it (lint --explain parsers-disagree-CLASS documents each):
 
 	# differ: google line 3 "Allow: /wp-admin/admin-ajax.php"; python-legacy line 2 "Disallow: /wp-admin/" (allow-order)
 

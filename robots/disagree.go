@@ -1,0 +1,239 @@
+package robots
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A Disagreement is a line of a file that other parsers read differently
+// from Google's parser, found by [File.Disagreements]: the class of the
+// difference and, for each reading that gives some crawler another
+// verdict, an example.
+type Disagreement struct {
+	Line     int             // the line the class is about ([Difference.Line]); 0 for the whole file
+	Class    DifferenceClass // why the verdicts differ
+	Examples []ReadingExample
+}
+
+// A ReadingExample is one question on which a reading's verdict differs
+// from Google's.
+type ReadingExample struct {
+	Semantics Semantics
+	Crawler   string  // the crawler's name, as given to File.Disagreements
+	Path      string  // the URL path asked
+	Google    Verdict // Google's verdict, with its deciding line
+	Other     Verdict // the reading's verdict, with its deciding line
+}
+
+// maxDisagreementPaths bounds the paths File.Disagreements asks about: the
+// root and those the file's first rules name.
+const maxDisagreementPaths = 200
+
+// maxNamedCrawlers bounds the user-agent values of the file that
+// File.Disagreements asks about as crawlers of their own.
+const maxNamedCrawlers = 50
+
+// Disagreements compares, for each crawler of crawlers (names as a
+// crawler writes them, "GPTBot", "Linguee Bot") and for the crawlers the
+// file's user-agent lines name (at most 50), every reading of
+// [AllSemantics] with Google's, on the root and on the path each of the
+// file's first 200 rules names ([ExamplePath]). Each difference is
+// explained ([Explainer]) and the lines read differently are returned in
+// line order, then class order, each with one example per reading that
+// differs there. Python's readings are given the crawler's name, the
+// others its product token ([ExtractAgentToken]), as the crawlers using
+// them pass it. Of the crawlers that no user-agent value of the file can
+// name for any parser (none is empty, or contains or is contained in the
+// crawler's token, ignoring case), only the first is asked: the others get
+// its verdicts.
+func (f *File) Disagreements(crawlers []string) []Disagreement {
+	paths := f.examplePaths()
+	readings := make([]*Reading, 0, len(semanticsNames)-1)
+	for _, s := range AllSemantics()[1:] {
+		readings = append(readings, f.As(s))
+	}
+	var x Explainer
+	found := map[Difference]*Disagreement{}
+	var order []Difference
+	for _, name := range f.disagreementCrawlers(crawlers) {
+		token := []string{ExtractAgentToken(name)}
+		for _, path := range paths {
+			g := f.Match(path, token)
+			for _, r := range readings {
+				agents := token
+				if r.sem == SemanticsPythonLegacy || r.sem == SemanticsPython {
+					agents = []string{name}
+				}
+				v := r.Match(path, agents)
+				if v.Allowed == g.Allowed {
+					continue
+				}
+				d := x.Explain(f, g.Line, v.Line)
+				key := Difference{Class: d.Class, Line: d.Line}
+				dis, ok := found[key]
+				if !ok {
+					dis = &Disagreement{Line: d.Line, Class: d.Class}
+					found[key] = dis
+					order = append(order, key)
+				}
+				if !slices.ContainsFunc(dis.Examples, func(e ReadingExample) bool { return e.Semantics == r.sem }) {
+					dis.Examples = append(dis.Examples, ReadingExample{Semantics: r.sem, Crawler: name, Path: path, Google: g, Other: v})
+				}
+			}
+		}
+	}
+	slices.SortFunc(order, func(a, b Difference) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return int(a.Class) - int(b.Class)
+	})
+	out := make([]Disagreement, 0, len(order))
+	for _, k := range order {
+		dis := found[k]
+		slices.SortFunc(dis.Examples, func(a, b ReadingExample) int { return int(a.Semantics) - int(b.Semantics) })
+		out = append(out, *dis)
+	}
+	return out
+}
+
+// disagreementCrawlers returns the crawlers File.Disagreements asks about:
+// those of given that a user-agent value of f may name for some parser,
+// the first of the others, and the values of f themselves (not '*' nor
+// empty, at most maxNamedCrawlers), each once.
+func (f *File) disagreementCrawlers(given []string) []string {
+	values := f.UserAgents()
+	var out []string
+	unnamedAsked := false
+	for _, name := range given {
+		if slices.Contains(out, name) {
+			continue
+		}
+		if !mayBeNamed(strings.ToLower(ExtractAgentToken(name)), values) {
+			if unnamedAsked {
+				continue
+			}
+			unnamedAsked = true
+		}
+		out = append(out, name)
+	}
+	named := 0
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v == "" || v == "*" || slices.Contains(out, v) || named == maxNamedCrawlers {
+			continue
+		}
+		out = append(out, v)
+		named++
+	}
+	return out
+}
+
+// mayBeNamed reports whether a user-agent value among values may name the
+// crawler of token t (lower case) for some parser: the value is empty
+// (every crawler, for Python), or one of the two, lower-cased, contains
+// the other (Google's cut token, Python's substring match and
+// crawler-commons' leading token all need it). '*' names every crawler
+// alike for every parser.
+func mayBeNamed(t string, values []string) bool {
+	for _, v := range values {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if v != "*" && (v == "" || strings.Contains(t, v) || strings.Contains(v, t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// examplePaths returns the root and the path each of the first rules of f
+// names ([ExamplePath]), each once, at most maxDisagreementPaths.
+func (f *File) examplePaths() []string {
+	paths := []string{"/"}
+	for i := 0; i < len(f.Rules) && len(paths) < maxDisagreementPaths; i++ {
+		if p := ExamplePath(f.Rules[i].Value); !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// ExamplePath returns a path a rule's pattern names: the pattern with '*'
+// and '$' taken out, with a leading '/'.
+func ExamplePath(pattern string) string {
+	if strings.HasPrefix(pattern, "/") && !strings.ContainsAny(pattern, "*$") {
+		return pattern
+	}
+	b := make([]byte, 0, len(pattern)+1)
+	if !strings.HasPrefix(pattern, "/") {
+		b = append(b, '/')
+	}
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] != '*' && pattern[i] != '$' {
+			b = append(b, pattern[i])
+		}
+	}
+	return string(b)
+}
+
+// Diagnostic returns the disagreement as a finding of its class's code
+// ([DifferenceClass.Code]) on its line of f, whose message names each
+// reading that reads the line differently and how.
+func (d Disagreement) Diagnostic(f *File) Diagnostic {
+	diag := Diagnostic{Line: d.Line, Code: d.Class.Code()}
+	if d.Line > 0 {
+		for l := range f.Lines() {
+			if l.Number == d.Line {
+				diag.Text = l.Text
+				break
+			}
+		}
+	}
+	parts := make([]string, len(d.Examples))
+	for i, e := range d.Examples {
+		parts[i] = e.String()
+	}
+	diag.Arg = strings.Join(parts, "; ")
+	return diag
+}
+
+// String says what the reading does differently: "python-legacy
+// disallows /wp-admin/admin-ajax.php for GPTBot (line 2; Google allows
+// it, line 3)".
+func (e ReadingExample) String() string {
+	return fmt.Sprintf("%s %s %s for %s (%s; Google %s it, %s)", e.Semantics, verb(e.Other.Allowed), e.Path, e.Crawler,
+		decidedBy(e.Other), verb(e.Google.Allowed), decidedBy(e.Google))
+}
+
+// verb is "allows" or "disallows".
+func verb(allowed bool) string {
+	if allowed {
+		return "allows"
+	}
+	return "disallows"
+}
+
+// decidedBy names a verdict's deciding line, or says no rule decided.
+func decidedBy(v Verdict) string {
+	if v.Line == 0 {
+		return "no rule"
+	}
+	return fmt.Sprintf("line %d", v.Line)
+}
+
+// ReadingDiagnostics returns the findings of [File.Disagreements] for the
+// tracked crawlers ([TrackedCrawlers]): the lines other parsers read
+// differently from Google's, in line order. They are not in
+// File.Diagnostics: lint reports them, the dataset's diagnostics table
+// does not (its readings table holds the census of parsers).
+func (f *File) ReadingDiagnostics() []Diagnostic {
+	names := make([]string, len(trackedCrawlers))
+	for i, c := range trackedCrawlers {
+		names[i] = c.Token
+	}
+	dis := f.Disagreements(names)
+	out := make([]Diagnostic, len(dis))
+	for i, d := range dis {
+		out[i] = d.Diagnostic(f)
+	}
+	return out
+}
