@@ -316,29 +316,11 @@ func (c *census) probePaths(f *robots.File) []string {
 			continue
 		}
 		n++
-		if p := probePath(f.Rules[i].Value); p != "/" && !containsString(c.probes, p) {
+		if p := robots.ExamplePath(f.Rules[i].Value); p != "/" && !containsString(c.probes, p) {
 			c.probes = append(c.probes, p)
 		}
 	}
 	return c.probes
-}
-
-// probePath is the path a rule's pattern names: '*' and '$' taken out,
-// with a leading '/'.
-func probePath(pattern string) string {
-	if strings.HasPrefix(pattern, "/") && !strings.ContainsAny(pattern, "*$") {
-		return pattern
-	}
-	b := make([]byte, 0, len(pattern)+1)
-	if !strings.HasPrefix(pattern, "/") {
-		b = append(b, '/')
-	}
-	for i := 0; i < len(pattern); i++ {
-		if pattern[i] != '*' && pattern[i] != '$' {
-			b = append(b, pattern[i])
-		}
-	}
-	return string(b)
 }
 
 func containsString(list []string, s string) bool {

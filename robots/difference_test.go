@@ -202,3 +202,20 @@ func TestDisagreementDiagnostic(t *testing.T) {
 		t.Errorf("no difference has code %s", c)
 	}
 }
+
+// ExamplePath names a path each pattern matches for Google ('*' and '$'
+// taken out), and one for a value without its leading '/' (which Google
+// matches with nothing).
+func TestExamplePath(t *testing.T) {
+	for pattern, want := range map[string]string{
+		"/a/b": "/a/b", "/*.pdf$": "/.pdf", "private/": "/private/", "*": "/", "": "/", "/search?*q=": "/search?q=",
+	} {
+		if got := ExamplePath(pattern); got != want {
+			t.Errorf("ExamplePath(%q) = %q, want %q", pattern, got, want)
+		}
+		matches := pattern != "" && (pattern[0] == '/' || pattern[0] == '*')
+		if f := ParseString("User-agent: *\nDisallow: " + pattern + "\n"); matches && f.Allowed(ExamplePath(pattern), "FooBot") {
+			t.Errorf("%q does not disallow its example path %q", pattern, want)
+		}
+	}
+}
