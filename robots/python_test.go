@@ -2,6 +2,7 @@ package robots
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -146,6 +147,48 @@ func TestPythonPatternRuns(t *testing.T) {
 		got, gotOK := pyPattern(&paths, v)
 		if got != want.String() || gotOK != ok {
 			t.Errorf("%q: pattern %q %v, want %q %v", v, got, gotOK, want.String(), ok)
+		}
+	}
+}
+
+// pythonPercentEncodingGaps are the URLs of testdata/python/percent-encoding.txt
+// (the test classes of python/cpython#138502) whose verdict the python
+// reading does not give yet (issue 31). It decodes every escape of a rule
+// and a URL alike and drops an empty query, where #138502 keeps an escaped
+// '?', '=', '&', '$' or '*' apart from the raw character, keeps a trailing
+// '?', and matches an escaped octet that is not UTF-8 ("%F0") as the octet.
+var pythonPercentEncodingGaps = []string{
+	// an escaped '?', '=' or '&' is not the raw one
+	"/question?q=v", "/query/eq?q=v", "/query/amp?q=v&a",
+	"/some/path%3Fname=value", "/some/path?name%3Dvalue", "/yet/one/path?name=value%26more",
+	// an escaped '$' or '*' is no anchor or wildcard, and matches the raw one
+	"/dollar", "/asterisk", "/dollar$", "/dollar%24",
+	// "%F0", not UTF-8, is the octet, a prefix of the snake's "%F0%9F%90%8D"
+	"/v1/\U0001f40d", "/v2/\U0001f40d",
+	// a trailing '?' counts: "Disallow: /another/path?" is not "/another/path"
+	"/another/path", "/another/path%3F",
+}
+
+// TestPythonPercentEncoding gives the verdicts of PercentEncodingTest, the
+// test class of python/cpython#138502, which gh-138907's change builds on,
+// but for the URLs of pythonPercentEncodingGaps: the test fails when the
+// reading gets one of them right (drop it from the list) or another wrong.
+func TestPythonPercentEncoding(t *testing.T) {
+	cases := readExpectations(t, filepath.Join("testdata", "python", "percent-encoding.txt"))
+	if len(cases) != 2 || len(cases[0].wants) < 100 {
+		t.Fatalf("%d cases read, want PercentEncodingTest with its 100-odd URLs and DisallowQueryStringTest", len(cases))
+	}
+	for _, c := range cases {
+		r := ParseString(c.body.String()).As(SemanticsPython)
+		for _, w := range c.wants {
+			v := r.Match(w.url, []string{w.agent})
+			gap := slices.Contains(pythonPercentEncodingGaps, w.url)
+			switch {
+			case v.Allowed != w.allow && !gap:
+				t.Errorf("%s: %s: allowed %v (line %d), want %v", c.name, w.url, v.Allowed, v.Line, w.allow)
+			case v.Allowed == w.allow && gap:
+				t.Errorf("%s: %s: now the expected verdict (%v): drop it from pythonPercentEncodingGaps", c.name, w.url, w.allow)
+			}
 		}
 	}
 }
