@@ -3,9 +3,11 @@ package ingest_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,8 +17,10 @@ import (
 
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/objstore"
 	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/s3test"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -150,8 +154,27 @@ func samePartitions(t *testing.T, a, b string) {
 // TestIssue16RerunInterrupted: a rerun interrupted after it kept the
 // published rows, while it reads a failed input again, resumes from its
 // kept segment when run again: no request for the inputs kept, and the
-// partition of a clean run.
+// partition of a clean run. In a folder, and in a bucket (issue 30),
+// where the kept segment names the published parts it keeps whole
+// instead of holding copies, and the resumed run, in a new local folder,
+// fetches them from there.
 func TestIssue16RerunInterrupted(t *testing.T) {
+	t.Run("folder", func(t *testing.T) { testRerunInterrupted(t, t.TempDir(), "") })
+	t.Run("bucket", func(t *testing.T) {
+		srv := s3test.Start(t)
+		srv.CreateBucket(t, "reruns")
+		t.Setenv("TMPDIR", t.TempDir())
+		dataset.ConfigureS3(objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials()})
+		testRerunInterrupted(t, "s3://reruns/interrupted", filepath.Join(srv.Dir, "reruns", "interrupted"))
+	})
+}
+
+// testRerunInterrupted is TestIssue16RerunInterrupted over the dataset
+// dir, whose files are in folder ("": dir).
+func testRerunInterrupted(t *testing.T, dir, folder string) {
+	if folder == "" {
+		folder = dir
+	}
 	files := sampleFiles(t, 4, 30)
 	var urls []string
 	var phase atomic.Int32 // 0: input 2 fails; 1: input 2 cancels the run; 2: healed
@@ -182,13 +205,15 @@ func TestIssue16RerunInterrupted(t *testing.T) {
 		cancel.Store(&stop)
 		return ingest.Run(ctx, ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, FetchOptions: opts, Fresh: fresh}, urls)
 	}
-	dir := t.TempDir()
 	if sum, err := run(dir, false); err != nil || sum.Failed != 1 {
 		t.Fatalf("first run: %+v, %v", sum, err)
 	}
 	phase.Store(1)
 	if _, err := run(dir, false); err == nil {
 		t.Fatal("interrupted rerun: no error")
+	}
+	if folder != dir {
+		checkKeptNamesPublished(t, folder)
 	}
 	phase.Store(2)
 	clear(hits)
@@ -203,7 +228,41 @@ func TestIssue16RerunInterrupted(t *testing.T) {
 	if _, err := run(clean, true); err != nil {
 		t.Fatal(err)
 	}
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
+	if left, _ := filepath.Glob(filepath.Join(folder, ".work", "*", "*")); len(left) > 0 {
+		t.Errorf("work left: %v", left)
+	}
+}
+
+// checkKeptNamesPublished checks that the kept segment of the crawl
+// CC-MAIN-2025-05 in the dataset folder dir (a bucket's, as versitygw keeps
+// it) names published parts, whose objects are there, and holds no copy
+// of them.
+func checkKeptNamesPublished(t *testing.T, dir string) {
+	t.Helper()
+	manifests, _ := filepath.Glob(filepath.Join(dir, ".work", "CC-MAIN-2025-05", "segments", "*-kept-*.json"))
+	if len(manifests) != 1 {
+		t.Fatalf("kept segment manifests: %v, want one", manifests)
+	}
+	data, err := os.ReadFile(manifests[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m dataset.SegmentManifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Whole) == 0 {
+		t.Fatalf("the kept segment names no published part: %s", data)
+	}
+	for _, p := range m.Whole {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p.Key))); err != nil {
+			t.Errorf("published part named by the kept segment: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(strings.TrimSuffix(manifests[0], ".json"), filepath.FromSlash(p.Part))); !os.IsNotExist(err) {
+			t.Errorf("the kept segment holds a copy of %s: %v", p.Key, err)
+		}
+	}
 }
 
 // TestIssue27RerunSubset: a crawl published from four inputs, one of them
