@@ -342,6 +342,9 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string, bound memoryBound) 
 	default:
 		fmt.Fprintf(env.Stdout, "  all inputs done; another run is publishing the crawl\n")
 	}
+	if (upToDate || sum.Published) && objstore.IsURL(cfg.Dir) {
+		printPublication(env, cfg.Dir, cfg.Crawl)
+	}
 	for _, in := range sum.Inputs {
 		if in.Error != "" {
 			fmt.Fprintf(env.Stdout, "  not read to its end: %s\n", in.Error)
@@ -527,4 +530,19 @@ func withPrefix(prefix string, err error) string {
 		return prefix + msg
 	}
 	return err.Error()
+}
+
+// printPublication prints the name of the current publication of crawl in
+// the dataset in object storage at root ("  publication: NAME"), which
+// scripts/nightly.sh compares with the one it last reported; an error to
+// read it is a warning (the crawl is published all the same).
+func printPublication(env *Env, root, crawl string) {
+	pub, err := dataset.Publication(root, crawl)
+	if err != nil {
+		env.errorf("ingest: warning: reading the publication of crawl %s: %v", crawl, err)
+		return
+	}
+	if pub != "" {
+		fmt.Fprintf(env.Stdout, "  publication: %s\n", pub)
+	}
 }

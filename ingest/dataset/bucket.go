@@ -710,6 +710,23 @@ func (b *bucket) pullPublished(crawl, dir string, tables ...string) (bool, error
 	return true, b.download(objs, "", dir)
 }
 
+// Publication returns the name of the publication of crawl that the
+// listing of the dataset in object storage at root (s3://BUCKET/PREFIX)
+// holds, "" when the crawl is not published there: a publication puts a
+// new name, a rerun that changes nothing keeps it, so that a job can tell
+// whether what it did with a publication (a report) is of the current one.
+func Publication(root, crawl string) (string, error) {
+	b, err := openRoot(root)
+	if err != nil {
+		return "", err
+	}
+	l, err := b.readListing(crawl)
+	if err != nil || l == nil {
+		return "", err
+	}
+	return l.Publication, nil
+}
+
 // PublishedFiles returns the parts of the published partitions of the
 // dataset in object storage at root (s3://BUCKET/PREFIX), as their
 // listings name them, for [objstore.Store.FS]: a reader of these sees
