@@ -85,7 +85,8 @@ of the environment (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 AWS_SESSION_TOKEN, AWS_PROFILE), of ~/.aws/config and ~/.aws/credentials,
 of a web identity token or of a container's or instance's role; the
 endpoint of --s3-endpoint, else AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL,
-else AWS. An S3-compatible store (MinIO, Ceph, versitygw, ...) is
+else the profile's (its services section's s3 endpoint_url, or its
+endpoint_url), else AWS. An S3-compatible store (MinIO, Ceph, versitygw, ...) is
 addressed path-style (ENDPOINT/BUCKET/KEY), AWS virtual-hosted;
 --s3-url-style path or virtual says otherwise. When no credentials are
 found the requests go unsigned, which a public bucket allows. Common
