@@ -32,11 +32,20 @@ import (
 // input, and with two shards.
 func TestIssue16Rerun(t *testing.T) {
 	for _, shards := range []int{1, 2} {
-		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerun(t, shards) })
+		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerun(t, shards, t.TempDir(), "") })
+		t.Run(fmt.Sprintf("shards=%d/bucket", shards), func(t *testing.T) {
+			dir, folder := testBucket(t, "rerun")
+			testRerun(t, shards, dir, folder)
+		})
 	}
 }
 
-func testRerun(t *testing.T, shards int) {
+// testRerun is TestIssue16Rerun over the dataset dir, whose files are in
+// folder ("": dir).
+func testRerun(t *testing.T, shards int, dir, folder string) {
+	if folder == "" {
+		folder = dir
+	}
 	files := map[string][]byte{}
 	var names []string
 	for i := range 6 {
@@ -87,7 +96,6 @@ func testRerun(t *testing.T, shards int) {
 		}
 		return last
 	}
-	dir := t.TempDir()
 	first := run(dir, urls[:added], false)
 	if !first.Published || first.Failed != 2 {
 		t.Fatalf("first run: %+v", first)
@@ -109,7 +117,7 @@ func testRerun(t *testing.T, shards int) {
 	}
 	clean := t.TempDir()
 	run(clean, urls, true)
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
 
 	// Once more: only the input that is still missing is asked for, and
 	// the partition stays the same.
@@ -118,7 +126,7 @@ func testRerun(t *testing.T, shards int) {
 	if third.Failed != 1 || hits[names[gone]] != 1 || len(hits) != 1 {
 		t.Errorf("third run: failed %d, requests %v", third.Failed, hits)
 	}
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
 
 	// --fresh reads everything.
 	clear(hits)
@@ -126,7 +134,7 @@ func testRerun(t *testing.T, shards int) {
 	if len(hits) != len(names) {
 		t.Errorf("fresh run: requests %v, want one per input", hits)
 	}
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
 }
 
 // samePartitions checks that two datasets have the same rows in every
@@ -161,12 +169,20 @@ func samePartitions(t *testing.T, a, b string) {
 func TestIssue16RerunInterrupted(t *testing.T) {
 	t.Run("folder", func(t *testing.T) { testRerunInterrupted(t, t.TempDir(), "") })
 	t.Run("bucket", func(t *testing.T) {
-		srv := s3test.Start(t)
-		srv.CreateBucket(t, "reruns")
-		t.Setenv("TMPDIR", t.TempDir())
-		dataset.ConfigureS3(objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials()})
-		testRerunInterrupted(t, "s3://reruns/interrupted", filepath.Join(srv.Dir, "reruns", "interrupted"))
+		dir, folder := testBucket(t, "interrupted")
+		testRerunInterrupted(t, dir, folder)
 	})
+}
+
+// testBucket starts versitygw with the bucket "reruns", points
+// dataset.ConfigureS3 at it and returns the dataset s3://reruns/<prefix>
+// and the folder that holds its objects as files.
+func testBucket(t *testing.T, prefix string) (dir, folder string) {
+	srv := s3test.Start(t)
+	srv.CreateBucket(t, "reruns")
+	t.Setenv("TMPDIR", t.TempDir()) // the runs' local folders go with the test
+	dataset.ConfigureS3(objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials()})
+	return "s3://reruns/" + prefix, filepath.Join(srv.Dir, "reruns", prefix)
 }
 
 // testRerunInterrupted is TestIssue16RerunInterrupted over the dataset

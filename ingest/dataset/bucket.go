@@ -437,8 +437,13 @@ func (b *bucket) pullSegments(crawl, workDir string, segs []SegmentManifest) err
 		if err != nil {
 			return fmt.Errorf("dataset: %w", err)
 		}
+		// A segment may have no object (its inputs failed before a row):
+		// its folder is made all the same.
 		tmp := filepath.Join(workDir, "pull-"+s.Segment)
-		err = b.download(objs, segmentsKey(crawl)+s.Segment+"/", tmp)
+		err = os.MkdirAll(tmp, 0o755)
+		if err == nil {
+			err = b.download(objs, segmentsKey(crawl)+s.Segment+"/", tmp)
+		}
 		for _, p := range s.Whole {
 			if err == nil {
 				err = b.fetch(p.Key, filepath.Join(tmp, filepath.FromSlash(p.Part)))
