@@ -292,11 +292,20 @@ func checkKeptNamesPublished(t *testing.T, dir string) {
 // run of the inputs given publishes. With one shard and with two.
 func TestIssue27RerunSubset(t *testing.T) {
 	for _, shards := range []int{1, 2} {
-		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerunSubset(t, shards) })
+		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerunSubset(t, shards, t.TempDir(), "") })
+		t.Run(fmt.Sprintf("shards=%d/bucket", shards), func(t *testing.T) {
+			dir, folder := testBucket(t, "subset")
+			testRerunSubset(t, shards, dir, folder)
+		})
 	}
 }
 
-func testRerunSubset(t *testing.T, shards int) {
+// testRerunSubset is TestIssue27RerunSubset over the dataset dir, whose
+// files are in folder ("": dir).
+func testRerunSubset(t *testing.T, shards int, dir, folder string) {
+	if folder == "" {
+		folder = dir
+	}
 	files := sampleFiles(t, 6, 40)
 	const cut, cancels = "/CC-MAIN-2025-00001.warc.gz", "/CC-MAIN-2025-00005.warc.gz"
 	var cancel atomic.Pointer[context.CancelFunc]
@@ -346,13 +355,12 @@ func testRerunSubset(t *testing.T, shards int) {
 		}
 		return sum
 	}
-	dir := t.TempDir()
 	if sum := mustRun(dir, urls[:4], false, false); !sum.Published || sum.Failed != 1 {
 		t.Fatalf("first run: %+v", sum)
 	}
 	var notGiven int64 // captures of inputs 1 to 3
 	for _, in := range urls[1:4] {
-		notGiven += capturesOf(t, dir, in)
+		notGiven += capturesOf(t, folder, in)
 	}
 
 	clear(hits)
@@ -365,14 +373,14 @@ func testRerunSubset(t *testing.T, shards int) {
 	}
 	all := t.TempDir()
 	mustRun(all, urls[:5], true, false)
-	samePartitions(t, dir, all)
+	samePartitions(t, folder, all)
 
 	clear(hits)
 	mustRun(dir, urls[2:3], true, false)
 	if len(hits) != 1 || hits["/CC-MAIN-2025-00002.warc.gz"] != 1 {
 		t.Errorf("--fresh with one input: requests %v, want one, for it", hits)
 	}
-	samePartitions(t, dir, all)
+	samePartitions(t, folder, all)
 
 	if _, err := run(dir, []string{urls[0], urls[5]}, false, false); err == nil {
 		t.Fatal("interrupted rerun: no error")
@@ -387,7 +395,7 @@ func testRerunSubset(t *testing.T, shards int) {
 	}
 	given := t.TempDir()
 	mustRun(given, urls[:1], true, false)
-	samePartitions(t, dir, given)
+	samePartitions(t, folder, given)
 }
 
 // capturesOf is the number of captures the published partition of dir
