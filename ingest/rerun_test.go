@@ -32,20 +32,13 @@ import (
 // input, and with two shards.
 func TestIssue16Rerun(t *testing.T) {
 	for _, shards := range []int{1, 2} {
-		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerun(t, shards, t.TempDir(), "") })
-		t.Run(fmt.Sprintf("shards=%d/bucket", shards), func(t *testing.T) {
-			dir, folder := testBucket(t, "rerun")
-			testRerun(t, shards, dir, folder)
-		})
+		inFolderAndBucket(t, fmt.Sprintf("shards=%d", shards), func(t *testing.T, dir, folder string) { testRerun(t, shards, dir, folder) })
 	}
 }
 
 // testRerun is TestIssue16Rerun over the dataset dir, whose files are in
-// folder ("": dir).
+// folder.
 func testRerun(t *testing.T, shards int, dir, folder string) {
-	if folder == "" {
-		folder = dir
-	}
 	files := map[string][]byte{}
 	var names []string
 	for i := range 6 {
@@ -167,30 +160,29 @@ func samePartitions(t *testing.T, a, b string) {
 // instead of holding copies, and the resumed run, in a new local folder,
 // fetches them from there.
 func TestIssue16RerunInterrupted(t *testing.T) {
-	t.Run("folder", func(t *testing.T) { testRerunInterrupted(t, t.TempDir(), "") })
-	t.Run("bucket", func(t *testing.T) {
-		dir, folder := testBucket(t, "interrupted")
-		testRerunInterrupted(t, dir, folder)
+	inFolderAndBucket(t, "shards=1", testRerunInterrupted)
+}
+
+// inFolderAndBucket runs test as the subtest name over a dataset folder,
+// and as name/bucket over the dataset s3://reruns/ds on versitygw (its
+// objects, as files, in folder), with dataset.ConfigureS3 pointed at it.
+func inFolderAndBucket(t *testing.T, name string, test func(t *testing.T, dir, folder string)) {
+	t.Run(name, func(t *testing.T) {
+		dir := t.TempDir()
+		test(t, dir, dir)
+	})
+	t.Run(name+"/bucket", func(t *testing.T) {
+		srv := s3test.Start(t)
+		srv.CreateBucket(t, "reruns")
+		t.Setenv("TMPDIR", t.TempDir()) // the runs' local folders go with the test
+		dataset.ConfigureS3(objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials()})
+		test(t, "s3://reruns/ds", filepath.Join(srv.Dir, "reruns", "ds"))
 	})
 }
 
-// testBucket starts versitygw with the bucket "reruns", points
-// dataset.ConfigureS3 at it and returns the dataset s3://reruns/<prefix>
-// and the folder that holds its objects as files.
-func testBucket(t *testing.T, prefix string) (dir, folder string) {
-	srv := s3test.Start(t)
-	srv.CreateBucket(t, "reruns")
-	t.Setenv("TMPDIR", t.TempDir()) // the runs' local folders go with the test
-	dataset.ConfigureS3(objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials()})
-	return "s3://reruns/" + prefix, filepath.Join(srv.Dir, "reruns", prefix)
-}
-
 // testRerunInterrupted is TestIssue16RerunInterrupted over the dataset
-// dir, whose files are in folder ("": dir).
+// dir, whose files are in folder.
 func testRerunInterrupted(t *testing.T, dir, folder string) {
-	if folder == "" {
-		folder = dir
-	}
 	files := sampleFiles(t, 4, 30)
 	var urls []string
 	var phase atomic.Int32 // 0: input 2 fails; 1: input 2 cancels the run; 2: healed
@@ -292,20 +284,13 @@ func checkKeptNamesPublished(t *testing.T, dir string) {
 // run of the inputs given publishes. With one shard and with two.
 func TestIssue27RerunSubset(t *testing.T) {
 	for _, shards := range []int{1, 2} {
-		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerunSubset(t, shards, t.TempDir(), "") })
-		t.Run(fmt.Sprintf("shards=%d/bucket", shards), func(t *testing.T) {
-			dir, folder := testBucket(t, "subset")
-			testRerunSubset(t, shards, dir, folder)
-		})
+		inFolderAndBucket(t, fmt.Sprintf("shards=%d", shards), func(t *testing.T, dir, folder string) { testRerunSubset(t, shards, dir, folder) })
 	}
 }
 
 // testRerunSubset is TestIssue27RerunSubset over the dataset dir, whose
-// files are in folder ("": dir).
+// files are in folder.
 func testRerunSubset(t *testing.T, shards int, dir, folder string) {
-	if folder == "" {
-		folder = dir
-	}
 	files := sampleFiles(t, 6, 40)
 	const cut, cancels = "/CC-MAIN-2025-00001.warc.gz", "/CC-MAIN-2025-00005.warc.gz"
 	var cancel atomic.Pointer[context.CancelFunc]
