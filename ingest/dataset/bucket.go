@@ -71,7 +71,11 @@ import (
 //     byte (mergeGroups), so that it publishes the same object: a rerun
 //     puts only the parts whose rows changed. While a committed segment
 //     names an object, no publication deletes it; the run that discards
-//     the work deletes it then, if no listing names it (sweep).
+//     the work deletes it then, if no listing names it (sweep). A kept
+//     segment committed while a publication of another shard was under
+//     way may name an object that publication deleted: the shard's next
+//     run discards it and copies the rows anew (discardStaleKept), and a
+//     run that publishes from it says to run that shard again.
 
 // workKey is the folder of a crawl's work in a bucket.
 func workKey(crawl string) string { return ".work/" + crawl + "/" }
@@ -445,8 +449,12 @@ func (b *bucket) pullSegments(crawl, workDir string, segs []SegmentManifest) err
 			err = b.download(objs, segmentsKey(crawl)+s.Segment+"/", tmp)
 		}
 		for _, p := range s.Whole {
-			if err == nil {
-				err = b.fetch(p.Key, filepath.Join(tmp, filepath.FromSlash(p.Part)))
+			if err != nil {
+				break
+			}
+			err = b.fetch(p.Key, filepath.Join(tmp, filepath.FromSlash(p.Part)))
+			if errors.Is(err, fs.ErrNotExist) {
+				err = fmt.Errorf("%w: the published part it names is gone (a publication ran meanwhile): run shard %s of the crawl again, which copies its rows anew", err, s.Shard)
 			}
 		}
 		if err == nil {
@@ -458,6 +466,20 @@ func (b *bucket) pullSegments(crawl, workDir string, segs []SegmentManifest) err
 		}
 	}
 	return nil
+}
+
+// missingWhole reports whether a published part that the kept segment s
+// names (SegmentManifest.Whole) is gone from the bucket.
+func (b *bucket) missingWhole(s SegmentManifest) (bool, error) {
+	for _, p := range s.Whole {
+		_, err := b.store.Stat(context.Background(), p.Key)
+		if errors.Is(err, fs.ErrNotExist) {
+			return true, nil
+		} else if err != nil {
+			return false, fmt.Errorf("dataset: %w", err)
+		}
+	}
+	return false, nil
 }
 
 // fetch gets the object key into the local file dst, making its folder.

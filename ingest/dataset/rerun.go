@@ -266,13 +266,26 @@ func (w *Work) copySegment(rows []schema.Input, crawlers []robots.Crawler) error
 }
 
 // discardStaleKept discards, of the committed segments segs, the shard's
-// kept segments that hold an input not in wanted: the manifest first, so
-// that the segment no longer counts, then its folder. It returns the
-// segments left.
+// kept segments that hold an input not in wanted, or that name a
+// published part no longer there (a publication that ran meanwhile
+// deleted it, bucket.deleteUnlisted): the manifest first, so that the
+// segment no longer counts, then its folder. It returns the segments left.
 func (w *Work) discardStaleKept(segs []SegmentManifest, wanted map[string]bool) ([]SegmentManifest, error) {
 	var left []SegmentManifest
 	for _, s := range segs {
-		if s.Shard != w.shard.String() || s.From != keptSegment || !slices.ContainsFunc(s.Inputs, func(r schema.Input) bool { return !wanted[r.Input] }) {
+		if s.Shard != w.shard.String() || s.From != keptSegment {
+			left = append(left, s)
+			continue
+		}
+		stale := slices.ContainsFunc(s.Inputs, func(r schema.Input) bool { return !wanted[r.Input] })
+		if !stale && w.b != nil {
+			gone, err := w.b.missingWhole(s)
+			if err != nil {
+				return nil, err
+			}
+			stale = gone
+		}
+		if !stale {
 			left = append(left, s)
 			continue
 		}

@@ -268,6 +268,16 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, Object, error) {
 	return data, Object{Key: key, Size: int64(len(data)), ETag: aws.ToString(out.ETag), Modified: aws.ToTime(out.LastModified)}, nil
 }
 
+// Stat describes the object key (its size, ETag and modification time)
+// without reading it; an error wrapping fs.ErrNotExist when there is none.
+func (s *Store) Stat(ctx context.Context, key string) (Object, error) {
+	out, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: aws.String(s.key(key))})
+	if err != nil {
+		return Object{}, s.explain("reading", key, err)
+	}
+	return Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: aws.ToString(out.ETag), Modified: aws.ToTime(out.LastModified)}, nil
+}
+
 // PutIfMatch replaces the object key with data only if its ETag is etag
 // (If-Match), and returns the new ETag; an error wrapping ErrExists when
 // it is another version, fs.ErrNotExist when it is gone.

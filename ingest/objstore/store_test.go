@@ -249,3 +249,21 @@ func TestPutFileInPiecesAborts(t *testing.T) {
 		t.Errorf("object made: %v", err)
 	}
 }
+
+// Stat describes an object without reading it, and says fs.ErrNotExist,
+// naming the object, of one that is not there.
+func TestStat(t *testing.T) {
+	st, _ := newStore(t)
+	ctx := context.Background()
+	if err := st.Put(ctx, "t/crawl=c/part.parquet", []byte("twelve bytes")); err != nil {
+		t.Fatal(err)
+	}
+	obj, err := st.Stat(ctx, "t/crawl=c/part.parquet")
+	if err != nil || obj.Size != 12 || obj.ETag == "" || obj.Modified.IsZero() {
+		t.Errorf("Stat: %+v, %v; want 12 bytes, an ETag and a time", obj, err)
+	}
+	_, err = st.Stat(ctx, "t/crawl=c/gone.parquet")
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "s3://robocensus-test/data/t/crawl=c/gone.parquet") {
+		t.Errorf("Stat of a missing object: %v; want fs.ErrNotExist naming it", err)
+	}
+}
