@@ -454,7 +454,7 @@ func (b *bucket) pullSegments(crawl, workDir string, segs []SegmentManifest) err
 			}
 			err = b.fetch(p.Key, filepath.Join(tmp, filepath.FromSlash(p.Part)))
 			if errors.Is(err, fs.ErrNotExist) {
-				err = fmt.Errorf("%w: the published part it names is gone (a publication ran meanwhile): run shard %s of the crawl again, which copies its rows anew", err, s.Shard)
+				err = fmt.Errorf("%w: the published part it names is gone (a publication ran meanwhile): run %s again, which copies its rows anew", err, shardOfCrawl(s.Shard))
 			}
 		}
 		if err == nil {
@@ -480,6 +480,15 @@ func (b *bucket) missingWhole(s SegmentManifest) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// shardOfCrawl names the shard (Shard.String) in a sentence: "the crawl"
+// or "shard K/N of the crawl".
+func shardOfCrawl(shard string) string {
+	if shard == (Shard{}).String() {
+		return "the crawl"
+	}
+	return "shard " + shard + " of the crawl"
 }
 
 // fetch gets the object key into the local file dst, making its folder.
