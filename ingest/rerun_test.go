@@ -3,9 +3,11 @@ package ingest_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,8 +17,10 @@ import (
 
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/ingest/objstore"
 	"github.com/robocensus/robocensus/ingest/remote"
 	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/s3test"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -28,11 +32,13 @@ import (
 // input, and with two shards.
 func TestIssue16Rerun(t *testing.T) {
 	for _, shards := range []int{1, 2} {
-		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerun(t, shards) })
+		inFolderAndBucket(t, fmt.Sprintf("shards=%d", shards), func(t *testing.T, dir, folder string) { testRerun(t, shards, dir, folder) })
 	}
 }
 
-func testRerun(t *testing.T, shards int) {
+// testRerun is TestIssue16Rerun over the dataset dir, whose files are in
+// folder.
+func testRerun(t *testing.T, shards int, dir, folder string) {
 	files := map[string][]byte{}
 	var names []string
 	for i := range 6 {
@@ -83,7 +89,6 @@ func testRerun(t *testing.T, shards int) {
 		}
 		return last
 	}
-	dir := t.TempDir()
 	first := run(dir, urls[:added], false)
 	if !first.Published || first.Failed != 2 {
 		t.Fatalf("first run: %+v", first)
@@ -105,7 +110,7 @@ func testRerun(t *testing.T, shards int) {
 	}
 	clean := t.TempDir()
 	run(clean, urls, true)
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
 
 	// Once more: only the input that is still missing is asked for, and
 	// the partition stays the same.
@@ -114,7 +119,7 @@ func testRerun(t *testing.T, shards int) {
 	if third.Failed != 1 || hits[names[gone]] != 1 || len(hits) != 1 {
 		t.Errorf("third run: failed %d, requests %v", third.Failed, hits)
 	}
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
 
 	// --fresh reads everything.
 	clear(hits)
@@ -122,7 +127,7 @@ func testRerun(t *testing.T, shards int) {
 	if len(hits) != len(names) {
 		t.Errorf("fresh run: requests %v, want one per input", hits)
 	}
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
 }
 
 // samePartitions checks that two datasets have the same rows in every
@@ -150,8 +155,35 @@ func samePartitions(t *testing.T, a, b string) {
 // TestIssue16RerunInterrupted: a rerun interrupted after it kept the
 // published rows, while it reads a failed input again, resumes from its
 // kept segment when run again: no request for the inputs kept, and the
-// partition of a clean run.
+// partition of a clean run. In a folder, and in a bucket (issue 30),
+// where the kept segment names the published parts it keeps whole
+// instead of holding copies; when those objects are gone before the
+// resumed run (a publication replaced them meanwhile), it discards the
+// kept segment and copies the rows anew from the partition's listing.
 func TestIssue16RerunInterrupted(t *testing.T) {
+	inFolderAndBucket(t, "shards=1", testRerunInterrupted)
+}
+
+// inFolderAndBucket runs test as the subtest name over a dataset folder,
+// and as name/bucket over the dataset s3://reruns/ds on versitygw (its
+// objects, as files, in folder), with dataset.ConfigureS3 pointed at it.
+func inFolderAndBucket(t *testing.T, name string, test func(t *testing.T, dir, folder string)) {
+	t.Run(name, func(t *testing.T) {
+		dir := t.TempDir()
+		test(t, dir, dir)
+	})
+	t.Run(name+"/bucket", func(t *testing.T) {
+		srv := s3test.Start(t)
+		srv.CreateBucket(t, "reruns")
+		t.Setenv("TMPDIR", t.TempDir()) // the runs' local folders go with the test
+		dataset.ConfigureS3(objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials()})
+		test(t, "s3://reruns/ds", filepath.Join(srv.Dir, "reruns", "ds"))
+	})
+}
+
+// testRerunInterrupted is TestIssue16RerunInterrupted over the dataset
+// dir, whose files are in folder.
+func testRerunInterrupted(t *testing.T, dir, folder string) {
 	files := sampleFiles(t, 4, 30)
 	var urls []string
 	var phase atomic.Int32 // 0: input 2 fails; 1: input 2 cancels the run; 2: healed
@@ -182,13 +214,15 @@ func TestIssue16RerunInterrupted(t *testing.T) {
 		cancel.Store(&stop)
 		return ingest.Run(ctx, ingest.Config{Dir: dir, Crawl: "CC-MAIN-2025-05", Workers: 2, SegmentInputs: 1, FetchOptions: opts, Fresh: fresh}, urls)
 	}
-	dir := t.TempDir()
 	if sum, err := run(dir, false); err != nil || sum.Failed != 1 {
 		t.Fatalf("first run: %+v, %v", sum, err)
 	}
 	phase.Store(1)
 	if _, err := run(dir, false); err == nil {
 		t.Fatal("interrupted rerun: no error")
+	}
+	if folder != dir {
+		movePublished(t, folder, checkKeptNamesPublished(t, folder))
 	}
 	phase.Store(2)
 	clear(hits)
@@ -203,7 +237,66 @@ func TestIssue16RerunInterrupted(t *testing.T) {
 	if _, err := run(clean, true); err != nil {
 		t.Fatal(err)
 	}
-	samePartitions(t, dir, clean)
+	samePartitions(t, folder, clean)
+	if left, _ := filepath.Glob(filepath.Join(folder, ".work", "*", "*")); len(left) > 0 {
+		t.Errorf("work left: %v", left)
+	}
+}
+
+// checkKeptNamesPublished checks that the kept segment of the crawl
+// CC-MAIN-2025-05 in the dataset folder dir (a bucket's, as versitygw keeps
+// it) names published parts, whose objects are there, and holds no copy
+// of them; it returns their keys.
+func checkKeptNamesPublished(t *testing.T, dir string) (keys []string) {
+	t.Helper()
+	manifests, _ := filepath.Glob(filepath.Join(dir, ".work", "CC-MAIN-2025-05", "segments", "*-kept-*.json"))
+	if len(manifests) != 1 {
+		t.Fatalf("kept segment manifests: %v, want one", manifests)
+	}
+	data, err := os.ReadFile(manifests[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m dataset.SegmentManifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Whole) == 0 {
+		t.Fatalf("the kept segment names no published part: %s", data)
+	}
+	for _, p := range m.Whole {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p.Key))); err != nil {
+			t.Errorf("published part named by the kept segment: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(strings.TrimSuffix(manifests[0], ".json"), filepath.FromSlash(p.Part))); !os.IsNotExist(err) {
+			t.Errorf("the kept segment holds a copy of %s: %v", p.Key, err)
+		}
+		keys = append(keys, p.Key)
+	}
+	return keys
+}
+
+// movePublished does to the objects keys of the partition of crawl
+// CC-MAIN-2025-05 in the dataset folder dir (a bucket's, as versitygw
+// keeps it) what a publication that ran meanwhile does: the same content
+// under new keys, which the listing names, the old keys gone.
+func movePublished(t *testing.T, dir string, keys []string) {
+	t.Helper()
+	listing := filepath.Join(dir, ".published", "crawl=CC-MAIN-2025-05.json")
+	data, err := os.ReadFile(listing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		moved := strings.Replace(k, "/part-", "/part-moved-", 1)
+		if err := os.Rename(filepath.Join(dir, filepath.FromSlash(k)), filepath.Join(dir, filepath.FromSlash(moved))); err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.ReplaceAll(data, []byte(`"`+k+`"`), []byte(`"`+moved+`"`))
+	}
+	if err := os.WriteFile(listing, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestIssue27RerunSubset: a crawl published from four inputs, one of them
@@ -217,11 +310,13 @@ func TestIssue16RerunInterrupted(t *testing.T) {
 // run of the inputs given publishes. With one shard and with two.
 func TestIssue27RerunSubset(t *testing.T) {
 	for _, shards := range []int{1, 2} {
-		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) { testRerunSubset(t, shards) })
+		inFolderAndBucket(t, fmt.Sprintf("shards=%d", shards), func(t *testing.T, dir, folder string) { testRerunSubset(t, shards, dir, folder) })
 	}
 }
 
-func testRerunSubset(t *testing.T, shards int) {
+// testRerunSubset is TestIssue27RerunSubset over the dataset dir, whose
+// files are in folder.
+func testRerunSubset(t *testing.T, shards int, dir, folder string) {
 	files := sampleFiles(t, 6, 40)
 	const cut, cancels = "/CC-MAIN-2025-00001.warc.gz", "/CC-MAIN-2025-00005.warc.gz"
 	var cancel atomic.Pointer[context.CancelFunc]
@@ -271,13 +366,12 @@ func testRerunSubset(t *testing.T, shards int) {
 		}
 		return sum
 	}
-	dir := t.TempDir()
 	if sum := mustRun(dir, urls[:4], false, false); !sum.Published || sum.Failed != 1 {
 		t.Fatalf("first run: %+v", sum)
 	}
 	var notGiven int64 // captures of inputs 1 to 3
 	for _, in := range urls[1:4] {
-		notGiven += capturesOf(t, dir, in)
+		notGiven += capturesOf(t, folder, in)
 	}
 
 	clear(hits)
@@ -290,14 +384,14 @@ func testRerunSubset(t *testing.T, shards int) {
 	}
 	all := t.TempDir()
 	mustRun(all, urls[:5], true, false)
-	samePartitions(t, dir, all)
+	samePartitions(t, folder, all)
 
 	clear(hits)
 	mustRun(dir, urls[2:3], true, false)
 	if len(hits) != 1 || hits["/CC-MAIN-2025-00002.warc.gz"] != 1 {
 		t.Errorf("--fresh with one input: requests %v, want one, for it", hits)
 	}
-	samePartitions(t, dir, all)
+	samePartitions(t, folder, all)
 
 	if _, err := run(dir, []string{urls[0], urls[5]}, false, false); err == nil {
 		t.Fatal("interrupted rerun: no error")
@@ -312,7 +406,7 @@ func testRerunSubset(t *testing.T, shards int) {
 	}
 	given := t.TempDir()
 	mustRun(given, urls[:1], true, false)
-	samePartitions(t, dir, given)
+	samePartitions(t, folder, given)
 }
 
 // capturesOf is the number of captures the published partition of dir

@@ -6,7 +6,10 @@
 # gzip inflater, ingest/archive/inflate.go); and versitygw, the
 # S3-compatible server of the tests of s3:// inputs
 # (internal/testutil/s3test), built from the Go module proxy into
-# $(go env GOPATH)/bin (about 10 minutes on 2 cores, once). Idempotent,
+# $(go env GOPATH)/bin (about 10 minutes on 2 cores, once). Not the AWS
+# CLI: Debian 12's awscli (2.9.19) predates AWS_ENDPOINT_URL, which the
+# test of scripts/aws-batch/ points it at a loopback server with, so that
+# test part runs only where a newer aws is on PATH. Idempotent,
 # and quiet and fast when everything is there; run as root (CI is), or
 # with sudo available.
 set -euo pipefail

@@ -59,7 +59,13 @@
 # the inputs table with their error; the next run tries them again), 2
 # ingest failed (usage), 5 ingest failed for good (a malformed manifest,
 # refused credentials, a missing bucket: do not retry 2 or 5), 3 the upload
-# failed, 4 the report failed (the rest was done). Cron:
+# failed, 4 the report failed (the rest was done). A run that finds the
+# crawl published but its report missing or older than the publication
+# (after exit 3 or 4, or a run killed while reporting) writes and uploads
+# the report, whichever task it is: with an s3:// DATA, the publication
+# reported is recorded last, in .report-<crawl>.publication beside the
+# report in DEST (else REPORTS), and compared with the one ingest prints.
+# Cron:
 #   15 2 * * *  CRAWL=latest /opt/robocensus/scripts/nightly.sh >>/var/log/robocensus.log 2>&1
 # or the systemd timer in scripts/systemd/, or the Indexed Job in scripts/k8s/
 # (scripts/aws-batch/ and scripts/slurm/ run ingest itself as array jobs).
@@ -139,22 +145,32 @@ if [ "$status" -gt 1 ]; then
   exit "$status"
 fi
 [ "$status" -eq 1 ] && log "ingest exit 1: some inputs of $CRAWL are still not read to their end (they are listed with their error in the inputs table, and the next run reads them again), or the dataset could not be written now (its error is above)"
-case "$out" in
-  *"  published "*) publisher=1 ;;
-  *"  already published: "*)
-    log "$CRAWL was already published with every input read to its end: nothing ingested"
-    first_task && publisher=1 ;;
-esac
-if [ "$publisher" = 0 ]; then
-  log "done: the crawl is published by the run that completes its last share (ingest exit $status)"
-  exit "$status"
-fi
-
+publication="$(printf '%s\n' "$out" | sed -n 's/^  publication: //p' | tail -n 1)"
 report="$REPORTS/report-$CRAWL.html"
-report_failed=0
-# stale_report: whether the report is missing or older than the published
-# crawl (in a bucket: whether this run published it).
+# The report's marker names the publication the report is of (an s3://
+# DATA's; a folder's crawl has no name, its partition's time tells).
+marker=".report-$CRAWL.publication"
+
+# reported_publication: the publication whose report is where reports go
+# (DEST when set, else REPORTS), by its marker; nothing when none.
+reported_publication() {
+  local at="${DEST:-$REPORTS}"
+  at="${at%/}/$marker"
+  case "$at" in
+    s3://*) aws s3 cp --only-show-errors "$at" - 2>/dev/null || true ;;
+    gs://*) gcloud storage cat "$at" 2>/dev/null || true ;;
+    *) cat "$at" 2>/dev/null || true ;;
+  esac
+}
+
+# stale_report: whether the crawl's report is missing or of an older
+# publication: in a bucket, by the marker of the last report; in a folder,
+# by the time of the published partition.
 stale_report() {
+  if [ "$in_bucket" = 1 ] && [ -n "$publication" ]; then
+    [ "$(reported_publication)" != "$publication" ]
+    return
+  fi
   [ ! -s "$report" ] && return 0
   if [ "$in_bucket" = 1 ]; then
     case "$out" in *"  published "*) return 0 ;; esac
@@ -162,13 +178,33 @@ stale_report() {
   fi
   [ "$report" -ot "$DATA/captures/crawl=$CRAWL" ]
 }
+
+case "$out" in
+  *"  published "*) publisher=1 ;;
+  *"  already published: "*)
+    if stale_report; then
+      log "$CRAWL was already published with every input read to its end: nothing ingested; its report is missing or older than the publication${publication:+ ($publication)}, so this run writes it"
+      publisher=1
+    else
+      log "$CRAWL was already published with every input read to its end: nothing ingested"
+      first_task && [ "$in_bucket" = 0 ] && publisher=1
+    fi ;;
+esac
+if [ "$publisher" = 0 ]; then
+  log "done: the crawl is published by the run that completes its last share (ingest exit $status)"
+  exit "$status"
+fi
+
+report_failed=0
+reported=0
 if stale_report; then
   log "writing $report"
   if GOMEMLIMIT="${GOMEMLIMIT:-$REPORT_MEMLIMIT}" "$ROBOCENSUS" report --host-batches "$REPORT_BATCHES" ${S3_ENDPOINT:+--s3-endpoint "$S3_ENDPOINT"} -o "$report.tmp" "$DATA"; then
     mv -f "$report.tmp" "$report"
+    reported=1
   else
     rm -f "$report.tmp"
-    log "report failed; the dataset is published all the same"
+    log "report failed; the dataset is published all the same, and the next run writes the report"
     report_failed=1
   fi
 fi
@@ -213,6 +249,14 @@ if [ -n "${DEST:-}" ]; then
   fi
   if [ -s "$report" ]; then
     upload "$report" "${DEST%/}/report-$CRAWL.html" || exit 3
+  fi
+fi
+# The marker goes last, where the report went: a run stopped before leaves
+# the report stale, and the next run writes it again.
+if [ "$reported" = 1 ] && [ -n "$publication" ]; then
+  printf '%s\n' "$publication" > "$REPORTS/$marker"
+  if [ -n "${DEST:-}" ]; then
+    upload "$REPORTS/$marker" "${DEST%/}/$marker" || exit 3
   fi
 fi
 if [ "$report_failed" = 1 ]; then

@@ -85,7 +85,8 @@ of the environment (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 AWS_SESSION_TOKEN, AWS_PROFILE), of ~/.aws/config and ~/.aws/credentials,
 of a web identity token or of a container's or instance's role; the
 endpoint of --s3-endpoint, else AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL,
-else AWS. An S3-compatible store (MinIO, Ceph, versitygw, ...) is
+else the profile's (its services section's s3 endpoint_url, or its
+endpoint_url), else AWS. An S3-compatible store (MinIO, Ceph, versitygw, ...) is
 addressed path-style (ENDPOINT/BUCKET/KEY), AWS virtual-hosted;
 --s3-url-style path or virtual says otherwise. When no credentials are
 found the requests go unsigned, which a public bucket allows. Common
@@ -342,6 +343,9 @@ func runIngest(env *Env, cfg ingest.Config, inputs []string, bound memoryBound) 
 	default:
 		fmt.Fprintf(env.Stdout, "  all inputs done; another run is publishing the crawl\n")
 	}
+	if (upToDate || sum.Published) && objstore.IsURL(cfg.Dir) {
+		printPublication(env, cfg.Dir, cfg.Crawl)
+	}
 	for _, in := range sum.Inputs {
 		if in.Error != "" {
 			fmt.Fprintf(env.Stdout, "  not read to its end: %s\n", in.Error)
@@ -527,4 +531,19 @@ func withPrefix(prefix string, err error) string {
 		return prefix + msg
 	}
 	return err.Error()
+}
+
+// printPublication prints the name of the current publication of crawl in
+// the dataset in object storage at root ("  publication: NAME"), which
+// scripts/nightly.sh compares with the one it last reported; an error to
+// read it is a warning (the crawl is published all the same).
+func printPublication(env *Env, root, crawl string) {
+	pub, err := dataset.Publication(root, crawl)
+	if err != nil {
+		env.errorf("ingest: warning: reading the publication of crawl %s: %v", crawl, err)
+		return
+	}
+	if pub != "" {
+		fmt.Fprintf(env.Stdout, "  publication: %s\n", pub)
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/robocensus/robocensus/ingest/dataset"
+	"github.com/robocensus/robocensus/internal/testutil/s3test"
 )
 
 // nightlyMirror lays out a Common Crawl mirror served on loopback: the
@@ -98,11 +100,7 @@ func runNightly(t *testing.T, env ...string) (int, string) {
 // run that completes the last share publishes, reports and uploads the
 // same dataset; an input that cannot be read is exit status 1.
 func TestNightlyScript(t *testing.T) {
-	for _, tool := range []string{"bash", "flock", "curl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("scripts/nightly.sh needs %s: %v", tool, err)
-		}
-	}
+	needNightlyTools(t)
 	url := nightlyMirror(t)
 	manifest := url + "/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz"
 	want := t.TempDir()
@@ -201,11 +199,7 @@ func TestNightlyScript(t *testing.T) {
 // the crawl is republished complete, equal to a clean ingest, and the job
 // exits 0; the night after there is nothing to do.
 func TestIssue16NightlyRepairs(t *testing.T) {
-	for _, tool := range []string{"bash", "flock", "curl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("scripts/nightly.sh needs %s: %v", tool, err)
-		}
-	}
+	needNightlyTools(t)
 	url, mirror := nightlyMirrorDir(t)
 	manifest := url + "/crawl-data/CC-MAIN-2025-05/broken.paths.gz"
 	data := t.TempDir()
@@ -253,22 +247,14 @@ func TestIssue16NightlyRepairs(t *testing.T) {
 // the report into REPORTS and copies only the report to DEST; run again,
 // the first task finds the crawl published and does nothing more.
 func TestNightlyScriptS3(t *testing.T) {
-	for _, tool := range []string{"bash", "flock", "curl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("scripts/nightly.sh needs %s: %v", tool, err)
-		}
-	}
+	needNightlyTools(t)
 	srv := startS3(t)
 	url := nightlyMirror(t)
 	want := t.TempDir()
 	runBinary(t, "ingest", "-o", want, "--base-url", url, url+"/crawl-data/CC-MAIN-2025-05/robotstxt.paths.gz")
 
 	reports, dest := t.TempDir(), filepath.Join(t.TempDir(), "site")
-	env := []string{"CRAWL=CC-MAIN-2025-05", "BASE_URL=" + url, "DATA=s3://" + s3Bucket + "/nightly",
-		"S3_ENDPOINT=" + srv.URL, "REPORTS=" + reports, "DEST=" + dest, "REPORT_MEMLIMIT=300MiB", "ROBOCENSUS_SHARDS=2"}
-	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_EC2_METADATA_DISABLED"} {
-		env = append(env, k+"="+os.Getenv(k)) // s3Env's, for the bucket
-	}
+	env := nightlyS3Env(srv, url, "nightly", reports, dest)
 	report := filepath.Join(reports, "report-CC-MAIN-2025-05.html")
 
 	code, log := runNightly(t, append(env, "JOB_COMPLETION_INDEX=0")...)
@@ -305,4 +291,96 @@ func TestNightlyScriptS3(t *testing.T) {
 	if after, err := os.Stat(report); err != nil || !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("the report of a crawl published before was written again (%v)", err)
 	}
+}
+
+// TestNightlyScriptS3ReportRetried: the task that publishes the crawl
+// into the bucket, its report failing (exit 4), is run again, as a
+// scheduler retries a failed index: ingest finds the crawl published, and
+// the task, though not the first, writes the report of that publication,
+// uploads it to DEST, and records it (.report-<crawl>.publication, last);
+// the first task run again then finds the report current and writes
+// nothing.
+func TestNightlyScriptS3ReportRetried(t *testing.T) {
+	needNightlyTools(t)
+	srv := startS3(t)
+	url := nightlyMirror(t)
+	// A robocensus whose report fails while the file FAIL_REPORT exists.
+	failReport := filepath.Join(t.TempDir(), "fail-report")
+	wrapper := filepath.Join(t.TempDir(), "robocensus")
+	script := fmt.Sprintf("#!/bin/sh\nif [ \"$1\" = report ] && [ -e %q ]; then echo 'report: failed by the test' >&2; exit 1; fi\nexec %q \"$@\"\n", failReport, binary(t))
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(failReport, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reports, dest := t.TempDir(), filepath.Join(t.TempDir(), "site")
+	env := append(nightlyS3Env(srv, url, "retried", reports, dest), "ROBOCENSUS="+wrapper)
+	report, marker := filepath.Join(dest, "report-CC-MAIN-2025-05.html"), filepath.Join(dest, ".report-CC-MAIN-2025-05.publication")
+	if code, log := runNightly(t, append(env, "JOB_COMPLETION_INDEX=0")...); code != 0 {
+		t.Fatalf("task 0: exit %d\n%s", code, log)
+	}
+	code, log := runNightly(t, append(env, "JOB_COMPLETION_INDEX=1")...)
+	if code != 4 || !strings.Contains(log, "published s3://") || !strings.Contains(log, "report failed") {
+		t.Fatalf("task 1, its report failing: exit %d, want 4 (published, report failed)\n%s", code, log)
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Fatalf("a failed report was recorded as done: %v", err)
+	}
+	if err := os.Remove(failReport); err != nil {
+		t.Fatal(err)
+	}
+	code, log = runNightly(t, append(env, "JOB_COMPLETION_INDEX=1")...)
+	if code != 0 || !strings.Contains(log, "already published") || !strings.Contains(log, "writing ") {
+		t.Fatalf("task 1 retried: exit %d, want 0 and the report written\n%s", code, log)
+	}
+	if page, err := os.ReadFile(report); err != nil || !bytes.Contains(page, []byte("CC-MAIN-2025-05")) || !bytes.Contains(page, []byte("<svg")) {
+		t.Errorf("%s: report missing, or without the crawl and its charts (%v)", report, err)
+	}
+	listing, err := os.ReadFile(filepath.Join(srv.Dir, s3Bucket, "retried", ".published", "crawl=CC-MAIN-2025-05.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l struct{ Publication string }
+	if err := json.Unmarshal(listing, &l); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(marker); err != nil || strings.TrimSpace(string(got)) != l.Publication || l.Publication == "" {
+		t.Errorf("marker %q (%v), want the publication of the listing, %q", got, err, l.Publication)
+	}
+	before, err := os.Stat(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, log = runNightly(t, append(env, "JOB_COMPLETION_INDEX=0")...)
+	if code != 0 || !strings.Contains(log, "already published") || strings.Contains(log, "writing ") {
+		t.Errorf("task 0 again: exit %d, want 0 and nothing written\n%s", code, log)
+	}
+	if after, err := os.Stat(report); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the report of the publication reported was written again (%v)", err)
+	}
+}
+
+// needNightlyTools skips the test where a tool scripts/nightly.sh needs is
+// missing.
+func needNightlyTools(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"bash", "flock", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("scripts/nightly.sh needs %s: %v", tool, err)
+		}
+	}
+}
+
+// nightlyS3Env is the environment of nightly.sh as a Kubernetes Indexed
+// Job of two tasks runs it (the index is the caller's), over the mirror at
+// url, with DATA=s3://datasets/<prefix> on srv, and the standard AWS
+// settings that startS3 set.
+func nightlyS3Env(srv *s3test.Server, url, prefix, reports, dest string) []string {
+	env := []string{"CRAWL=CC-MAIN-2025-05", "BASE_URL=" + url, "DATA=s3://" + s3Bucket + "/" + prefix,
+		"S3_ENDPOINT=" + srv.URL, "REPORTS=" + reports, "DEST=" + dest, "REPORT_MEMLIMIT=300MiB", "ROBOCENSUS_SHARDS=2"}
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_EC2_METADATA_DISABLED"} {
+		env = append(env, k+"="+os.Getenv(k))
+	}
+	return env
 }

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/internal/testutil/s3test"
 )
 
@@ -375,13 +376,20 @@ func TestS3KilledPublication(t *testing.T) {
 	}
 }
 
-// faultProxy is a loopback proxy to srv that answers every 6th request
-// with 503 SlowDown and resets the connection of every 10th, before the
-// server sees either; it counts what it injected.
+// faultProxy is a loopback proxy to srv that answers every slowEvery-th
+// request with 503 SlowDown and resets the connection of every
+// resetEvery-th (0: never), before the server sees either; it counts what
+// it injected, and records the requests it passed on.
 type faultProxy struct {
+	slowEvery, resetEvery int
+
 	mu                     sync.Mutex
 	requests, slow, resets int
+	passed                 []string // "METHOD /bucket/key" of the requests the server got
 }
+
+// every reports whether the n-th request is one of every k-th.
+func every(n, k int) bool { return k > 0 && n%k == 0 }
 
 func (f *faultProxy) start(t *testing.T, srv *s3test.Server) string {
 	target, err := url.Parse(srv.URL)
@@ -394,20 +402,22 @@ func (f *faultProxy) start(t *testing.T, srv *s3test.Server) string {
 		f.requests++
 		n := f.requests
 		switch {
-		case n%10 == 0:
+		case every(n, f.resetEvery):
 			f.resets++
-		case n%6 == 0:
+		case every(n, f.slowEvery):
 			f.slow++
+		default:
+			f.passed = append(f.passed, r.Method+" "+r.URL.Path)
 		}
 		f.mu.Unlock()
 		switch {
-		case n%10 == 0:
+		case every(n, f.resetEvery):
 			conn, _, err := w.(http.Hijacker).Hijack()
 			if err == nil {
 				conn.(*net.TCPConn).SetLinger(0) // RST, not FIN
 				conn.Close()
 			}
-		case n%6 == 0:
+		case every(n, f.slowEvery):
 			w.Header().Set("Content-Type", "application/xml")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`)
@@ -419,12 +429,22 @@ func (f *faultProxy) start(t *testing.T, srv *s3test.Server) string {
 	return ps.URL
 }
 
+// take returns the requests passed on since the last take, as
+// "METHOD /bucket/key", and forgets them.
+func (f *faultProxy) take() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := f.passed
+	f.passed = nil
+	return out
+}
+
 // Faults between the client and the store (503 SlowDown, connection
 // resets) are retried: the dataset published through them, and the report
 // read through them, are those of a local ingest.
 func TestS3DatasetThroughFaults(t *testing.T) {
 	srv := startS3(t)
-	var faults faultProxy
+	faults := faultProxy{slowEvery: 6, resetEvery: 10}
 	endpoint := faults.start(t, srv)
 	inputs := makeInputs(t, t.TempDir(), 4, 200)
 	local := t.TempDir()
@@ -469,6 +489,98 @@ func TestS3RerunAddsAnInput(t *testing.T) {
 	for _, p := range first {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("part of the first publication left: %s", p)
+		}
+	}
+}
+
+// publishedParts returns, of the requests (as faultProxy.take gives
+// them), the paths of those with method to the published parts of the
+// dataset at prefix: /BUCKET/PREFIX/<table>/crawl=<label>/...
+func publishedParts(requests []string, method, prefix string) []string {
+	var out []string
+	for _, r := range requests {
+		m, p, _ := strings.Cut(r, " ")
+		rest, ok := strings.CutPrefix(p, "/"+s3Bucket+"/"+prefix+"/")
+		if table, part, _ := strings.Cut(rest, "/"); m == method && ok && !strings.HasPrefix(table, ".") && strings.HasPrefix(part, "crawl=") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// A rerun puts only the parts whose content changed (issue 30). Over a
+// crawl published with one input missing (failed), a rerun in which it
+// fails again puts one part, the inputs table's (its row records the new
+// attempt), and puts no published part into the work either: the kept
+// segment names the published objects. Each time the dataset equals a
+// local dataset run the same way (DuckDB), and the bucket holds no part
+// that the listing does not name. (TestIssue30RerunKeepsUnchangedParts, in
+// package ingest, changes one input.)
+func TestS3RerunPutsOnlyChangedParts(t *testing.T) {
+	srv := startS3(t)
+	var proxy faultProxy
+	endpoint := proxy.start(t, srv)
+	dir := t.TempDir()
+	inputs := makeInputs(t, dir, 4, 200)
+	missing := filepath.Join(dir, "missing.warc.gz")
+	local := t.TempDir()
+	bucketDir := filepath.Join(srv.Dir, s3Bucket, "changed")
+	ingest := func(extra []string, in ...string) {
+		t.Helper()
+		for _, out := range []string{local, "s3://" + s3Bucket + "/changed"} {
+			cmd := exec.Command(binary(t), ingestArgs(out, append([]string{"--s3-endpoint", endpoint}, extra...), in)...)
+			b, err := cmd.CombinedOutput()
+			if cmd.ProcessState.ExitCode() != exitFailure {
+				t.Fatalf("robocensus ingest -o %s: %v, want exit %d (the missing input)\n%s", out, err, exitFailure, b)
+			}
+		}
+		if got, want := fingerprint(t, bucketDir), fingerprint(t, local); got != want {
+			t.Fatalf("dataset in s3:// differs from the local one:\n got %s\nwant %s", got, want)
+		}
+		listed := testutil.ListedParts(t, bucketDir, "resume-test")
+		for _, p := range visibleParts(bucketDir) {
+			rel, _ := filepath.Rel(bucketDir, p)
+			table, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+			if !slices.Contains(listed[table], filepath.ToSlash(rel)) {
+				t.Errorf("part left that the listing does not name: %s", rel)
+			}
+		}
+	}
+	all := append(slices.Clone(inputs), missing)
+	ingest(nil, all...)
+	first := testutil.ListedParts(t, bucketDir, "resume-test")
+	total := 0
+	for _, parts := range first {
+		total += len(parts)
+	}
+	if puts := publishedParts(proxy.take(), "PUT", "changed"); len(puts) != total {
+		t.Fatalf("first run put %d parts, its listing names %d", len(puts), total)
+	}
+
+	// The missing input fails again: only the inputs table changes.
+	ingest(nil, all...)
+	requests := proxy.take()
+	if got := publishedParts(requests, "PUT", "changed"); len(got) != 1 || !strings.Contains(got[0], "/inputs/") {
+		t.Errorf("a rerun that changed only the inputs table put %d parts, want 1 (inputs): %v", len(got), got)
+	}
+	for _, r := range requests {
+		if strings.HasPrefix(r, "PUT ") && strings.Contains(r, "/.work/") && strings.Contains(r, "-kept-") && strings.HasSuffix(r, ".parquet") {
+			t.Errorf("a rerun put a published part into its kept segment: %s", r)
+		}
+	}
+	// It fetches the parts whose rows it keeps, once each, and the inputs
+	// table; never the hosts table, which it computes again.
+	gets := publishedParts(requests, "GET", "changed")
+	for i, g := range gets {
+		if strings.Contains(g, "/hosts/") || slices.Contains(gets[:i], g) && !strings.Contains(g, "/inputs/") {
+			t.Errorf("a rerun fetched %s (again, or needlessly): %v", g, gets)
+		}
+	}
+	t.Logf("first publication: %d parts; the rerun put %d of them and fetched %d", total, len(publishedParts(requests, "PUT", "changed")), len(gets))
+	second := testutil.ListedParts(t, bucketDir, "resume-test")
+	for table, parts := range first {
+		if table != "inputs" && !slices.Equal(second[table], parts) {
+			t.Errorf("%s: listed %v, want the objects of the first publication %v", table, second[table], parts)
 		}
 	}
 }

@@ -2,9 +2,12 @@ package dataset
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -48,14 +51,31 @@ import (
 //   - Publication puts the merged parts under <table>/crawl=<label>/ with
 //     names of their own (part-<publication>-NNNNN.parquet), then the
 //     partition's listing, .published/crawl=<label>.json, which names every
-//     part of every table; then it deletes the parts of earlier
-//     publications, and the work. Readers that list the partition through
-//     its listing ([PublishedFiles], robocensus report s3://...) see the old
-//     partition or the new one, never a part of either, and no duplicate
-//     rows, whenever a run is killed. Readers that glob the bucket
-//     themselves (DuckDB, Athena) see, while a publication is under way or
-//     after one is interrupted until its rerun ends, the parts of both.
-//   - A rerun fetches the published partition whose rows it keeps.
+//     part of every table with its size and SHA-256; then it deletes the
+//     parts that the listing does not name (those of earlier publications),
+//     and the work. A part equal to one the crawl's listing names (same
+//     table, size and SHA-256) is not put again: the new listing names the
+//     existing object, which no one deletes while a listing names it.
+//     Readers that list the partition through its listing
+//     ([PublishedFiles], robocensus report s3://...) see the old partition
+//     or the new one, never a part of either, and no duplicate rows,
+//     whenever a run is killed. Readers that glob the bucket themselves
+//     (DuckDB, Athena) see, while a publication is under way or after one
+//     is interrupted until its rerun ends, the parts of both.
+//   - A rerun fetches the published parts of the tables whose rows it
+//     keeps (not the inputs and hosts tables, which it writes again), and
+//     copies those rows into a kept segment (rerun.go): a published part
+//     whose every row it keeps is copied whole, and the segment names its
+//     object (SegmentManifest.Whole) instead of putting it again. The
+//     publication merges such a part alone, which gives it back byte for
+//     byte (mergeGroups), so that it publishes the same object: a rerun
+//     puts only the parts whose rows changed. While a committed segment
+//     names an object, no publication deletes it; the run that discards
+//     the work deletes it then, if no listing names it (sweep). A kept
+//     segment committed while a publication of another shard was under
+//     way may name an object that publication deleted: the shard's next
+//     run discards it and copies the rows anew (discardStaleKept), and a
+//     run that publishes from it says to run that shard again.
 
 // workKey is the folder of a crawl's work in a bucket.
 func workKey(crawl string) string { return ".work/" + crawl + "/" }
@@ -364,25 +384,30 @@ func (b *bucket) cleanUp(crawl string, shard Shard) error {
 	return nil
 }
 
-// putSegment puts the files of the committed segment folder dir (local),
-// then its manifest: the segment counts once the manifest is there.
-func (b *bucket) putSegment(crawl, name, dir string, manifest []byte) error {
+// putSegment puts the files of the committed segment m, in the folder dir
+// (local), but its whole parts (m.Whole: published objects already), then
+// its manifest data: the segment counts once the manifest is there.
+func (b *bucket) putSegment(crawl string, m SegmentManifest, dir string, data []byte) error {
 	ctx := context.Background()
+	whole := map[string]bool{}
+	for _, p := range m.Whole {
+		whole[p.Part] = true
+	}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel, err := filepath.Rel(dir, p)
-		if err != nil {
+		if err != nil || whole[filepath.ToSlash(rel)] {
 			return err
 		}
-		return b.store.PutFile(ctx, segmentsKey(crawl)+name+"/"+filepath.ToSlash(rel), p)
+		return b.store.PutFile(ctx, segmentsKey(crawl)+m.Segment+"/"+filepath.ToSlash(rel), p)
 	})
 	if err == nil {
-		err = b.store.Put(ctx, segmentsKey(crawl)+name+".json", manifest)
+		err = b.store.Put(ctx, segmentsKey(crawl)+m.Segment+".json", data)
 	}
 	if err != nil {
-		return fmt.Errorf("dataset: committing segment %s: %w", name, err)
+		return fmt.Errorf("dataset: committing segment %s: %w", m.Segment, err)
 	}
 	return nil
 }
@@ -403,7 +428,8 @@ func (b *bucket) discardSegment(crawl, name string) error {
 
 // pullSegments fetches into the work folder workDir the committed segments
 // of segs it does not have (those of other runs), each into a temporary
-// folder renamed into place.
+// folder renamed into place: the segment's objects, and its whole parts
+// from the published objects they are.
 func (b *bucket) pullSegments(crawl, workDir string, segs []SegmentManifest) error {
 	ctx := context.Background()
 	for _, s := range segs {
@@ -415,14 +441,63 @@ func (b *bucket) pullSegments(crawl, workDir string, segs []SegmentManifest) err
 		if err != nil {
 			return fmt.Errorf("dataset: %w", err)
 		}
+		// A segment may have no object (its inputs failed before a row):
+		// its folder is made all the same.
 		tmp := filepath.Join(workDir, "pull-"+s.Segment)
-		if err := b.download(objs, segmentsKey(crawl)+s.Segment+"/", tmp); err != nil {
-			os.RemoveAll(tmp)
-			return err
+		err = os.MkdirAll(tmp, 0o755)
+		if err == nil {
+			err = b.download(objs, segmentsKey(crawl)+s.Segment+"/", tmp)
 		}
-		if err := os.Rename(tmp, dst); err != nil {
+		for _, p := range s.Whole {
+			if err != nil {
+				break
+			}
+			err = b.fetch(p.Key, filepath.Join(tmp, filepath.FromSlash(p.Part)))
+			if errors.Is(err, fs.ErrNotExist) {
+				err = fmt.Errorf("%w: the published part it names is gone (a publication ran meanwhile): run %s again, which copies its rows anew", err, shardOfCrawl(s.Shard))
+			}
+		}
+		if err == nil {
+			err = os.Rename(tmp, dst)
+		}
+		if err != nil {
+			os.RemoveAll(tmp)
 			return fmt.Errorf("dataset: fetching segment %s: %w", s.Segment, err)
 		}
+	}
+	return nil
+}
+
+// missingWhole reports whether a published part that the kept segment s
+// names (SegmentManifest.Whole) is gone from the bucket.
+func (b *bucket) missingWhole(s SegmentManifest) (bool, error) {
+	for _, p := range s.Whole {
+		_, err := b.store.Stat(context.Background(), p.Key)
+		if errors.Is(err, fs.ErrNotExist) {
+			return true, nil
+		} else if err != nil {
+			return false, fmt.Errorf("dataset: %w", err)
+		}
+	}
+	return false, nil
+}
+
+// shardOfCrawl names the shard (Shard.String) in a sentence: "the crawl"
+// or "shard K/N of the crawl".
+func shardOfCrawl(shard string) string {
+	if shard == (Shard{}).String() {
+		return "the crawl"
+	}
+	return "shard " + shard + " of the crawl"
+}
+
+// fetch gets the object key into the local file dst, making its folder.
+func (b *bucket) fetch(key, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := b.store.GetFile(context.Background(), key, dst); err != nil {
+		return fmt.Errorf("dataset: %w", err)
 	}
 	return nil
 }
@@ -431,12 +506,8 @@ func (b *bucket) pullSegments(crawl, workDir string, segs []SegmentManifest) err
 // its key less prefix.
 func (b *bucket) download(objs []objstore.Object, prefix, dir string) error {
 	for _, o := range objs {
-		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(o.Key, prefix)))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		if err := b.fetch(o.Key, filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(o.Key, prefix)))); err != nil {
 			return err
-		}
-		if err := b.store.GetFile(context.Background(), o.Key, dst); err != nil {
-			return fmt.Errorf("dataset: %w", err)
 		}
 	}
 	return nil
@@ -463,10 +534,20 @@ type listing struct {
 	Files       []listedFile `json:"files"`
 }
 
-// A listedFile is a part of a listing: its key under the root, and size.
+// A listedFile is a part of a listing: its key under the root, size and
+// the SHA-256 of its content (hexadecimal), which lets a rerun keep the
+// object of a part it publishes unchanged. Listings written before the
+// digest was recorded have none: their parts are put again.
 type listedFile struct {
-	Name string `json:"name"`
-	Size int64  `json:"size"`
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// table returns the table of the listed part.
+func (f listedFile) table() string {
+	table, _, _ := strings.Cut(f.Name, "/")
+	return table
 }
 
 // readListing returns the listing of the crawl's published partition, nil
@@ -487,37 +568,105 @@ func (b *bucket) readListing(crawl string) (*listing, error) {
 
 // publish puts the crawl's partition, as published in the local root,
 // into the bucket: the parts, then the listing, then it deletes the parts
-// of earlier publications (see the top of the file).
-func (b *bucket) publish(crawl string) error {
+// that the listing does not name (see the top of the file). A part equal
+// to one the crawl's listing names (same table, size and SHA-256) is not
+// put again: the new listing names that object. It reports whether it left
+// unlisted parts that a committed segment names, for sweep.
+func (b *bucket) publish(crawl string) (left bool, err error) {
 	ctx := context.Background()
+	old, err := b.readListing(crawl)
+	if err != nil {
+		return false, err
+	}
+	reusable := listedParts(old)
 	pub := time.Now().UTC().Format("20060102T150405") + "-" + randomHex(4)
 	l := listing{Crawl: crawl, Publication: pub}
 	for _, t := range schema.Tables() {
 		files, err := partFiles(b.local, crawl, t.Name)
 		if err != nil {
-			return err
+			return false, err
 		}
 		slices.Sort(files)
 		for i, f := range files {
-			fi, err := os.Stat(f)
+			part, err := describePart(f)
 			if err != nil {
-				return err
+				return false, fmt.Errorf("dataset: publishing %s: %w", t.Name, err)
 			}
-			key := partitionKey(t.Name, crawl) + fmt.Sprintf("part-%s-%05d.parquet", pub, i)
-			if err := b.store.PutFile(ctx, key, f); err != nil {
-				return fmt.Errorf("dataset: publishing %s: %w", t.Name, err)
+			if key, ok := reusable.take(t.Name, part); ok {
+				part.Name = key
+				l.Files = append(l.Files, part)
+				continue
 			}
-			l.Files = append(l.Files, listedFile{Name: key, Size: fi.Size()})
+			part.Name = partitionKey(t.Name, crawl) + fmt.Sprintf("part-%s-%05d.parquet", pub, i)
+			if err := b.store.PutFile(ctx, part.Name, f); err != nil {
+				return false, fmt.Errorf("dataset: publishing %s: %w", t.Name, err)
+			}
+			l.Files = append(l.Files, part)
 		}
 	}
 	data, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := b.store.Put(ctx, listingKey(crawl), data); err != nil {
-		return fmt.Errorf("dataset: publishing crawl %s: %w", crawl, err)
+		return false, fmt.Errorf("dataset: publishing crawl %s: %w", crawl, err)
 	}
 	return b.deleteUnlisted(crawl, l)
+}
+
+// describePart returns the size and SHA-256 of the local file at path, as
+// a listedFile without its name.
+func describePart(path string) (listedFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return listedFile{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return listedFile{}, err
+	}
+	return listedFile{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// partContent says what a part holds: its table, size and SHA-256.
+type partContent struct {
+	table  string
+	size   int64
+	sha256 string
+}
+
+// reusableParts are the objects of a listing, by content; each may be
+// named once by the next listing.
+type reusableParts map[partContent][]string
+
+// listedParts returns the parts of the listing l (nil: none) that record
+// their SHA-256.
+func listedParts(l *listing) reusableParts {
+	r := reusableParts{}
+	if l == nil {
+		return r
+	}
+	for _, f := range l.Files {
+		if f.SHA256 != "" {
+			c := partContent{f.table(), f.Size, f.SHA256}
+			r[c] = append(r[c], f.Name)
+		}
+	}
+	return r
+}
+
+// take returns the key of a listed part of table with the content of
+// part, and forgets it: two equal parts of a publication are two objects.
+func (r reusableParts) take(table string, part listedFile) (string, bool) {
+	c := partContent{table, part.Size, part.SHA256}
+	keys := r[c]
+	if len(keys) == 0 {
+		return "", false
+	}
+	r[c] = keys[1:]
+	return keys[0], true
 }
 
 // partitionKey is the folder of a table's partition in a bucket.
@@ -526,33 +675,59 @@ func partitionKey(table, crawl string) string {
 }
 
 // deleteUnlisted deletes the objects of the crawl's partitions that the
-// listing l does not name: parts of earlier or interrupted publications.
-func (b *bucket) deleteUnlisted(crawl string, l listing) error {
+// listing l does not name, nor a committed segment (SegmentManifest.Whole):
+// parts of earlier or interrupted publications. It reports whether it left
+// unlisted parts that a segment names.
+func (b *bucket) deleteUnlisted(crawl string, l listing) (left bool, err error) {
 	ctx := context.Background()
-	listed := map[string]bool{}
+	listed, keep := map[string]bool{}, map[string]bool{}
 	for _, f := range l.Files {
 		listed[f.Name] = true
+	}
+	segs, err := b.committed(crawl)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range segs {
+		for _, p := range s.Whole {
+			keep[p.Key] = true
+		}
 	}
 	for _, t := range schema.Tables() {
 		objs, err := b.store.List(ctx, partitionKey(t.Name, crawl))
 		if err != nil {
-			return fmt.Errorf("dataset: %w", err)
+			return false, fmt.Errorf("dataset: %w", err)
 		}
 		for _, o := range objs {
-			if !listed[o.Key] {
+			switch {
+			case listed[o.Key]:
+			case keep[o.Key]:
+				left = true
+			default:
 				if err := b.store.Delete(ctx, o.Key); err != nil {
-					return fmt.Errorf("dataset: %w", err)
+					return false, fmt.Errorf("dataset: %w", err)
 				}
 			}
 		}
 	}
-	return nil
+	return left, nil
+}
+
+// sweep deletes the objects of the crawl's partitions that its listing
+// does not name and that the work, discarded, named: those a publication
+// left for the segments it published from.
+func (b *bucket) sweep(crawl string) error {
+	l, err := b.readListing(crawl)
+	if err == nil && l != nil {
+		_, err = b.deleteUnlisted(crawl, *l)
+	}
+	return err
 }
 
 // pullPublished fetches the listed parts of the crawl's published
 // partition of the tables (all when none is named) into the local folder
-// dir, laid out as the dataset; it reports false when nothing is
-// published.
+// dir, laid out as the dataset, but for those dir holds already (same
+// size and SHA-256); it reports false when nothing is published.
 func (b *bucket) pullPublished(crawl, dir string, tables ...string) (bool, error) {
 	l, err := b.readListing(crawl)
 	if err != nil || l == nil {
@@ -560,16 +735,32 @@ func (b *bucket) pullPublished(crawl, dir string, tables ...string) (bool, error
 	}
 	var objs []objstore.Object
 	for _, f := range l.Files {
-		table, _, _ := strings.Cut(f.Name, "/")
-		dst := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if fi, err := os.Stat(dst); err == nil && fi.Size() == f.Size {
+		if len(tables) > 0 && !slices.Contains(tables, f.table()) {
 			continue
 		}
-		if len(tables) == 0 || slices.Contains(tables, table) {
-			objs = append(objs, objstore.Object{Key: f.Name, Size: f.Size})
+		if have, err := describePart(filepath.Join(dir, filepath.FromSlash(f.Name))); err == nil && have.Size == f.Size && (f.SHA256 == "" || have.SHA256 == f.SHA256) {
+			continue
 		}
+		objs = append(objs, objstore.Object{Key: f.Name, Size: f.Size})
 	}
 	return true, b.download(objs, "", dir)
+}
+
+// Publication returns the name of the publication of crawl that the
+// listing of the dataset in object storage at root (s3://BUCKET/PREFIX)
+// holds, "" when the crawl is not published there: a publication puts a
+// new name, a rerun that changes nothing keeps it, so that a job can tell
+// whether what it did with a publication (a report) is of the current one.
+func Publication(root, crawl string) (string, error) {
+	b, err := openRoot(root)
+	if err != nil {
+		return "", err
+	}
+	l, err := b.readListing(crawl)
+	if err != nil || l == nil {
+		return "", err
+	}
+	return l.Publication, nil
 }
 
 // PublishedFiles returns the parts of the published partitions of the

@@ -22,6 +22,7 @@ import (
 // Staging is the folder of the staged parts of one run.
 type Staging struct {
 	root, crawl, path string
+	whole             []WholePart // the published parts copied whole into it (copyPart)
 }
 
 func newStaging(root, crawl string) (*Staging, error) {

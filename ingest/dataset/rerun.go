@@ -23,7 +23,10 @@ import (
 // copies them from the published partition into a committed segment of
 // its work folder (a "kept" segment), leaving out the rows of every other
 // input (the partial captures of a failed input, which is read again, and
-// their diagnostics, rules, sitemaps, agents and bodies). The run then
+// their diagnostics, rules, sitemaps, agents and bodies). Each published
+// part gives a part of the kept segment, the part itself, byte for byte,
+// when it keeps every row (copyPart): the publication merges such a part
+// alone, so that it publishes it unchanged. The run then
 // goes on as the resume of an interrupted run whose kept segment holds
 // those inputs, and publishes a partition with the rows a single clean run
 // would have written: capture IDs depend only on the input and the record.
@@ -236,7 +239,7 @@ func (w *Work) keepPublished(segs []SegmentManifest, keep []schema.Input, crawle
 // inputs whose inputs rows are rows.
 func (w *Work) copySegment(rows []schema.Input, crawlers []robots.Crawler) error {
 	if w.b != nil {
-		if _, err := w.b.pullPublished(w.crawl, w.root); err != nil {
+		if _, err := w.b.pullPublished(w.crawl, w.root, keptTables()...); err != nil {
 			return err
 		}
 	}
@@ -254,7 +257,7 @@ func (w *Work) copySegment(rows []schema.Input, crawlers []robots.Crawler) error
 	}
 	err = copyKept(w.root, w.crawl, seg.stage, keep, crawlers)
 	if err == nil {
-		err = seg.commitAs(rows, keptSegment)
+		err = seg.commitAs(rows, keptSegment, seg.stage.whole)
 	}
 	if err != nil {
 		seg.Discard()
@@ -263,13 +266,26 @@ func (w *Work) copySegment(rows []schema.Input, crawlers []robots.Crawler) error
 }
 
 // discardStaleKept discards, of the committed segments segs, the shard's
-// kept segments that hold an input not in wanted: the manifest first, so
-// that the segment no longer counts, then its folder. It returns the
-// segments left.
+// kept segments that hold an input not in wanted, or that name a
+// published part no longer there (a publication that ran meanwhile
+// deleted it, bucket.deleteUnlisted): the manifest first, so that the
+// segment no longer counts, then its folder. It returns the segments left.
 func (w *Work) discardStaleKept(segs []SegmentManifest, wanted map[string]bool) ([]SegmentManifest, error) {
 	var left []SegmentManifest
 	for _, s := range segs {
-		if s.Shard != w.shard.String() || s.From != keptSegment || !slices.ContainsFunc(s.Inputs, func(r schema.Input) bool { return !wanted[r.Input] }) {
+		if s.Shard != w.shard.String() || s.From != keptSegment {
+			left = append(left, s)
+			continue
+		}
+		stale := slices.ContainsFunc(s.Inputs, func(r schema.Input) bool { return !wanted[r.Input] })
+		if !stale && w.b != nil {
+			gone, err := w.b.missingWhole(s)
+			if err != nil {
+				return nil, err
+			}
+			stale = gone
+		}
+		if !stale {
 			left = append(left, s)
 			continue
 		}
@@ -324,12 +340,11 @@ type dropped struct {
 }
 
 // copyKept writes the rows of the kept inputs of the published partition
-// to stage, one part per table.
+// to stage, one part per published part of each table (copyPart).
 func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers []robots.Crawler) error {
-	part := schema.PartName(0)
 	d := dropped{ids: map[string]bool{}, bodies: map[string]int{}}
 	seen := map[[2]string]bool{}
-	err := copyTable(root, crawl, stage, part, func(c *schema.Capture) bool {
+	err := copyTable(root, crawl, stage, func(c *schema.Capture) bool {
 		if keep[c.Input] {
 			return true
 		}
@@ -342,25 +357,25 @@ func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers
 		return false
 	})
 	if err == nil {
-		err = copyTable(root, crawl, stage, part, func(r *schema.Diagnostic) bool { return !d.ids[r.CaptureID] })
+		err = copyTable(root, crawl, stage, func(r *schema.Diagnostic) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
-		err = copyTable(root, crawl, stage, part, func(r *schema.Rule) bool { return !d.ids[r.CaptureID] })
+		err = copyTable(root, crawl, stage, func(r *schema.Rule) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
-		err = copyTable(root, crawl, stage, part, func(r *schema.Sitemap) bool { return !d.ids[r.CaptureID] })
+		err = copyTable(root, crawl, stage, func(r *schema.Sitemap) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
-		err = copyTable(root, crawl, stage, part, func(r *schema.Directive) bool { return !d.ids[r.CaptureID] })
+		err = copyTable(root, crawl, stage, func(r *schema.Directive) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
-		err = copyTable(root, crawl, stage, part, func(r *schema.Preference) bool { return !d.ids[r.CaptureID] })
+		err = copyTable(root, crawl, stage, func(r *schema.Preference) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
-		err = copyTable(root, crawl, stage, part, func(r *schema.Reading) bool { return !d.ids[r.CaptureID] })
+		err = copyTable(root, crawl, stage, func(r *schema.Reading) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
-		err = copyTable(root, crawl, stage, part, func(r *schema.Body) bool {
+		err = copyTable(root, crawl, stage, func(r *schema.Body) bool {
 			if d.bodies[r.ContentDigest] > 0 {
 				d.bodies[r.ContentDigest]--
 				return false
@@ -369,9 +384,22 @@ func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers
 		})
 	}
 	if err == nil && len(crawlers) > 0 {
-		err = copyAgents(root, crawl, stage, part, d.ids, crawlers)
+		err = copyAgents(root, crawl, stage, d.ids, crawlers)
 	}
 	return err
+}
+
+// keptTables are the tables copyKept reads: the inputs table is written
+// from the segments' manifests and the hosts table computed from the
+// captures, at publication.
+func keptTables() []string {
+	var names []string
+	for _, t := range schema.Tables() {
+		if t.Name != schema.TableName[schema.Input]() && t.Name != schema.TableName[schema.Host]() {
+			names = append(names, t.Name)
+		}
+	}
+	return names
 }
 
 // checkCurrentSchema refuses to keep the rows of a partition published
@@ -427,101 +455,168 @@ func partFiles(root, crawl, table string) ([]string, error) {
 	return filepath.Glob(filepath.Join(schema.PartitionDir(root, table, crawl), "*.parquet"))
 }
 
-// copyTable copies the rows of table T that keep accepts into one part.
-func copyTable[T schema.Row](root, crawl string, stage *Staging, part string, keep func(*T) bool) error {
+// copyTable copies the rows of table T that keep accepts from each
+// published part into a part of its own (copyPart).
+func copyTable[T schema.Row](root, crawl string, stage *Staging, keep func(*T) bool) error {
 	files, err := partFiles(root, crawl, schema.TableName[T]())
-	if err != nil || len(files) == 0 {
+	if err != nil {
 		return err
 	}
+	for i, f := range files {
+		if err := copyPart(f, stage, schema.PartName(i), keep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyPart copies the rows of the published part at path that keep
+// accepts into the part named part of stage. A published part whose every
+// row is kept is copied whole instead, byte for byte (keepWhole), so that
+// the partition a rerun publishes holds it unchanged and a dataset in
+// object storage keeps its object (see bucket.publish).
+func copyPart[T schema.Row](path string, stage *Staging, part string, keep func(*T) bool) error {
 	out, err := openTable[T](stage, part, schema.WithPageBufferSize(pipelinePageSize))
 	if err != nil {
 		return err
 	}
 	var buf []T
-	for _, f := range files {
-		err = eachRow(f, func(r *T) error {
-			if !keep(r) {
-				return nil
-			}
-			if buf = append(buf, *r); len(buf) >= FlushRows {
-				err := out.write(buf)
-				clear(buf)
-				buf = buf[:0]
-				return err
-			}
+	dropped := 0
+	err = eachRow(path, func(r *T) error {
+		if !keep(r) {
+			dropped++
 			return nil
-		})
-		if err != nil {
-			break
 		}
-	}
+		if buf = append(buf, *r); len(buf) >= FlushRows {
+			err := out.write(buf)
+			clear(buf)
+			buf = buf[:0]
+			return err
+		}
+		return nil
+	})
 	if err == nil {
 		err = out.write(buf)
 	}
-	return errors.Join(err, out.close())
-}
-
-// copyAgents copies the agents rows of the captures not dropped. The rows
-// of a capture are consecutive, one per tracked crawler in order. A
-// partition written before schema 1.3 has no via column: its rows cannot
-// be copied (and its fallback crawlers' verdicts are those of '*'), so the
-// rerun fails and says to ingest the crawl again.
-func copyAgents(root, crawl string, stage *Staging, part string, drop map[string]bool, crawlers []robots.Crawler) error {
-	files, err := partFiles(root, crawl, schema.TableName[schema.Agent]())
-	if err != nil || len(files) == 0 {
+	if err = errors.Join(err, out.close()); err != nil || dropped > 0 {
 		return err
 	}
-	out, err := openAgents(stage, part, crawlers)
+	return keepWhole(stage, path, out.f.Name())
+}
+
+// keepWhole replaces the copy dst, in stage, of the rows of the published
+// part src, which kept every row, with src itself (a hard link, or a copy
+// where the file system has none), and records it in stage.whole.
+func keepWhole(stage *Staging, src, dst string) error {
+	part, err := filepath.Rel(stage.path, dst)
 	if err != nil {
 		return err
 	}
-	verdicts := map[string]robots.Access{}
-	for _, a := range []robots.Access{robots.AccessAllowed, robots.AccessPartial, robots.AccessDisallowed} {
-		verdicts[a.String()] = a
+	key, err := filepath.Rel(stage.root, src)
+	if err != nil {
+		return err
 	}
-	vias := map[string]robots.Via{}
+	if err := os.Remove(dst); err != nil {
+		return err
+	}
+	if os.Link(src, dst) != nil {
+		data, err := os.ReadFile(src)
+		if err == nil {
+			err = writeFileAtomic(dst, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	stage.whole = append(stage.whole, WholePart{Part: filepath.ToSlash(part), Key: filepath.ToSlash(key)})
+	return nil
+}
+
+// copyAgents copies the agents rows of the captures not dropped, from
+// each published part into a part of its own, or the part whole when it
+// drops none (as copyPart). The rows of a capture are consecutive, in one
+// part, one per tracked crawler in order. A partition written before
+// schema 1.3 has no via column: its rows cannot be copied (and its
+// fallback crawlers' verdicts are those of '*'), so the rerun fails and
+// says to ingest the crawl again.
+func copyAgents(root, crawl string, stage *Staging, drop map[string]bool, crawlers []robots.Crawler) error {
+	files, err := partFiles(root, crawl, schema.TableName[schema.Agent]())
+	if err != nil {
+		return err
+	}
+	for i, f := range files {
+		if err := copyAgentsPart(f, stage, schema.PartName(i), drop, crawlers); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// agentVerdicts and agentVias read the verdict and via columns back.
+var (
+	agentVerdicts = map[string]robots.Access{}
+	agentVias     = map[string]robots.Via{}
+)
+
+func init() {
+	for _, a := range []robots.Access{robots.AccessAllowed, robots.AccessPartial, robots.AccessDisallowed} {
+		agentVerdicts[a.String()] = a
+	}
 	for _, v := range []robots.Via{robots.ViaNone, robots.ViaNamed, robots.ViaFallback, robots.ViaStar} {
-		vias[v.String()] = v
+		agentVias[v.String()] = v
+	}
+}
+
+// copyAgentsPart copies the agents rows of the published part at path of
+// the captures not dropped into the part named part of stage, or the
+// published part whole when it has no dropped capture.
+func copyAgentsPart(path string, stage *Staging, part string, drop map[string]bool, crawlers []robots.Crawler) error {
+	out, err := openAgents(stage, part, crawlers)
+	if err != nil {
+		return err
 	}
 	var id, host string
 	var named []bool
 	var access []robots.Access
 	var via []robots.Via
+	dropped := 0
 	flush := func() error {
-		if id == "" || drop[id] {
+		if id == "" {
 			return nil
 		}
 		if len(named) != len(crawlers) {
 			return fmt.Errorf("dataset: published agents of capture %s: %d rows for %d tracked crawlers", id, len(named), len(crawlers))
 		}
+		if drop[id] {
+			dropped++
+			return nil
+		}
 		return out.w.Add(id, host, named, access, via)
 	}
-	for _, f := range files {
-		err = eachRow(f, func(r *schema.Agent) error {
-			if r.CaptureID != id {
-				if err := flush(); err != nil {
-					return err
-				}
-				id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
+	err = eachRow(path, func(r *schema.Agent) error {
+		if r.CaptureID != id {
+			if err := flush(); err != nil {
+				return err
 			}
-			if k := len(named); k >= len(crawlers) || r.Agent != crawlers[k].Token {
-				return fmt.Errorf("dataset: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh) %s", id, r.Agent, k, allInputsAdvice)
-			}
-			v, ok := vias[r.Via]
-			if !ok {
-				return fmt.Errorf("dataset: published agents of capture %s: via %q (a partition written before schema 1.3 has none): ingest the crawl again", id, r.Via)
-			}
-			named, access, via = append(named, r.Named), append(access, verdicts[r.Verdict]), append(via, v)
-			return nil
-		})
-		if err != nil {
-			break
+			id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
 		}
-	}
+		if k := len(named); k >= len(crawlers) || r.Agent != crawlers[k].Token {
+			return fmt.Errorf("dataset: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh) %s", id, r.Agent, k, allInputsAdvice)
+		}
+		v, ok := agentVias[r.Via]
+		if !ok {
+			return fmt.Errorf("dataset: published agents of capture %s: via %q (a partition written before schema 1.3 has none): ingest the crawl again", id, r.Via)
+		}
+		named, access, via = append(named, r.Named), append(access, agentVerdicts[r.Verdict]), append(via, v)
+		return nil
+	})
 	if err == nil {
 		err = flush()
 	}
-	return errors.Join(err, out.close())
+	if err = errors.Join(err, out.close()); err != nil || dropped > 0 {
+		return err
+	}
+	return keepWhole(stage, path, out.f.Name())
 }
 
 // eachRow calls f with each row of the Parquet file at path.

@@ -107,6 +107,17 @@ type SegmentManifest struct {
 	Shard   string         `json:"shard"`
 	Inputs  []schema.Input `json:"inputs"`
 	From    string         `json:"from,omitempty"` // "kept": copied from the published partition (rerun.go)
+	// Whole are the parts of a kept segment that are published parts
+	// copied whole. A dataset in object storage does not put them with
+	// the segment: the segment names the published objects, which the
+	// publication deletes only once no segment names them (bucket.go).
+	Whole []WholePart `json:"whole,omitempty"`
+}
+
+// A WholePart is a part of a kept segment that is a published part whole.
+type WholePart struct {
+	Part string `json:"part"` // its path in the segment's folder
+	Key  string `json:"key"`  // the published part's path under the root: its object's key
 }
 
 // NewWork returns the work folder of a crawl's shard, without touching
@@ -233,10 +244,10 @@ func (w *Work) NewSegment(seq int) (*Segment, error) {
 
 // Commit makes the segment count: its folder is renamed into segments/,
 // then its manifest written aside and renamed into place.
-func (s *Segment) Commit(rows []schema.Input) error { return s.commitAs(rows, "") }
+func (s *Segment) Commit(rows []schema.Input) error { return s.commitAs(rows, "", nil) }
 
-// commitAs is commit with the manifest's From.
-func (s *Segment) commitAs(rows []schema.Input, from string) error {
+// commitAs is commit with the manifest's From and Whole.
+func (s *Segment) commitAs(rows []schema.Input, from string, whole []WholePart) error {
 	dir := filepath.Join(s.w.path, "segments")
 	// The folder exists since OpenWork, unless a run that found nothing to
 	// do removed it empty in the meantime (removeEmptyWork).
@@ -246,7 +257,8 @@ func (s *Segment) commitAs(rows []schema.Input, from string) error {
 	if err := os.Rename(s.stage.path, filepath.Join(dir, s.name)); err != nil {
 		return fmt.Errorf("dataset: committing segment: %w", err)
 	}
-	data, err := json.Marshal(SegmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows, From: from})
+	m := SegmentManifest{Segment: s.name, Shard: s.w.shard.String(), Inputs: rows, From: from, Whole: whole}
+	data, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
@@ -254,7 +266,7 @@ func (s *Segment) commitAs(rows []schema.Input, from string) error {
 		return err
 	}
 	if s.w.b != nil {
-		return s.w.b.putSegment(s.w.crawl, s.name, filepath.Join(dir, s.name), data)
+		return s.w.b.putSegment(s.w.crawl, m, filepath.Join(dir, s.name), data)
 	}
 	return nil
 }
@@ -350,12 +362,16 @@ func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes i
 		stage.discard()
 		return err
 	}
+	left := false
 	if w.b != nil {
-		if err := w.b.publish(w.crawl); err != nil {
+		if left, err = w.b.publish(w.crawl); err != nil {
 			return err
 		}
 	}
-	return w.Discard()
+	if err := w.Discard(); err != nil || !left {
+		return err
+	}
+	return w.b.sweep(w.crawl)
 }
 
 // discard removes the work folder of the crawl, and .work itself when no
@@ -372,32 +388,84 @@ func (w *Work) Discard() error {
 }
 
 // mergeTable merges the parts of one table of the segments into parts of
-// about partBytes each; a table no segment has gets one empty part.
+// about partBytes each (mergeGroups); a table no segment has gets one
+// empty part.
 func (w *Work) mergeTable(stage *Staging, table string, segs []SegmentManifest, partBytes int64) error {
-	parts, err := w.segmentParts(table, segs)
+	parts, err := w.mergeParts(table, segs)
 	if err != nil {
 		return err
 	}
 	if len(parts) == 0 {
 		return writeEmpty(stage, table)
 	}
-	n := 0
-	for len(parts) > 0 {
-		var group []string
-		var size int64
-		for len(parts) > 0 && (len(group) == 0 || size < partBytes) {
-			fi, err := os.Stat(parts[0])
-			if err != nil {
-				return err
-			}
-			group, size, parts = append(group, parts[0]), size+fi.Size(), parts[1:]
-		}
+	for n, group := range mergeGroups(parts, partBytes) {
 		if err := concatFiles(stage, table, schema.PartName(n), group); err != nil {
 			return err
 		}
-		n++
 	}
 	return nil
+}
+
+// A mergePart is a segment's part file given to mergeGroups.
+type mergePart struct {
+	path string
+	size int64
+	kept bool // of a kept segment (rerun.go): maybe a published part copied whole
+}
+
+// mergeGroups groups the parts, in order, into the groups each merged
+// part is made of: consecutive parts until they hold partBytes. A part of
+// a kept segment of at least half partBytes is a group of its own: the
+// parts a rerun copies whole from the published partition (copyPart) are
+// merged parts already, and [schema.Concat] of one of them alone (or with
+// parts that hold no row group) gives it back byte for byte, so that a
+// rerun publishes them unchanged.
+func mergeGroups(parts []mergePart, partBytes int64) [][]string {
+	var groups [][]string
+	var group []string
+	var size int64
+	for _, p := range parts {
+		if p.kept && p.size >= partBytes/2 {
+			if len(group) > 0 {
+				groups = append(groups, group)
+			}
+			groups, group, size = append(groups, []string{p.path}), nil, 0
+			continue
+		}
+		group, size = append(group, p.path), size+p.size
+		if size >= partBytes {
+			groups, group, size = append(groups, group), nil, 0
+		}
+	}
+	if len(group) > 0 {
+		groups = append(groups, group)
+	}
+	return groups
+}
+
+// mergeParts returns the part files of one table of the segments, those
+// of the kept segments first (see mergeGroups), with their sizes.
+func (w *Work) mergeParts(table string, segs []SegmentManifest) ([]mergePart, error) {
+	var kept, rest []mergePart
+	for _, s := range segs {
+		paths, err := w.segmentParts(table, []SegmentManifest{s})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			if err != nil {
+				return nil, err
+			}
+			mp := mergePart{path: p, size: fi.Size(), kept: s.From == keptSegment}
+			if mp.kept {
+				kept = append(kept, mp)
+			} else {
+				rest = append(rest, mp)
+			}
+		}
+	}
+	return append(kept, rest...), nil
 }
 
 // segmentParts returns the part files of one table of the segments.

@@ -161,3 +161,28 @@ func TestWorkCleanUp(t *testing.T) {
 		}
 	}
 }
+
+// mergeGroups: parts are merged in order until a group holds partBytes; a
+// kept segment's part of at least half partBytes (a published part copied
+// whole) is a group of its own, also between smaller parts, so that a
+// rerun publishes it unchanged; a smaller one is merged as any other.
+func TestMergeGroups(t *testing.T) {
+	parts := []mergePart{
+		{path: "k0", size: 100, kept: true},
+		{path: "k1", size: 60, kept: true},
+		{path: "k2", size: 10, kept: true},
+		{path: "n0", size: 30},
+		{path: "n1", size: 70},
+		{path: "n2", size: 60},
+		{path: "n3", size: 5},
+	}
+	got := fmt.Sprint(mergeGroups(parts, 100))
+	if want := "[[k0] [k1] [k2 n0 n1] [n2 n3]]"; got != want {
+		t.Errorf("mergeGroups = %s, want %s", got, want)
+	}
+	// A big kept part after small ones closes their group first.
+	got = fmt.Sprint(mergeGroups([]mergePart{{path: "a", size: 10, kept: true}, {path: "b", size: 80, kept: true}, {path: "c", size: 10}}, 100))
+	if want := "[[a] [b] [c]]"; got != want {
+		t.Errorf("mergeGroups = %s, want %s", got, want)
+	}
+}

@@ -2,7 +2,8 @@
 // storage: a [Store] is a bucket prefix, s3://BUCKET/PREFIX, reached with
 // aws-sdk-go-v2's S3 client (path-style with an endpoint, SigV4, checksums
 // only where an operation requires them, as most S3-compatible stores
-// want). It puts, gets, lists and deletes objects under the prefix, puts
+// want). It puts (a large file with a multipart upload, [Config.PieceSize]),
+// gets, lists and deletes objects under the prefix, puts
 // an object only if none exists ([Store.PutIfAbsent], If-None-Match: *),
 // deletes one only if it is the version read ([Store.DeleteIfMatch],
 // If-Match), and gives a set of objects as an [io/fs.FS] whose files read

@@ -4,14 +4,23 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/robocensus/robocensus/ingest/objstore"
 	"github.com/robocensus/robocensus/internal/testutil/s3test"
@@ -149,5 +158,112 @@ func TestFSReads(t *testing.T) {
 	}
 	if gets, want := st.RangedGets()-before, int64(len(big)/objstore.ReadAhead+1); gets != want {
 		t.Errorf("reading %d bytes in small reads took %d GETs, want %d", len(big), gets, want)
+	}
+}
+
+// A file larger than Config.PieceSize is put with a multipart upload, in
+// pieces (its ETag says how many), and reads back equal; a smaller one in
+// one PUT. A piece size below S3's minimum is refused at Open.
+func TestPutFileInPieces(t *testing.T) {
+	srv := s3test.Start(t)
+	srv.CreateBucket(t, "robocensus-test")
+	cfg := objstore.Config{Endpoint: srv.URL, Region: s3test.Region, Credentials: srv.Credentials(), PieceSize: objstore.MinPieceSize}
+	st, err := objstore.Open(cfg, "s3://robocensus-test/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, 2*objstore.MinPieceSize+12345)
+	rand.NewChaCha8([32]byte{1}).Read(data)
+	path := filepath.Join(t.TempDir(), "part.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := st.PutFile(ctx, "t/crawl=c/big.parquet", path); err != nil {
+		t.Fatalf("PutFile: %v", err)
+	}
+	got, obj, err := st.Get(ctx, "t/crawl=c/big.parquet")
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("read back %d bytes of %d (equal: %v), %v", len(got), len(data), bytes.Equal(got, data), err)
+	}
+	if !strings.HasSuffix(strings.Trim(obj.ETag, `"`), "-3") {
+		t.Errorf("ETag %s: want that of a multipart upload of 3 pieces", obj.ETag)
+	}
+	small := filepath.Join(t.TempDir(), "small.parquet")
+	if err := os.WriteFile(small, data[:objstore.MinPieceSize], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutFile(ctx, "t/crawl=c/small.parquet", small); err != nil {
+		t.Fatal(err)
+	}
+	if _, obj, err := st.Get(ctx, "t/crawl=c/small.parquet"); err != nil || strings.Contains(obj.ETag, "-") {
+		t.Errorf("a file of PieceSize: ETag %s, %v; want one PUT's", obj.ETag, err)
+	}
+	cfg.PieceSize = objstore.MinPieceSize - 1
+	if _, err := objstore.Open(cfg, "s3://robocensus-test/data"); err == nil || !strings.Contains(err.Error(), "5 MiB") {
+		t.Errorf("Open with a piece size below 5 MiB: %v", err)
+	}
+}
+
+// A multipart upload whose second piece the store refuses fails with the
+// store's error, and is aborted: the bucket has no upload in progress left,
+// and no object.
+func TestPutFileInPiecesAborts(t *testing.T) {
+	srv := s3test.Start(t)
+	srv.CreateBucket(t, "robocensus-test")
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("partNumber") == "2" {
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidRequest</Code><Message>refused by the test</Message></Error>`)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer refusing.Close()
+	st, err := objstore.Open(objstore.Config{Endpoint: refusing.URL, Region: s3test.Region, Credentials: srv.Credentials(), PieceSize: objstore.MinPieceSize}, "s3://robocensus-test/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "part.parquet")
+	if err := os.WriteFile(path, make([]byte, 2*objstore.MinPieceSize+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = st.PutFile(context.Background(), "big.parquet", path)
+	if err == nil || !strings.Contains(err.Error(), "InvalidRequest") || !strings.Contains(err.Error(), "s3://robocensus-test/data/big.parquet") {
+		t.Fatalf("PutFile through a store refusing piece 2: %v; want its error, naming the object", err)
+	}
+	ups, err := srv.Client().ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: aws.String("robocensus-test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ups.Uploads) != 0 {
+		t.Errorf("%d multipart uploads left in progress, want none (aborted)", len(ups.Uploads))
+	}
+	if _, err := os.Stat(filepath.Join(srv.Dir, "robocensus-test", "data", "big.parquet")); !os.IsNotExist(err) {
+		t.Errorf("object made: %v", err)
+	}
+}
+
+// Stat describes an object without reading it, and says fs.ErrNotExist,
+// naming the object, of one that is not there.
+func TestStat(t *testing.T) {
+	st, _ := newStore(t)
+	ctx := context.Background()
+	if err := st.Put(ctx, "t/crawl=c/part.parquet", []byte("twelve bytes")); err != nil {
+		t.Fatal(err)
+	}
+	obj, err := st.Stat(ctx, "t/crawl=c/part.parquet")
+	if err != nil || obj.Size != 12 || obj.ETag == "" || obj.Modified.IsZero() {
+		t.Errorf("Stat: %+v, %v; want 12 bytes, an ETag and a time", obj, err)
+	}
+	_, err = st.Stat(ctx, "t/crawl=c/gone.parquet")
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "s3://robocensus-test/data/t/crawl=c/gone.parquet") {
+		t.Errorf("Stat of a missing object: %v; want fs.ErrNotExist naming it", err)
 	}
 }

@@ -88,7 +88,8 @@
 // asked for. [S3ConfigFromEnvironment], the one function here that reads
 // the environment, makes the S3Config of the standard AWS settings
 // (environment, shared config and credentials files, web identity,
-// container and instance roles, AWS_ENDPOINT_URL_S3).
+// container and instance roles, AWS_ENDPOINT_URL_S3 and the profile's
+// services section).
 //
 // # Manifests
 //

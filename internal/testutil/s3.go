@@ -1,10 +1,12 @@
 package testutil
 
 import (
+	"encoding/json"
 	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -46,4 +48,26 @@ func VersityGW(tb testing.TB) string {
 	}
 	tb.Skip(msg)
 	return ""
+}
+
+// ListedParts returns the parts that the listing of crawl names in the
+// dataset folder dir, by table, as keys under dir: dir is a dataset in
+// object storage as the S3 test server's posix backend keeps it, and the
+// listing is dir/.published/crawl=<crawl>.json (package dataset).
+func ListedParts(tb testing.TB, dir, crawl string) map[string][]string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ".published", "crawl="+crawl+".json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var l struct{ Files []struct{ Name string } }
+	if err := json.Unmarshal(data, &l); err != nil {
+		tb.Fatalf("listing of crawl %s in %s: %v", crawl, dir, err)
+	}
+	byTable := map[string][]string{}
+	for _, f := range l.Files {
+		table, _, _ := strings.Cut(f.Name, "/")
+		byTable[table] = append(byTable[table], f.Name)
+	}
+	return byTable
 }
