@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/schema"
@@ -158,5 +161,106 @@ func TestWithCompressionInvalid(t *testing.T) {
 	}
 	if buf.Len() != 0 {
 		t.Errorf("%d bytes written", buf.Len())
+	}
+}
+
+// TestConcatCompressed: Concat of the files of the three codecs keeps each
+// chunk's codec (a file of mixed codecs, which DuckDB reads);
+// ConcatCompressed gives every chunk one codec, copying those already in
+// it byte for byte, and DuckDB and parquet-go read the same rows from
+// either.
+func TestConcatCompressed(t *testing.T) {
+	dir := t.TempDir()
+	byCodec := map[schema.Compression]map[string][]byte{}
+	for _, cc := range codecCases {
+		byCodec[cc.c] = codecFiles(t, schema.WithCompression(cc.c))
+	}
+	db := testutil.OpenDuckDB(t)
+	codecsOf := func(path string) string {
+		return testutil.Query(t, db, fmt.Sprintf("SELECT string_agg(DISTINCT compression, ',' ORDER BY compression) FROM parquet_metadata('%s')", path))
+	}
+	for _, name := range []string{"captures", "bodies", "rules", "diagnostics", "agents"} {
+		var sources []schema.Source
+		for _, cc := range codecCases {
+			data := byCodec[cc.c][name]
+			sources = append(sources, schema.Source{Name: cc.c.String(), R: bytes.NewReader(data), Size: int64(len(data))})
+		}
+		mixed := filepath.Join(dir, name+"-mixed.parquet")
+		writeConcat(t, mixed, func(w *bytes.Buffer) (int64, error) { return schema.Concat(w, sources) })
+		if got := codecsOf(mixed); got != "SNAPPY,UNCOMPRESSED,ZSTD" {
+			t.Errorf("%s: Concat gives chunks of %s, want the three codecs", name, got)
+		}
+		rows := testutil.Query(t, db, fmt.Sprintf("SELECT count(*) FROM '%s'", mixed))
+		for _, cc := range codecCases {
+			path := filepath.Join(dir, name+"-"+cc.c.String()+".parquet")
+			writeConcat(t, path, func(w *bytes.Buffer) (int64, error) { return schema.ConcatCompressed(w, sources, cc.c) })
+			if got := codecsOf(path); got != cc.duckdb {
+				t.Errorf("%s: ConcatCompressed(%v) gives chunks of %s", name, cc.c, got)
+			}
+			differ := testutil.Query(t, db, fmt.Sprintf("SELECT count(*) FROM (SELECT * FROM '%[1]s' EXCEPT ALL SELECT * FROM '%[2]s' UNION ALL (SELECT * FROM '%[2]s' EXCEPT ALL SELECT * FROM '%[1]s'))", path, mixed))
+			if differ != "0" {
+				t.Errorf("%s: ConcatCompressed(%v): %s rows differ from Concat's", name, cc.c, differ)
+			}
+			if n, err := readAllRows(path); err != nil || fmt.Sprint(n) != rows {
+				t.Errorf("%s: ConcatCompressed(%v): parquet-go reads %d rows (%v), want %s", name, cc.c, n, err, rows)
+			}
+		}
+	}
+	// A file of one codec only, recompressed to it, is Concat's byte for byte.
+	data := byCodec[schema.Snappy]["rules"]
+	one := []schema.Source{{Name: "snappy", R: bytes.NewReader(data), Size: int64(len(data))}}
+	var plain, same bytes.Buffer
+	if _, err := schema.Concat(&plain, one); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schema.ConcatCompressed(&same, one, schema.Snappy); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(plain.Bytes(), same.Bytes()) {
+		t.Error("ConcatCompressed of chunks already in the codec is not a copy")
+	}
+}
+
+// writeConcat writes the output of concat to path.
+func writeConcat(t *testing.T, path string, concat func(*bytes.Buffer) (int64, error)) {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := concat(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readAllRows reads every row of the Parquet file at path with parquet-go,
+// decoding every page, and returns how many there are.
+func readAllRows(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		return 0, err
+	}
+	r := parquet.NewReader(pf)
+	defer r.Close()
+	rows := make([]parquet.Row, 100)
+	var total int64
+	for {
+		n, err := r.ReadRows(rows)
+		total += int64(n)
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
 	}
 }
