@@ -64,7 +64,8 @@ type Config struct {
 	// 256 MiB.
 	PartBytes int64
 	// Compression is the codec of the pages of every file the run writes,
-	// schema.Zstd (the zero value), schema.Snappy or schema.Uncompressed.
+	// schema.Zstd (the zero value), schema.Snappy or schema.Uncompressed;
+	// Run refuses any other value (an error wrapping schema.ErrBadOption).
 	// The published partition is in the codec of the run that publishes
 	// it: parts of segments an earlier, interrupted run (or another shard)
 	// wrote with another codec are recompressed as they are merged, and a
@@ -416,6 +417,9 @@ func (c *Config) setDefaults() error {
 	}
 	if c.Dir == "" {
 		return errNoDatasetFolder
+	}
+	if _, err := schema.ParseCompression(c.Compression.String()); err != nil {
+		return fmt.Errorf("ingest: Config.Compression: %w", err)
 	}
 	c.Workers, c.Readers = c.goroutines(nil) // Run has applied those of remote inputs
 	if c.Crawlers == nil {
