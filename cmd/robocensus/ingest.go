@@ -103,16 +103,16 @@ input is done the segments are merged into parts of about --part-mb MiB and
 published.
 
 --compression chooses the codec of the Parquet pages: zstd (the default,
-the smallest dataset), snappy (in our measures 4-17% less CPU, a dataset
-about 1.5 times larger) or none (no compression: no less CPU than snappy, a
-dataset 5 to 6 times larger; "uncompressed" is read as none). DuckDB,
-Arrow, Spark and pandas read all three, and partitions of different codecs
-are read together as any others: each column chunk of a Parquet file names
-its own. The README's "Performance" section measures each. A partition is
-published in the codec of the run that publishes it: a run resumed with
-another --compression recompresses, as it merges them, the parts its
-interrupted run (or another shard) wrote in another codec, and a rerun
-writes the rows it keeps in its own. A rerun that finds nothing to do
+the smallest dataset), snappy (in our measures about a tenth less CPU, a
+dataset about 1.5 times larger) or none (no compression: about as much CPU
+as snappy, a dataset 5 to 6 times larger; "uncompressed" is read as none).
+DuckDB, Arrow, Spark and pandas read all three, and partitions of different
+codecs are read together as any others: each column chunk of a Parquet file
+names its own. The README's "Performance" section measures each. A
+partition is published in the codec of the run that publishes it: a run
+resumed with another --compression recompresses, as it merges them, the
+parts its interrupted run (or another shard) wrote in another codec, and a
+rerun writes the rows it keeps in its own. A rerun that finds nothing to do
 leaves the partition as it is; --fresh writes it again in the codec given.
 
 With --shard K/N (0 <= K < N) the run reads only its share of the inputs, so
