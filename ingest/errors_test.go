@@ -2,12 +2,14 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/robots"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // TestErrorPrefix checks that the errors of Run name the package that
@@ -27,6 +29,12 @@ func TestErrorPrefix(t *testing.T) {
 	badCrawlers := []robots.Crawler{{Token: ""}}
 	_, crawlersErr := Run(ctx, Config{Crawl: "c", Dir: t.TempDir(), Crawlers: badCrawlers}, nil)
 	testutil.CheckErrorPrefix(t, "Run with a bad crawler list", crawlersErr, "ingest: ")
+	dir := filepath.Join(t.TempDir(), "ds")
+	_, codecErr := Run(ctx, Config{Crawl: "c", Dir: dir, Compression: schema.Compression(9)}, nil)
+	testutil.CheckErrorPrefix(t, "Run with a codec of none of schema's", codecErr, "ingest: ")
+	if _, err := os.Stat(dir); !errors.Is(codecErr, schema.ErrBadOption) || !os.IsNotExist(err) {
+		t.Errorf("Run with a codec of none of schema's: %v, want schema.ErrBadOption and no dataset folder (%v)", codecErr, err)
+	}
 
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {

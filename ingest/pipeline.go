@@ -63,6 +63,16 @@ type Config struct {
 	// PartBytes is the size the published parts are merged to. Defaults to
 	// 256 MiB.
 	PartBytes int64
+	// Compression is the codec of the pages of every file the run writes,
+	// schema.Zstd (the zero value), schema.Snappy or schema.Uncompressed;
+	// Run refuses any other value (an error wrapping schema.ErrBadOption).
+	// The published partition is in the codec of the run that publishes
+	// it: parts of segments an earlier, interrupted run (or another shard)
+	// wrote with another codec are recompressed as they are merged, and a
+	// rerun writes the rows it keeps in its own codec. A rerun that finds
+	// the partition already complete writes nothing (Fresh writes it
+	// again).
+	Compression schema.Compression
 	// Shard, when set, makes the run read only its share of the inputs; the
 	// crawl is published by the run that completes the last share.
 	Shard dataset.Shard
@@ -191,6 +201,7 @@ func Run(ctx context.Context, cfg Config, inputs []string) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	work.SetCompression(cfg.Compression)
 	carried, err := work.Rerun(cfg.Crawlers, all, dataset.Carry{Fresh: cfg.Fresh, DropMissing: cfg.DropMissing})
 	if err != nil {
 		return Summary{}, err
@@ -406,6 +417,9 @@ func (c *Config) setDefaults() error {
 	}
 	if c.Dir == "" {
 		return errNoDatasetFolder
+	}
+	if _, err := schema.ParseCompression(c.Compression.String()); err != nil {
+		return fmt.Errorf("ingest: Config.Compression: %w", err)
 	}
 	c.Workers, c.Readers = c.goroutines(nil) // Run has applied those of remote inputs
 	if c.Crawlers == nil {

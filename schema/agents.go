@@ -24,7 +24,7 @@ import (
 // the same crawlers in the same order. AgentsWriter therefore writes the
 // Parquet file itself (the format structures and their Thrift encoding come
 // from parquet-go): every column dictionary-encoded, indices in the
-// RLE/bit-packed hybrid, one zstd-compressed page per column and row group.
+// RLE/bit-packed hybrid, one compressed page per column and row group.
 //
 // The file has the columns of [Agent], with the same types, the same footer
 // metadata ([VersionKey], [TableKey], [WithMetadata]) and the same
@@ -64,6 +64,7 @@ type AgentsWriter struct {
 	agents     []string // the agent dictionary: one value per tracked crawler
 	agentWidth int
 	perGroup   int // captures per row group
+	codec      Compression
 	meta       []format.KeyValue
 	groups     []format.RowGroup
 	rows       int64
@@ -91,7 +92,7 @@ const agentsRowGroupCaptures = 2048
 
 // NewAgentsWriter returns a writer of the agents table to w, for the
 // crawlers whose tokens are agents (in the order the rows of each capture
-// follow). Only the [WithMetadata] option applies.
+// follow). Only the [WithMetadata] and [WithCompression] options apply.
 func NewAgentsWriter(w io.Writer, agents []string, opts ...WriterOption) *AgentsWriter {
 	c, err := newWriterConfig(opts)
 	a := &AgentsWriter{w: countingWriter{w: w}, agents: agents, perGroup: agentsRowGroupCaptures, hostIdx: map[string]int{}, idIdx: map[string]int{}, err: err}
@@ -103,6 +104,7 @@ func NewAgentsWriter(w io.Writer, agents []string, opts ...WriterOption) *Agents
 		return a
 	}
 	a.agentWidth = bitWidth(len(agents) - 1)
+	a.codec = c.compression
 	a.meta = append(a.meta, format.KeyValue{Key: VersionKey, Value: Version}, format.KeyValue{Key: TableKey, Value: TableName[Agent]()})
 	for _, kv := range c.metadata {
 		a.meta = append(a.meta, format.KeyValue{Key: kv[0], Value: kv[1]})
@@ -237,7 +239,7 @@ func (a *AgentsWriter) flush() error {
 func (a *AgentsWriter) dictColumn(name string, dict []string, encode func(dst []byte, width int) []byte) (format.ColumnChunk, error) {
 	md := format.ColumnMetaData{
 		Type: format.ByteArray, Encoding: []format.Encoding{format.Plain, format.RLE, format.RLEDictionary},
-		PathInSchema: []string{name}, Codec: format.Zstd,
+		PathInSchema: []string{name}, Codec: a.codec.codec(),
 	}
 	a.page = a.page[:0]
 	for _, s := range dict {
@@ -262,7 +264,7 @@ func (a *AgentsWriter) dictColumn(name string, dict []string, encode func(dst []
 func (a *AgentsWriter) boolColumn(name string, values []bool) (format.ColumnChunk, error) {
 	md := format.ColumnMetaData{
 		Type: format.Boolean, Encoding: []format.Encoding{format.Plain, format.RLE},
-		PathInSchema: []string{name}, Codec: format.Zstd, NumValues: int64(len(values)), DataPageOffset: a.w.n,
+		PathInSchema: []string{name}, Codec: a.codec.codec(), NumValues: int64(len(values)), DataPageOffset: a.w.n,
 	}
 	a.page = appendBools(a.page[:0], values)
 	err := a.writePage(&md, dataPageHeader(len(values), format.Plain))
@@ -293,7 +295,7 @@ func dataPageHeader(n int, enc format.Encoding) format.PageHeader {
 // writePage compresses a.page and writes it with its header, adding its
 // sizes to md.
 func (a *AgentsWriter) writePage(md *format.ColumnMetaData, h format.PageHeader) error {
-	a.compressed = zstdEncoder().EncodeAll(a.page, a.compressed[:0])
+	a.compressed = a.codec.encode(a.compressed, a.page)
 	compressed := a.compressed
 	h.UncompressedPageSize, h.CompressedPageSize = int32(len(a.page)), int32(len(compressed))
 	head, err := thrift.Marshal(new(thrift.CompactProtocol), &h)

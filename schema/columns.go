@@ -15,7 +15,7 @@ import (
 
 // columnFile is what [RulesWriter] and [DiagnosticsWriter] share: a
 // Parquet file written a row group at a time, each column of a row group
-// one zstd-compressed page (a textColumn several), with the schema of the
+// one compressed page (a textColumn several), with the schema of the
 // file [Writer] writes for the same table (so that [Concat] merges the
 // files of both) and the same row group statistics. Pages carry no
 // statistics, as with [Writer].
@@ -23,6 +23,7 @@ type columnFile struct {
 	w          countingWriter
 	perGroup   int // rows per row group
 	pageSize   int // bytes of a page of a textColumn
+	codec      Compression
 	table      string
 	meta       []format.KeyValue
 	groups     []format.RowGroup
@@ -49,7 +50,8 @@ func footerOf[T Row]() func() (*format.FileMetaData, error) {
 }
 
 // init starts the file: the options are those of [NewWriter];
-// [WithPageBufferSize] sizes the pages of the free-text columns.
+// [WithPageBufferSize] sizes the pages of the free-text columns, and
+// [WithCompression] compresses every page.
 func (f *columnFile) init(w io.Writer, table string, template func() (*format.FileMetaData, error), opts []WriterOption) {
 	f.w, f.table, f.template = countingWriter{w: w}, table, template
 	c, err := newWriterConfig(opts)
@@ -61,7 +63,7 @@ func (f *columnFile) init(w io.Writer, table string, template func() (*format.Fi
 		return
 	}
 	f.perGroup = int(min(c.rowGroupRows, 1<<30))
-	f.pageSize = c.pageSize
+	f.pageSize, f.codec = c.pageSize, c.compression
 	f.meta = append(f.meta, format.KeyValue{Key: VersionKey, Value: Version}, format.KeyValue{Key: TableKey, Value: table})
 	for _, kv := range c.metadata {
 		f.meta = append(f.meta, format.KeyValue{Key: kv[0], Value: kv[1]})
@@ -183,7 +185,7 @@ func (d *dictBuilder) bounds() (lo, hi string) {
 // one entry per element or empty list; an empty list counts as a null, as
 // parquet-go counts it.
 func (f *columnFile) dictChunk(path []string, d *dictBuilder, reps, defs []uint32) (format.ColumnChunk, error) {
-	md := format.ColumnMetaData{Type: format.ByteArray, PathInSchema: path, Codec: format.Zstd,
+	md := format.ColumnMetaData{Type: format.ByteArray, PathInSchema: path, Codec: f.codec.codec(),
 		Encoding: []format.Encoding{format.Plain, format.RLEDictionary}}
 	numValues := len(d.of)
 	if defs != nil {
@@ -255,7 +257,7 @@ func (f *columnFile) boolChunk(name string, values []bool) (format.ColumnChunk, 
 // plainChunk writes page, n PLAIN entries of a column (definition levels
 // first if it is optional), as one data page.
 func (f *columnFile) plainChunk(path []string, typ format.Type, n int, page []byte, stats format.Statistics, optional bool) (format.ColumnChunk, error) {
-	md := format.ColumnMetaData{Type: typ, Encoding: []format.Encoding{format.Plain}, PathInSchema: path, Codec: format.Zstd,
+	md := format.ColumnMetaData{Type: typ, Encoding: []format.Encoding{format.Plain}, PathInSchema: path, Codec: f.codec.codec(),
 		NumValues: int64(n), DataPageOffset: f.w.n, Statistics: stats}
 	if optional {
 		md.Encoding = []format.Encoding{format.Plain, format.RLE}
@@ -267,7 +269,7 @@ func (f *columnFile) plainChunk(path []string, typ format.Type, n int, page []by
 // writePage compresses page and writes it with its header, adding its
 // sizes to md.
 func (f *columnFile) writePage(md *format.ColumnMetaData, h format.PageHeader, page []byte) error {
-	f.compressed = zstdEncoder().EncodeAll(page, f.compressed[:0])
+	f.compressed = f.codec.encode(f.compressed, page)
 	return f.writeCompressed(md, h, len(page), f.compressed)
 }
 
@@ -306,8 +308,9 @@ type textPage struct {
 	compressed []byte
 }
 
-// add appends s; an optional column writes "" as NULL.
-func (c *textColumn) add(s string, pageSize int) {
+// add appends s; an optional column writes "" as NULL. A page of f's
+// page size is compressed with f's codec.
+func (c *textColumn) add(s string, f *columnFile) {
 	c.n++
 	c.rows++
 	if c.optional {
@@ -319,13 +322,13 @@ func (c *textColumn) add(s string, pageSize int) {
 		c.defs = append(c.defs, 1)
 	}
 	c.buf = appendPlain(c.buf, validUTF8String(s))
-	if len(c.buf) >= pageSize {
-		c.cut()
+	if len(c.buf) >= f.pageSize {
+		c.cut(f.codec)
 	}
 }
 
-// cut compresses the page being filled.
-func (c *textColumn) cut() {
+// cut compresses the page being filled with codec.
+func (c *textColumn) cut(codec Compression) {
 	if c.n == 0 {
 		return
 	}
@@ -334,7 +337,7 @@ func (c *textColumn) cut() {
 		page = appendLevels(nil, c.defs)
 	}
 	page = append(page, c.buf...)
-	c.pages = append(c.pages, textPage{n: c.n, size: len(page), compressed: zstdEncoder().EncodeAll(page, nil)})
+	c.pages = append(c.pages, textPage{n: c.n, size: len(page), compressed: codec.encode(nil, page)})
 	c.buf, c.defs, c.n = c.buf[:0], c.defs[:0], 0
 }
 
@@ -346,9 +349,9 @@ func appendPlain(dst []byte, s string) []byte {
 
 // textChunk writes the pages of c, and empties it for the next row group.
 func (f *columnFile) textChunk(name string, c *textColumn) (format.ColumnChunk, error) {
-	c.cut()
+	c.cut(f.codec)
 	md := format.ColumnMetaData{Type: format.ByteArray, Encoding: []format.Encoding{format.Plain}, PathInSchema: []string{name},
-		Codec: format.Zstd, NumValues: int64(c.rows), DataPageOffset: f.w.n, Statistics: format.Statistics{NullCount: c.nulls}}
+		Codec: f.codec.codec(), NumValues: int64(c.rows), DataPageOffset: f.w.n, Statistics: format.Statistics{NullCount: c.nulls}}
 	if c.optional {
 		md.Encoding = []format.Encoding{format.Plain, format.RLE}
 	}

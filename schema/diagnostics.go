@@ -67,8 +67,8 @@ func (d *DiagnosticsWriter) add(row *Diagnostic) {
 	d.codes.add(row.Code)
 	d.levels.add(row.Severity)
 	d.line = append(d.line, row.Line)
-	d.texts.add(row.Text, d.f.pageSize)
-	d.messages.add(row.Message, d.f.pageSize)
+	d.texts.add(row.Text, &d.f)
+	d.messages.add(row.Message, &d.f)
 }
 
 // Flush ends the current row group, writing it to the output.

@@ -13,7 +13,7 @@ import "io"
 // directive once a row; min and max are taken over each dictionary, not
 // over the values.
 //
-// Each column of a row group is one zstd-compressed page, but for pattern,
+// Each column of a row group is one compressed page, but for pattern,
 // compressed a page at a time as rows come: capture_id, url_host_name,
 // directive and the user_agents elements dictionary-encoded (indices in the
 // RLE/bit-packed hybrid), the rest PLAIN. The file's schema is the one
@@ -89,7 +89,7 @@ func (r *RulesWriter) add(row *Rule) {
 	r.line = append(r.line, row.Line)
 	r.wildcard = append(r.wildcard, row.HasWildcard)
 	r.anchor = append(r.anchor, row.HasEndAnchor)
-	r.patterns.add(row.Pattern, r.f.pageSize)
+	r.patterns.add(row.Pattern, &r.f)
 	r.addAgents(row.UserAgents)
 }
 

@@ -24,7 +24,7 @@ import "time"
 //	time.Time  | timestamp(microsecond:local)      | INT64 TIMESTAMP(MICROS, UTC=false) | TIMESTAMP
 //	time.Time  | optional,timestamp(...)           | as above, optional                 | TIMESTAMP, zero time is NULL
 //	[]string   | list + parquet-element:",dict"    | 3-level LIST of required STRING    | VARCHAR[]
-//	(all)      | (none: set by the Writer)         | ZSTD compression, fastest level    |
+//	(all)      | (none: set by the Writer)         | ZSTD, fastest level (by default)   |
 //
 // Notes on the choices:
 //
@@ -50,7 +50,8 @@ import "time"
 //     row group, so a wrong guess costs little.
 //   - Every column is compressed with zstd at its fastest level, set by the
 //     Writer for all columns: ingest writes at crawl speed, and the files
-//     are only about 4% larger than at zstd's default level.
+//     are only about 4% larger than at zstd's default level. [WithCompression]
+//     chooses Snappy or no compression instead, for the whole file.
 //   - The crawl label is not a column: DuckDB adds crawl from the Hive
 //     partition directory (crawl=<label>), see [PartitionDir].
 type Row interface {

@@ -19,8 +19,9 @@ const (
 	DefaultRowGroupRows = 122_880
 
 	// DefaultPageBufferSize is the default size of a data page before
-	// compression: 1 MiB, the usual Parquet page size. Pages are zstd frames;
-	// bigger pages compress better, smaller ones decode in smaller steps.
+	// compression: 1 MiB, the usual Parquet page size. Pages are compressed
+	// one at a time (zstd frames by default, see [Compression]); bigger
+	// pages compress better, smaller ones decode in smaller steps.
 	DefaultPageBufferSize = 1 << 20
 
 	// DefaultDictionaryMaxBytes caps a column's dictionary in a row group at
@@ -37,6 +38,7 @@ type WriterOption func(*writerConfig) error
 type writerConfig struct {
 	rowGroupRows int64
 	pageSize     int
+	compression  Compression
 	metadata     [][2]string // key, value in order given
 }
 
@@ -92,7 +94,7 @@ func newWriterConfig(opts []WriterOption) (*writerConfig, error) {
 // of table t.
 func (c *writerConfig) parquetOptions(t Table) []parquet.WriterOption {
 	opts := []parquet.WriterOption{
-		parquet.Compression(zstdCodec{}),
+		parquet.Compression(pageCodec{c.compression}),
 		parquet.MaxRowsPerRowGroup(c.rowGroupRows),
 		parquet.PageBufferSize(c.pageSize),
 		parquet.DictionaryMaxBytes(DefaultDictionaryMaxBytes),
@@ -145,8 +147,8 @@ type Writer[T Row] struct {
 // NewWriter returns a Writer of T rows to w, which must not be nil.
 //
 // Rows are written in row groups of [DefaultRowGroupRows] rows and data pages
-// of [DefaultPageBufferSize] bytes, zstd at its default level, unless opts
-// say otherwise. A row group is buffered in memory until it is full, then
+// of [DefaultPageBufferSize] bytes, compressed with zstd at its fastest
+// level ([Zstd]), unless opts say otherwise. A row group is buffered in memory until it is full, then
 // written to w in one go. If an option is invalid, nothing is written and
 // every method returns the option's error.
 //

@@ -4,17 +4,14 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/parquet-go/parquet-go/format"
 )
 
-// zstdCodec is the page compression of every file the package writes:
-// zstd at its fastest level, one encoder and one decoder shared by every
-// writer and reader (their EncodeAll and DecodeAll are safe for concurrent
-// use), with a 1 MiB window. A page is at most a few MiB, so a larger window
-// gains nothing, and each encoder of parquet-go's own codec holds an 8 MiB
-// window: with a dozen files open at once that alone is 100 MiB.
-type zstdCodec struct{}
-
+// The zstd encoder and decoder of [Zstd] pages, at its fastest level, one
+// encoder and one decoder shared by every writer and reader (their
+// EncodeAll and DecodeAll are safe for concurrent use), with a 1 MiB
+// window. A page is at most a few MiB, so a larger window gains nothing,
+// and each encoder of parquet-go's own codec holds an 8 MiB window: with a
+// dozen files open at once that alone is 100 MiB.
 var (
 	zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
 		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false),
@@ -32,19 +29,3 @@ var (
 		return d
 	})
 )
-
-// String names the codec as parquet-go does.
-func (zstdCodec) String() string { return "ZSTD" }
-
-// CompressionCodec is the codec's identifier in the Parquet footer.
-func (zstdCodec) CompressionCodec() format.CompressionCodec { return format.Zstd }
-
-// Encode compresses src, appending to dst[:0].
-func (zstdCodec) Encode(dst, src []byte) ([]byte, error) {
-	return zstdEncoder().EncodeAll(src, dst[:0]), nil
-}
-
-// Decode decompresses src, appending to dst[:0].
-func (zstdCodec) Decode(dst, src []byte) ([]byte, error) {
-	return zstdDecoder().DecodeAll(src, dst[:0])
-}

@@ -35,6 +35,13 @@
 # of each case are compared table by table with scripts/dscompare (DuckDB:
 # needs cgo and gcc); the script fails when one differs.
 #
+# With CODECS="zstd snappy none" (codecs of ingest --compression), each
+# round also runs the ingest once per codec, in the same rounds, and a
+# second table gives for each case and codec the median ingest time over
+# zcat's and over the first codec's, the CPU time over the first codec's,
+# and the dataset's size (du of the published dataset) and its ratio to
+# the first codec's.
+#
 # Both binaries are built with the build tags TAGS: by default libdeflate
 # (the whole-member gzip inflater, ingest/archive/inflate.go) when Debian's
 # libdeflate-dev is installed, else none; BASE_TAGS (default TAGS) for the
@@ -42,14 +49,15 @@
 # measures the working tree with libdeflate against the pure-Go build of
 # HEAD, datasets compared.
 #
-# Usage: [BASE=REV] [RUNS=5] [TAGS=...] [BASE_TAGS=...] scripts/bench-ingest.sh [N]   (N hosts per file, default 20000)
-# Environment: ROBOCENSUS_CORPUS (default ../shared/corpus), RUNS, BASE, TAGS, BASE_TAGS.
+# Usage: [BASE=REV] [RUNS=5] [TAGS=...] [BASE_TAGS=...] [CODECS=...] scripts/bench-ingest.sh [N]   (N hosts per file, default 20000)
+# Environment: ROBOCENSUS_CORPUS (default ../shared/corpus), RUNS, BASE, TAGS, BASE_TAGS, CODECS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 n="${1:-20000}"
 runs="${RUNS:-5}"
 base="${BASE:-}"
+codecs="${CODECS:-}"
 corpus="${ROBOCENSUS_CORPUS:-../shared/corpus}"
 if [ -z "${TAGS+set}" ]; then
   TAGS="$(scripts/build-tags.sh)"
@@ -99,6 +107,12 @@ bench() {
     if [ -n "$base" ]; then
       measure "$work/$name-base" "$work/robocensus-base" ingest -o "$work/$name-base" --crawl bench "$@"
     fi
+    for c in $codecs; do
+      measure "$work/$name-$c" "$work/robocensus" ingest --compression "$c" -o "$work/$name-$c" --crawl bench "$@"
+    done
+  done
+  for c in $codecs; do
+    du -sb "$work/$name-$c" | cut -f1 >"$work/$name-$c.size"
   done
   if [ -n "$base" ]; then
     "$work/dscompare" "$work/$name-base" "$work/$name-new" >"$work/$name.compare" || {
@@ -150,4 +164,32 @@ row "real bodies: one file" real-one
 row "real bodies: two files (zcat both)" real-two
 if [ -n "$base" ]; then
   echo "datasets of $base and of the working tree: the same in every case (scripts/dscompare)"
+fi
+
+# codec_row LABEL CASE CODEC REF: one line of the codecs' table, REF the
+# codec the ratios are to.
+codec_row() {
+  local z i c ri rc size rsize
+  z=$(median "$work/$2-zcat.times" 1)
+  i=$(median "$work/$2-$3.times" 1)
+  c=$(median "$work/$2-$3.times" cpu)
+  ri=$(median "$work/$2-$4.times" 1)
+  rc=$(median "$work/$2-$4.times" cpu)
+  size=$(cat "$work/$2-$3.size")
+  rsize=$(cat "$work/$2-$4.size")
+  printf '%-34s %-7s %8s %6s %8s %6s %8s %8s %8s\n' "$1" "$3" "$i" "$(ratio "$i" "$z")" "$(ratio "$i" "$ri")" "$c" "$(ratio "$c" "$rc")" \
+    "$(awk -v b="$size" 'BEGIN {printf "%.1f", b / 1e6}')" "$(ratio "$size" "$rsize")"
+}
+
+if [ -n "$codecs" ]; then
+  ref="${codecs%% *}"
+  echo
+  echo "codecs (ingest --compression), in the same rounds; ratios to $ref:"
+  printf '%-34s %-7s %8s %6s %8s %6s %8s %8s %8s\n' "case" "codec" "ingest s" "/zcat" "/$ref" "cpu s" "cpu/$ref" "MB" "size/$ref"
+  for spec in "one file|one" "two files (zcat of both)|two" "N/2 hosts|half" "2N hosts|double" \
+    "real bodies: one file|real-one" "real bodies: two files (zcat both)|real-two"; do
+    for c in $codecs; do
+      codec_row "${spec%%|*}" "${spec##*|}" "$c" "$ref"
+    done
+  done
 fi

@@ -37,6 +37,10 @@
 #             Cloud Run); the run that completes the last share publishes,
 #             reports and uploads
 #   JOBS      ingest workers (default 0: all cores)
+#   COMPRESSION  the codec of the dataset's Parquet pages: zstd (default:
+#             the smallest), snappy (a faster ingest, a larger dataset) or
+#             none (ingest --compression; sizes and times in the README's
+#             "Performance")
 #   REPORT_MEMLIMIT  the report's GOMEMLIMIT, from which it chooses its host
 #             batches (default 4GiB: a full crawl in 2-5 batches, 15-45
 #             minutes on 2 cores; each batch is a pass over the crawl)
@@ -138,7 +142,7 @@ elif [ -d "$DATA/inputs/crawl=$CRAWL" ]; then
 else
   log "ingesting $CRAWL ${SHARD:+(shard $SHARD) }from $MANIFEST into $DATA"
 fi
-out="$("$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL" ${SHARD:+--shard "$SHARD"} ${S3_ENDPOINT:+--s3-endpoint "$S3_ENDPOINT"} $fresh "$MANIFEST")" || status=$?
+out="$("$ROBOCENSUS" ingest -o "$DATA" --crawl "$CRAWL" -j "$JOBS" --base-url "$BASE_URL" ${SHARD:+--shard "$SHARD"} ${S3_ENDPOINT:+--s3-endpoint "$S3_ENDPOINT"} ${COMPRESSION:+--compression "$COMPRESSION"} $fresh "$MANIFEST")" || status=$?
 printf '%s\n' "$out"
 if [ "$status" -gt 1 ]; then
   log "ingest failed (exit $status)"

@@ -69,7 +69,7 @@ func TestHostsEmpty(t *testing.T) {
 // newTestStaging returns a staging folder of a crawl in a temporary folder.
 func newTestStaging(t *testing.T) *Staging {
 	t.Helper()
-	stage, err := newStaging(t.TempDir(), "CC-MAIN-2025-05")
+	stage, err := newStaging(t.TempDir(), "CC-MAIN-2025-05", schema.Zstd)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,18 +19,26 @@ import (
 // is swapped in by renames: a reader sees the old partition or the new one,
 // never a part of either.
 
-// Staging is the folder of the staged parts of one run.
+// Staging is the folder of the staged parts of one run. Every part it
+// writes is compressed with compression (see Work.SetCompression).
 type Staging struct {
 	root, crawl, path string
 	whole             []WholePart // the published parts copied whole into it (copyPart)
+	compression       schema.Compression
 }
 
-func newStaging(root, crawl string) (*Staging, error) {
+func newStaging(root, crawl string, compression schema.Compression) (*Staging, error) {
 	path := filepath.Join(root, ".staging", crawl+"-"+randomHex(6))
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset: creating staging folder: %w", err)
 	}
-	return &Staging{root: root, crawl: crawl, path: path}, nil
+	return &Staging{root: root, crawl: crawl, path: path, compression: compression}, nil
+}
+
+// writerOptions are the options of every part the staging writes, with
+// more.
+func (s *Staging) writerOptions(more ...schema.WriterOption) []schema.WriterOption {
+	return append(more, schema.WithMetadata("robocensus.crawl", s.crawl), schema.WithCompression(s.compression))
 }
 
 // randomHex returns n random bytes in hexadecimal.
@@ -124,7 +132,7 @@ func openTable[T schema.Row](s *Staging, part string, opts ...schema.WriterOptio
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, schema.WithMetadata("robocensus.crawl", s.crawl))
+	opts = s.writerOptions(opts...)
 	t := &tableWriter[T]{f: f}
 	// The rules and diagnostics tables have the most rows a capture: their
 	// own writers write the files schema.Writer would, in a fraction of
@@ -277,7 +285,7 @@ func openAgents(s *Staging, part string, crawlers []robots.Crawler) (*agentsWrit
 	for i, c := range crawlers {
 		tokens[i] = c.Token
 	}
-	w := schema.NewAgentsWriter(f, tokens, schema.WithMetadata("robocensus.crawl", s.crawl), schema.WithMetadata(schema.CrawlersKey, list))
+	w := schema.NewAgentsWriter(f, tokens, s.writerOptions(schema.WithMetadata(schema.CrawlersKey, list))...)
 	return &agentsWriter{f: f, w: w, n: len(crawlers)}, nil
 }
 
@@ -312,18 +320,19 @@ func writeEmpty(s *Staging, table string) error {
 	if err != nil {
 		return err
 	}
+	c := schema.WithCompression(s.compression)
 	write := map[string]func() error{
-		"captures":    func() error { return schema.NewWriter[schema.Capture](f).Close() },
-		"diagnostics": func() error { return schema.NewWriter[schema.Diagnostic](f).Close() },
-		"rules":       func() error { return schema.NewWriter[schema.Rule](f).Close() },
-		"sitemaps":    func() error { return schema.NewWriter[schema.Sitemap](f).Close() },
-		"agents":      func() error { return schema.NewWriter[schema.Agent](f).Close() },
-		"bodies":      func() error { return schema.NewWriter[schema.Body](f).Close() },
-		"inputs":      func() error { return schema.NewWriter[schema.Input](f).Close() },
-		"directives":  func() error { return schema.NewWriter[schema.Directive](f).Close() },
-		"preferences": func() error { return schema.NewWriter[schema.Preference](f).Close() },
-		"hosts":       func() error { return schema.NewWriter[schema.Host](f).Close() },
-		"readings":    func() error { return schema.NewWriter[schema.Reading](f).Close() },
+		"captures":    func() error { return schema.NewWriter[schema.Capture](f, c).Close() },
+		"diagnostics": func() error { return schema.NewWriter[schema.Diagnostic](f, c).Close() },
+		"rules":       func() error { return schema.NewWriter[schema.Rule](f, c).Close() },
+		"sitemaps":    func() error { return schema.NewWriter[schema.Sitemap](f, c).Close() },
+		"agents":      func() error { return schema.NewWriter[schema.Agent](f, c).Close() },
+		"bodies":      func() error { return schema.NewWriter[schema.Body](f, c).Close() },
+		"inputs":      func() error { return schema.NewWriter[schema.Input](f, c).Close() },
+		"directives":  func() error { return schema.NewWriter[schema.Directive](f, c).Close() },
+		"preferences": func() error { return schema.NewWriter[schema.Preference](f, c).Close() },
+		"hosts":       func() error { return schema.NewWriter[schema.Host](f, c).Close() },
+		"readings":    func() error { return schema.NewWriter[schema.Reading](f, c).Close() },
 	}[table]
 	if write == nil {
 		f.Close()

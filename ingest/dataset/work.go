@@ -97,6 +97,7 @@ func (s Shard) tag() string { return fmt.Sprintf("s%dof%d", s.K, max(s.N, 1)) }
 type Work struct {
 	root, crawl, path string
 	shard             Shard
+	compression       schema.Compression // of the parts it writes
 	b                 *bucket
 	err               error // of opening the bucket
 }
@@ -166,6 +167,13 @@ func OpenWork(root, crawl string, shard Shard) (*Work, error) {
 	}
 	return w, w.cleanUp()
 }
+
+// SetCompression sets the codec of the parts the Work writes from now on:
+// those of its segments, of a rerun's kept rows, and at Finalize every
+// published part, those merged from segments written with another codec
+// (by an earlier, interrupted run or another shard) included. Defaults to
+// schema.Zstd.
+func (w *Work) SetCompression(c schema.Compression) { w.compression = c }
 
 // cleanUp removes what an interrupted run of this shard left: folders
 // being written, and segment folders whose manifest was never written.
@@ -239,7 +247,7 @@ func (w *Work) NewSegment(seq int) (*Segment, error) {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	return &Segment{w: w, name: name, stage: &Staging{root: w.root, crawl: w.crawl, path: tmp}}, nil
+	return &Segment{w: w, name: name, stage: &Staging{root: w.root, crawl: w.crawl, path: tmp, compression: w.compression}}, nil
 }
 
 // Commit makes the segment count: its folder is renamed into segments/,
@@ -320,7 +328,8 @@ func (w *Work) LockFinalize(staleAfter time.Duration) (bool, error) {
 
 // Finalize publishes the crawl from the segments covering inputs: merged
 // parts of about partBytes, the inputs table, the hosts table (package hosts),
-// the swap, and the removal of the work folder. The hosts table is
+// the swap, and the removal of the work folder. Every published part is in
+// the Work's codec (SetCompression), whatever the codec of the segments. The hosts table is
 // computed from the segments' captures parts while the tables are merged.
 //
 // For a dataset in object storage, the segments of other runs are fetched
@@ -332,7 +341,7 @@ func (w *Work) Finalize(segs []SegmentManifest, rows []schema.Input, partBytes i
 			return err
 		}
 	}
-	stage, err := newStaging(w.root, w.crawl)
+	stage, err := newStaging(w.root, w.crawl, w.compression)
 	if err != nil {
 		return err
 	}
@@ -481,7 +490,9 @@ func (w *Work) segmentParts(table string, segs []SegmentManifest) ([]string, err
 	return parts, nil
 }
 
-// concatFiles writes the merge of files as one part of table.
+// concatFiles writes the merge of files as one part of table, every column
+// chunk in the staging's codec: the parts of segments an earlier run wrote
+// with another codec are recompressed.
 func concatFiles(stage *Staging, table, part string, files []string) (err error) {
 	var sources []schema.Source
 	for _, path := range files {
@@ -500,7 +511,7 @@ func concatFiles(stage *Staging, table, part string, files []string) (err error)
 	if err != nil {
 		return err
 	}
-	_, err = schema.Concat(out, sources)
+	_, err = schema.ConcatCompressed(out, sources, stage.compression)
 	if err == nil {
 		err = out.Sync()
 	}

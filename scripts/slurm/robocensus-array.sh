@@ -18,6 +18,8 @@
 #                AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS); the
 #                credentials are the standard AWS settings
 #   BASE_URL     where a manifest's paths are served (--base-url)
+#   COMPRESSION  the codec of the Parquet pages, zstd (default), snappy or
+#                none (--compression)
 #   ROBOCENSUS   the binary (default: robocensus on PATH)
 #
 # The exit status is ingest's: 0 the shard is done (published, or waiting
@@ -50,4 +52,4 @@ fi
 
 exec "${ROBOCENSUS:-robocensus}" ingest -o "$DATA" --shard auto -j "${SLURM_CPUS_PER_TASK:-0}" \
   ${CRAWL:+--crawl "$CRAWL"} ${S3_ENDPOINT:+--s3-endpoint "$S3_ENDPOINT"} ${BASE_URL:+--base-url "$BASE_URL"} \
-  "$@"
+  ${COMPRESSION:+--compression "$COMPRESSION"} "$@"
