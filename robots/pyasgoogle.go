@@ -15,12 +15,17 @@ import "strings"
 //     every line is empty, a comment, a sitemap line or a user-agent,
 //     allow or disallow line spelt in full with its colon (lineClass: no
 //     misspelt key, no crawl-delay);
-//   - every user-agent value is '*' or a product token as a whole
-//     ([A-Za-z_-]+): no empty value, which names every crawler for Python;
+//   - no user-agent value is empty (it names every crawler for Python),
+//     holds '%' (unquoted by Python) or is Google's '*' without being '*'
+//     alone ("* x"); which crawlers the others name is PythonNamesAsGoogle's
+//     question;
 //   - every rule value is empty or starts with '/' but not "//", holds only
-//     bytes quote keeps (no '%', '?', ';', '*' or '$': nothing urlparse,
-//     quote or unquote changes, no wildcard) and not "index.htm" (Google's
-//     leniency);
+//     bytes quote keeps (no '%', '?' or ';': nothing urlparse, quote or
+//     unquote changes) and not "index.htm" (Google's leniency); for python
+//     it may also hold the wildcard '*' (no run after one starting "//")
+//     and end with the anchor '$', which it reads as Google does (its
+//     patterns are then their values, matched as RFC 9309's), and for
+//     python-legacy, which takes both as literal characters, neither;
 //   - no rule comes before the first user-agent line, and the last group
 //     has a rule.
 //
@@ -53,7 +58,7 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 		case lineOther:
 		case lineUserAgent:
 			v := c.value(f.lines[i])
-			if v != "*" && !isToken(v) {
+			if v == "" || v != "*" && (isGlobalAgent(v) || strings.IndexByte(v, '%') >= 0) {
 				return false
 			}
 			if g.state == pyRules {
@@ -97,7 +102,7 @@ func (g *pyAlikeGroup) blank() bool {
 // rule reads a rule of value v: false where a python reading may read it
 // otherwise than Google.
 func (g *pyAlikeGroup) rule(v string, legacy bool) bool {
-	if g.state == pyStart || g.ended || !pythonAlikeRule(v) {
+	if g.state == pyStart || g.ended || !pythonAlikeRule(v, legacy) {
 		return false
 	}
 	g.state = pyRules
@@ -110,28 +115,38 @@ func (g *pyAlikeGroup) rule(v string, legacy bool) bool {
 }
 
 // pythonAlikeRule reports whether rule value v reads alike for Google and
-// both python readings (see PythonReadsAsGoogle).
-func pythonAlikeRule(v string) bool {
+// python-legacy (legacy) or python (see PythonReadsAsGoogle).
+func pythonAlikeRule(v string, legacy bool) bool {
 	if v == "" {
 		return true
 	}
-	return v[0] == '/' && !strings.HasPrefix(v, "//") && pyQuoted(v) && !strings.Contains(v, "index.htm")
+	if v[0] != '/' || strings.HasPrefix(v, "//") || strings.Contains(v, "index.htm") {
+		return false
+	}
+	if legacy {
+		return pyQuoted(v)
+	}
+	return pyPatternKept(strings.TrimSuffix(v, "$"))
 }
 
 // PythonNamesAsGoogle reports whether python reading s of f, given the
 // crawler's name, obeys the groups Google's reading obeys given google
 // (one product token, or none for the '*' groups): every user-agent value
 // but '*' that Python's applies_to takes to name the crawler (a substring
-// of its name, ignoring case) is the token Google is given, and the
-// reverse; for python-legacy, which obeys the first group that names the
-// crawler where Google merges them, they lie in one group. Together with
-// PythonReadsAsGoogle it means that s gives the crawler Google's verdicts.
+// of its name, ignoring case) is one whose token (Google's cut) is the
+// token Google is given, and the reverse; for python, which obeys only the
+// values equal to the name where one is ("Linguee Bot" before "Linguee"),
+// they are all equal to it or none is; for python-legacy, which obeys the
+// first group that names the crawler where Google merges them, they lie
+// in one group. Together with PythonReadsAsGoogle it means that s gives
+// the crawler Google's verdicts.
 func (f *File) PythonNamesAsGoogle(s Semantics, name string, google []string) bool {
 	if s != SemanticsPythonLegacy && s != SemanticsPython || len(google) > 1 || !asciiOnly(name) {
 		return false
 	}
 	name, _, _ = strings.Cut(name, "/")
 	named := -1
+	var whole, part bool // a value naming the crawler is its whole name, a part of it
 	for gi := range f.Groups {
 		for _, a := range f.Groups[gi].Agents {
 			v := strings.TrimSpace(a.Value)
@@ -139,16 +154,22 @@ func (f *File) PythonNamesAsGoogle(s Semantics, name string, google []string) bo
 				continue
 			}
 			byPython := containsFoldASCII(name, v)
-			if byPython != (len(google) == 1 && strings.EqualFold(v, google[0])) {
+			if byPython != (len(google) == 1 && equalFoldASCII(a.Token, google[0])) {
 				return false
 			}
-			if byPython && named >= 0 && named != gi && s == SemanticsPythonLegacy {
+			if !byPython {
+				continue
+			}
+			if named >= 0 && named != gi && s == SemanticsPythonLegacy {
 				return false
 			}
-			if byPython {
-				named = gi
+			named = gi
+			if len(v) == len(name) {
+				whole = true
+			} else {
+				part = true
 			}
 		}
 	}
-	return true
+	return !(whole && part) || s == SemanticsPythonLegacy
 }

@@ -71,13 +71,20 @@ func pyVerdictsAlike(f *File, s Semantics) (int, error) {
 }
 
 // askedPaths are the paths TestPythonReadsAsGoogleOnCorpus asks: the root,
-// the census's probe path, "/index.html" and the path each of f's first 50
-// rules names, '*' and '$' taken out.
+// the census's probe path, "/index.html" and, for each of f's first 50
+// rules, the path it names with '*' and '$' taken out, and, for a rule
+// with a wildcard or an anchor, that path with each '*' standing for
+// "x/y" and with "z" after it (past the anchor).
 func askedPaths(f *File) []string {
 	paths := []string{"/", "/robocensus-census-probe", "/index.html"}
 	for _, r := range f.Rules[:min(len(f.Rules), 50)] {
 		if p := strings.NewReplacer("*", "", "$", "").Replace(r.Value); strings.HasPrefix(p, "/") {
 			paths = append(paths, p)
+		}
+		if strings.ContainsAny(r.Value, "*$") {
+			if p := strings.NewReplacer("*", "x/y", "$", "").Replace(r.Value); strings.HasPrefix(p, "/") {
+				paths = append(paths, p, p+"z")
+			}
 		}
 	}
 	return paths
@@ -129,15 +136,16 @@ func TestPythonReadsAsGoogleRefuses(t *testing.T) {
 		for _, body := range []string{
 			"User-agent: *\nDisallow: /?\n",                     // urlunparse drops an empty query
 			"User-agent: *\nDisallow: /a;b\n",                   // params
-			"User-agent: *\nDisallow: /*.php\n",                 // wildcard
-			"User-agent: *\nDisallow: /a$\n",                    // anchor
+			"User-agent: *\nDisallow: /a$b\n",                   // '$' not at the end
+			"User-agent: *\nDisallow: /a*//b\n",                 // a run starting "//": a network location
 			"User-agent: *\nDisallow: //a\n",                    // a network location for urlparse
 			"User-agent: *\nAllow: /d/index.html\n",             // index.htm leniency
 			"User-agent: *\nDisallow: a\n",                      // no leading '/'
 			"User-agent: *\nDisallow: /é\n",                     // not plain
 			"Disallow: /\nUser-agent: *\nDisallow: /a\n",        // a rule before any user-agent
 			"User-agent: *\nDisallow: /a\nUser-agent: GPTBot\n", // a last group without rules
-			"User-agent: GPTBot/1.0\nDisallow: /\n",             // not a whole token
+			"User-agent: * x\nDisallow: /\n",                    // '*' for Google alone
+			"User-agent: GPT%42ot\nDisallow: /\n",               // unquoted by Python
 			"User-agent:\nDisallow: /\n",                        // empty user-agent
 			"User-agent: *\nDissallow: /\n",                     // misspelt key
 			"User-agent: *\nCrawl-delay: 5\nDisallow: /a\n",     // crawl-delay
@@ -152,6 +160,8 @@ func TestPythonReadsAsGoogleRefuses(t *testing.T) {
 		}
 	}
 	for _, body := range []string{
+		"User-agent: *\nDisallow: /*.php\n",                          // a literal '*'
+		"User-agent: *\nDisallow: /a$\n",                             // a literal '$'
 		"User-agent: *\nAllow: /a\nDisallow: /\n",                    // first match
 		"User-agent: *\n\nDisallow: /\n",                             // an empty line after user-agent lines
 		"User-agent: *\nDisallow: /a\n\nDisallow: /\n",               // an empty line inside a group
@@ -164,6 +174,22 @@ func TestPythonReadsAsGoogleRefuses(t *testing.T) {
 	}
 	if ParseString("User-agent: GPTBot\nDisallow: /a\nUser-agent: GPTBot\nDisallow: /b\n").PythonNamesAsGoogle(SemanticsPythonLegacy, "GPTBot", []string{"GPTBot"}) {
 		t.Errorf("python-legacy: a crawler named by two groups accepted")
+	}
+	version := ParseString("User-agent: GPTBot/1.0\nDisallow: /\n")
+	for _, s := range []Semantics{SemanticsPythonLegacy, SemanticsPython} {
+		if !version.PythonReadsAsGoogle(s) || version.PythonNamesAsGoogle(s, "GPTBot", []string{"GPTBot"}) || !version.PythonNamesAsGoogle(s, "CCBot", nil) {
+			t.Errorf("%s: a versioned user-agent value is not judged crawler by crawler", s)
+		}
+	}
+	linguee := ParseString("User-agent: Linguee Bot\nDisallow: /a\n\nUser-agent: Linguee\nDisallow: /b\n")
+	if linguee.As(SemanticsPython).Match("/b", []string{"Linguee Bot"}).Allowed == linguee.Match("/b", []string{"Linguee"}).Allowed {
+		t.Errorf("python: the Linguee file reads as Google's; the case below proves nothing")
+	}
+	if linguee.PythonNamesAsGoogle(SemanticsPython, "Linguee Bot", []string{"Linguee"}) {
+		t.Errorf("python: a crawler named by its whole name and by a part of it accepted")
+	}
+	if !ParseString("User-agent: *\nDisallow: /*.php$\nDisallow: /a*b/**\n").PythonReadsAsGoogle(SemanticsPython) {
+		t.Errorf("python: wildcards and a final anchor refused")
 	}
 	if ParseString(alike).PythonReadsAsGoogle(SemanticsRFC9309) {
 		t.Errorf("rfc9309: PythonReadsAsGoogle true")
