@@ -3,10 +3,11 @@ package robots
 import "strings"
 
 // PythonReadsAsGoogle reports whether reading s of f, a python reading
-// (python-legacy or python), gives every crawler whose name
-// PythonNamesAsGoogle accepts Google's verdict on every path of the bytes
-// Python's quote keeps (the root among them), so that a census may skip
-// building and asking that reading for it. It holds only for files
+// (python-legacy or python), gives every crawler for whose name
+// PythonTokenAsGoogle finds a token Google's verdict for that token on
+// every path of the bytes Python's quote keeps (the root among them), so
+// that a census may ask Google's reading instead of building and asking
+// that reading. It holds only for files
 // without a line on which the readings' doc comments name a difference
 // from Google:
 //
@@ -17,7 +18,7 @@ import "strings"
 //     misspelt key, no crawl-delay);
 //   - no user-agent value is empty (it names every crawler for Python),
 //     holds '%' (unquoted by Python) or is Google's '*' without being '*'
-//     alone ("* x"); which crawlers the others name is PythonNamesAsGoogle's
+//     alone ("* x"); which crawlers the others name is PythonTokenAsGoogle's
 //     question;
 //   - every rule value is empty or starts with '/' but not "//", holds only
 //     bytes quote keeps (no '%', '?' or ';': nothing urlparse, quote or
@@ -129,20 +130,25 @@ func pythonAlikeRule(v string, legacy bool) bool {
 	return pyPatternKept(strings.TrimSuffix(v, "$"))
 }
 
-// PythonNamesAsGoogle reports whether python reading s of f, given the
-// crawler's name, obeys the groups Google's reading obeys given google
-// (one product token, or none for the '*' groups): every user-agent value
-// but '*' that Python's applies_to takes to name the crawler (a substring
-// of its name, ignoring case) is one whose token (Google's cut) is the
-// token Google is given, and the reverse; for python, which obeys only the
-// values equal to the name where one is ("Linguee Bot" before "Linguee"),
-// they are all equal to it or none is; for python-legacy, which obeys the
-// first group that names the crawler where Google merges them, they lie
-// in one group. Together with PythonReadsAsGoogle it means that s gives
-// the crawler Google's verdicts.
-func (f *File) PythonNamesAsGoogle(s Semantics, name string, google []string) bool {
-	if s != SemanticsPythonLegacy && s != SemanticsPython || len(google) > 1 || !asciiOnly(name) {
-		return false
+// PythonTokenAsGoogle returns the product token for which Google's
+// reading of f gives the crawler named name python reading s's verdicts,
+// where f is a file PythonReadsAsGoogle accepts for s: token is empty when
+// Python obeys the '*' groups (Google is then given no agent); ok is false
+// when Google obeys no such groups. It is ok when the user-agent values
+// other than '*' that Python's applies_to takes to name the crawler (a
+// substring of its name cut at '/', ignoring case) all have one token
+// (Google's cut, Agent.Token) and every value of that token names it for
+// Python: the groups Python obeys are then the groups Google obeys for the
+// token. For python, which obeys only the values equal to the name where
+// one is ("Linguee Bot" before "Linguee"), they are all equal to it or
+// none is, and its deciding rule is Google's (the same patterns, longest
+// first, allow on ties, the first of equal rules); for python-legacy,
+// which obeys the first group that names the crawler where Google merges
+// them, they lie in one group, and only the verdict is Google's (its first
+// match may be another rule).
+func (f *File) PythonTokenAsGoogle(s Semantics, name string) (token string, ok bool) {
+	if s != SemanticsPythonLegacy && s != SemanticsPython || !asciiOnly(name) {
+		return "", false
 	}
 	name, _, _ = strings.Cut(name, "/")
 	named := -1
@@ -150,20 +156,13 @@ func (f *File) PythonNamesAsGoogle(s Semantics, name string, google []string) bo
 	for gi := range f.Groups {
 		for _, a := range f.Groups[gi].Agents {
 			v := strings.TrimSpace(a.Value)
-			if v == "*" {
+			if v == "*" || !containsFoldASCII(name, v) {
 				continue
 			}
-			byPython := containsFoldASCII(name, v)
-			if byPython != (len(google) == 1 && equalFoldASCII(a.Token, google[0])) {
-				return false
+			if a.Token == "" || token != "" && !equalFoldASCII(a.Token, token) || named >= 0 && named != gi && s == SemanticsPythonLegacy {
+				return "", false
 			}
-			if !byPython {
-				continue
-			}
-			if named >= 0 && named != gi && s == SemanticsPythonLegacy {
-				return false
-			}
-			named = gi
+			token, named = a.Token, gi
 			if len(v) == len(name) {
 				whole = true
 			} else {
@@ -171,5 +170,21 @@ func (f *File) PythonNamesAsGoogle(s Semantics, name string, google []string) bo
 			}
 		}
 	}
-	return !(whole && part) || s == SemanticsPythonLegacy
+	if whole && part && s == SemanticsPython || token != "" && !f.tokenNamesOnly(token, name) {
+		return "", false
+	}
+	return token, true
+}
+
+// tokenNamesOnly reports whether every user-agent value of f whose token
+// is token names the crawler name (cut at '/') for Python.
+func (f *File) tokenNamesOnly(token, name string) bool {
+	for gi := range f.Groups {
+		for _, a := range f.Groups[gi].Agents {
+			if !a.Global && equalFoldASCII(a.Token, token) && !containsFoldASCII(name, strings.TrimSpace(a.Value)) {
+				return false
+			}
+		}
+	}
+	return true
 }
