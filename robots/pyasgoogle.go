@@ -31,9 +31,11 @@ import "strings"
 //     has a rule.
 //
 // For python-legacy (first match, groups ended by an empty line, the first
-// '*' group alone), besides: no allow line, no empty line after user-agent
-// lines or before a rule of the same group, no group with an empty and
-// another rule, and at most one group naming '*'.
+// '*' group alone), besides: no allow line after a disallow line of the
+// same group that is a prefix of it, nor a disallow line after such an
+// allow line unless equal to it (firstMatchAlike), no empty line after
+// user-agent lines or before a rule of the same group, no group with an
+// empty and another rule, and at most one group naming '*'.
 //
 // TestPythonReadsAsGoogleOnCorpus proves it on the shared corpus.
 func (f *File) PythonReadsAsGoogle(s Semantics) bool {
@@ -49,7 +51,7 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 		return false
 	}
 	var g pyAlikeGroup
-	stars := 0
+	stars, work := 0, 0
 	for i, c := range classes {
 		switch c.kind() {
 		case lineNone:
@@ -65,6 +67,9 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 			if g.state == pyRules {
 				g = pyAlikeGroup{}
 			}
+			if g.state == pyStart {
+				g.first = i
+			}
 			if v == "*" && !g.star {
 				g.star = true
 				stars++
@@ -72,7 +77,7 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 			g.state = pyAgents
 		case lineAllow, lineDisallow:
 			v := c.value(f.lines[i])
-			if legacy && c.kind() == lineAllow || !g.rule(v, legacy) {
+			if !g.rule(v, legacy) || legacy && !f.firstMatchAlike(classes, &g, i, &work) {
 				return false
 			}
 		default:
@@ -82,8 +87,47 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 	return g.state == pyRules && (!legacy || stars <= 1)
 }
 
+// maxFirstMatchWork bounds the pairs of rules firstMatchAlike compares in
+// a file; past it the file is refused.
+const maxFirstMatchWork = 1 << 14
+
+// firstMatchAlike reports whether rule line i of g, read first match
+// (python-legacy), leaves every path the verdict of the longest match
+// (Google): no earlier rule of the group of the other directive is a
+// prefix of it, unless an allow equal to a later disallow, which wins for
+// both. Where first and longest match differ on a path, both rules match
+// it, so the shorter is a prefix of the longer and comes first (else it
+// would not be the first match), with the other directive, or they are
+// equal and the disallow comes first (Google lets the allow win the tie).
+// With plain paths (no wildcard, no index.htm) matching is by prefix for
+// both. work counts the pairs compared in the file.
+func (f *File) firstMatchAlike(classes []lineClass, g *pyAlikeGroup, i int, work *int) bool {
+	allow := classes[i].kind() == lineAllow
+	if allow {
+		g.allows = true
+	} else if !g.allows {
+		return true // no earlier allow to compare with
+	}
+	v := classes[i].value(f.lines[i])
+	for j := g.first; j < i; j++ {
+		k := classes[j].kind()
+		if k != lineAllow && k != lineDisallow || (k == lineAllow) == allow {
+			continue
+		}
+		if *work++; *work > maxFirstMatchWork {
+			return false
+		}
+		if earlier := classes[j].value(f.lines[j]); strings.HasPrefix(v, earlier) && (allow || v != earlier) {
+			return false
+		}
+	}
+	return true
+}
+
 // pyAlikeGroup is where PythonReadsAsGoogle stands in the current group.
 type pyAlikeGroup struct {
+	first       int     // the line of its first user-agent line
+	allows      bool    // the group has an allow rule
 	state       pyState // pyStart before any user-agent line
 	ended       bool    // an empty line followed the group's rules
 	empty, full bool    // the group has an empty rule, a rule with a path

@@ -165,7 +165,9 @@ func TestPythonReadsAsGoogleRefuses(t *testing.T) {
 	for _, body := range []string{
 		"User-agent: *\nDisallow: /*.php\n",                          // a literal '*'
 		"User-agent: *\nDisallow: /a$\n",                             // a literal '$'
-		"User-agent: *\nAllow: /a\nDisallow: /\n",                    // first match
+		"User-agent: *\nDisallow: /\nAllow: /a\n",                    // first match: a disallow before a longer allow
+		"User-agent: *\nDisallow: /a\nAllow: /a\n",                   // first match: a disallow before an equal allow
+		"User-agent: *\nAllow: /a\nDisallow: /a/b\n",                 // first match: an allow before a longer disallow
 		"User-agent: *\n\nDisallow: /\n",                             // an empty line after user-agent lines
 		"User-agent: *\nDisallow: /a\n\nDisallow: /\n",               // an empty line inside a group
 		"User-agent: *\nDisallow:\nDisallow: /\n",                    // an empty disallow allows everything
@@ -173,6 +175,15 @@ func TestPythonReadsAsGoogleRefuses(t *testing.T) {
 	} {
 		if ParseString(body).PythonReadsAsGoogle(SemanticsPythonLegacy) {
 			t.Errorf("python-legacy: %q read as Google's", body)
+		}
+	}
+	for _, body := range []string{
+		"User-agent: *\nAllow: /a\nDisallow: /\n",                       // the longer first
+		"User-agent: *\nAllow: /a\nDisallow: /a\n",                      // equal, the allow first: it wins for both
+		"User-agent: *\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /a\n", // another group
+	} {
+		if !ParseString(body).PythonReadsAsGoogle(SemanticsPythonLegacy) {
+			t.Errorf("python-legacy: %q refused", body)
 		}
 	}
 	if _, ok := ParseString("User-agent: GPTBot\nDisallow: /a\nUser-agent: GPTBot\nDisallow: /b\n").PythonTokenAsGoogle(SemanticsPythonLegacy, "GPTBot"); ok {
