@@ -22,7 +22,7 @@ import (
 // seven files in ten of the shared corpus) and a crawler they name by the
 // values Google names it by (File.AgentsReadAsGoogle); for the python
 // readings, a file with no line on which they can differ from Google
-// (File.PythonReadsAsGoogle: a file in four for python-legacy, three in
+// (File.PythonReadsAsGoogle: a file in three for python-legacy, three in
 // five for python) and a crawler whose groups Google obeys for one token
 // (File.PythonTokenAsGoogle), which is then asked of Google's reading
 // (python-legacy's deciding line, first match, is asked of the reading
