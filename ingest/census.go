@@ -205,11 +205,15 @@ func relatesTo(t, v string) bool {
 // row per crawler of tokens for each reading that differs.
 func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q crawlerQuery, tokens []string) {
 	google := c.google
-	g := c.verdicts(f, google, q.google)
+	var g verdicts
+	judged := false // g is Google's verdicts, asked for the first reading not alike
 	for ri, sem := range c.sems {
 		a, alike := c.ask(f, ri, q.agentsFor(sem), q.google)
 		if alike {
 			continue // no difference
+		}
+		if !judged {
+			g, judged = c.verdicts(f, google, q.google), true
 		}
 		v := c.verdicts(f, a.r, a.agents)
 		if v.root.Allowed == g.root.Allowed && v.blocked == g.blocked {
