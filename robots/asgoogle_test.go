@@ -126,3 +126,31 @@ func namedTokens(f *File, tokens []string) [][]string {
 	}
 	return out
 }
+
+// A status outside 2xx decides every reading's verdicts without its body
+// (As reads nothing then): each reading gives, for a body that disallows
+// everything to everyone, what its doc comment says of the status, whatever
+// the crawler and the path.
+func TestReadingStatusDecidesAlone(t *testing.T) {
+	body := []byte("User-agent: *\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n")
+	allowed := map[int][]bool{ // google, python-legacy, rfc9309, python, crawler-commons
+		301: {true, true, true, true, true},
+		401: {true, false, true, false, true},
+		404: {true, true, true, true, true},
+		429: {false, true, true, true, true},
+		503: {false, false, false, false, false},
+	}
+	for status, want := range allowed {
+		f := ParseResponse(Response{Status: status}, body)
+		for _, s := range AllSemantics() {
+			r := f.As(s)
+			for _, agents := range [][]string{{"GPTBot"}, {"CCBot"}, nil} {
+				for _, p := range []string{"/", "/a"} {
+					if got := r.Match(p, agents); got.Allowed != want[s] || got.Line != 0 {
+						t.Errorf("status %d, %s, %q, %s: %+v, want allowed=%v by no line", status, s, agents, p, got, want[s])
+					}
+				}
+			}
+		}
+	}
+}
