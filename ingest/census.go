@@ -16,16 +16,21 @@ import (
 // without a row reads as Google reads it.
 //
 // The census asks only what it needs. Each reading is built once per
-// capture, and not at all where the file has no line on which it can
-// differ from Google (robots.File.ReadsAsGoogle: two files in three of the
-// shared corpus for rfc9309 and crawler-commons), nor for a crawler on
-// whose name the python readings obey the groups Google obeys, in a file
-// with no line on which they can differ from Google
-// (robots.File.PythonReadsAsGoogle and PythonNamesAsGoogle: a file in four
-// for python-legacy, one in two for python). The crawlers that no group of the file can name under any
-// parser (no user-agent value relates to their token, see relatesTo) all
-// get the verdicts of one of them, computed once; the others are judged
-// one by one. Full blocks are judged only where a root is disallowed.
+// capture, when first asked, and not at all where Google's reading gives
+// its verdicts: for rfc9309 and crawler-commons, a file with no line on
+// which they can differ from Google (robots.File.ReadsAsGoogle: about
+// seven files in ten of the shared corpus) and a crawler they name by the
+// values Google names it by (File.AgentsReadAsGoogle); for the python
+// readings, a file with no line on which they can differ from Google
+// (File.PythonReadsAsGoogle: a file in three for python-legacy, three in
+// five for python) and a crawler whose groups Google obeys for one token
+// (File.PythonTokenAsGoogle), which is then asked of Google's reading
+// (python-legacy's deciding line, first match, is asked of the reading
+// itself where it differs). The crawlers that no group of the file can
+// name under any parser (no user-agent value relates to their token, see
+// relatesTo) all get the verdicts of one of them, computed once; the
+// others are judged one by one. Full blocks are judged only where a root
+// is disallowed.
 
 // censusProbe is a path no rule of a real file is expected to name: a
 // crawler disallowed there and at the root is disallowed beyond the paths
@@ -49,6 +54,7 @@ type census struct {
 	explainer robots.Explainer   // classifies the differences, reused from capture to capture
 	unnamed   []int              // the crawlers no group of the capture can name
 	tokens    []string           // their tokens
+	agentBufs [][1]string        // per reading: the token its verdicts are asked of Google's reading for (ask)
 	// judgeEach judges every crawler alone, without sharing the verdicts
 	// of the crawlers no group can name: the tests compare the two.
 	judgeEach bool
@@ -59,7 +65,8 @@ type census struct {
 
 // newCensus returns the census of every reading robots knows but Google's.
 func newCensus() *census {
-	return &census{sems: robots.AllSemantics()[1:], relatedTo: map[string][]int{}}
+	sems := robots.AllSemantics()[1:]
+	return &census{sems: sems, relatedTo: map[string][]int{}, agentBufs: make([][1]string, len(sems))}
 }
 
 // crawlerQuery is what the census asks the readings for one crawler (or
@@ -197,19 +204,25 @@ func relatesTo(t, v string) bool {
 // row per crawler of tokens for each reading that differs.
 func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q crawlerQuery, tokens []string) {
 	google := c.google
-	g := c.verdicts(f, google, q.google)
+	var g verdicts
+	judged := false // g is Google's verdicts, asked for the first reading not alike
 	for ri, sem := range c.sems {
-		agents := q.agentsFor(sem)
-		if c.readsAsGoogle(f, ri, agents, q.google) {
+		a, alike := c.ask(f, ri, q.agentsFor(sem), q.google)
+		if alike {
 			continue // no difference
 		}
-		r := c.reading(f, ri)
-		v := c.verdicts(f, r, agents)
+		if !judged {
+			g, judged = c.verdicts(f, google, q.google), true
+		}
+		v := c.verdicts(f, a.r, a.agents)
 		if v.root.Allowed == g.root.Allowed && v.blocked == g.blocked {
 			continue
 		}
-		path := c.differingPath(f, google, r, q.google, agents, v, g)
-		gl, rl := google.Match(path, q.google).Line, r.Match(path, agents).Line
+		path := c.differingPath(f, google, a.r, q.google, a.agents, v, g)
+		gl, rl := google.Match(path, q.google).Line, a.r.Match(path, a.agents).Line
+		if a.realLines {
+			rl = c.reading(f, ri).Match(path, q.agentsFor(sem)).Line
+		}
 		class := c.classify(f, gl, rl)
 		for _, t := range tokens {
 			rs.Readings = append(rs.Readings, schema.Reading{
@@ -222,41 +235,72 @@ func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q craw
 	}
 }
 
+// asked is what gives a reading's verdicts for a query: reading r given
+// agents, which is the reading itself or Google's given the token that
+// reads alike (File.PythonTokenAsGoogle). realLines is true when r does
+// not give the reading's deciding lines (python-legacy's first match):
+// the reading itself is then built for a difference.
+type asked struct {
+	r         *robots.Reading
+	agents    []string
+	realLines bool
+}
+
 // alikeness is where a reading of the capture at hand gives Google's
 // verdicts.
 type alikeness uint8
 
 const (
-	alikeNowhere    alikeness = iota // the reading is asked
-	alikeEverywhere                  // for every crawler (File.ReadsAsGoogle)
-	alikeByName                      // for the crawlers File.PythonNamesAsGoogle accepts (File.PythonReadsAsGoogle)
+	alikeNowhere alikeness = iota // the reading is asked
+	alikeByToken                  // for the crawlers File.AgentsReadAsGoogle accepts (File.ReadsAsGoogle)
+	alikeByName                   // Google's for the token File.PythonTokenAsGoogle finds (File.PythonReadsAsGoogle)
 )
 
 // alikeOf returns where reading s of f gives Google's verdicts.
 func alikeOf(f *robots.File, s robots.Semantics) alikeness {
 	switch {
 	case f.ReadsAsGoogle(s):
-		return alikeEverywhere
+		return alikeByToken
 	case f.PythonReadsAsGoogle(s):
 		return alikeByName
 	}
 	return alikeNowhere
 }
 
-// readsAsGoogle reports whether reading ri of the capture at hand, given
-// agents, gives Google's verdicts given googleAgents, so that it need not
-// be built or asked.
-func (c *census) readsAsGoogle(f *robots.File, ri int, agents, googleAgents []string) bool {
-	if c.askEvery {
-		return false
+// ask returns what gives reading ri's verdicts for agents, Google's being
+// asked for googleAgents: alike is true when they are Google's own, so
+// that nothing need be asked. A python reading of a file it reads as
+// Google (alikeByName) is not built: Google's reading gives its verdicts
+// for the token File.PythonTokenAsGoogle finds.
+func (c *census) ask(f *robots.File, ri int, agents, googleAgents []string) (a asked, alike bool) {
+	switch {
+	case c.askEvery:
+	case c.alike[ri] == alikeByToken:
+		if f.AgentsReadAsGoogle(c.sems[ri], agents) {
+			return asked{}, true
+		}
+	case c.alike[ri] == alikeByName && len(agents) == 1:
+		token, ok := f.PythonTokenAsGoogle(c.sems[ri], agents[0])
+		if !ok {
+			break
+		}
+		if token == "" && len(googleAgents) == 0 || token != "" && len(googleAgents) == 1 && strings.EqualFold(token, googleAgents[0]) {
+			return asked{}, true
+		}
+		return asked{r: c.google, agents: c.tokenAgents(ri, token), realLines: c.sems[ri] != robots.SemanticsPython}, false
 	}
-	switch c.alike[ri] {
-	case alikeEverywhere:
-		return true
-	case alikeByName:
-		return len(agents) == 1 && f.PythonNamesAsGoogle(c.sems[ri], agents[0], googleAgents)
+	return asked{r: c.reading(f, ri), agents: agents}, false
+}
+
+// tokenAgents returns the agents that give Google's reading token: none
+// for the '*' groups (token empty), else token alone, in a slice of
+// reading ri's kept from query to query.
+func (c *census) tokenAgents(ri int, token string) []string {
+	if token == "" {
+		return nil
 	}
-	return false
+	c.agentBufs[ri][0] = token
+	return c.agentBufs[ri][:]
 }
 
 // reading returns reading ri of the capture at hand, building it when

@@ -108,9 +108,10 @@ func TestCensusSharedVerdictsOnCorpus(t *testing.T) {
 }
 
 // The census gives the same rows whether it skips the readings that read
-// as Google (robots.File.ReadsAsGoogle, PythonReadsAsGoogle and
-// PythonNamesAsGoogle) or builds and asks every reading for every crawler:
-// the whole egonkm corpus, with the 429 and 503 statuses too.
+// as Google or asks Google's reading in their place
+// (robots.File.ReadsAsGoogle and AgentsReadAsGoogle, PythonReadsAsGoogle
+// and PythonTokenAsGoogle) or builds and asks every reading for every
+// crawler: the whole egonkm corpus, with the 429 and 503 statuses too.
 func TestCensusSkipsOnlyAlikeReadingsOnCorpus(t *testing.T) {
 	path := testutil.Corpus(t, "robots", "egonkm-robots-txt", "robots.tar.gz")
 	bodies := testutil.TarBodies(t, path)

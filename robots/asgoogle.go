@@ -2,10 +2,12 @@ package robots
 
 import "strings"
 
-// ReadsAsGoogle reports whether reading s of f gives every crawler, asked
-// by its product token (as Google's cut gives it), for every path of the bytes googleAlikeByte allows other than '*' and '$'
-// (the root among them) except /robots.txt, the verdict Google's reading
-// gives it, so that a census may skip building and asking that reading.
+// ReadsAsGoogle reports whether reading s of f gives every crawler that
+// AgentsReadAsGoogle accepts, asked by its product token (as Google's cut
+// gives it), for every path of the bytes googleAlikeByte allows other than
+// '*' and '$' (the root among them) except /robots.txt, the verdict
+// Google's reading gives it, so that a census may skip building and asking
+// that reading.
 // It answers for rfc9309 and crawler-commons, and only for files without
 // a line on which their doc comments name a difference from Google:
 //
@@ -15,9 +17,9 @@ import "strings"
 //     is empty, a comment, a sitemap line or a user-agent, allow or
 //     disallow line spelt in full with its colon (no misspelt key, no
 //     crawl-delay: lineClass);
-//   - every user-agent value is '*' or a product token as a whole
-//     ([A-Za-z_-]+): Google's cut, RFC 9309's whole token and
-//     crawler-commons' names all compare the same string;
+//   - no user-agent value is Google's '*' without being '*' alone ("* x"):
+//     the other readings take it for a name; which crawlers the others
+//     name is AgentsReadAsGoogle's question;
 //   - every rule value is empty or starts with '/', holds only bytes no
 //     reading encodes or decodes (googleAlikeByte), '$' only at its end,
 //     and neither "index.htm" (Google's and crawler-commons' leniencies)
@@ -40,7 +42,7 @@ func (f *File) ReadsAsGoogle(s Semantics) bool {
 		switch c.kind() {
 		case lineNone, lineOther:
 		case lineUserAgent:
-			if v := c.value(f.lines[i]); v != "*" && !isToken(v) {
+			if v := c.value(f.lines[i]); v != "*" && isGlobalAgent(v) {
 				return false
 			}
 		case lineAllow, lineDisallow:
@@ -54,9 +56,34 @@ func (f *File) ReadsAsGoogle(s Semantics) bool {
 	return true
 }
 
-// isToken reports whether v is a product token as a whole: [A-Za-z_-]+.
-func isToken(v string) bool {
-	return v != "" && allBytes(v, isTokenByte)
+// AgentsReadAsGoogle reports whether reading s of f (rfc9309 or
+// crawler-commons) names agents, product tokens, by the user-agent values
+// Google's reading names them by, so that, where ReadsAsGoogle holds, it
+// gives them Google's verdicts. Google compares a value's token (its cut
+// at the first byte outside [A-Za-z_-], Agent.Token). Crawler-commons
+// names a crawler by a value equal to one of its names or, not a token as
+// a whole, starting with one: for a product token, the same as Google's
+// cut, so it is always true. RFC 9309 compares the whole value: it is
+// true when no value that is not a token as a whole has one of agents as
+// its token ("GPTBot/1.0" names GPTBot for Google alone).
+func (f *File) AgentsReadAsGoogle(s Semantics, agents []string) bool {
+	switch s {
+	case SemanticsCrawlerCommons:
+		return true
+	case SemanticsRFC9309:
+		for _, a := range f.agents {
+			if a.Token == a.Value || a.Global {
+				continue
+			}
+			for _, ua := range agents {
+				if equalFoldASCII(a.Token, ua) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // googleAlikeRule reports whether rule value v reads alike for Google,

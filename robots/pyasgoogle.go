@@ -3,10 +3,11 @@ package robots
 import "strings"
 
 // PythonReadsAsGoogle reports whether reading s of f, a python reading
-// (python-legacy or python), gives every crawler whose name
-// PythonNamesAsGoogle accepts Google's verdict on every path of the bytes
-// Python's quote keeps (the root among them), so that a census may skip
-// building and asking that reading for it. It holds only for files
+// (python-legacy or python), gives every crawler for whose name
+// PythonTokenAsGoogle finds a token Google's verdict for that token on
+// every path of the bytes Python's quote keeps (the root among them), so
+// that a census may ask Google's reading instead of building and asking
+// that reading. It holds only for files
 // without a line on which the readings' doc comments name a difference
 // from Google:
 //
@@ -15,19 +16,26 @@ import "strings"
 //     every line is empty, a comment, a sitemap line or a user-agent,
 //     allow or disallow line spelt in full with its colon (lineClass: no
 //     misspelt key, no crawl-delay);
-//   - every user-agent value is '*' or a product token as a whole
-//     ([A-Za-z_-]+): no empty value, which names every crawler for Python;
+//   - no user-agent value is empty (it names every crawler for Python),
+//     holds '%' (unquoted by Python) or is Google's '*' without being '*'
+//     alone ("* x"); which crawlers the others name is PythonTokenAsGoogle's
+//     question;
 //   - every rule value is empty or starts with '/' but not "//", holds only
-//     bytes quote keeps (no '%', '?', ';', '*' or '$': nothing urlparse,
-//     quote or unquote changes, no wildcard) and not "index.htm" (Google's
-//     leniency);
+//     bytes quote keeps (no '%', '?' or ';': nothing urlparse, quote or
+//     unquote changes) and not "index.htm" (Google's leniency); for python
+//     it may also hold the wildcard '*' (no run after one starting "//")
+//     and end with the anchor '$', which it reads as Google does (its
+//     patterns are then their values, matched as RFC 9309's), and for
+//     python-legacy, which takes both as literal characters, neither;
 //   - no rule comes before the first user-agent line, and the last group
 //     has a rule.
 //
 // For python-legacy (first match, groups ended by an empty line, the first
-// '*' group alone), besides: no allow line, no empty line after user-agent
-// lines or before a rule of the same group, no group with an empty and
-// another rule, and at most one group naming '*'.
+// '*' group alone), besides: no allow line after a disallow line of the
+// same group that is a prefix of it, nor a disallow line after such an
+// allow line unless equal to it (firstMatchAlike), no empty line after
+// user-agent lines or before a rule of the same group, no group with an
+// empty and another rule, and at most one group naming '*'.
 //
 // TestPythonReadsAsGoogleOnCorpus proves it on the shared corpus.
 func (f *File) PythonReadsAsGoogle(s Semantics) bool {
@@ -43,7 +51,7 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 		return false
 	}
 	var g pyAlikeGroup
-	stars := 0
+	stars, work := 0, 0
 	for i, c := range classes {
 		switch c.kind() {
 		case lineNone:
@@ -53,11 +61,14 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 		case lineOther:
 		case lineUserAgent:
 			v := c.value(f.lines[i])
-			if v != "*" && !isToken(v) {
+			if v == "" || v != "*" && (isGlobalAgent(v) || strings.IndexByte(v, '%') >= 0) {
 				return false
 			}
 			if g.state == pyRules {
 				g = pyAlikeGroup{}
+			}
+			if g.state == pyStart {
+				g.first = i
 			}
 			if v == "*" && !g.star {
 				g.star = true
@@ -66,7 +77,7 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 			g.state = pyAgents
 		case lineAllow, lineDisallow:
 			v := c.value(f.lines[i])
-			if legacy && c.kind() == lineAllow || !g.rule(v, legacy) {
+			if !g.rule(v, legacy) || legacy && !f.firstMatchAlike(classes, &g, i, &work) {
 				return false
 			}
 		default:
@@ -76,8 +87,47 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 	return g.state == pyRules && (!legacy || stars <= 1)
 }
 
+// maxFirstMatchWork bounds the pairs of rules firstMatchAlike compares in
+// a file; past it the file is refused.
+const maxFirstMatchWork = 1 << 14
+
+// firstMatchAlike reports whether rule line i of g, read first match
+// (python-legacy), leaves every path the verdict of the longest match
+// (Google): no earlier rule of the group of the other directive is a
+// prefix of it, unless an allow equal to a later disallow, which wins for
+// both. Where first and longest match differ on a path, both rules match
+// it, so the shorter is a prefix of the longer and comes first (else it
+// would not be the first match), with the other directive, or they are
+// equal and the disallow comes first (Google lets the allow win the tie).
+// With plain paths (no wildcard, no index.htm) matching is by prefix for
+// both. work counts the pairs compared in the file.
+func (f *File) firstMatchAlike(classes []lineClass, g *pyAlikeGroup, i int, work *int) bool {
+	allow := classes[i].kind() == lineAllow
+	if allow {
+		g.allows = true
+	} else if !g.allows {
+		return true // no earlier allow to compare with
+	}
+	v := classes[i].value(f.lines[i])
+	for j := g.first; j < i; j++ {
+		k := classes[j].kind()
+		if k != lineAllow && k != lineDisallow || (k == lineAllow) == allow {
+			continue
+		}
+		if *work++; *work > maxFirstMatchWork {
+			return false
+		}
+		if earlier := classes[j].value(f.lines[j]); strings.HasPrefix(v, earlier) && (allow || v != earlier) {
+			return false
+		}
+	}
+	return true
+}
+
 // pyAlikeGroup is where PythonReadsAsGoogle stands in the current group.
 type pyAlikeGroup struct {
+	first       int     // the line of its first user-agent line
+	allows      bool    // the group has an allow rule
 	state       pyState // pyStart before any user-agent line
 	ended       bool    // an empty line followed the group's rules
 	empty, full bool    // the group has an empty rule, a rule with a path
@@ -97,7 +147,7 @@ func (g *pyAlikeGroup) blank() bool {
 // rule reads a rule of value v: false where a python reading may read it
 // otherwise than Google.
 func (g *pyAlikeGroup) rule(v string, legacy bool) bool {
-	if g.state == pyStart || g.ended || !pythonAlikeRule(v) {
+	if g.state == pyStart || g.ended || !pythonAlikeRule(v, legacy) {
 		return false
 	}
 	g.state = pyRules
@@ -110,43 +160,73 @@ func (g *pyAlikeGroup) rule(v string, legacy bool) bool {
 }
 
 // pythonAlikeRule reports whether rule value v reads alike for Google and
-// both python readings (see PythonReadsAsGoogle).
-func pythonAlikeRule(v string) bool {
+// python-legacy (legacy) or python (see PythonReadsAsGoogle).
+func pythonAlikeRule(v string, legacy bool) bool {
 	if v == "" {
 		return true
 	}
-	return v[0] == '/' && !strings.HasPrefix(v, "//") && pyQuoted(v) && !strings.Contains(v, "index.htm")
+	if v[0] != '/' || strings.HasPrefix(v, "//") || strings.Contains(v, "index.htm") {
+		return false
+	}
+	if legacy {
+		return pyQuoted(v)
+	}
+	return pyPatternKept(strings.TrimSuffix(v, "$"))
 }
 
-// PythonNamesAsGoogle reports whether python reading s of f, given the
-// crawler's name, obeys the groups Google's reading obeys given google
-// (one product token, or none for the '*' groups): every user-agent value
-// but '*' that Python's applies_to takes to name the crawler (a substring
-// of its name, ignoring case) is the token Google is given, and the
-// reverse; for python-legacy, which obeys the first group that names the
-// crawler where Google merges them, they lie in one group. Together with
-// PythonReadsAsGoogle it means that s gives the crawler Google's verdicts.
-func (f *File) PythonNamesAsGoogle(s Semantics, name string, google []string) bool {
-	if s != SemanticsPythonLegacy && s != SemanticsPython || len(google) > 1 || !asciiOnly(name) {
-		return false
+// PythonTokenAsGoogle returns the product token for which Google's
+// reading of f gives the crawler named name python reading s's verdicts,
+// where f is a file PythonReadsAsGoogle accepts for s: token is empty when
+// Python obeys the '*' groups (Google is then given no agent); ok is false
+// when Google obeys no such groups. It is ok when the user-agent values
+// other than '*' that Python's applies_to takes to name the crawler (a
+// substring of its name cut at '/', ignoring case) all have one token
+// (Google's cut, Agent.Token) and every value of that token names it for
+// Python: the groups Python obeys are then the groups Google obeys for the
+// token. For python, which obeys only the values equal to the name where
+// one is ("Linguee Bot" before "Linguee"), they are all equal to it or
+// none is, and its deciding rule is Google's (the same patterns, longest
+// first, allow on ties, the first of equal rules); for python-legacy,
+// which obeys the first group that names the crawler where Google merges
+// them, they lie in one group, and only the verdict is Google's (its first
+// match may be another rule).
+func (f *File) PythonTokenAsGoogle(s Semantics, name string) (token string, ok bool) {
+	if s != SemanticsPythonLegacy && s != SemanticsPython || !asciiOnly(name) {
+		return "", false
 	}
 	name, _, _ = strings.Cut(name, "/")
 	named := -1
+	var whole, part bool // a value naming the crawler is its whole name, a part of it
 	for gi := range f.Groups {
 		for _, a := range f.Groups[gi].Agents {
 			v := strings.TrimSpace(a.Value)
-			if v == "*" {
+			if v == "*" || !containsFoldASCII(name, v) {
 				continue
 			}
-			byPython := containsFoldASCII(name, v)
-			if byPython != (len(google) == 1 && strings.EqualFold(v, google[0])) {
-				return false
+			if a.Token == "" || token != "" && !equalFoldASCII(a.Token, token) || named >= 0 && named != gi && s == SemanticsPythonLegacy {
+				return "", false
 			}
-			if byPython && named >= 0 && named != gi && s == SemanticsPythonLegacy {
-				return false
+			token, named = a.Token, gi
+			if len(v) == len(name) {
+				whole = true
+			} else {
+				part = true
 			}
-			if byPython {
-				named = gi
+		}
+	}
+	if whole && part && s == SemanticsPython || token != "" && !f.tokenNamesOnly(token, name) {
+		return "", false
+	}
+	return token, true
+}
+
+// tokenNamesOnly reports whether every user-agent value of f whose token
+// is token names the crawler name (cut at '/') for Python.
+func (f *File) tokenNamesOnly(token, name string) bool {
+	for gi := range f.Groups {
+		for _, a := range f.Groups[gi].Agents {
+			if !a.Global && equalFoldASCII(a.Token, token) && !containsFoldASCII(name, strings.TrimSpace(a.Value)) {
+				return false
 			}
 		}
 	}

@@ -264,9 +264,13 @@ type Reading struct {
 
 // As returns the file read with semantics s. Build it once and match many
 // URLs with it: for s other than Google, As derives that parser's groups
-// from the file's lines.
+// from the file's lines, unless the status decides every verdict (outside
+// 2xx: the body is not read).
 func (f *File) As(s Semantics) *Reading {
 	r := &Reading{f: f, sem: s}
+	if f.Response.bodyIgnored() {
+		return r // the status decides every verdict (each reading's match asks it first): nothing to read
+	}
 	switch s {
 	case SemanticsPythonLegacy:
 		readPythonLegacy(f, &r.py)
