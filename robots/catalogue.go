@@ -1093,8 +1093,9 @@ var catalogue = [numCodes]CodeInfo{
 		"a path with '?', ';', '#' or no leading '/' that parsers normalise differently",
 		"The rule's path holds '?', ';' or '#', or does not start with "+
 			"'/': parsers normalise it or the URL differently (Python's "+
-			"urllib.robotparser drops an empty query, so \"Disallow: /?\" is "+
-			"\"Disallow: /\", which blocks the whole site). Start paths with "+
+			"urllib.robotparser of 3.12 and earlier drops an empty query, so "+
+			"\"Disallow: /?\" is \"Disallow: /\", which blocks the whole "+
+			"site; since python/cpython#138502 the '?' counts). Start paths with "+
 			"'/', and avoid empty queries.",
 		"other parsers normalise this rule's path differently from Google"),
 	DisagreePercentEncoding: disagreement("percent-encoding", Info,
