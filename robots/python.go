@@ -11,9 +11,6 @@ type pyRFCReading struct {
 	agents []pyAgent
 	rules  []rfcRule
 	groups []rfcGroup
-	// unread: read() raised before parsing (the body is not UTF-8), so
-	// can_fetch answers false to everything.
-	unread bool
 }
 
 // pyRFCBuilder forms the groups of a pyRFCReading from lines.
@@ -25,9 +22,13 @@ type pyRFCBuilder struct {
 }
 
 // readPython derives the python reading from the file's line list, cut at
-// Python's own line breaks, as readPythonLegacy does.
+// Python's own line breaks, as readPythonLegacy does. A body that is not
+// UTF-8 is read too (python/cpython#138502: "Don't fail trying to decode
+// non-UTF-8 robots.txt files"), its bytes as they are: an invalid octet
+// is no white space or line break, and a rule compares it as its escape
+// ([pyNormalise]).
 func readPython(f *File, r *pyRFCReading) {
-	if r.unread = f.badUTF8; !pyParses(f) {
+	if f.Response.bodyIgnored() {
 		return
 	}
 	r.agents = make([]pyAgent, 0, len(f.agents))
@@ -141,7 +142,7 @@ func pyPattern(paths *strings.Builder, value string) string {
 // match is can_fetch for url and a crawler that answers to any of agents.
 func (r *pyRFCReading) match(f *File, url string, agents []string) Verdict {
 	var buf [4]pyName
-	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0], pyRFCRequestPath)
+	path, names, v, ok := pyMatchInput(f, false, url, agents, buf[:0], pyRFCRequestPath)
 	if !ok {
 		return v
 	}

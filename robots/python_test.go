@@ -96,9 +96,12 @@ func TestPythonDiffers(t *testing.T) {
 		{"crawl-delay counts as a rule: the user-agent after it starts a group",
 			"User-agent: *\nCrawl-delay: 5\nUser-agent: GPTBot\nDisallow: /\n", "CCBot", "/",
 			Verdict{false, 4}, Verdict{true, 0}, Verdict{true, 0}},
-		{"a body that is not UTF-8 is still never parsed",
+		{"a body that is not UTF-8 is now read (#138502)",
 			"User-agent: *\nAllow: /\n# caf\xE9\n", "GPTBot", "/",
-			Verdict{true, 2}, Verdict{false, 0}, Verdict{false, 0}},
+			Verdict{true, 2}, Verdict{false, 0}, Verdict{true, 2}},
+		{"a raw octet that is not UTF-8 is its escape (#138502)",
+			"User-agent: *\nDisallow: /caf\xE9\n", "GPTBot", "/caf%e9",
+			Verdict{true, 0}, Verdict{false, 0}, Verdict{false, 2}},
 	}
 	for _, tt := range tests {
 		f := ParseString(tt.body)
@@ -188,13 +191,15 @@ func TestPythonPattern(t *testing.T) {
 	}
 }
 
-// TestPythonPercentEncoding gives every verdict of PercentEncodingTest and
-// DisallowQueryStringTest, the test classes of python/cpython#138502,
-// which gh-138907's change builds on.
+// TestPythonPercentEncoding gives every verdict of PercentEncodingTest,
+// DisallowQueryStringTest and LocalNetworkTestCase, the test classes of
+// python/cpython#138502, which gh-138907's change builds on: a body that
+// is not UTF-8 among them (PercentEncodingTest's raw octet, and
+// LocalNetworkTestCase's file).
 func TestPythonPercentEncoding(t *testing.T) {
 	cases := readExpectations(t, filepath.Join("testdata", "python", "percent-encoding.txt"))
-	if len(cases) != 2 || len(cases[0].wants) < 100 {
-		t.Fatalf("%d cases read, want PercentEncodingTest with its 100-odd URLs and DisallowQueryStringTest", len(cases))
+	if len(cases) != 3 || len(cases[0].wants) < 100 {
+		t.Fatalf("%d cases read, want PercentEncodingTest with its 100-odd URLs, DisallowQueryStringTest and LocalNetworkTestCase", len(cases))
 	}
 	n := 0
 	for _, c := range cases {
@@ -206,7 +211,7 @@ func TestPythonPercentEncoding(t *testing.T) {
 			}
 		}
 	}
-	if n != 142 {
-		t.Errorf("%d expectations read, want the 142 the file keeps", n)
+	if n != 153 {
+		t.Errorf("%d expectations read, want the 153 the file keeps", n)
 	}
 }

@@ -135,8 +135,9 @@ const (
 	//   - Rule paths and URLs are compared as python/cpython#138502
 	//     ("gh-88375, gh-111788: Fix parsing errors and normalization in
 	//     robotparser", CPython main, 2025-09-04, which the change builds
-	//     on) compares them, tested by its PercentEncodingTest and
-	//     DisallowQueryStringTest (testdata/python/percent-encoding.txt):
+	//     on) compares them, tested by its PercentEncodingTest,
+	//     DisallowQueryStringTest and LocalNetworkTestCase
+	//     (testdata/python/percent-encoding.txt):
 	//     every escape decoded and every byte that quote does not keep
 	//     encoded again, octet by octet ("%7E" is "~", "%f0" is "%F0" even
 	//     when not UTF-8, a '%' that starts no escape is "%25"); the first
@@ -157,24 +158,24 @@ const (
 	//     "request-rate" and "sitemap" are keys, spelled in full with a
 	//     colon; crawl-delay and request-rate lines count as rules for
 	//     grouping (a user-agent line after them starts a group).
-	//   - Lines end also at Python's own line breaks, the body must be
-	//     UTF-8, a ValueError of int() ends the parse (of urlparse, on a
-	//     URL, can_fetch answers false), and statuses read as read() sets
-	//     its flags: all as python-legacy.
+	//   - Lines end also at Python's own line breaks, a ValueError of
+	//     int() ends the parse (of urlparse, on a URL, can_fetch answers
+	//     false), and statuses read as read() sets its flags: all as
+	//     python-legacy.
 	//   - /robots.txt is matched like any path; no index.htm leniency.
 	//
-	// Not read as #138502 reads it: a body that is not UTF-8, which
-	// #138502 decodes ("Don't fail trying to decode non-UTF-8 robots.txt
-	// files"; its raw octets then compare as their escapes) and the
-	// reading still takes for unread, as python-legacy does. Whether
-	// #138502 is in the 3.13 backport is not known here.
+	// Whether #138502 is in the 3.13 backport is not known here.
 	//
 	// What it shares with Google since the change: blank lines never end a
 	// group and a user-agent line after a rule starts one (PR: "empty lines
 	// are always ignored", "the user-agent line after a rule starts a new
 	// group"), the longest match decides and Allow wins ties (PR: "the
 	// rule with the longest match wins", "the Allow rule wins"), rules
-	// before any user-agent line are ignored.
+	// before any user-agent line are ignored; and since #138502 a body
+	// that is not UTF-8 is read, its invalid octets kept ("Don't fail
+	// trying to decode non-UTF-8 robots.txt files"; LocalNetworkTestCase:
+	// "Disallow: /non-utf8/\xf0" blocks "/non-utf8/%F0"), where
+	// python-legacy's read() raises and every URL is disallowed.
 	SemanticsPython
 	// SemanticsCrawlerCommons is SimpleRobotRulesParser of crawler-commons
 	// 1.6 in its default configuration (exact user-agent matching, a
