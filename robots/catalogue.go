@@ -1037,7 +1037,8 @@ var catalogue = [numCodes]CodeInfo{
 		"No rule decides for either parser, and the status lets the body "+
 			"be read, yet their verdicts differ: the other parser reads the "+
 			"whole body otherwise. Mostly a body that is not UTF-8, which "+
-			"Python's urllib.robotparser cannot decode: it reads no rule and "+
+			"Python's urllib.robotparser of 3.12 and earlier cannot decode "+
+			"(python/cpython#138502 reads it): it reads no rule and "+
 			"disallows everything, where Google reads the rules; save the "+
 			"file as UTF-8. A crawl delay over 300 seconds, with which "+
 			"crawler-commons disallows everything, is counted here too.",

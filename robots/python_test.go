@@ -215,3 +215,37 @@ func TestPythonPercentEncoding(t *testing.T) {
 		t.Errorf("%d expectations read, want the 153 the file keeps", n)
 	}
 }
+
+// FuzzPythonNormalise: pyNormalise's output is a fixed point (a rule and
+// a URL normalised apart compare alike however often either was
+// normalised), holds no byte but those it keeps raw and escapes of two
+// upper-case hex digits, and keeps the first raw '?' where it was.
+func FuzzPythonNormalise(f *testing.F) {
+	for _, s := range []string{"/a%2Fb?c=%3D&d", "/p%", "/%f0%9f*?q=?", "/hash#f", "/é?x=y$", "%%41"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, wild bool) {
+		var b strings.Builder
+		once := pyNormalise(&b, s, wild)
+		if twice := pyNormalise(&b, once, wild); twice != once {
+			t.Fatalf("%q: %q, then %q", s, once, twice)
+		}
+		query := false
+		for i := 0; i < len(once); i++ {
+			switch c := once[i]; {
+			case c == '?' && !query:
+				query = true
+			case c == '%':
+				if i+2 >= len(once) || !isHex(once[i+1]) || !isHex(once[i+2]) || once[i+1] > 'F' || once[i+2] > 'F' {
+					t.Fatalf("%q: %q has a bad escape at %d", s, once, i)
+				}
+			case !pyKeptRaw(c, query, wild):
+				t.Fatalf("%q: %q has the raw byte %q", s, once, c)
+			}
+		}
+		if p, _, ok := strings.Cut(s, "?"); ok != strings.Contains(once, "?") || ok && pyNormalise(&b, p, wild) != once[:strings.IndexByte(once, '?')] {
+			t.Fatalf("%q: %q moved or lost the first '?'", s, once)
+		}
+	})
+}
