@@ -46,7 +46,7 @@ func TestRunReadingsCensus(t *testing.T) {
 			"busy.example crawler-commons status "+all+"; busy.example python status "+all+"; "+
 			"busy.example python-legacy status "+all+"; busy.example rfc9309 status "+all+"; "+
 			"empty-agent.example python empty-user-agent "+all+"; empty-agent.example python-legacy empty-user-agent "+all+"; "+
-			"empty-query.example python url-normalisation "+all+"; empty-query.example python-legacy url-normalisation "+all+"; "+
+			"empty-query.example python-legacy url-normalisation "+all+"; "+
 			"version.example python agent-matching 1; version.example python-legacy agent-matching 1; version.example rfc9309 agent-matching 1; "+
 			"wildcard.example python-legacy wildcards "+all)
 	// GPTBot's rows: the reading's root verdict, full block and deciding
@@ -58,7 +58,7 @@ func TestRunReadingsCensus(t *testing.T) {
 			"busy.example crawler-commons true false - false true - /; busy.example python true false - false true - /; "+
 			"busy.example python-legacy true false - false true - /; busy.example rfc9309 true false - false true - /; "+
 			"empty-agent.example python false true 2 true false 5 /; empty-agent.example python-legacy false true 2 true false 5 /; "+
-			"empty-query.example python false true 2 true false - /; empty-query.example python-legacy false true 2 true false - /; "+
+			"empty-query.example python-legacy false true 2 true false - /; "+
 			"version.example python true false - false true 2 /; version.example python-legacy true false - false true 2 /; version.example rfc9309 true false - false true 2 /; "+
 			"wildcard.example python-legacy true false - false true 2 /")
 	f(`SELECT count(*) FROM readings WHERE url_host_name = 'plain.example'`, "0")

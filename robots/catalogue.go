@@ -1037,7 +1037,8 @@ var catalogue = [numCodes]CodeInfo{
 		"No rule decides for either parser, and the status lets the body "+
 			"be read, yet their verdicts differ: the other parser reads the "+
 			"whole body otherwise. Mostly a body that is not UTF-8, which "+
-			"Python's urllib.robotparser cannot decode: it reads no rule and "+
+			"Python's urllib.robotparser of 3.12 and earlier cannot decode "+
+			"(python/cpython#138502 reads it): it reads no rule and "+
 			"disallows everything, where Google reads the rules; save the "+
 			"file as UTF-8. A crawl delay over 300 seconds, with which "+
 			"crawler-commons disallows everything, is counted here too.",
@@ -1093,8 +1094,9 @@ var catalogue = [numCodes]CodeInfo{
 		"a path with '?', ';', '#' or no leading '/' that parsers normalise differently",
 		"The rule's path holds '?', ';' or '#', or does not start with "+
 			"'/': parsers normalise it or the URL differently (Python's "+
-			"urllib.robotparser drops an empty query, so \"Disallow: /?\" is "+
-			"\"Disallow: /\", which blocks the whole site). Start paths with "+
+			"urllib.robotparser of 3.12 and earlier drops an empty query, so "+
+			"\"Disallow: /?\" is \"Disallow: /\", which blocks the whole "+
+			"site; since python/cpython#138502 the '?' counts). Start paths with "+
 			"'/', and avoid empty queries.",
 		"other parsers normalise this rule's path differently from Google"),
 	DisagreePercentEncoding: disagreement("percent-encoding", Info,

@@ -346,16 +346,17 @@ type pyName struct {
 
 // pyMatchInput is what both python readings' can_fetch starts with: the
 // verdict when the status, an unread body or a URL urlparse rejects
-// decides (ok false), else the URL's path and the crawler's names, each
-// cut at its first '/', appended to names.
-func pyMatchInput(f *File, unread bool, url string, agents []string, names []pyName) (string, []pyName, Verdict, bool) {
+// decides (ok false), else the URL's path as the reading's requestPath
+// gives it and the crawler's names, each cut at its first '/', appended
+// to names.
+func pyMatchInput(f *File, unread bool, url string, agents []string, names []pyName, requestPath func(string) (string, bool)) (string, []pyName, Verdict, bool) {
 	if f.Response.bodyIgnored() {
 		return "", nil, pyStatusVerdict(f), false
 	}
 	if unread {
 		return "", nil, Verdict{}, false
 	}
-	path, ok := pyRequestPath(url)
+	path, ok := requestPath(url)
 	if !ok {
 		return "", nil, Verdict{}, false
 	}
@@ -369,7 +370,7 @@ func pyMatchInput(f *File, unread bool, url string, agents []string, names []pyN
 // match is can_fetch for url and a crawler that answers to any of agents.
 func (r *pyReading) match(f *File, url string, agents []string) Verdict {
 	var buf [4]pyName
-	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0])
+	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0], pyRequestPath)
 	if !ok {
 		return v
 	}

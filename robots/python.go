@@ -4,16 +4,13 @@ import "strings"
 
 // pyRFCReading is a file read as urllib.robotparser reads it after
 // gh-138907 ([SemanticsPython]): its groups, as spans of one agent slice
-// and one rule slice, and the rules' patterns, normalised as the
-// python-legacy reading normalises paths, piece by piece between the
-// special characters '*' and '$'.
+// and one rule slice, and the rules' patterns, normalised as
+// python/cpython#138502 normalises them ([pyNormalise]) around the special
+// characters '*' and a final '$'.
 type pyRFCReading struct {
 	agents []pyAgent
 	rules  []rfcRule
 	groups []rfcGroup
-	// unread: read() raised before parsing (the body is not UTF-8), so
-	// can_fetch answers false to everything.
-	unread bool
 }
 
 // pyRFCBuilder forms the groups of a pyRFCReading from lines.
@@ -25,9 +22,13 @@ type pyRFCBuilder struct {
 }
 
 // readPython derives the python reading from the file's line list, cut at
-// Python's own line breaks, as readPythonLegacy does.
+// Python's own line breaks, as readPythonLegacy does. A body that is not
+// UTF-8 is read too (python/cpython#138502: "Don't fail trying to decode
+// non-UTF-8 robots.txt files"), its bytes as they are: an invalid octet
+// is no white space or line break, and a rule compares it as its escape
+// ([pyNormalise]).
 func readPython(f *File, r *pyRFCReading) {
-	if r.unread = f.badUTF8; !pyParses(f) {
+	if f.Response.bodyIgnored() {
 		return
 	}
 	r.agents = make([]pyAgent, 0, len(f.agents))
@@ -84,7 +85,9 @@ func (b *pyRFCBuilder) classified(num int, c lineClass, text string) bool {
 // record acts on a line of a key robotparser knows, its value stripped;
 // false when robotparser raised.
 func (b *pyRFCBuilder) record(num int, kind pyKeyKind, value string) bool {
-	value = pyUnquote(value)
+	if kind != pyKeyAllow && kind != pyKeyDisallow {
+		value = pyUnquote(value) // a rule's escapes are pyNormalise's
+	}
 	r := b.r
 	switch kind {
 	case pyKeyUserAgent:
@@ -104,11 +107,7 @@ func (b *pyRFCBuilder) record(num int, kind pyKeyKind, value string) bool {
 		if value == "" {
 			return true // "Disallow:" has no effect on a longest match
 		}
-		pattern, ok := pyPattern(&b.paths, value)
-		if !ok {
-			return false
-		}
-		r.rules = append(r.rules, newRFCRule(num, kind == pyKeyAllow, pattern))
+		r.rules = append(r.rules, newRFCRule(num, kind == pyKeyAllow, pyPattern(&b.paths, value)))
 		r.groups[len(r.groups)-1].rules.end++
 	case pyKeyCrawlDelay, pyKeyRequestRate:
 		if len(r.groups) == 0 {
@@ -122,59 +121,28 @@ func (b *pyRFCBuilder) record(num int, kind pyKeyKind, value string) bool {
 	return true
 }
 
-// pyPattern is a rule's value as the python reading compares it: the runs
-// between '*' characters normalised as robotparser normalises a path
-// ([pyRulePath]), a final '$' kept as the anchor. A value whose runs need
-// no change is its own pattern; another is written to paths, whole. ok is
-// false when urlparse raises on a run.
-func pyPattern(paths *strings.Builder, value string) (string, bool) {
-	if strings.IndexByte(value, '*') < 0 && strings.IndexByte(value, '$') < 0 {
-		return pyRulePath(paths, value)
-	}
+// pyPattern is a rule's value as the python reading compares it: a final
+// '$' kept as the anchor, the rest normalised ([pyNormalise]) with its
+// raw '*' characters kept as wildcards. A value that needs no change is
+// its own pattern; another is written to paths.
+func pyPattern(paths *strings.Builder, value string) string {
 	body, anchored := strings.CutSuffix(value, "$")
-	if pyPatternKept(body) {
-		return value, true
+	p := pyNormalise(paths, body, true)
+	switch {
+	case p == body:
+		return value
+	case !anchored:
+		return p
 	}
-	start := paths.Len()
-	for i := 0; ; i++ {
-		run, rest, more := strings.Cut(body, "*")
-		if i > 0 {
-			paths.WriteByte('*')
-		}
-		before := paths.Len()
-		p, ok := pyRulePath(paths, run)
-		if !ok {
-			return "", false
-		}
-		if paths.Len() == before { // p is run itself or a path urlunparse made: write it
-			paths.WriteString(p)
-		}
-		if !more {
-			break
-		}
-		body = rest
-	}
-	if anchored {
-		paths.WriteByte('$')
-	}
-	return paths.String()[start:], true
-}
-
-// pyPatternKept reports whether every run of body between '*' characters
-// is its own normalised path: bytes quote keeps, and no run starts "//".
-func pyPatternKept(body string) bool {
-	for i := 0; i < len(body); i++ {
-		if c := body[i]; c != '*' && !pyUnreservedBytes[c] || c == '/' && i+1 < len(body) && body[i+1] == '/' && (i == 0 || body[i-1] == '*') {
-			return false
-		}
-	}
-	return true
+	start := paths.Len() - len(p) // p is the end of paths
+	paths.WriteByte('$')
+	return paths.String()[start:]
 }
 
 // match is can_fetch for url and a crawler that answers to any of agents.
 func (r *pyRFCReading) match(f *File, url string, agents []string) Verdict {
 	var buf [4]pyName
-	path, names, v, ok := pyMatchInput(f, r.unread, url, agents, buf[:0])
+	path, names, v, ok := pyMatchInput(f, false, url, agents, buf[:0], pyRFCRequestPath)
 	if !ok {
 		return v
 	}
@@ -231,4 +199,23 @@ func (r *pyRFCReading) groupTier(g rfcGroup, names []pyName) pyTier {
 		}
 	}
 	return best
+}
+
+// pyRFCRequestPath is the path the python reading compares with the
+// rules: the URL's scheme and network location cut off, the rest
+// normalised as python/cpython#138502 normalises it ([pyNormalise]); "/"
+// when that leaves nothing. ok is false when urlparse raises.
+func pyRFCRequestPath(url string) (string, bool) {
+	if url == "/" {
+		return url, true // the root, as a census asks: nothing to parse or quote
+	}
+	_, _, rest, err := pyURLCut(url)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	if p := pyNormalise(&b, rest, false); p != "" {
+		return p, true
+	}
+	return "/", true
 }

@@ -44,24 +44,9 @@ var pyUsesNetloc = []string{"", "ftp", "http", "gopher", "nntp", "telnet", "imap
 // params of the last segment split off in that order.
 func pyURLParse(u string) (pyURL, error) {
 	var r pyURL
-	for len(u) > 0 && u[0] <= ' ' {
-		u = u[1:]
-	}
-	if strings.IndexByte(u, '\t') >= 0 || strings.IndexByte(u, '\r') >= 0 || strings.IndexByte(u, '\n') >= 0 {
-		u = strings.NewReplacer("\t", "", "\r", "", "\n", "").Replace(u)
-	}
-	if i := strings.IndexByte(u, ':'); i > 0 && 'a' <= u[0]|0x20 && u[0]|0x20 <= 'z' && allBytes(u[:i], pySchemeByte) {
-		r.scheme, u = strings.ToLower(u[:i]), u[i+1:]
-	}
-	if strings.HasPrefix(u, "//") {
-		end := len(u)
-		if j := strings.IndexAny(u[2:], "/?#"); j >= 0 {
-			end = j + 2
-		}
-		r.netloc, u = u[2:end], u[end:]
-		if err := pyCheckBrackets(r.netloc); err != nil {
-			return r, err
-		}
+	var err error
+	if r.scheme, r.netloc, u, err = pyURLCut(u); err != nil {
+		return r, err
 	}
 	if i := strings.IndexByte(u, '#'); i >= 0 {
 		u, r.fragment = u[:i], u[i+1:]
@@ -77,6 +62,35 @@ func pyURLParse(u string) (pyURL, error) {
 		}
 	}
 	return r, nil
+}
+
+// pyURLCut is the first steps of urlparse(u) (and urlsplit): leading C0
+// controls and spaces dropped and tabs, CRs and LFs removed (the WHATWG
+// rules the documentation describes), then the scheme, lower-cased, and
+// the "//" network location cut off; rest is what follows them, path,
+// params, query and fragment as written. err is urlparse's ValueError for
+// a bad bracketed host.
+func pyURLCut(u string) (scheme, netloc, rest string, err error) {
+	for len(u) > 0 && u[0] <= ' ' {
+		u = u[1:]
+	}
+	if strings.IndexByte(u, '\t') >= 0 || strings.IndexByte(u, '\r') >= 0 || strings.IndexByte(u, '\n') >= 0 {
+		u = strings.NewReplacer("\t", "", "\r", "", "\n", "").Replace(u)
+	}
+	if i := strings.IndexByte(u, ':'); i > 0 && 'a' <= u[0]|0x20 && u[0]|0x20 <= 'z' && allBytes(u[:i], pySchemeByte) {
+		scheme, u = strings.ToLower(u[:i]), u[i+1:]
+	}
+	if strings.HasPrefix(u, "//") {
+		end := len(u)
+		if j := strings.IndexAny(u[2:], "/?#"); j >= 0 {
+			end = j + 2
+		}
+		netloc, u = u[2:end], u[end:]
+		if err := pyCheckBrackets(netloc); err != nil {
+			return scheme, netloc, u, err
+		}
+	}
+	return scheme, netloc, u, nil
 }
 
 // pyCheckBrackets raises urlparse's "Invalid IPv6 URL": a '[' without a
@@ -413,6 +427,90 @@ func asciiOnly(s string) bool { return !hasNonASCII(s) }
 func allBytes(s string, ok func(byte) bool) bool {
 	for i := 0; i < len(s); i++ {
 		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// The python reading compares rule paths and URLs as
+// python/cpython#138502 ("gh-88375, gh-111788: Fix parsing errors and
+// normalization in robotparser", CPython main, 2025-09-04, which
+// gh-138907 builds on) made robotparser compare them; python-legacy keeps
+// the chain before it (pyUnquote, pyURLParse, pyURLUnparse, pyQuote). The
+// facts, from that change's description ("Don't fail trying to parse
+// weird patterns", "No longer ignore trailing "?" in patterns and URLs",
+// "Distinguish raw special characters "?", "=" and "&" from the
+// percent-encoded ones") and its tests (testdata/python/percent-encoding.txt,
+// cited by the URL they give):
+//
+//   - Escapes are decoded octet by octet and every octet quote does not
+//     keep is encoded again in upper-case hex, whether or not the octets
+//     are UTF-8: "%7E" is "~", "%2F" is "/", "%f0" is "%F0" ("/v1/%F0"
+//     blocks "/v1/🐍", where python-legacy's unquote made it U+FFFD); a
+//     '%' that starts no escape is "%25" ("/p1%xy" blocks "/p1%25xy").
+//   - The first raw '?' starts the query and is kept, last or not
+//     ("Disallow: /another/path?" does not block "/another/path"); an
+//     escaped one is another character ("/question%3Fq=v" does not block
+//     "/question?q=v"). python-legacy's urlunparse drops an empty query.
+//   - In the query, raw '=' and '&' are kept and escaped ones are other
+//     characters ("/query/eq?q%3Dv" does not block "/query/eq?q=v"); a
+//     later raw '?' is "%3F" ("q=?" is "q=%3F").
+//   - A rule's value is not parsed as a URL, so none makes urlparse raise
+//     ("Disallow: //[spam]/path" blocks "/%2F[spam]/path",
+//     LocalNetworkTestCase); a URL is, for its scheme and network location
+//     alone (pyURLCut), the rest, fragment included, compared as written
+//     ("/hash#f" is "/hash%23f").
+
+// pyNormalise writes s as the python reading compares it (see above) to
+// b and returns it, or returns s itself when that changes nothing. In a
+// rule (wild true) a raw '*' is kept, a wildcard; in a URL it is "%2A",
+// as an escaped one is everywhere ("Disallow: /asterisk%2A" blocks
+// "/asterisk*" and not "/asterisk").
+func pyNormalise(b *strings.Builder, s string, wild bool) string {
+	if pyNormalised(s, wild) {
+		return s
+	}
+	const hex = "0123456789ABCDEF"
+	start := b.Len()
+	b.Grow(len(s) + 16)
+	query := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '?' && !query:
+			query = true
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			c = unhex(s[i+1])<<4 | unhex(s[i+2])
+			i += 2
+			if !pyUnreservedBytes[c] {
+				b.Write([]byte{'%', hex[c>>4], hex[c&0xf]})
+				continue
+			}
+		case !pyKeptRaw(c, query, wild):
+			b.Write([]byte{'%', hex[c>>4], hex[c&0xf]})
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()[start:]
+}
+
+// pyKeptRaw reports whether pyNormalise writes the raw byte c as it is:
+// a byte quote keeps, a wildcard of a rule, or a separator of the query.
+func pyKeptRaw(c byte, query, wild bool) bool {
+	return pyUnreservedBytes[c] || wild && c == '*' || query && (c == '=' || c == '&')
+}
+
+// pyNormalised reports whether pyNormalise keeps s as it is: no '%' and
+// every byte kept raw, the first '?' included.
+func pyNormalised(s string, wild bool) bool {
+	query := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '?' && !query:
+			query = true
+		case c == '%' || !pyKeptRaw(c, query, wild):
 			return false
 		}
 	}

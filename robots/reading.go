@@ -132,34 +132,50 @@ const (
 	//     any group reaches are merged (PR: "groups matching the same user
 	//     agent are now merged"). Google takes the product token up to the
 	//     first character outside [A-Za-z_-] and matches it whole.
-	//   - Rule paths and URLs are percent-decoded, parsed by urlparse and
-	//     quoted again as python-legacy does (CrawlDelayAndRequestRateTest:
-	//     "/a%3cd.html", "/~joe/"), the runs between '*' characters one by
-	//     one, so that '*' and a final '$' keep their meaning (PR: "special
-	//     characters "$" and "*" are now supported in rules"); an empty
-	//     query disappears ("Disallow: /a?" is "/a", EmptyQueryStringTest).
+	//   - Rule paths and URLs are compared as python/cpython#138502
+	//     ("gh-88375, gh-111788: Fix parsing errors and normalization in
+	//     robotparser", CPython main, 2025-09-04, which the change builds
+	//     on) compares them, tested by its PercentEncodingTest,
+	//     DisallowQueryStringTest and LocalNetworkTestCase
+	//     (testdata/python/percent-encoding.txt):
+	//     every escape decoded and every byte that quote does not keep
+	//     encoded again, octet by octet ("%7E" is "~", "%f0" is "%F0" even
+	//     when not UTF-8, a '%' that starts no escape is "%25"); the first
+	//     raw '?' starts the query and is kept even last ("Disallow:
+	//     /another/path?" does not block "/another/path"), raw '=' and '&'
+	//     in the query are kept, and their escapes and an escaped '?' are
+	//     other characters ("Disallow: /question%3Fq=v" does not block
+	//     "/question?q=v"); a raw '*' and a final '$' in a rule are a
+	//     wildcard and the anchor (PR: "special characters "$" and "*" are
+	//     now supported in rules"), escaped ones ("%2A", "%24") literal
+	//     characters that the raw ones of a URL match; a rule is not parsed
+	//     as a URL, so no rule raises ("Disallow: //[spam]/path",
+	//     LocalNetworkTestCase), and a URL's fragment is part of its path
+	//     ("/hash#f" is "/hash%23f"). Google decodes no escape, keeps
+	//     '?', '=', '&', '#' and ' ' raw and encodes only bytes outside
+	//     ASCII in rules. (pyNormalise's doc has the details.)
 	//   - Only "user-agent", "allow", "disallow", "crawl-delay",
 	//     "request-rate" and "sitemap" are keys, spelled in full with a
 	//     colon; crawl-delay and request-rate lines count as rules for
 	//     grouping (a user-agent line after them starts a group).
-	//   - Lines end also at Python's own line breaks, the body must be
-	//     UTF-8, a ValueError of urlparse or int() ends the parse, and
-	//     statuses read as read() sets its flags: all as python-legacy.
+	//   - Lines end also at Python's own line breaks, a ValueError of
+	//     int() ends the parse (of urlparse, on a URL, can_fetch answers
+	//     false), and statuses read as read() sets its flags: all as
+	//     python-legacy.
 	//   - /robots.txt is matched like any path; no index.htm leniency.
 	//
-	// Not yet read as the module reads it: python/cpython#138502 (CPython
-	// main, 2025-09-04, before the change), whose tests
-	// (testdata/python/percent-encoding.txt) keep escaped '?', '=', '&',
-	// '$' and '*' apart from the raw characters and a trailing '?' in
-	// rules; TestPythonPercentEncoding lists the 14 of 142 verdicts that
-	// differ.
+	// Whether #138502 is in the 3.13 backport is not known here.
 	//
 	// What it shares with Google since the change: blank lines never end a
 	// group and a user-agent line after a rule starts one (PR: "empty lines
 	// are always ignored", "the user-agent line after a rule starts a new
 	// group"), the longest match decides and Allow wins ties (PR: "the
 	// rule with the longest match wins", "the Allow rule wins"), rules
-	// before any user-agent line are ignored.
+	// before any user-agent line are ignored; and since #138502 a body
+	// that is not UTF-8 is read, its invalid octets kept ("Don't fail
+	// trying to decode non-UTF-8 robots.txt files"; LocalNetworkTestCase:
+	// "Disallow: /non-utf8/\xf0" blocks "/non-utf8/%F0"), where
+	// python-legacy's read() raises and every URL is disallowed.
 	SemanticsPython
 	// SemanticsCrawlerCommons is SimpleRobotRulesParser of crawler-commons
 	// 1.6 in its default configuration (exact user-agent matching, a
