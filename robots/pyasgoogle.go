@@ -174,6 +174,17 @@ func pythonAlikeRule(v string, legacy bool) bool {
 	return pyPatternKept(strings.TrimSuffix(v, "$"))
 }
 
+// pyPatternKept reports whether every run of body between '*' characters
+// is its own normalised path: bytes quote keeps, and no run starts "//".
+func pyPatternKept(body string) bool {
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; c != '*' && !pyUnreservedBytes[c] || c == '/' && i+1 < len(body) && body[i+1] == '/' && (i == 0 || body[i-1] == '*') {
+			return false
+		}
+	}
+	return true
+}
+
 // PythonTokenAsGoogle returns the product token for which Google's
 // reading of f gives the crawler named name python reading s's verdicts,
 // where f is a file PythonReadsAsGoogle accepts for s: token is empty when

@@ -196,7 +196,7 @@ func DifferenceClasses() []DifferenceClass {
 		{ClassKeySpelling, "Google's deciding line is a misspelled key, a key prefix or lacks its colon, which the other parser does not read"},
 		{ClassAgentMatching, "the deciding rules stand in groups of different user-agent lines: the parsers match the crawler's name with them, or pick among the groups, differently"},
 		{ClassEmptyDisallow, "an empty Disallow decides for the other parser (Python: it allows everything and, read first, overrides the rules after it)"},
-		{ClassURLNormalisation, "a deciding rule holds a question mark, semicolon or '#', or does not start with '/', and the parsers normalise it or the URL differently (Python: \"Disallow: /?\" is \"/\")"},
+		{ClassURLNormalisation, "a deciding rule holds a question mark, semicolon or '#', or does not start with '/', and the parsers normalise it or the URL differently (Python 3.12 and earlier: \"Disallow: /?\" is \"/\")"},
 		{ClassPercentEncoding, "a deciding rule holds a percent-escape or a byte outside ASCII, which the parsers encode or decode differently"},
 		{ClassWildcards, "a deciding rule holds '*' or '$', a wildcard or anchor for Google and a literal character for the other parser"},
 		{ClassAllowOrder, "the deciding rules are an allow and a disallow of the same group: the first match in file order decides for the other parser, the longest for Google"},
