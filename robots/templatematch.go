@@ -119,44 +119,53 @@ func (p *parser) templates() {
 	p.reportTemplates()
 }
 
-// markedTemplates appends the blocks that comment lines mark.
+// markedTemplates appends the blocks that comment lines mark. A comment
+// line costs a length comparison per marker; the platforms' first lines
+// count only as the first line of the file that is not blank.
 func (f *File) markedTemplates(out []TemplateBlock) []TemplateBlock {
+	first := true // no line before is other than blank
 	for i, l := range f.lines {
 		if len(l) < 8 || l[0] != '#' {
+			first = first && trimSpace(l) == ""
 			continue
 		}
-		n := i + 1
+		n, t := i+1, trimSpace(l)
 		switch {
-		case lineIs(l, cfBegin):
+		case eqFold(t, cfBegin):
 			out = append(out, f.cloudflareBlock(n))
-		case lineIs(l, cfPolicyMarker):
+		case eqFold(t, cfPolicyMarker):
 			out = append(out, f.policyBlock(n))
-		case lineIs(l, yoastBegin):
+		case eqFold(t, yoastBegin):
 			out = append(out, f.markedBlock(tplYoast, n, yoastEnd, sameLine))
-		case lineIs(l, wpformsBegin):
+		case eqFold(t, wpformsBegin):
 			out = append(out, f.wpformsBlock(n))
-		case f.firstContent(n) && lineIs(l, shopifyFirst):
+		case first && eqFold(t, shopifyFirst):
 			out = append(out, f.platformBlock(tplShopify, n))
-		case f.firstContent(n) && lineIs(l, squarespaceTop):
+		case first && eqFold(t, squarespaceTop):
 			out = append(out, f.platformBlock(tplSquarespace, n))
-		case f.firstContent(n) && lineIs(l, wixTop):
+		case first && eqFold(t, wixTop):
 			b := f.wholeFile(tplWix, n)
 			b.State = TemplateMarked
 			out = append(out, b)
 		}
+		first = false
 	}
 	return out
 }
 
 // lineIs reports whether line is text, ignoring ASCII case and white
-// space around it. It allocates nothing: it runs on every comment line.
-func lineIs(line, text string) bool {
-	line = trimSpace(line)
-	if len(line) != len(text) {
+// space around it.
+func lineIs(line, text string) bool { return eqFold(trimSpace(line), text) }
+
+// eqFold reports whether s is text, ignoring ASCII case. It allocates
+// nothing and looks no further than the lengths when they differ: it runs
+// on comment lines.
+func eqFold(s, text string) bool {
+	if len(s) != len(text) {
 		return false
 	}
 	for i := 0; i < len(text); i++ {
-		if lowerByte(line[i]) != lowerByte(text[i]) {
+		if lowerByte(s[i]) != lowerByte(text[i]) {
 			return false
 		}
 	}
@@ -169,17 +178,6 @@ func lowerByte(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-// firstContent reports whether line n is the first line of the file that
-// is not blank.
-func (f *File) firstContent(n int) bool {
-	for _, l := range f.lines[:n-1] {
-		if trimSpace(l) != "" {
-			return false
-		}
-	}
-	return true
 }
 
 // block returns a block of catalogue entry tpl over lines start..end.

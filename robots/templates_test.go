@@ -168,6 +168,15 @@ func TestAttribute(t *testing.T) {
 			t.Errorf("%s: %+v, want access %s source %s cancelled %v", g.Crawler, g, w.access, w.source, w.cancelled)
 		}
 	}
+	if s := FileSource(got); s != SourceBoth {
+		t.Errorf("FileSource = %s, want both (CCBot both, Bytespider the site's)", s)
+	}
+	if s := FileSource(got[2:]); s != SourceSite {
+		t.Errorf("FileSource of Bytespider and Googlebot = %s, want site", s)
+	}
+	if s := FileSource(got[3:]); s != SourceNone {
+		t.Errorf("FileSource of Googlebot = %s, want none", s)
+	}
 	// Without the site's CCBot group, CCBot's block is the template's.
 	f = ParseString(cf + "User-agent: *\nDisallow: /private/\n")
 	if a := f.Attribute([]Crawler{{Token: "CCBot"}})[0]; a.Source != SourceTemplate {

@@ -68,6 +68,25 @@ func (f *File) Attribute(crawlers []Crawler) []Attribution {
 	return out
 }
 
+// FileSource sums up the attributions of a file's crawlers, as the
+// dataset stores it per capture: SourceTemplate when every crawler shut
+// out is shut out by the template lines alone, SourceSite when every one
+// by the site's own lines alone, SourceBoth when they are mixed or any
+// needs both, SourceNone when no crawler is shut out.
+func FileSource(as []Attribution) VerdictSource {
+	out := SourceNone
+	for _, a := range as {
+		switch {
+		case a.Source == SourceNone:
+		case out == SourceNone:
+			out = a.Source
+		case out != a.Source:
+			return SourceBoth
+		}
+	}
+	return out
+}
+
 // attribution combines the three verdicts.
 func attribution(token string, all, tmpl, site Access) Attribution {
 	a := Attribution{Crawler: token, Access: all, Template: tmpl, Site: site}
