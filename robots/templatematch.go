@@ -137,6 +137,8 @@ func (f *File) markedTemplates(out []TemplateBlock) []TemplateBlock {
 			out = append(out, f.policyBlock(n))
 		case eqFold(t, yoastBegin):
 			out = append(out, f.markedBlock(tplYoast, n, yoastEnd, sameLine))
+		case eqFold(t, yoastSearchBegin):
+			out = append(out, f.markedBlock(tplYoastSearch, n, yoastSearchEnd, sameLine))
 		case eqFold(t, wpformsBegin):
 			out = append(out, f.wpformsBlock(n))
 		case first && eqFold(t, shopifyFirst):

@@ -96,19 +96,21 @@ func blockRules(agents []string) []string {
 
 // Marker lines.
 const (
-	cfBegin        = "# BEGIN Cloudflare Managed content"
-	cfEnd          = "# END Cloudflare Managed Content"
-	cfPolicyFirst  = "# As a condition of accessing this website, you agree to abide by"
-	cfPolicyMarker = "# ANY RESTRICTIONS EXPRESSED VIA CONTENT SIGNALS ARE EXPRESS RESERVATIONS OF"
-	cfPolicyLast   = "# AND RELATED RIGHTS IN THE DIGITAL SINGLE MARKET."
-	cfPolicyUse    = "# use:"
-	yoastBegin     = "# START YOAST BLOCK"
-	yoastEnd       = "# END YOAST BLOCK"
-	wpformsBegin   = "# START WPFORMS BLOCK"
-	wpformsEnd     = "# END WPFORMS BLOCK"
-	shopifyFirst   = "# we use Shopify as our ecommerce platform"
-	squarespaceTop = "# Squarespace Robots Txt"
-	wixTop         = "# By Wix"
+	cfBegin          = "# BEGIN Cloudflare Managed content"
+	cfEnd            = "# END Cloudflare Managed Content"
+	cfPolicyFirst    = "# As a condition of accessing this website, you agree to abide by"
+	cfPolicyMarker   = "# ANY RESTRICTIONS EXPRESSED VIA CONTENT SIGNALS ARE EXPRESS RESERVATIONS OF"
+	cfPolicyLast     = "# AND RELATED RIGHTS IN THE DIGITAL SINGLE MARKET."
+	cfPolicyUse      = "# use:"
+	yoastBegin       = "# START YOAST BLOCK"
+	yoastEnd         = "# END YOAST BLOCK"
+	yoastSearchBegin = "# START YOAST INTERNAL SEARCH BLOCK"
+	yoastSearchEnd   = "# END YOAST INTERNAL SEARCH BLOCK"
+	wpformsBegin     = "# START WPFORMS BLOCK"
+	wpformsEnd       = "# END WPFORMS BLOCK"
+	shopifyFirst     = "# we use Shopify as our ecommerce platform"
+	squarespaceTop   = "# Squarespace Robots Txt"
+	wixTop           = "# By Wix"
 )
 
 // templateCatalogue is the catalogue, one entry per template and version.
@@ -164,12 +166,19 @@ var templateCatalogue = [...]Template{
 		Rules:   []string{"User-agent: *", "Disallow: /wp-admin/", "Allow: /wp-admin/admin-ajax.php"},
 		Note:    "version 4.4's group followed by the sitemap line of WordPress's own sitemaps (wp-sitemap.xml, WordPress 5.5)",
 	},
+	tplYoastSearch: {
+		Name: TemplateYoast, Version: "internal-search", Title: "Yoast SEO's robots.txt block",
+		Source:  srcYoast + " (pull request 18979, 2022-09-20, shows this first form of the markers)",
+		Markers: []string{yoastSearchBegin, yoastSearchEnd},
+		Rules:   []string{"User-agent: *", "Disallow:"},
+		Note:    "the block's first markers, which named internal search; its lines are those of the later block",
+	},
 	tplYoast: {
 		Name: TemplateYoast, Version: "marked", Title: "Yoast SEO's robots.txt block",
-		Source:  srcYoast,
+		Source: srcYoast + " (pull request 18979, merged 2022-09-20: the markers renamed)", Date: "2022-09-20",
 		Markers: []string{yoastBegin, yoastEnd},
 		Rules:   []string{"User-agent: *", "Disallow:"},
-		Note:    "the block between the markers: User-agent: *, an empty Disallow and the sitemap index",
+		Note:    "the block between the markers: User-agent: *, an empty Disallow and the sitemap index; the crawl settings of Yoast add their rules inside it (extended)",
 	},
 	tplWPForms: {
 		Name: TemplateWPForms, Version: "path", Title: "WPForms's robots.txt block",
@@ -266,6 +275,7 @@ const (
 	tplCloudflarePolicy2607
 	tplWordPress44
 	tplWordPress55
+	tplYoastSearch
 	tplYoast
 	tplWPForms
 	tplWPFormsURL
