@@ -428,6 +428,8 @@ func (f *File) groupTemplates(out []TemplateBlock) []TemplateBlock {
 		case g.Global && len(g.Rules) >= 2:
 			if b, ok := f.wordPressBlock(gi); ok {
 				out = append(out, b)
+			} else if b, ok := f.wixEditorBlock(gi); ok {
+				out = append(out, b)
 			}
 		case len(g.Agents) == 1 && strings.EqualFold(g.Agents[0].Value, "Mediapartners-Google"):
 			if b, ok := f.bloggerBlock(gi); ok {
@@ -544,5 +546,17 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 	default:
 		b.State = TemplateExtended
 	}
+	return b, true
+}
+
+// wixEditorBlock recognises Wix's default of the editor paths in the *
+// group gi: a group with Disallow: /wixpress/ and Disallow: /wix-editor/.
+func (f *File) wixEditorBlock(gi int) (TemplateBlock, bool) {
+	g := &f.Groups[gi]
+	if !holdsRules(g, []string{"Disallow: /wixpress/", "Disallow: /wix-editor/"}) {
+		return TemplateBlock{}, false
+	}
+	b := f.block(tplWixEditorPaths, g.Line, groupEnd(g))
+	b.State = compareRules(f.directives(g.Line, b.End), templateCatalogue[tplWixEditorPaths].Rules, sameLine)
 	return b, true
 }

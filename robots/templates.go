@@ -251,6 +251,17 @@ var templateCatalogue = [...]Template{
 			"Disallow: /commerce/digital-download/", "Disallow: /api/", "Disallow: /static/"},
 		Note: "the plain file whose first group stacks AI crawlers (GPTBot, CCBot, ...) with * over the shared rules",
 	},
+	tplWixEditorPaths: {
+		Name: TemplateWix, Version: "editor-paths", Title: "Wix's default robots.txt",
+		Source:  srcWix + "; the version as Wix sites served it in 2019 (the shared corpus's Polish set: 800 sites)",
+		Markers: []string{"Disallow: /wixpress/", "Disallow: /wix-editor/"},
+		Rules: []string{"User-agent: *", "Disallow: /api/", "Disallow: /bo/", "Disallow: /editor.jsp", "Disallow: /noflashhtml",
+			"Disallow: /siteBackHtml", "Disallow: /wix/", "Disallow: /wixpress/", "Disallow: /wixdemo/", "Disallow: /wix-editor/",
+			"Disallow: /editor2.jsp", "Disallow: /flash/", "Disallow: /flash-templates/", "Disallow: /jobs/seo/",
+			"Disallow: /website-template/view/flash/", "Disallow: /facebook-template/", "Disallow: /facebook/templates/",
+			"Disallow: /website/templates/flash/", "Disallow: /favicon.ico"},
+		Note: "a User-agent: * group that keeps crawlers out of Wix's editor paths (/wixpress/, /wix-editor/, ...), then the site's sitemap",
+	},
 	tplWix: {
 		Name: TemplateWix, Version: "default", Title: "Wix's default robots.txt",
 		Source:  srcWix,
@@ -286,6 +297,7 @@ const (
 	tplSquarespaceAIGroup
 	tplSquarespace
 	tplSquarespaceAI
+	tplWixEditorPaths
 	tplWix
 	tplBlogger
 	numTemplates

@@ -85,6 +85,8 @@ var templateSpotChecks = []struct {
 	// The site's own list of 14 AI crawlers (J = 0.64 with v1.4), and an
 	// old Drupal default: no template.
 	{"egonkm-robots-txt/robots.tar.gz", "robots/www.courrierinternational.com", nil},
+	// Wix's default of 2019, its editor paths shut out.
+	{"isi-project2-polish-robots/robotsfiles-unique.tar.gz", "RobotsFiles/ModlinTransport.pl", []string{"1-19 wix@editor-paths intact"}},
 	// Blogger's default.
 	{"egonkm-robots-txt/robots.tar.gz", "robots/ahardacttoswallow.blogspot.com", []string{"1-6 blogger@default intact"}},
 }
