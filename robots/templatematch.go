@@ -49,7 +49,14 @@ type TemplateBlock struct {
 	// Extra are lines of the template outside Start..End: the sitemap
 	// line WordPress writes at the end of the file; nil for most.
 	Extra []int
-	State TemplateState
+	// SiteLines are the directive lines inside Start..End that are the
+	// site's, not the template's: rules a site added to the template's
+	// group or wrote into its marked block, agents added to a block
+	// list; nil when there are none. A platform's whole-file default
+	// (Shopify, Squarespace, Wix's "# By Wix") has none: which of its
+	// lines a site changed is not told.
+	SiteLines []int
+	State     TemplateState
 	// Groups are the indices in File.Groups of the groups that start in
 	// the block.
 	Groups []int
@@ -76,9 +83,16 @@ func (b *TemplateBlock) Template() Template {
 	return templateCatalogue[b.tpl]
 }
 
-// Contains reports whether line n is one of the block's.
+// Contains reports whether line n is one of the block's (in Start..End or
+// Extra), the site's lines among them included.
 func (b *TemplateBlock) Contains(n int) bool {
 	return b.Start <= n && n <= b.End || slices.Contains(b.Extra, n)
+}
+
+// TemplateLine reports whether line n is the template's: one of the
+// block's and not one of its SiteLines.
+func (b *TemplateBlock) TemplateLine(n int) bool {
+	return b.Contains(n) && !slices.Contains(b.SiteLines, n)
 }
 
 // Templates returns the template blocks recognised in the file, in line
@@ -214,6 +228,7 @@ func (f *File) markedBlock(tpl, n int, end string, same func(got, want string) b
 		b = f.wholeFile(tpl, n)
 	}
 	b.State = compareRules(f.directives(n, b.End), templateCatalogue[tpl].Rules, same)
+	b.SiteLines = f.siteLines(n, b.End, ruleSet(templateCatalogue[tpl].Rules, same))
 	if e == 0 {
 		b.State = TemplateEdited
 	}
@@ -382,6 +397,33 @@ func (f *File) directives(start, end int) []string {
 	return out
 }
 
+// siteLines returns the directive lines of start..end (sitemap lines
+// aside, which name the site whoever wrote them) that isTemplate does not
+// claim.
+func (f *File) siteLines(start, end int, isTemplate func(l *Line) bool) []int {
+	var out []int
+	for i := start; i <= end && i <= len(f.lines); i++ {
+		l := classify(i, f.lines[i-1], false)
+		if l.Kind == LineDirective && l.Key != KeySitemap && !isTemplate(&l) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// ruleSet returns whether a line is one of rules, compared with same.
+func ruleSet(rules []string, same func(got, want string) bool) func(*Line) bool {
+	want := make([]string, len(rules))
+	for i, r := range rules {
+		l := classify(0, r, false)
+		want[i] = normalDirective(&l)
+	}
+	return func(l *Line) bool {
+		got := normalDirective(l)
+		return slices.ContainsFunc(want, func(w string) bool { return same(got, w) })
+	}
+}
+
 // normalDirective is l as "key:value", the key in lower case.
 func normalDirective(l *Line) string {
 	key := strings.ToLower(l.KeyText)
@@ -489,6 +531,10 @@ func (f *File) wordPressBlock(gi int) (TemplateBlock, bool) {
 	}
 	b := f.block(tpl, g.Line, groupEnd(g))
 	b.Extra = extra
+	dl, al := g.Rules[dis].Line, g.Rules[allow].Line
+	b.SiteLines = f.siteLines(b.Start, b.End, func(l *Line) bool {
+		return l.Key == KeyUserAgent || l.Number == dl || l.Number == al
+	})
 	b.State = TemplateIntact
 	if len(g.Rules) > 2 || len(g.Agents) > 1 {
 		b.State = TemplateExtended
@@ -509,6 +555,7 @@ func (f *File) bloggerBlock(gi int) (TemplateBlock, bool) {
 		return TemplateBlock{}, false
 	}
 	b := f.block(tplBlogger, g.Line, groupEnd(star))
+	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(templateCatalogue[tplBlogger].Rules, sameLine))
 	b.State = TemplateIntact
 	if len(star.Rules) > 2 || len(star.Agents) > 1 {
 		b.State = TemplateExtended
@@ -537,6 +584,14 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 		Groups: []int{gi}, Similarity: m.jaccard, tpl: numTemplates + m.release}
 	newest := len(aiRobots.releases) - 1
 	b.Missing = aiRobots.missing(&m.known, newest)
+	release := &aiRobots.sets[m.release]
+	b.SiteLines = f.siteLines(b.Start, b.End, func(l *Line) bool {
+		if l.Key == KeyUserAgent {
+			n, ok := aiRobots.lookup(l.Value)
+			return ok && release.has(n)
+		}
+		return l.Key == KeyDisallow && l.Value == "/"
+	})
 	lacks := len(aiRobots.missing(&m.known, m.release)) > 0
 	switch {
 	case m.jaccard == 1 && len(g.Rules) == 1 && blocks:
@@ -557,6 +612,8 @@ func (f *File) wixEditorBlock(gi int) (TemplateBlock, bool) {
 		return TemplateBlock{}, false
 	}
 	b := f.block(tplWixEditorPaths, g.Line, groupEnd(g))
-	b.State = compareRules(f.directives(g.Line, b.End), templateCatalogue[tplWixEditorPaths].Rules, sameLine)
+	rules := templateCatalogue[tplWixEditorPaths].Rules
+	b.State = compareRules(f.directives(g.Line, b.End), rules, sameLine)
+	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(rules, sameLine))
 	return b, true
 }

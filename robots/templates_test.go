@@ -225,3 +225,35 @@ func FuzzTemplates(f *testing.F) {
 		}
 	})
 }
+
+// The site's own rules inside a template's group are the site's, read
+// with the group's user-agent lines: the Disallow: / a site wrote into
+// WordPress's group shuts everyone out by itself, and WordPress's longer
+// Allow makes the whole file partial.
+func TestAttributeSiteLinesInTemplateGroup(t *testing.T) {
+	f := ParseString("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\nDisallow: /\n")
+	bs := f.Templates()
+	if len(bs) != 1 || bs[0].State != TemplateExtended || !slices.Equal(bs[0].SiteLines, []int{4}) {
+		t.Fatalf("blocks %+v, want wordpress-core extended with site line 4", bs)
+	}
+	if a := f.Attribute([]Crawler{{Token: "GPTBot"}})[0]; a.Site != AccessDisallowed || a.Template != AccessPartial || a.Access != AccessPartial {
+		t.Errorf("GPTBot: %+v, want site disallowed, template and file partial", a)
+	}
+	// Agents a site adds to a pasted list are its own.
+	var body strings.Builder
+	body.WriteString("User-agent: MyOwnBot\n")
+	for _, a := range AIRobotsReleases()[10].Agents {
+		body.WriteString("User-agent: " + a + "\n")
+	}
+	body.WriteString("Disallow: /\n")
+	f = ParseString(body.String())
+	if bs := f.Templates(); len(bs) != 1 || !slices.Equal(bs[0].SiteLines, []int{1}) {
+		t.Fatalf("blocks %+v, want one with site line 1", bs)
+	}
+	// MyOwnBot is shut out by the site's name on the template's rule:
+	// both; GPTBot by the template alone.
+	as := f.Attribute([]Crawler{{Token: "MyOwnBot"}, {Token: "GPTBot"}})
+	if as[0].Source != SourceBoth || as[1].Source != SourceTemplate {
+		t.Errorf("MyOwnBot %s, GPTBot %s; want both, template", as[0].Source, as[1].Source)
+	}
+}

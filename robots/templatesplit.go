@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,8 +30,13 @@ func (s VerdictSource) String() string {
 
 // Attribution says where a crawler's verdict for the whole site comes
 // from: the file as a whole, its template lines alone (the lines of its
-// [TemplateBlock]s) and its own lines alone (all the others), each read as
-// a robots.txt of its own, with Google's rules.
+// [TemplateBlock]s but their SiteLines) and its own lines alone (all the
+// others), each read as a robots.txt of its own, with Google's rules. The
+// two halves keep their lines' numbers, and the site's lines inside a
+// template's group keep the group's user-agent lines; a site line that
+// continues a template's group from outside the block (a rule right after
+// a marked block, with no user-agent line of its own) is read alone as a
+// rule outside any group, which Google ignores.
 type Attribution struct {
 	Crawler  string // the crawler's token
 	Access   Access // the file's verdict, as [File.CrawlerAccess]
@@ -105,7 +111,10 @@ func attribution(token string, all, tmpl, site Access) Attribution {
 
 // splitTemplates parses the file's template lines and its own lines as
 // two files, each line kept at its number (the other lines left blank).
+// The user-agent lines of a template's group that holds lines of the
+// site's are in both: the site's rules keep their group.
 func (f *File) splitTemplates() (tmpl, site *File) {
+	shared := f.sharedAgentLines()
 	var t, s strings.Builder
 	t.Grow(len(f.text))
 	s.Grow(len(f.text))
@@ -114,19 +123,50 @@ func (f *File) splitTemplates() (tmpl, site *File) {
 			t.WriteByte('\n')
 			s.WriteByte('\n')
 		}
-		if f.inTemplate(i + 1) {
+		n := i + 1
+		switch {
+		case slices.Contains(shared, n):
 			t.WriteString(l)
-		} else {
+			s.WriteString(l)
+		case f.inTemplate(n):
+			t.WriteString(l)
+		default:
 			s.WriteString(l)
 		}
 	}
 	return parseWithoutTemplates(t.String()), parseWithoutTemplates(s.String())
 }
 
-// inTemplate reports whether line n belongs to a template block.
+// sharedAgentLines returns the template's user-agent lines of the
+// template blocks' groups that hold one of the blocks' SiteLines.
+func (f *File) sharedAgentLines() []int {
+	var out []int
+	for i := range f.templates {
+		b := &f.templates[i]
+		if len(b.SiteLines) == 0 {
+			continue
+		}
+		for _, gi := range b.Groups {
+			g := &f.Groups[gi]
+			end := groupEnd(g)
+			if !slices.ContainsFunc(b.SiteLines, func(n int) bool { return g.Line <= n && n <= end }) {
+				continue
+			}
+			for _, a := range g.Agents {
+				if b.TemplateLine(a.Line) {
+					out = append(out, a.Line)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inTemplate reports whether line n is a template's (see
+// TemplateBlock.TemplateLine).
 func (f *File) inTemplate(n int) bool {
 	for i := range f.templates {
-		if f.templates[i].Contains(n) {
+		if f.templates[i].TemplateLine(n) {
 			return true
 		}
 	}
