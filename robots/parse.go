@@ -86,6 +86,9 @@ type parser struct {
 	keepLines bool // record every line in File.lines for the other readings
 	// noTemplates: recognise no template block (File.Templates stays nil).
 	noTemplates bool
+	// firstContent is the number of the first line that is not blank,
+	// 0 before it (templatematch.go).
+	firstContent int
 
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
@@ -158,6 +161,9 @@ func (p *parser) run() {
 			if classes {
 				f.classes = append(f.classes, classOf(&l))
 			}
+		}
+		if !p.noTemplates {
+			p.noteForTemplates(&l)
 		}
 		p.line(&l)
 	}

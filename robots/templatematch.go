@@ -123,7 +123,7 @@ func (p *parser) templates() {
 		return
 	}
 	var out []TemplateBlock
-	out = f.markedTemplates(out)
+	out = f.markedTemplates(out, p.s.comments, p.firstContent)
 	out = f.groupTemplates(out)
 	if len(out) == 0 {
 		return
@@ -133,17 +133,32 @@ func (p *parser) templates() {
 	p.reportTemplates()
 }
 
-// markedTemplates appends the blocks that comment lines mark. A comment
-// line costs a length comparison per marker; the platforms' first lines
-// count only as the first line of the file that is not blank.
-func (f *File) markedTemplates(out []TemplateBlock) []TemplateBlock {
-	first := true // no line before is other than blank
-	for i, l := range f.lines {
-		if len(l) < 8 || l[0] != '#' {
-			first = first && trimSpace(l) == ""
-			continue
-		}
-		n, t := i+1, trimSpace(l)
+// minMarkerBytes is the length of the shortest marker line ("# By Wix").
+const minMarkerBytes = len(wixTop)
+
+// noteForTemplates notes, as the parse meets them, what recognition needs
+// of the lines: the first that is not blank and the comment lines long
+// enough to be a marker. It costs two comparisons a line.
+func (p *parser) noteForTemplates(l *Line) {
+	if l.Kind == LineEmpty {
+		return
+	}
+	if p.firstContent == 0 {
+		p.firstContent = l.Number
+	}
+	if l.Kind == LineComment && len(l.Text) >= minMarkerBytes && l.Text[0] == '#' {
+		p.s.comments = append(p.s.comments, int32(l.Number))
+	}
+}
+
+// markedTemplates appends the blocks that comment lines mark: the comment
+// lines the parse noted, each compared by length with each marker first.
+// The platforms' first lines count only as the first line of the file that
+// is not blank.
+func (f *File) markedTemplates(out []TemplateBlock, comments []int32, firstContent int) []TemplateBlock {
+	for _, c := range comments {
+		n := int(c)
+		t, first := trimSpace(f.lines[n-1]), n == firstContent
 		switch {
 		case eqFold(t, cfBegin):
 			out = append(out, f.cloudflareBlock(n))
@@ -164,7 +179,6 @@ func (f *File) markedTemplates(out []TemplateBlock) []TemplateBlock {
 			b.State = TemplateMarked
 			out = append(out, b)
 		}
-		first = false
 	}
 	return out
 }
@@ -227,8 +241,8 @@ func (f *File) markedBlock(tpl, n int, end string, same func(got, want string) b
 	if e == 0 {
 		b = f.wholeFile(tpl, n)
 	}
-	b.State = compareRules(f.directives(n, b.End), templateCatalogue[tpl].Rules, same)
-	b.SiteLines = f.siteLines(n, b.End, ruleSet(templateCatalogue[tpl].Rules, same))
+	b.State = compareRules(f.directives(n, b.End), tpl, same)
+	b.SiteLines = f.siteLines(n, b.End, ruleSet(tpl, same))
 	if e == 0 {
 		b.State = TemplateEdited
 	}
@@ -362,24 +376,29 @@ func (f *File) firstGroupAfter(n int) *Group {
 }
 
 // holdsRules reports whether the group has a rule for each of the
-// directive lines want.
+// directive lines want ("Disallow: /x").
 func holdsRules(g *Group, want []string) bool {
 	for _, w := range want {
 		d, v, _ := strings.Cut(w, ":")
-		v = trimSpace(v)
-		found := false
-		for ri := range g.Rules {
-			r := &g.Rules[ri]
-			if strings.EqualFold(r.Directive.String(), d) && r.Value == v {
-				found = true
-				break
-			}
+		dir := Disallow
+		if strings.EqualFold(d, "allow") {
+			dir = Allow
 		}
-		if !found {
+		if !hasRule(g, dir, trimSpace(v)) {
 			return false
 		}
 	}
 	return true
+}
+
+// hasRule reports whether the group has a rule of directive d with value v.
+func hasRule(g *Group, d Directive, v string) bool {
+	for ri := range g.Rules {
+		if r := &g.Rules[ri]; r.Directive == d && r.Value == v {
+			return true
+		}
+	}
+	return false
 }
 
 // directives returns the directive lines of lines start..end, each as
@@ -411,13 +430,22 @@ func (f *File) siteLines(start, end int, isTemplate func(l *Line) bool) []int {
 	return out
 }
 
-// ruleSet returns whether a line is one of rules, compared with same.
-func ruleSet(rules []string, same func(got, want string) bool) func(*Line) bool {
-	want := make([]string, len(rules))
-	for i, r := range rules {
-		l := classify(0, r, false)
-		want[i] = normalDirective(&l)
+// normalRules are the Rules of each catalogue entry as normalDirective
+// writes them, made once.
+var normalRules = func() (out [numTemplates][]string) {
+	for i := range templateCatalogue {
+		for _, r := range templateCatalogue[i].Rules {
+			l := classify(0, r, false)
+			out[i] = append(out[i], normalDirective(&l))
+		}
 	}
+	return out
+}()
+
+// ruleSet returns whether a line is one of entry tpl's rules, compared
+// with same.
+func ruleSet(tpl int, same func(got, want string) bool) func(*Line) bool {
+	want := normalRules[tpl]
 	return func(l *Line) bool {
 		got := normalDirective(l)
 		return slices.ContainsFunc(want, func(w string) bool { return same(got, w) })
@@ -436,16 +464,12 @@ func normalDirective(l *Line) string {
 // sameLine reports whether a directive of the file is the template's.
 func sameLine(got, want string) bool { return got == want }
 
-// compareRules compares a block's directives with the template's lines
-// (as written in the catalogue): intact when they are the same lines in
+// compareRules compares a block's directives with the lines of catalogue
+// entry tpl: intact when they are the same lines in
 // the same order, extended when the template's are among them in order,
 // edited otherwise.
-func compareRules(got, rules []string, same func(got, want string) bool) TemplateState {
-	want := make([]string, len(rules))
-	for i, r := range rules {
-		l := classify(0, r, false)
-		want[i] = normalDirective(&l)
-	}
+func compareRules(got []string, tpl int, same func(got, want string) bool) TemplateState {
+	want := normalRules[tpl]
 	j := 0
 	for _, g := range got {
 		if j < len(want) && same(g, want[j]) {
@@ -468,9 +492,10 @@ func (f *File) groupTemplates(out []TemplateBlock) []TemplateBlock {
 		g := &f.Groups[gi]
 		switch {
 		case g.Global && len(g.Rules) >= 2:
-			if b, ok := f.wordPressBlock(gi); ok {
+			dis, allow, wix := starMarks(g)
+			if b, ok := f.wordPressBlock(gi, dis, allow); ok {
 				out = append(out, b)
-			} else if b, ok := f.wixEditorBlock(gi); ok {
+			} else if b, ok := f.wixEditorBlock(gi); wix && ok {
 				out = append(out, b)
 			}
 		case len(g.Agents) == 1 && strings.EqualFold(g.Agents[0].Value, "Mediapartners-Google"):
@@ -499,23 +524,13 @@ func groupEnd(g *Group) int {
 	return end
 }
 
-// wordPressBlock recognises WordPress's virtual file in the * group gi:
-// Disallow: P/wp-admin/ and Allow: P/wp-admin/admin-ajax.php for one
-// folder P. A sitemap line ending in /wp-sitemap.xml makes it version 5.5.
-func (f *File) wordPressBlock(gi int) (TemplateBlock, bool) {
+// wordPressBlock recognises WordPress's virtual file in the * group gi,
+// whose rules dis and allow starMarks found: Disallow: P/wp-admin/ and
+// Allow: P/wp-admin/admin-ajax.php for one folder P. A sitemap line
+// ending in /wp-sitemap.xml makes it version 5.5.
+func (f *File) wordPressBlock(gi, dis, allow int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	const admin, ajax = "/wp-admin/", "/wp-admin/admin-ajax.php"
-	dis, allow := -1, -1
-	for ri := range g.Rules {
-		r := &g.Rules[ri]
-		switch {
-		case r.Directive == Disallow && strings.HasSuffix(r.Value, admin) && dis < 0:
-			dis = ri
-		case r.Directive == Allow && strings.HasSuffix(r.Value, ajax) && allow < 0:
-			allow = ri
-		}
-	}
-	if dis < 0 || allow < 0 || strings.TrimSuffix(g.Rules[dis].Value, admin) != strings.TrimSuffix(g.Rules[allow].Value, ajax) {
+	if dis < 0 || allow < 0 || strings.TrimSuffix(g.Rules[dis].Value, wpAdmin) != strings.TrimSuffix(g.Rules[allow].Value, wpAjax) {
 		return TemplateBlock{}, false
 	}
 	tpl := tplWordPress44
@@ -542,6 +557,36 @@ func (f *File) wordPressBlock(gi int) (TemplateBlock, bool) {
 	return b, true
 }
 
+// WordPress's two rules end in these.
+const wpAdmin, wpAjax = "/wp-admin/", "/wp-admin/admin-ajax.php"
+
+// starMarks finds, in one pass over the rules of a * group, the first
+// Disallow ending in /wp-admin/ and the first Allow ending in
+// /wp-admin/admin-ajax.php (their indices, -1 when absent) and whether
+// Wix's editor path /wixpress/ is disallowed.
+func starMarks(g *Group) (dis, allow int, wix bool) {
+	dis, allow = -1, -1
+	for ri := range g.Rules {
+		r := &g.Rules[ri]
+		v := r.Value
+		if len(v) < len(wpAdmin) {
+			continue
+		}
+		switch last := v[len(v)-1]; {
+		case last == 'p':
+			if r.Directive == Allow && allow < 0 && strings.HasSuffix(v, wpAjax) {
+				allow = ri
+			}
+		case last != '/' || r.Directive != Disallow:
+		case dis < 0 && strings.HasSuffix(v, wpAdmin):
+			dis = ri
+		case v == "/wixpress/":
+			wix = true
+		}
+	}
+	return dis, allow, wix
+}
+
 // bloggerBlock recognises Blogger's default in the Mediapartners-Google
 // group gi with an empty Disallow, followed by a * group with Disallow:
 // /search and Allow: /.
@@ -555,7 +600,7 @@ func (f *File) bloggerBlock(gi int) (TemplateBlock, bool) {
 		return TemplateBlock{}, false
 	}
 	b := f.block(tplBlogger, g.Line, groupEnd(star))
-	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(templateCatalogue[tplBlogger].Rules, sameLine))
+	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(tplBlogger, sameLine))
 	b.State = TemplateIntact
 	if len(star.Rules) > 2 || len(star.Agents) > 1 {
 		b.State = TemplateExtended
@@ -608,12 +653,11 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 // group gi: a group with Disallow: /wixpress/ and Disallow: /wix-editor/.
 func (f *File) wixEditorBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	if !holdsRules(g, []string{"Disallow: /wixpress/", "Disallow: /wix-editor/"}) {
+	if !hasRule(g, Disallow, "/wixpress/") || !hasRule(g, Disallow, "/wix-editor/") {
 		return TemplateBlock{}, false
 	}
 	b := f.block(tplWixEditorPaths, g.Line, groupEnd(g))
-	rules := templateCatalogue[tplWixEditorPaths].Rules
-	b.State = compareRules(f.directives(g.Line, b.End), rules, sameLine)
-	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(rules, sameLine))
+	b.State = compareRules(f.directives(g.Line, b.End), tplWixEditorPaths, sameLine)
+	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(tplWixEditorPaths, sameLine))
 	return b, true
 }
