@@ -126,6 +126,11 @@ const (
 	DisagreeWildcards
 	DisagreeAllowOrder
 	DisagreeOther
+	// Template blocks: text that CDNs, CMSs, plugins and block lists put
+	// into robots.txt files (issue 32; see Templates).
+	TemplateFound
+	TemplateListOutdated
+	TemplateBlockCancelled
 
 	numCodes
 )
@@ -1128,6 +1133,41 @@ var catalogue = [numCodes]CodeInfo{
 		"Another parser gives a crawler another verdict with this line, "+
 			"and none of the other parsers-disagree classes explains it.",
 		"other parsers read this line differently from Google"),
+	TemplateFound: {
+		Name: "template", Severity: Info,
+		Summary: "a block of lines written by a template: a CDN's, a CMS's, a plugin's or a pasted block list",
+		Doc: "The lines are a template's, in one of its versions (see robots.Templates): " +
+			"Cloudflare's managed robots.txt and its Content Signals Policy, WordPress's " +
+			"virtual file, the marked blocks of Yoast SEO and WPForms, the defaults of " +
+			"Shopify, Squarespace, Wix and Blogger, or a release of the ai.robots.txt " +
+			"block list. The finding is on the block's first line and names its last; the " +
+			"block is intact (the template's lines and no others), extended (the " +
+			"template's lines and some of the site's), edited (lines of the template " +
+			"changed or missing) or marked (only its marker is known). Verdicts that " +
+			"come from a template are defaults, not the site's decisions.",
+		message: templateMessage,
+	},
+	TemplateListOutdated: {
+		Name: "template-list-outdated", Severity: Warning,
+		Summary: "a pasted ai.robots.txt block list older than the newest release",
+		Doc: "A group that blocks a release of the ai.robots.txt list (its agents equal " +
+			"to a release's, or near one) lacks agents the newest release shuts out: " +
+			"the list was pasted once and not kept up to date, so the crawlers added " +
+			"since may crawl. The message names the release it is nearest to, with its " +
+			"date, and the agents it misses.",
+		message: outdatedMessage,
+	},
+	TemplateBlockCancelled: {
+		Name: "template-block-cancelled", Severity: Warning,
+		Summary: "the site's own group re-allows a crawler that a template block shuts out",
+		Doc: "A template block (Cloudflare's managed block, a pasted block list) shuts a " +
+			"crawler out with Disallow: /, and a group of the site's own lines names the " +
+			"same crawler. Google merges the groups that name a crawler, and the longest " +
+			"matching rule wins with an allow winning a tie, so the site's Allow: / (or a " +
+			"file that no longer disallows everything) cancels the template's block: the " +
+			"crawler may crawl, whatever the template meant.",
+		message: cancelledMessage,
+	},
 }
 
 // readerMessage returns the message of a reader's problem: what it is,

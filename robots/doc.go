@@ -82,6 +82,23 @@
 // content, not crawling: no verdict depends on them. The usage-preference
 // diagnostic explains each one, and malformed ones have codes of their own.
 //
+// # Templates
+//
+// Many robots.txt files are not written by their sites: a CDN prepends a
+// managed block, a CMS serves a virtual default, a plugin inserts a marked
+// block, a site pastes a release of the ai.robots.txt block list. The
+// parse recognises these template blocks from its own lines and groups
+// (no second parse): [File.Templates] gives each block's lines, template,
+// version and whether it is intact, edited or extended; [Templates] is the
+// catalogue, one entry per template and version with its source and date;
+// [AIRobotsReleases] the agents of every release of the block list, so
+// that a pasted copy is dated by the release it equals or is nearest to
+// (Jaccard index of the agent sets). [File.Attribute] says whether a
+// crawler's verdict comes from the template lines, the site's own lines or
+// both, and whether the site's lines cancel a template's block. The
+// template, template-list-outdated and template-block-cancelled codes
+// report them.
+//
 // # HTTP status
 //
 // [ParseResponse] also applies Google's HTTP rules: a 4xx answer (other than

@@ -124,3 +124,43 @@ Disallow: /admin/
 	// 4 content-usage /blog/ train-ai=y allowed
 	//   allows content under /blog/ to be used to train generative AI models; this is a preference, not an access rule
 }
+
+// Templates names the blocks a CDN, a CMS or a block list wrote, with
+// their lines, version and state; Attribute says who shuts a crawler out.
+func ExampleFile_Templates() {
+	f := robots.ParseString(`# BEGIN Cloudflare Managed content
+User-agent: *
+Content-signal: search=yes, ai-train=no
+Allow: /
+
+User-agent: GPTBot
+Disallow: /
+
+User-agent: CCBot
+Disallow: /
+# END Cloudflare Managed Content
+User-agent: *
+Disallow: /wp-admin/
+Allow: /wp-admin/admin-ajax.php
+
+User-agent: GPTBot
+Allow: /
+`)
+	for _, b := range f.Templates() {
+		fmt.Println(b.Start, b.End, b.Key(), b.State)
+	}
+	for _, a := range f.Attribute([]robots.Crawler{{Token: "GPTBot"}, {Token: "CCBot"}}) {
+		fmt.Println(a.Crawler, a.Access, a.Source, a.Cancelled)
+	}
+	for _, d := range f.Diagnostics {
+		if d.Code == robots.TemplateBlockCancelled {
+			fmt.Println(d.Line, d.Code)
+		}
+	}
+	// Output:
+	// 1 11 cloudflare-managed@2025-09 edited
+	// 12 14 wordpress-core@4.4 intact
+	// GPTBot allowed none true
+	// CCBot disallowed template false
+	// 16 template-block-cancelled
+}

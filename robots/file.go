@@ -41,6 +41,9 @@ type File struct {
 	// ([File.As]) instead of splitting the body again; nil for a body the
 	// status makes crawlers ignore.
 	lines []string
+	// templates are the template blocks recognised in the file, in line
+	// order; nil when there are none.
+	templates []TemplateBlock
 	// classes is the class of each line of lines when the text is plain
 	// (lineClass), for the readings to reuse; nil otherwise.
 	classes []lineClass

@@ -52,10 +52,23 @@ func parseText(r Response, text string, size int) *File {
 // than Google's derive their groups from ([File.As]). Only the benchmark of
 // what that list costs parses without it.
 func parseLines(r Response, text string, size int, keepLines bool) *File {
+	return parseWith(parser{keepLines: keepLines}, r, text, size)
+}
+
+// parseWithoutTemplates parses all of text recognising no template: the
+// parse of a file's template lines alone, or of its own lines alone
+// (templatesplit.go), and the benchmark of what recognition costs.
+func parseWithoutTemplates(text string) *File {
+	return parseWith(parser{keepLines: true, noTemplates: true}, Response{}, text, len(text))
+}
+
+// parseWith parses text, a body of size bytes, with the options set in p
+// (keepLines, noTemplates).
+func parseWith(p parser, r Response, text string, size int) *File {
 	f := &File{Response: r, Size: size, text: text}
 	s := scratchPool.Get().(*scratch)
 	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes = s.rules, s.diags, s.groups, s.agents, s.lines, s.classes
-	p := parser{f: f, cur: -1, s: s, keepLines: keepLines}
+	p.f, p.cur, p.s = f, -1, s
 	p.run()
 	s.release()
 	return f
@@ -71,6 +84,11 @@ type parser struct {
 	hasLT     bool // the text has a '<': a line may hold HTML markup
 	unsorted  bool // a diagnostic was added out of line order
 	keepLines bool // record every line in File.lines for the other readings
+	// noTemplates: recognise no template block (File.Templates stays nil).
+	noTemplates bool
+	// firstContent is the number of the first line that is not blank,
+	// 0 before it (templatematch.go).
+	firstContent int
 
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
@@ -143,6 +161,9 @@ func (p *parser) run() {
 			if classes {
 				f.classes = append(f.classes, classOf(&l))
 			}
+		}
+		if !p.noTemplates {
+			p.noteForTemplates(&l)
 		}
 		p.line(&l)
 	}
@@ -918,6 +939,9 @@ func (p *parser) finish() {
 		if q := &f.Preferences[i]; q.Group >= 0 {
 			q.Agents = f.Groups[q.Group].Agents
 		}
+	}
+	if !p.noTemplates && !p.quiet {
+		p.templates()
 	}
 	if p.unsorted {
 		slices.SortStableFunc(f.Diagnostics, func(a, b Diagnostic) int { return a.Line - b.Line })

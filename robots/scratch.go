@@ -27,6 +27,9 @@ type scratch struct {
 	dirs       []string   // the directory of each rule of a group that names a file (filesOneByOne)
 	dirFirst   []int32    // the first rule in the same directory (filesOneByOne)
 	dirCount   []int32    // rules in the directory of each first rule (filesOneByOne)
+	// comments are the numbers of the comment lines long enough to be a
+	// template's marker (templatematch.go).
+	comments []int32
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -54,6 +57,7 @@ func (s *scratch) release() {
 	s.dirs = reuse(s.dirs)
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)
+	s.comments = reuse(s.comments)
 	scratchPool.Put(s)
 }
 
