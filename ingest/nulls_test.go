@@ -47,6 +47,10 @@ func TestIssue16PublishedNulls(t *testing.T) {
 			// (readings.line NULL), the other Google (google_line NULL).
 			robots200("blank."+host, "User-agent: GPTBot\n\nDisallow: /\n"),
 			robots200("query."+host, "User-agent: *\nDisallow: /?\n"),
+			// Template blocks: WordPress's dated default and Blogger's,
+			// which no source dates (templates.released NULL).
+			robots200("wp."+host, "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nSitemap: https://wp."+host+"/wp-sitemap.xml\n"),
+			robots200("blogger."+host, "User-agent: Mediapartners-Google\nDisallow:\n\nUser-agent: *\nDisallow: /search\nAllow: /\n"),
 			// A file-wide preference (group NULL), one in a group, and a
 			// value not understood (allowed NULL).
 			robots200("prefs."+host, "Content-Signal: search=yes, ai-train=maybe\nUser-agent: *\nCrawl-delay: 5\nDisallow: /e\n"),

@@ -83,6 +83,7 @@ func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 		rs.Sitemaps = append(rs.Sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
 	}
 	addExtensions(rs, id, host, f)
+	addTemplates(rs, id, host, f)
 	first := len(rs.Agents.Via)
 	m.addAgents(rs, id, host, f)
 	if m.census != nil {

@@ -61,6 +61,8 @@ func arrowType(f parquet.Field) arrow.DataType {
 		return arrow.PrimitiveTypes.Int64
 	case parquet.Boolean:
 		return arrow.FixedWidthTypes.Boolean
+	case parquet.Double:
+		return arrow.PrimitiveTypes.Float64
 	}
 	panic(fmt.Sprintf("schema: no Arrow type for column %s (%s)", f.Name(), f.Type()))
 }

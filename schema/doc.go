@@ -47,6 +47,7 @@
 //	preferences  Preference    usage preference (Content-Signal, Content-Usage pair)
 //	hosts        Host          host, with its deciding and effective captures (computed at publication)
 //	readings     Reading       capture, tracked crawler and other parser whose verdict differs from Google's
+//	templates    TemplateBlock template block found in a capture (robots.File.Templates)
 //
 // capture_id joins every table to captures, and captures.input joins
 // inputs.input. Column names follow Common Crawl's columnar index where they

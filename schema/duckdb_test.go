@@ -55,6 +55,8 @@ var wantTypes = map[string]string{
 		"redirect_result VARCHAR, effective_capture_id VARCHAR, effective_outcome VARCHAR, fetch_class VARCHAR, crawl VARCHAR",
 	"readings": "capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, semantics VARCHAR, root_allowed BOOLEAN, blocked BOOLEAN, " +
 		"line INTEGER, google_root_allowed BOOLEAN, google_blocked BOOLEAN, google_line INTEGER, path VARCHAR, class VARCHAR, crawl VARCHAR",
+	"templates": "capture_id VARCHAR, url_host_name VARCHAR, template VARCHAR, version VARCHAR, line_start INTEGER, line_end INTEGER, state VARCHAR, " +
+		"site_lines INTEGER, similarity DOUBLE, missing VARCHAR[], released VARCHAR, crawl VARCHAR",
 }
 
 // openDuckDB writes the fixture dataset and opens an in-memory DuckDB with
@@ -164,7 +166,7 @@ func TestDuckDBQueries(t *testing.T) {
 		{"schema version", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ') FROM parquet_kv_metadata(%s)
 			WHERE decode(key) = 'robocensus.schema_version'`, quote(schema.Glob(dir, "*"))), schema.Version},
 		{"table key", fmt.Sprintf(`SELECT string_agg(DISTINCT decode(value), ' ' ORDER BY decode(value)) FROM parquet_kv_metadata(%s)
-			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents bodies captures diagnostics directives hosts inputs preferences readings rules sitemaps"},
+			WHERE decode(key) = 'robocensus.table'`, quote(schema.Glob(dir, "*"))), "agents bodies captures diagnostics directives hosts inputs preferences readings rules sitemaps templates"},
 		{"zstd everywhere", fmt.Sprintf("SELECT string_agg(DISTINCT compression, ' ') FROM parquet_metadata(%s)",
 			quote(schema.Glob(dir, "*"))), "ZSTD"},
 	}
@@ -203,7 +205,7 @@ func TestDuckDBDictionaries(t *testing.T) {
 // dictColumns lists the columns whose tag (or list element tag) has dict.
 func dictColumns(table schema.Table) []string {
 	var out []string
-	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}, schema.Body{}, schema.Directive{}, schema.Preference{}, schema.Host{}, schema.Reading{}} {
+	for _, row := range []any{schema.Capture{}, schema.Diagnostic{}, schema.Rule{}, schema.Sitemap{}, schema.Agent{}, schema.Input{}, schema.Body{}, schema.Directive{}, schema.Preference{}, schema.Host{}, schema.Reading{}, schema.TemplateBlock{}} {
 		if parquet.SchemaOf(row).Name() != table.Parquet.Name() {
 			continue
 		}

@@ -59,7 +59,7 @@ func ExampleNewWriter() {
 		}
 	}
 	// Output:
-	// captures 2.2 2 CC-MAIN-2025-05
+	// captures 2.3 2 CC-MAIN-2025-05
 	// 1 200 rules
 	// 2 (null) unknown
 }

@@ -34,6 +34,7 @@ type crawlRows struct {
 	preferences []schema.Preference
 	hosts       []schema.Host
 	readings    []schema.Reading
+	templates   []schema.TemplateBlock
 }
 
 var (
@@ -127,6 +128,14 @@ func fixtureA() crawlRows {
 			{CaptureID: "a-3", URLHostName: "bücher.example", Agent: "Googlebot", Semantics: "rfc9309", RootAllowed: true, Line: 0,
 				GoogleBlocked: true, Path: "/", Class: schema.ClassStatus},
 		},
+		templates: []schema.TemplateBlock{
+			{CaptureID: "a-1", URLHostName: "example.com", Template: "cloudflare-managed", Version: "2025-09", LineStart: 1, LineEnd: 30,
+				State: "intact", Similarity: 1, Released: "2025-09"},
+			{CaptureID: "a-1", URLHostName: "example.com", Template: "ai-robots-txt", Version: "v1.32", LineStart: 32, LineEnd: 80,
+				State: "extended", SiteLines: 2, Similarity: 0.95, Missing: []string{"Claude-User", "Perplexity-User"}, Released: "2025-06-05"},
+			{CaptureID: "a-3", URLHostName: "bücher.example", Template: "shopify", Version: "2021", LineStart: 1, LineEnd: 40,
+				State: "edited", Similarity: 1}, // released NULL: undated
+		},
 	}
 }
 
@@ -163,6 +172,7 @@ func writeDataset(t testing.TB, dir string) map[string]crawlRows {
 		writePart(t, dir, crawl, rows.preferences)
 		writePart(t, dir, crawl, rows.hosts)
 		writePart(t, dir, crawl, rows.readings)
+		writePart(t, dir, crawl, rows.templates)
 	}
 	return data
 }

@@ -39,6 +39,7 @@ var tables = []Table{
 	newTable[Preference]("preferences", "one row per usage preference stated (Content-Signal, Content-Usage)"),
 	newTable[Host]("hosts", "one row per host, with its deciding and effective captures after redirects, and its fetch class"),
 	newTable[Reading]("readings", "one row per capture, tracked crawler and other parser's reading whose root or full-block verdict differs from Google's"),
+	newTable[TemplateBlock]("templates", "one row per template block found in a capture (template, version, lines, state)"),
 }
 
 func newTable[T Row](name, doc string) Table {

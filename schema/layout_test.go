@@ -26,6 +26,7 @@ func TestTables(t *testing.T) {
 		{"preferences", schema.TableName[schema.Preference]()},
 		{"hosts", schema.TableName[schema.Host]()},
 		{"readings", schema.TableName[schema.Reading]()},
+		{"templates", schema.TableName[schema.TemplateBlock]()},
 	}
 	tables := schema.Tables()
 	if len(tables) != len(tests) {

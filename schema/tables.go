@@ -23,6 +23,7 @@ import "time"
 //	bool       | (none)                            | BOOLEAN, required                  | BOOLEAN
 //	time.Time  | timestamp(microsecond:local)      | INT64 TIMESTAMP(MICROS, UTC=false) | TIMESTAMP
 //	time.Time  | optional,timestamp(...)           | as above, optional                 | TIMESTAMP, zero time is NULL
+//	float64    | (none)                            | DOUBLE, required                   | DOUBLE
 //	[]string   | list + parquet-element:",dict"    | 3-level LIST of required STRING    | VARCHAR[]
 //	(all)      | (none: set by the Writer)         | ZSTD, fastest level (by default)   |
 //
@@ -55,7 +56,7 @@ import "time"
 //   - The crawl label is not a column: DuckDB adds crawl from the Hive
 //     partition directory (crawl=<label>), see [PartitionDir].
 type Row interface {
-	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body | Directive | Preference | Host | Reading
+	Capture | Diagnostic | Rule | Sitemap | Agent | Input | Body | Directive | Preference | Host | Reading | TemplateBlock
 }
 
 // Capture is one row of the captures table: one robots.txt capture (a WARC
@@ -494,4 +495,48 @@ type Reading struct {
 	// Class is the difference class that explains the difference (one of
 	// [DifferenceClasses]), found by comparing the deciding lines.
 	Class string `parquet:"class,dict"`
+}
+
+// TemplateBlock is one row of the templates table: a block of a capture's
+// robots.txt that a template of robots.Templates' catalogue wrote (a CDN's
+// managed block, a CMS's default, a pasted ai.robots.txt release), as
+// robots.File.Templates finds it. A capture without a row has no template
+// block. Ingest writes it from schema 2.3 on.
+type TemplateBlock struct {
+	// CaptureID joins captures.capture_id.
+	CaptureID string `parquet:"capture_id,dict"`
+	// URLHostName repeats captures.url_host_name for convenience.
+	URLHostName string `parquet:"url_host_name,dict"`
+	// Template is the template's name in the catalogue
+	// ("cloudflare-managed", "wordpress-core", "ai-robots-txt", ...).
+	Template string `parquet:"template,dict"`
+	// Version is the template's version ("2025-09", "5.5", or the
+	// ai.robots.txt release tag "v1.32"): for a block list, the release
+	// whose agents the group matches best.
+	Version string `parquet:"version,dict"`
+	// LineStart and LineEnd are the block's first and last lines (1-based,
+	// inclusive, numbered as in diagnostics.line).
+	LineStart int32 `parquet:"line_start"`
+	LineEnd   int32 `parquet:"line_end"`
+	// State is "intact" (the template's lines and nothing else), "edited"
+	// (lines changed or missing), "extended" (all of them, and the site's
+	// among them) or "marked" (only the template's marker is compared).
+	State string `parquet:"state,dict"`
+	// SiteLines is the number of the site's own directive lines inside
+	// the block (rules added to the template's group, agents added to a
+	// block list).
+	SiteLines int32 `parquet:"site_lines"`
+	// Similarity is, for an ai.robots.txt block list, the Jaccard index of
+	// its agents and the release's (1 for an exact copy); 1 for the other
+	// templates.
+	Similarity float64 `parquet:"similarity"`
+	// Missing are, for an ai.robots.txt block list, the agents of the
+	// newest release the group does not name, in the release's order;
+	// empty for the other templates.
+	Missing []string `parquet:"missing,list" parquet-element:",dict"`
+	// Released is when the template's version appeared (YYYY-MM-DD, or
+	// YYYY-MM where its source gives only the month): the release date of
+	// a pasted block list dates the copy. NULL when no public source dates
+	// it.
+	Released string `parquet:"released,optional,dict"`
 }

@@ -32,13 +32,16 @@ import (
 //
 // Schema 2.2 adds the readings table (the census of parsers, [Reading]).
 // Datasets of an older version have no such table.
-const Version = "2.2"
+//
+// Schema 2.3 adds the templates table (who wrote the robots.txt,
+// [TemplateBlock]). Datasets of an older version have no such table.
+const Version = "2.3"
 
 // versionMajor and versionMinor are the parts of [Version]; oldestMajor
 // is the oldest major version this package reads.
 const (
 	versionMajor = 2
-	versionMinor = 2
+	versionMinor = 3
 	oldestMajor  = 1
 )
 

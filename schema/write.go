@@ -414,3 +414,8 @@ func (r *Reading) validUTF8(fix bool, m *utf8Memo) bool {
 	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
 	return validStrings(fix, &r.Agent, &r.Semantics, &r.Path, &r.Class) && ok
 }
+
+func (r *TemplateBlock) validUTF8(fix bool, m *utf8Memo) bool {
+	ok := m.validKeys(fix, &r.CaptureID, &r.URLHostName)
+	return validStrings(fix, &r.Template, &r.Version, &r.State, &r.Released) && validList(fix, &r.Missing) && ok
+}

@@ -179,6 +179,7 @@ type PartWriter struct {
 	directives  *tableWriter[schema.Directive]
 	preferences *tableWriter[schema.Preference]
 	readings    *tableWriter[schema.Reading]
+	templates   *tableWriter[schema.TemplateBlock]
 	closers     []func() error // of the files opened
 	rows        int64          // captures written
 	bodyBytes   int            // body bytes buffered in the current row group
@@ -213,6 +214,7 @@ func NewPartWriter(s *Staging, name string, crawlers []robots.Crawler) (*PartWri
 	p.directives, err = openPart[schema.Directive](p, s, name, err)
 	p.preferences, err = openPart[schema.Preference](p, s, name, err)
 	p.readings, err = openPart[schema.Reading](p, s, name, err)
+	p.templates, err = openPart[schema.TemplateBlock](p, s, name, err)
 	if err != nil {
 		p.Close()
 		return nil, fmt.Errorf("dataset: opening part %s: %w", name, err)
@@ -238,7 +240,7 @@ func (p *PartWriter) Write(rs *Rows) error {
 	err := errors.Join(
 		p.captures.write(rs.Captures), p.diagnostics.write(rs.Diagnostics), p.rules.write(rs.Rules),
 		p.sitemaps.write(rs.Sitemaps), p.agents.write(&rs.Agents), p.bodies.write(rs.Bodies),
-		p.directives.write(rs.Directives), p.preferences.write(rs.Preferences), p.readings.write(rs.Readings),
+		p.directives.write(rs.Directives), p.preferences.write(rs.Preferences), p.readings.write(rs.Readings), p.templates.write(rs.Templates),
 	)
 	p.rows += int64(len(rs.Captures))
 	if p.bodyBytes += rs.BodyBytes; p.bodyBytes >= BodyRowGroupBytes && err == nil {
@@ -333,6 +335,7 @@ func writeEmpty(s *Staging, table string) error {
 		"preferences": func() error { return schema.NewWriter[schema.Preference](f, c).Close() },
 		"hosts":       func() error { return schema.NewWriter[schema.Host](f, c).Close() },
 		"readings":    func() error { return schema.NewWriter[schema.Reading](f, c).Close() },
+		"templates":   func() error { return schema.NewWriter[schema.TemplateBlock](f, c).Close() },
 	}[table]
 	if write == nil {
 		f.Close()

@@ -18,6 +18,7 @@ type Rows struct {
 	Directives  []schema.Directive
 	Preferences []schema.Preference
 	Readings    []schema.Reading
+	Templates   []schema.TemplateBlock
 	BodyBytes   int
 }
 
@@ -47,11 +48,12 @@ func (rs *Rows) Reset() {
 	rs.Directives = rs.Directives[:0]
 	rs.Preferences = rs.Preferences[:0]
 	rs.Readings = rs.Readings[:0]
+	rs.Templates = rs.Templates[:0]
 	rs.BodyBytes = 0
 }
 
 // Len is the number of rows held, all tables together.
 func (rs *Rows) Len() int {
 	return len(rs.Captures) + len(rs.Diagnostics) + len(rs.Rules) + len(rs.Sitemaps) + len(rs.Agents.Named) + len(rs.Bodies) +
-		len(rs.Directives) + len(rs.Preferences) + len(rs.Readings)
+		len(rs.Directives) + len(rs.Preferences) + len(rs.Readings) + len(rs.Templates)
 }
