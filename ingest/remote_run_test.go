@@ -121,6 +121,9 @@ func sampleWARC(tb testing.TB, n int) []byte {
 		if i%9 == 8 {
 			f.Status, f.Body = 404, []byte("<html>not found</html>")
 		}
+		if i%9 == 4 { // WordPress's default: a row of the templates table
+			f.Body = []byte("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n")
+		}
 		if err := w.WriteCapture(f); err != nil {
 			tb.Fatal(err)
 		}

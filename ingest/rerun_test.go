@@ -385,6 +385,9 @@ func testRerunSubset(t *testing.T, shards int, dir, folder string) {
 	all := t.TempDir()
 	mustRun(all, urls[:5], true, false)
 	samePartitions(t, folder, all)
+	if n := testutil.Query(t, testutil.DuckDB(t, all), "SELECT count(*) FROM templates"); n == "0" {
+		t.Error("no templates rows: the rerun's copy of the table is not tested")
+	}
 
 	clear(hits)
 	mustRun(dir, urls[2:3], true, false)

@@ -375,6 +375,9 @@ func copyKept(root, crawl string, stage *Staging, keep map[string]bool, crawlers
 		err = copyTable(root, crawl, stage, func(r *schema.Reading) bool { return !d.ids[r.CaptureID] })
 	}
 	if err == nil {
+		err = copyTable(root, crawl, stage, func(r *schema.TemplateBlock) bool { return !d.ids[r.CaptureID] })
+	}
+	if err == nil {
 		err = copyTable(root, crawl, stage, func(r *schema.Body) bool {
 			if d.bodies[r.ContentDigest] > 0 {
 				d.bodies[r.ContentDigest]--
