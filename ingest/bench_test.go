@@ -112,7 +112,21 @@ func BenchmarkRunRealBodies(b *testing.B) {
 // ratio of the CPU time the process used (testutil.ProcessCPU; 0 where it
 // is not measured), which other processes on a shared machine disturb
 // less.
-func BenchmarkRunCensus(b *testing.B) {
+func BenchmarkRunCensus(b *testing.B) { benchWithAndWithout(b, "census", Config{NoCensus: true}) }
+
+// BenchmarkRunAttribution does the same for the attribution of full
+// blocks to template or site lines (agents.source, agents.cancelled) in
+// the files with template blocks: "x-no-attribution" is the time of an
+// ingest with it over one without (Config.NoAttribution).
+func BenchmarkRunAttribution(b *testing.B) {
+	benchWithAndWithout(b, "attribution", Config{NoAttribution: true})
+}
+
+// benchWithAndWithout times, in the same iterations, a whole ingest of the
+// real bodies' WARC with the options of off (without what is measured)
+// and with the defaults, and reports the ratios as x-no-NAME and
+// x-no-NAME-cpu.
+func benchWithAndWithout(b *testing.B, name string, off Config) {
 	data, want := realBodiesWARC(b)
 	tmp := b.TempDir()
 	path := filepath.Join(tmp, "bodies.warc.gz")
@@ -120,10 +134,11 @@ func BenchmarkRunCensus(b *testing.B) {
 		b.Fatal(err)
 	}
 	dir := filepath.Join(tmp, "dataset")
+	off.Dir, off.Crawl = dir, "CC-MAIN-2025-05"
 	var without, with, cpuWithout, cpuWith time.Duration
 	for b.Loop() {
 		t0, c0 := time.Now(), testutil.ProcessCPU()
-		ingestConfig(b, Config{Dir: dir, Crawl: "CC-MAIN-2025-05", NoCensus: true}, path, want)
+		ingestConfig(b, off, path, want)
 		t1, c1 := time.Now(), testutil.ProcessCPU()
 		ingestConfig(b, Config{Dir: dir, Crawl: "CC-MAIN-2025-05"}, path, want)
 		without += t1.Sub(t0)
@@ -131,9 +146,9 @@ func BenchmarkRunCensus(b *testing.B) {
 		cpuWithout += c1 - c0
 		cpuWith += testutil.ProcessCPU() - c1
 	}
-	b.ReportMetric(float64(with)/float64(without), "x-no-census")
+	b.ReportMetric(float64(with)/float64(without), "x-no-"+name)
 	if cpuWithout > 0 {
-		b.ReportMetric(float64(cpuWith)/float64(cpuWithout), "x-no-census-cpu")
+		b.ReportMetric(float64(cpuWith)/float64(cpuWithout), "x-no-"+name+"-cpu")
 	}
 	b.ReportMetric(without.Seconds()/float64(b.N), "s-without/op")
 	b.ReportMetric(with.Seconds()/float64(b.N), "s-with/op")

@@ -30,8 +30,15 @@ func ingestRecords(t *testing.T, crawl string, records ...string) (expect func(q
 	if err := os.WriteFile(path, perRecord(t, records...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return ingestPaths(t, crawl, path)
+}
+
+// ingestPaths ingests the given inputs as crawl and returns a check of
+// the dataset as ingestRecords does.
+func ingestPaths(t *testing.T, crawl string, paths ...string) (expect func(query, want string)) {
+	t.Helper()
 	dir := t.TempDir()
-	if _, err := Run(context.Background(), Config{Dir: dir, Crawl: crawl, Workers: 1}, []string{path}); err != nil {
+	if _, err := Run(context.Background(), Config{Dir: dir, Crawl: crawl, Workers: 1}, paths); err != nil {
 		t.Fatal(err)
 	}
 	db := testutil.DuckDB(t, dir)

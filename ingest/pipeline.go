@@ -53,6 +53,12 @@ type Config struct {
 	// Google's is asked (the census of parsers costs a share of the parse;
 	// the ingest benchmark compares the two).
 	NoCensus bool
+	// NoAttribution leaves agents.source computed from the verdict alone
+	// ("site" for a full block, as in a file without a template) and
+	// agents.cancelled false, even in files with template blocks: the
+	// attribution parses their template and site lines apart (the ingest
+	// benchmark compares the two).
+	NoAttribution bool
 	// PartCaptures is the number of captures a worker writes to a part file
 	// before it starts a new one. Defaults to 2,000,000.
 	PartCaptures int64
@@ -685,6 +691,7 @@ func (e *epoch) work(ctx context.Context) error {
 	if p.cfg.NoCensus {
 		maker.census = nil
 	}
+	maker.attribute = !p.cfg.NoAttribution
 	var rs dataset.Rows
 	flush := func() error {
 		if rs.Len() == 0 {

@@ -35,6 +35,7 @@ type rowMaker struct {
 	touched     []int                 // the crawlers with hits
 	surt        []byte                // the SURT key being built
 	census      *census               // the census of parsers (census.go); nil for none
+	attribute   bool                  // attribute full blocks in files with templates (templates.go)
 }
 
 // tokenRef is one of the tokens crawler obeys: its own (fallback false) or
@@ -50,7 +51,7 @@ const (
 )
 
 func newRowMaker(crawlers []robots.Crawler) *rowMaker {
-	m := &rowMaker{crawlers: crawlers, byToken: map[string][]tokenRef{}, hits: make([]uint8, len(crawlers)), census: newCensus()}
+	m := &rowMaker{crawlers: crawlers, byToken: map[string][]tokenRef{}, hits: make([]uint8, len(crawlers)), census: newCensus(), attribute: true}
 	for i, c := range crawlers {
 		ts := c.Tokens()
 		m.tokens = append(m.tokens, ts)
@@ -279,6 +280,8 @@ func (m *rowMaker) addAgents(rs *dataset.Rows, id, host string, f *robots.File) 
 		a.Named = append(a.Named, false)
 		a.Access = append(a.Access, star)
 		a.Via = append(a.Via, starVia)
+		a.Source = append(a.Source, robots.SourceNone)
+		a.Cancelled = append(a.Cancelled, false)
 	}
 	a.IDs, a.Hosts = append(a.IDs, id), append(a.Hosts, host)
 	for gi := range f.Groups {
@@ -304,6 +307,7 @@ func (m *rowMaker) addAgents(rs *dataset.Rows, id, host string, f *robots.File) 
 		m.hits[i] = 0
 	}
 	m.touched = m.touched[:0]
+	m.addSources(a, first, f)
 }
 
 // lowerASCII lower-cases an ASCII token without allocating when it is

@@ -24,3 +24,22 @@ func templateRow(id, host string, b *robots.TemplateBlock) schema.TemplateBlock 
 		Released: b.Template().Date,
 	}
 }
+
+// addSources fills the agents rows of the capture at hand, from index
+// first on, with whose lines shut each crawler out and whether the site's
+// lines cancel a template's block. Only a file with template blocks is
+// attributed (robots.File.Attribute parses its template and site lines
+// apart); in the others every full block is the site's.
+func (m *rowMaker) addSources(a *dataset.AgentRows, first int, f *robots.File) {
+	if m.attribute && len(f.Templates()) > 0 {
+		for i, at := range f.Attribute(m.crawlers) {
+			a.Source[first+i], a.Cancelled[first+i] = at.Source, at.Cancelled
+		}
+		return
+	}
+	for i := first; i < len(a.Access); i++ {
+		if a.Access[i] == robots.AccessDisallowed {
+			a.Source[i] = robots.SourceSite
+		}
+	}
+}

@@ -2,8 +2,9 @@ package ingest
 
 import (
 	"cmp"
-	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,23 +13,6 @@ import (
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/robots"
 )
-
-// ingestPaths ingests the given inputs as crawl and returns a check of the
-// dataset as ingestRecords does.
-func ingestPaths(t *testing.T, crawl string, paths ...string) (expect func(query, want string)) {
-	t.Helper()
-	dir := t.TempDir()
-	if _, err := Run(context.Background(), Config{Dir: dir, Crawl: crawl, Workers: 2}, paths); err != nil {
-		t.Fatal(err)
-	}
-	db := testutil.DuckDB(t, dir)
-	return func(query, want string) {
-		t.Helper()
-		if got := testutil.Query(t, db, query); got != want {
-			t.Errorf("%s\n got %s\nwant %s", query, got, want)
-		}
-	}
-}
 
 // The demo's sample corpus, ingested as robocensus demo does: DuckDB reads
 // each template block of its captures back from the templates table, with
@@ -100,4 +84,42 @@ func aiRobotsBlocks(t *testing.T, path string) string {
 	}
 	slices.Sort(out)
 	return strings.Join(out, "; ")
+}
+
+// fixtureBody returns the robots.txt of one of the engine's template
+// fixtures (robots/testdata/diag), built from the template's public text.
+func fixtureBody(t *testing.T, name string) string {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join(testutil.RepoRoot(), "robots", "testdata", "diag", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, ok := testutil.ParseArchive(string(text)).Files["robots.txt"]
+	if !ok {
+		t.Fatalf("%s: no robots.txt section", name)
+	}
+	return body
+}
+
+// agents.source says whose lines shut each crawler out, and
+// agents.cancelled where the site's own group undoes a template's block:
+// Cloudflare's managed block alone (template), the same with a site group
+// re-allowing GPTBot (cancelled: GPTBot allowed, source none) or
+// disallowing it again (both), and a file without a template (site).
+func TestRunAgentsSource(t *testing.T) {
+	cloudflare := fixtureBody(t, "template-cloudflare-managed-2025-07.txt")
+	f := ingestRecords(t, "sources",
+		robots200("managed.example", cloudflare),
+		robots200("cancel.example", fixtureBody(t, "template-block-cancelled.txt")),
+		robots200("both.example", cloudflare+"\nUser-agent: GPTBot\nDisallow: /\n"),
+		robots200("own.example", "User-agent: GPTBot\nDisallow: /\n"),
+	)
+	f(`SELECT string_agg(url_host_name || ' ' || verdict || ' ' || source || ' ' || cancelled, '; ' ORDER BY url_host_name) FROM agents WHERE agent = 'GPTBot'`,
+		"both.example disallowed both false; cancel.example allowed none true; managed.example disallowed template false; own.example disallowed site false")
+	// Every crawler Cloudflare's block names is the template's there, and
+	// only those; the cancelled rows are GPTBot's alone.
+	f(`SELECT string_agg(agent, ' ' ORDER BY agent) FROM agents WHERE url_host_name = 'managed.example' AND source = 'template'`,
+		"Amazonbot Applebot-Extended Bytespider CCBot ClaudeBot GPTBot Google-Extended Meta-ExternalAgent")
+	f(`SELECT count(*) FROM agents WHERE cancelled AND agent <> 'GPTBot'`, "0")
+	f(`SELECT count(*) FROM agents WHERE (source = 'none') <> (verdict <> 'disallowed')`, "0")
 }

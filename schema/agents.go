@@ -72,15 +72,17 @@ type AgentsWriter struct {
 	closed     bool
 
 	// The row group being built.
-	ids        []string        // distinct capture IDs of the row group
-	idIdx      map[string]int  // capture ID -> index in ids
-	idOf       []uint32        // per capture: index in ids
-	hosts      []string        // distinct hosts of the row group
-	hostIdx    map[string]int  // host -> index in hosts
-	hostOf     []uint32        // per capture: index in hosts
-	named      []bool          // per row
-	verdicts   []robots.Access // per row
-	vias       []robots.Via    // per row
+	ids        []string               // distinct capture IDs of the row group
+	idIdx      map[string]int         // capture ID -> index in ids
+	idOf       []uint32               // per capture: index in ids
+	hosts      []string               // distinct hosts of the row group
+	hostIdx    map[string]int         // host -> index in hosts
+	hostOf     []uint32               // per capture: index in hosts
+	named      []bool                 // per row
+	verdicts   []robots.Access        // per row
+	vias       []robots.Via           // per row
+	sources    []robots.VerdictSource // per row
+	cancelled  []bool                 // per row
 	scratch    []uint32
 	page       []byte
 	compressed []byte
@@ -114,17 +116,20 @@ func NewAgentsWriter(w io.Writer, agents []string, opts ...WriterOption) *Agents
 }
 
 // Add appends the rows of one capture: for each crawler i of the writer's
-// agents, whether the file names it (named[i]), its verdict (access[i])
-// and through which group the verdict came (via[i]).
-func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots.Access, via []robots.Via) error {
+// agents, whether the file names it (named[i]), its verdict (access[i]),
+// through which group the verdict came (via[i]), whose lines shut it out
+// (source[i], robots.Attribution.Source) and whether the site's own lines
+// cancel a template's block (cancelled[i]).
+func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots.Access, via []robots.Via, source []robots.VerdictSource, cancelled []bool) error {
 	if a.closed {
 		return ErrClosed
 	}
 	if a.err != nil {
 		return a.err
 	}
-	if len(named) != len(a.agents) || len(access) != len(a.agents) || len(via) != len(a.agents) {
-		return fmt.Errorf("schema: AgentsWriter.Add: %d named, %d verdicts and %d vias for %d agents", len(named), len(access), len(via), len(a.agents))
+	if len(named) != len(a.agents) || len(access) != len(a.agents) || len(via) != len(a.agents) || len(source) != len(a.agents) || len(cancelled) != len(a.agents) {
+		return fmt.Errorf("schema: AgentsWriter.Add: %d named, %d verdicts, %d vias, %d sources and %d cancelled for %d agents",
+			len(named), len(access), len(via), len(source), len(cancelled), len(a.agents))
 	}
 	host = validUTF8String(host)
 	// A dictionary holds each value once: readers that rebuild it as a
@@ -134,6 +139,8 @@ func (a *AgentsWriter) Add(captureID, host string, named []bool, access []robots
 	a.named = append(a.named, named...)
 	a.verdicts = append(a.verdicts, access...)
 	a.vias = append(a.vias, via...)
+	a.sources = append(a.sources, source...)
+	a.cancelled = append(a.cancelled, cancelled...)
 	if len(a.idOf) >= a.perGroup {
 		a.err = a.flush()
 	}
@@ -164,6 +171,9 @@ var verdictNames = []string{robots.AccessAllowed.String(), robots.AccessPartial.
 
 // viaNames are the via dictionary, indexed by robots.Via.
 var viaNames = []string{robots.ViaNone.String(), robots.ViaNamed.String(), robots.ViaFallback.String(), robots.ViaStar.String()}
+
+// sourceNames are the source dictionary, indexed by robots.VerdictSource.
+var sourceNames = []string{robots.SourceNone.String(), robots.SourceTemplate.String(), robots.SourceSite.String(), robots.SourceBoth.String()}
 
 // flush writes the row group being built.
 func (a *AgentsWriter) flush() error {
@@ -222,12 +232,21 @@ func (a *AgentsWriter) flush() error {
 		}
 		return appendHybrid(dst, a.scratch, width)
 	}))
+	add(a.dictColumn("source", sourceNames, func(dst []byte, width int) []byte {
+		a.scratch = a.scratch[:0]
+		for _, v := range a.sources {
+			a.scratch = append(a.scratch, uint32(v))
+		}
+		return appendHybrid(dst, a.scratch, width)
+	}))
+	add(a.boolColumn("cancelled", a.cancelled))
 	if err != nil {
 		return err
 	}
 	a.groups = append(a.groups, rg)
 	a.rows += int64(rows)
 	a.ids, a.idOf, a.hosts, a.hostOf, a.named, a.verdicts, a.vias = a.ids[:0], a.idOf[:0], a.hosts[:0], a.hostOf[:0], a.named[:0], a.verdicts[:0], a.vias[:0]
+	a.sources, a.cancelled = a.sources[:0], a.cancelled[:0]
 	clear(a.hostIdx)
 	clear(a.idIdx)
 	return nil
@@ -321,10 +340,11 @@ func (a *AgentsWriter) footer() error {
 	md := format.FileMetaData{
 		Version: 1,
 		Schema: []format.SchemaElement{
-			{Name: "agents", NumChildren: thrift.New(int32(6))},
+			{Name: "agents", NumChildren: thrift.New(int32(8))},
 			str("capture_id"), str("url_host_name"), str("agent"),
 			{Type: thrift.New(format.Boolean), RepetitionType: thrift.New(format.Required), Name: "named"},
-			str("verdict"), str("via"),
+			str("verdict"), str("via"), str("source"),
+			{Type: thrift.New(format.Boolean), RepetitionType: thrift.New(format.Required), Name: "cancelled"},
 		},
 		NumRows: a.rows, RowGroups: a.groups, KeyValueMetadata: a.meta, CreatedBy: "robocensus AgentsWriter",
 	}

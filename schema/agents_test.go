@@ -30,6 +30,8 @@ type agentCapture struct {
 	named    []bool
 	access   []robots.Access
 	via      []robots.Via
+	source   []robots.VerdictSource
+	cancel   []bool
 }
 
 func agentCases(n int, agents []string, seed uint64) ([]agentCapture, []schema.Agent) {
@@ -52,6 +54,7 @@ func agentCases(n int, agents []string, seed uint64) ([]agentCapture, []schema.A
 				v, via = robots.Access(rng.IntN(3)), robots.ViaFallback
 			}
 			c.named, c.access, c.via = append(c.named, named), append(c.access, v), append(c.via, via)
+			c.source, c.cancel = append(c.source, robots.VerdictSource(rng.IntN(4))), append(c.cancel, rng.IntN(25) == 0)
 		}
 		caps = append(caps, c)
 		for j, a := range agents {
@@ -59,7 +62,8 @@ func agentCases(n int, agents []string, seed uint64) ([]agentCapture, []schema.A
 			if i%97 == 5 {
 				host = "bad\uFFFDhost.example"
 			}
-			rows = append(rows, schema.Agent{CaptureID: c.id, URLHostName: host, Agent: a, Named: c.named[j], Verdict: c.access[j].String(), Via: c.via[j].String()})
+			rows = append(rows, schema.Agent{CaptureID: c.id, URLHostName: host, Agent: a, Named: c.named[j], Verdict: c.access[j].String(), Via: c.via[j].String(),
+				Source: c.source[j].String(), Cancelled: c.cancel[j]})
 		}
 	}
 	return caps, rows
@@ -69,7 +73,7 @@ func writeAgents(t testing.TB, w io.Writer, agents []string, caps []agentCapture
 	t.Helper()
 	aw := schema.NewAgentsWriter(w, agents, schema.WithMetadata("robocensus.crawl", "test"))
 	for _, c := range caps {
-		if err := aw.Add(c.id, c.host, c.named, c.access, c.via); err != nil {
+		if err := aw.Add(c.id, c.host, c.named, c.access, c.via, c.source, c.cancel); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -136,7 +140,7 @@ func TestAgentsWriterRoundTrip(t *testing.T) {
 					t.Errorf("DuckDB: via counts %s, want %s", got, viaCounts(wantVia))
 				}
 				if got := testutil.Query(t, db, "SELECT string_agg(column_name || ' ' || column_type, ', ') FROM (DESCRIBE agents)"); got !=
-					"capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, verdict VARCHAR, via VARCHAR, crawl VARCHAR" {
+					"capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, verdict VARCHAR, via VARCHAR, source VARCHAR, cancelled BOOLEAN, crawl VARCHAR" {
 					t.Errorf("DuckDB: %s", got)
 				}
 			}
@@ -175,16 +179,20 @@ func TestAgentsWriterMatchesWriter(t *testing.T) {
 
 func TestAgentsWriterErrors(t *testing.T) {
 	aw := schema.NewAgentsWriter(io.Discard, []string{"a", "b"})
-	if err := aw.Add("x", "h", []bool{true}, []robots.Access{0, 1}, []robots.Via{0, 1}); err == nil {
+	src, cancel := []robots.VerdictSource{0, 1}, []bool{false, true}
+	if err := aw.Add("x", "h", []bool{true}, []robots.Access{0, 1}, []robots.Via{0, 1}, src, cancel); err == nil {
 		t.Error("Add with a short named list must fail")
 	}
-	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}, nil); err == nil {
+	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}, nil, src, cancel); err == nil {
 		t.Error("Add with a short via list must fail")
+	}
+	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}, []robots.Via{0, 1}, src, nil); err == nil {
+		t.Error("Add with a short cancelled list must fail")
 	}
 	if err := aw.Close(); err != nil {
 		t.Error(err)
 	}
-	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}, []robots.Via{0, 1}); err != schema.ErrClosed {
+	if err := aw.Add("x", "h", []bool{true, false}, []robots.Access{0, 1}, []robots.Via{0, 1}, src, cancel); err != schema.ErrClosed {
 		t.Errorf("Add after Close: %v", err)
 	}
 	if err := schema.NewAgentsWriter(io.Discard, nil).Close(); err == nil {
@@ -264,6 +272,7 @@ func realisticAgentCaptures(n int, agents []string, seed uint64) []agentCapture 
 		}
 		namesSome := rng.IntN(4) == 0 // a quarter of the files name tracked crawlers
 		c.named, c.access, c.via = make([]bool, len(agents)), make([]robots.Access, len(agents)), make([]robots.Via, len(agents))
+		c.source, c.cancel = make([]robots.VerdictSource, len(agents)), make([]bool, len(agents))
 		for j := range agents {
 			v, via, named := star, starVia, false
 			if namesSome && (j < 20 && rng.IntN(3) == 0 || rng.IntN(60) == 0) {
@@ -272,6 +281,9 @@ func realisticAgentCaptures(n int, agents []string, seed uint64) []agentCapture 
 				v, via = robots.AccessDisallowed, robots.ViaFallback
 			}
 			c.named[j], c.access[j], c.via[j] = named, v, via
+			if v == robots.AccessDisallowed {
+				c.source[j] = robots.SourceSite
+			}
 		}
 		caps[i] = c
 	}
@@ -299,7 +311,7 @@ func agentRowBatches(tb testing.TB, agents []string, caps []agentCapture, buf *[
 		for _, c := range caps[i:min(i+batch, len(caps))] {
 			for j, a := range agents {
 				rows = append(rows, schema.Agent{CaptureID: c.id, URLHostName: c.host, Agent: a, Named: c.named[j],
-					Verdict: c.access[j].String(), Via: c.via[j].String()})
+					Verdict: c.access[j].String(), Via: c.via[j].String(), Source: c.source[j].String(), Cancelled: c.cancel[j]})
 			}
 		}
 		if _, err := write(rows); err != nil {
@@ -474,7 +486,7 @@ func TestAgentsWriterVsPublicSameRows(t *testing.T) {
 	db := testutil.DuckDB(t, dir)
 	types := `SELECT string_agg(column_name || ' ' || column_type, ', ') FROM (DESCRIBE SELECT * FROM read_parquet('%s'))`
 	if ta, tp := testutil.Query(t, db, fmt.Sprintf(types, paths[0])), testutil.Query(t, db, fmt.Sprintf(types, paths[1])); ta != tp ||
-		ta != "capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, verdict VARCHAR, via VARCHAR" {
+		ta != "capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, verdict VARCHAR, via VARCHAR, source VARCHAR, cancelled BOOLEAN" {
 		t.Errorf("DuckDB column types: %s and %s", ta, tp)
 	}
 	for _, q := range []string{

@@ -50,7 +50,7 @@ func codecFiles(t *testing.T, opts ...schema.WriterOption) map[string][]byte {
 	caps, _ := agentCases(500, tokens, 3)
 	aw := schema.NewAgentsWriter(&agents, tokens, opts...)
 	for _, c := range caps {
-		if err := aw.Add(c.id, c.host, c.named, c.access, c.via); err != nil {
+		if err := aw.Add(c.id, c.host, c.named, c.access, c.via, c.source, c.cancel); err != nil {
 			t.Fatal(err)
 		}
 	}

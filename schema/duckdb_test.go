@@ -42,7 +42,7 @@ var wantTypes = map[string]string{
 	"sitemaps": "capture_id VARCHAR, url_host_name VARCHAR, url VARCHAR, line INTEGER, " +
 		"valid BOOLEAN, crawl VARCHAR",
 	"agents": "capture_id VARCHAR, url_host_name VARCHAR, agent VARCHAR, named BOOLEAN, " +
-		"verdict VARCHAR, via VARCHAR, crawl VARCHAR",
+		"verdict VARCHAR, via VARCHAR, source VARCHAR, cancelled BOOLEAN, crawl VARCHAR",
 	"inputs": "input VARCHAR, bytes BIGINT, records BIGINT, captures BIGINT, skipped BIGINT, " +
 		"skipped_by_reason VARCHAR, damage_events BIGINT, damage VARCHAR, " +
 		"error VARCHAR, started TIMESTAMP, finished TIMESTAMP, length_unknown BOOLEAN, crawl VARCHAR",

@@ -72,7 +72,7 @@ func ExampleWithDictionary() {
 	w := schema.NewAgentsWriter(&file, []string{"GPTBot", "CCBot"})
 	for _, id := range []string{"c1", "c2"} {
 		if err := w.Add(id, "example.com", []bool{true, false}, []robots.Access{robots.AccessDisallowed, robots.AccessAllowed},
-			[]robots.Via{robots.ViaNamed, robots.ViaStar}); err != nil {
+			[]robots.Via{robots.ViaNamed, robots.ViaStar}, []robots.VerdictSource{robots.SourceSite, robots.SourceNone}, []bool{false, false}); err != nil {
 			fmt.Println(err)
 			return
 		}

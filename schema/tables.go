@@ -283,6 +283,20 @@ type Agent struct {
 	// groups) or "none" (no group applies: none names its tokens and there
 	// is no '*' group, or the HTTP status decided). Added in schema 1.3.
 	Via string `parquet:"via,dict"`
+	// Source says whose lines shut the crawler out of the whole site
+	// (robots.File.Attribute, each half read alone with Google's rules):
+	// "template" (the lines of the file's template blocks, the templates
+	// table, alone), "site" (the site's own lines alone; every full block
+	// of a file without a template), "both" (each alone, or only the two
+	// together); "none" when the verdict is not disallowed. Added in
+	// schema 2.3: NULL in older crawls.
+	Source string `parquet:"source,dict"`
+	// Cancelled reports that the file's template lines alone shut the
+	// crawler out and the file does not: the site's own lines undo the
+	// template's block (a group naming the crawler merged with the
+	// template's, its Allow: / as long as the Disallow: /). Added in
+	// schema 2.3: NULL in older crawls.
+	Cancelled bool `parquet:"cancelled"`
 }
 
 // Input is one row of the inputs table: one input given to ingest, with the

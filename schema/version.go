@@ -34,7 +34,10 @@ import (
 // Datasets of an older version have no such table.
 //
 // Schema 2.3 adds the templates table (who wrote the robots.txt,
-// [TemplateBlock]). Datasets of an older version have no such table.
+// [TemplateBlock]) and the source and cancelled columns of agents (whose
+// lines shut a crawler out). Datasets of an older version have no such
+// table; [NewArrowReader] reads the new agents columns from their files
+// as NULL.
 const Version = "2.3"
 
 // versionMajor and versionMinor are the parts of [Version]; oldestMajor

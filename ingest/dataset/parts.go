@@ -297,7 +297,7 @@ func (a *agentsWriter) write(rows *AgentRows) error {
 	}
 	for i := range rows.IDs {
 		lo, hi := i*a.n, (i+1)*a.n
-		if err := a.w.Add(rows.IDs[i], rows.Hosts[i], rows.Named[lo:hi], rows.Access[lo:hi], rows.Via[lo:hi]); err != nil {
+		if err := a.w.Add(rows.IDs[i], rows.Hosts[i], rows.Named[lo:hi], rows.Access[lo:hi], rows.Via[lo:hi], rows.Source[lo:hi], rows.Cancelled[lo:hi]); err != nil {
 			return err
 		}
 	}

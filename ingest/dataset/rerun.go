@@ -555,10 +555,12 @@ func copyAgents(root, crawl string, stage *Staging, drop map[string]bool, crawle
 	return nil
 }
 
-// agentVerdicts and agentVias read the verdict and via columns back.
+// agentVerdicts, agentVias and agentSources read the verdict, via and
+// source columns back.
 var (
 	agentVerdicts = map[string]robots.Access{}
 	agentVias     = map[string]robots.Via{}
+	agentSources  = map[string]robots.VerdictSource{}
 )
 
 func init() {
@@ -568,6 +570,22 @@ func init() {
 	for _, v := range []robots.Via{robots.ViaNone, robots.ViaNamed, robots.ViaFallback, robots.ViaStar} {
 		agentVias[v.String()] = v
 	}
+	for _, s := range []robots.VerdictSource{robots.SourceNone, robots.SourceTemplate, robots.SourceSite, robots.SourceBoth} {
+		agentSources[s.String()] = s
+	}
+}
+
+// keptSource reads a published row's source back. A row written before
+// schema 2.3 has none: its full blocks are counted as the site's, as a
+// run with ingest.Config.NoAttribution counts them.
+func keptSource(source string, access robots.Access) robots.VerdictSource {
+	if s, ok := agentSources[source]; ok {
+		return s
+	}
+	if access == robots.AccessDisallowed {
+		return robots.SourceSite
+	}
+	return robots.SourceNone
 }
 
 // copyAgentsPart copies the agents rows of the published part at path of
@@ -582,6 +600,8 @@ func copyAgentsPart(path string, stage *Staging, part string, drop map[string]bo
 	var named []bool
 	var access []robots.Access
 	var via []robots.Via
+	var source []robots.VerdictSource
+	var cancelled []bool
 	dropped := 0
 	flush := func() error {
 		if id == "" {
@@ -594,7 +614,7 @@ func copyAgentsPart(path string, stage *Staging, part string, drop map[string]bo
 			dropped++
 			return nil
 		}
-		return out.w.Add(id, host, named, access, via)
+		return out.w.Add(id, host, named, access, via, source, cancelled)
 	}
 	err = eachRow(path, func(r *schema.Agent) error {
 		if r.CaptureID != id {
@@ -602,6 +622,7 @@ func copyAgentsPart(path string, stage *Staging, part string, drop map[string]bo
 				return err
 			}
 			id, host, named, access, via = r.CaptureID, r.URLHostName, named[:0], access[:0], via[:0]
+			source, cancelled = source[:0], cancelled[:0]
 		}
 		if k := len(named); k >= len(crawlers) || r.Agent != crawlers[k].Token {
 			return fmt.Errorf("dataset: published agents of capture %s: crawler %q is not the run's crawler %d: the crawl was classified with another crawler list; ingest it again with --fresh (ingest.Config.Fresh) %s", id, r.Agent, k, allInputsAdvice)
@@ -611,6 +632,7 @@ func copyAgentsPart(path string, stage *Staging, part string, drop map[string]bo
 			return fmt.Errorf("dataset: published agents of capture %s: via %q (a partition written before schema 1.3 has none): ingest the crawl again", id, r.Via)
 		}
 		named, access, via = append(named, r.Named), append(access, agentVerdicts[r.Verdict]), append(via, v)
+		source, cancelled = append(source, keptSource(r.Source, access[len(access)-1])), append(cancelled, r.Cancelled)
 		return nil
 	})
 	if err == nil {

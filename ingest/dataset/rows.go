@@ -23,18 +23,22 @@ type Rows struct {
 }
 
 // AgentRows are the agents table's rows of some captures, as
-// schema.AgentsWriter takes them: for capture i, Named, Access and Via hold
-// one entry per tracked crawler from i*len(crawlers) on.
+// schema.AgentsWriter takes them: for capture i, Named, Access, Via,
+// Source and Cancelled hold one entry per tracked crawler from
+// i*len(crawlers) on.
 type AgentRows struct {
 	IDs, Hosts []string
 	Named      []bool
 	Access     []robots.Access
 	Via        []robots.Via
+	Source     []robots.VerdictSource
+	Cancelled  []bool
 }
 
 // Reset empties a, keeping its slices.
 func (a *AgentRows) Reset() {
 	a.IDs, a.Hosts, a.Named, a.Access, a.Via = a.IDs[:0], a.Hosts[:0], a.Named[:0], a.Access[:0], a.Via[:0]
+	a.Source, a.Cancelled = a.Source[:0], a.Cancelled[:0]
 }
 
 // Reset empties rs, keeping its slices.
