@@ -30,7 +30,8 @@ var ingestCmd = &Command{
 	Long: `
 Ingest reads robots.txt captures from each INPUT, parses every one with the
 robots engine, and writes the dataset's tables (captures, diagnostics,
-rules, sitemaps, agents, bodies, inputs) as Parquet under
+rules, sitemaps, agents, inputs, bodies, directives, preferences, hosts,
+readings, templates) as Parquet under
 DIR/<table>/crawl=<LABEL>/, which DuckDB reads with
 
 	SELECT * FROM read_parquet('DIR/captures/**/*.parquet', hive_partitioning = true)
