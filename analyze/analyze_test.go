@@ -202,6 +202,11 @@ func TestHTMLEscapes(t *testing.T) {
 	}
 }
 
+// codeSpan matches a one-backtick code span of a Markdown line, and the
+// character before it, which is not a backslash (an escaped backtick
+// opens no span).
+var codeSpan = regexp.MustCompile("(^|[^\\\\])`[^`]*`")
+
 func TestMarkdownEscapes(t *testing.T) {
 	d, r := openReport(t, hostileDataset(t))
 	s, err := d.Site(context.Background(), "evil.example")
@@ -216,7 +221,7 @@ func TestMarkdownEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(b.String(), "\n") {
-		if strings.HasPrefix(line, "|") && strings.Contains(line, "<script") && !strings.Contains(line, "`<script") {
+		if strings.HasPrefix(line, "|") && strings.Contains(codeSpan.ReplaceAllString(line, "$1"), "<script") {
 			t.Errorf("raw HTML outside a code span: %s", line)
 		}
 		if strings.HasPrefix(line, "|") && strings.Contains(line, "/|x|") {

@@ -126,6 +126,7 @@ func mdSiteCrawl(m *render.Markdown, sc *site.SiteCrawl) {
 		mdListing(m, sc.Listing)
 	}
 	mdSiteReadings(m, sc.Readings)
+	mdSiteDisagreements(m, sc.Disagreements)
 	if len(sc.Sitemaps) > 0 {
 		var rows [][]string
 		for _, s := range sc.Sitemaps {
@@ -138,6 +139,24 @@ func mdSiteCrawl(m *render.Markdown, sc *site.SiteCrawl) {
 		m.Heading(3, "Sitemaps")
 		m.Table([]string{" line", "URL", "valid"}, rows)
 	}
+}
+
+// mdSiteDisagreements writes every line of the body that other parsers
+// read differently, with an example per parser.
+func mdSiteDisagreements(m *render.Markdown, ds []site.SiteDisagreement) {
+	if len(ds) == 0 {
+		return
+	}
+	m.Heading(3, "Lines parsers read differently")
+	var rows [][]string
+	for _, d := range ds {
+		line := "whole file"
+		if d.Line > 0 {
+			line = render.Int(int64(d.Line)) + " " + render.Code(d.Text)
+		}
+		rows = append(rows, []string{line, render.Code(d.Class), render.Escape(strings.Join(d.Examples, "; "))})
+	}
+	m.Table([]string{"line", "class", "how (one example per parser)"}, rows)
 }
 
 // mdSiteReadings writes the lines other parsers read differently.

@@ -219,11 +219,12 @@ func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q craw
 			continue
 		}
 		path := c.differingPath(f, google, a.r, q.google, a.agents, v, g)
-		gl, rl := google.Match(path, q.google).Line, a.r.Match(path, a.agents).Line
+		gv, rv := google.Match(path, q.google), a.r.Match(path, a.agents)
 		if a.realLines {
-			rl = c.reading(f, ri).Match(path, q.agentsFor(sem)).Line
+			rv = c.reading(f, ri).Match(path, q.agentsFor(sem))
 		}
-		class := c.classify(f, gl, rl)
+		gl, rl := gv.Line, rv.Line
+		class := c.classify(f, robots.Question{Semantics: sem, Path: path, Google: gv, Other: rv})
 		for _, t := range tokens {
 			rs.Readings = append(rs.Readings, schema.Reading{
 				CaptureID: id, URLHostName: host, Agent: t, Semantics: c.sems[ri].String(),

@@ -148,3 +148,18 @@ func sortedReadings(rs []schema.Reading) []schema.Reading {
 	})
 	return out
 }
+
+// A crawl delay over 300 seconds, with which crawler-commons disallows
+// everything, is its own class; a misspelled user-agent line, which Google
+// reads and the other parsers do not, is key-spelling, though the rule
+// that decides is spelt right (issue 31).
+func TestRunReadingsCrawlDelayAndMisspelledAgent(t *testing.T) {
+	f := ingestRecords(t, "delay",
+		robots200("slow.example", "User-agent: *\nCrawl-delay: 3600\nDisallow: /private/\n"),
+		robots200("typo.example", "Useragent: GPTBot\nDisallow: /\n"))
+	all := strconv.Itoa(len(robots.TrackedCrawlers()))
+	f(`SELECT string_agg(url_host_name || ' ' || semantics || ' ' || class || ' ' || n, '; ' ORDER BY url_host_name, semantics) FROM (
+		SELECT url_host_name, semantics, class, count(DISTINCT agent) n FROM readings GROUP BY ALL)`,
+		"slow.example crawler-commons crawl-delay "+all+"; "+
+			"typo.example python key-spelling 1; typo.example python-legacy key-spelling 1; typo.example rfc9309 key-spelling 1")
+}

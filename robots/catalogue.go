@@ -115,6 +115,8 @@ const (
 	// by File.ReadingDiagnostics, not in File.Diagnostics.
 	DisagreeStatus
 	DisagreeBodyEncoding
+	DisagreeCrawlDelay
+	DisagreeRobotsTxtAllowed
 	DisagreeRulesBeforeUserAgent
 	DisagreeEmptyUserAgent
 	DisagreeBlankLineEndsGroup
@@ -1045,9 +1047,26 @@ var catalogue = [numCodes]CodeInfo{
 			"Python's urllib.robotparser of 3.12 and earlier cannot decode "+
 			"(python/cpython#138502 reads it): it reads no rule and "+
 			"disallows everything, where Google reads the rules; save the "+
-			"file as UTF-8. A crawl delay over 300 seconds, with which "+
-			"crawler-commons disallows everything, is counted here too.",
+			"file as UTF-8.",
 		"no rule decides, yet other parsers' verdicts differ from Google's: they read the whole file otherwise (not UTF-8, for Python's robotparser, which then disallows everything)"),
+	DisagreeCrawlDelay: disagreement("crawl-delay", Warning,
+		"a crawl delay over 300 seconds: crawler-commons disallows everything",
+		"crawler-commons (the parser of Apache Nutch and of "+
+			"Common Crawl's CCBot) disallows the whole site to a crawler "+
+			"whose crawl delay is over its maximum of 300 seconds "+
+			"(its default maximum crawl delay, as of version 1.6), whatever "+
+			"the rules say; Google ignores Crawl-delay. The line named is the "+
+			"first crawl delay over 300 seconds. Ask for 300 seconds or less, "+
+			"or disallow the crawler outright.",
+		"crawler-commons disallows everything to a crawler with a crawl delay over 300 seconds, Google ignores it"),
+	DisagreeRobotsTxtAllowed: disagreement("robots-txt-always-allowed", Info,
+		"a rule that disallows /robots.txt, which RFC 9309 and crawler-commons always allow",
+		"RFC 9309 (section 2.2.2) and crawler-commons always allow "+
+			"/robots.txt itself; Google's parser applies the rules to it like "+
+			"to any other path, so this rule disallows it for Google only. "+
+			"The line named is Google's deciding rule. The file may follow "+
+			"RFC 9309; it is the parsers that differ.",
+		"this rule disallows /robots.txt for Google; RFC 9309 and crawler-commons always allow it"),
 	DisagreeRulesBeforeUserAgent: disagreement("rules-before-user-agent", Warning,
 		"a deciding rule before any user-agent line Google reads",
 		"A rule that decides for one parser stands before the first "+
@@ -1071,12 +1090,14 @@ var catalogue = [numCodes]CodeInfo{
 			"the rule. Delete the blank line.",
 		"a blank line stands between this rule and its user-agent lines (Python's robotparser before 3.13 ends the group there)"),
 	DisagreeKeySpelling: disagreement("key-spelling", Warning,
-		"Google reads this misspelled or colon-less line as a rule, other parsers ignore it",
-		"Google accepts a few misspelled keys (\"dissallow\"), key prefixes "+
-			"and lines without a colon; RFC 9309, Python's urllib.robotparser "+
-			"and, for most of them, crawler-commons do not, and ignore the "+
-			"line. Spell the key in full, with its colon.",
-		"Google reads this misspelled or colon-less line as a rule, other parsers ignore it"),
+		"Google reads this misspelled or colon-less line, other parsers ignore it",
+		"Google accepts a few misspelled keys (\"dissallow\", "+
+			"\"useragent\"), key prefixes and lines without a colon; RFC 9309, "+
+			"Python's urllib.robotparser and, for most of them, crawler-commons "+
+			"do not, and ignore the line. The line named is the deciding rule "+
+			"of either parser, or a user-agent line of its group, that is so "+
+			"written. Spell the key in full, with its colon.",
+		"Google reads this misspelled or colon-less line, other parsers ignore it"),
 	DisagreeAgentMatching: disagreement("agent-matching", Warning,
 		"parsers give a crawler this group differently",
 		"Parsers match a crawler's name with user-agent lines differently: "+

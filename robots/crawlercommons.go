@@ -553,3 +553,20 @@ func (r *ccReading) global(g ccGroup) bool {
 	}
 	return false
 }
+
+// ccBigDelayLine returns the first line of f that crawler-commons reads
+// as a crawl delay over its maximum (ccMaxCrawlDelay), 0 when none: the
+// line that makes it disallow everything, when the crawler's group has
+// one crawl delay.
+func ccBigDelayLine(f *File) int {
+	for i, line := range f.lines {
+		if c, _, ok := strings.Cut(line, "#"); ok {
+			line = c
+		}
+		kind, value := ccClassify(ccTrim(line))
+		if d, ok := ccDelay(value); kind == ccCrawlDelay && ok && d > ccMaxCrawlDelay {
+			return i + 1
+		}
+	}
+	return 0
+}

@@ -20,6 +20,14 @@ const (
 	// status lets the body be read: the other parser cannot read the body
 	// (Python: it is not UTF-8).
 	DiffBodyEncoding
+	// DiffCrawlDelay: crawler-commons disallows everything, with no rule
+	// deciding, because the crawler's crawl delay is over its maximum of
+	// 300 seconds; Google reads no crawl delay.
+	DiffCrawlDelay
+	// DiffRobotsTxtAllowed: the URL is /robots.txt, which RFC 9309
+	// (section 2.2.2) and crawler-commons always allow and Google's rules
+	// may disallow.
+	DiffRobotsTxtAllowed
 	// DiffRulesBeforeUserAgent: a deciding rule stands before any
 	// user-agent line.
 	DiffRulesBeforeUserAgent
@@ -29,8 +37,9 @@ const (
 	// DiffBlankLineEndsGroup: a blank line between the group's user-agent
 	// lines and Google's deciding rule ends the group for the other parser.
 	DiffBlankLineEndsGroup
-	// DiffKeySpelling: Google's deciding line is a misspelled key, a key
-	// prefix or lacks its colon, which the other parser does not read.
+	// DiffKeySpelling: a deciding line of either reading, or a user-agent
+	// line of its group, is a misspelled key, a key prefix or lacks its
+	// colon: Google reads it, the other parser does not.
 	DiffKeySpelling
 	// DiffAgentMatching: the deciding rules stand in groups of different
 	// user-agent lines, or one reading decides by a rule and the other by
@@ -65,7 +74,7 @@ const (
 // constants; schema's vocabulary spells the same names (a test there
 // checks it).
 var differenceNames = [numDifferenceClasses]string{"", "status", "body-encoding",
-	"rules-before-user-agent", "empty-user-agent", "blank-line-ends-group", "key-spelling",
+	"crawl-delay", "robots-txt-always-allowed", "rules-before-user-agent", "empty-user-agent", "blank-line-ends-group", "key-spelling",
 	"agent-matching", "empty-disallow", "url-normalisation", "percent-encoding",
 	"wildcards", "allow-order", "other"}
 
@@ -130,14 +139,43 @@ type Explainer struct {
 	// emptyHead: head -> the first empty user-agent line of its run
 }
 
+// A Question is one URL on which another reading of a file gives a
+// crawler another verdict than Google's reading.
+type Question struct {
+	Semantics Semantics // the other reading
+	Path      string    // the URL path asked
+	Google    Verdict   // Google's verdict, with its deciding line
+	Other     Verdict   // the other reading's verdict, with its deciding line
+}
+
+// ExplainQuestion returns why, in file f, the other reading's verdict of
+// q differs from Google's: the classes only the reading and the URL tell
+// ([DiffCrawlDelay], [DiffRobotsTxtAllowed]), else [Explainer.Explain]
+// of the deciding lines. It does not check that the verdicts differ.
+func (x *Explainer) ExplainQuestion(f *File, q Question) Difference {
+	gl, rl := q.Google.Line, q.Other.Line
+	if f.Response.bodyIgnored() || rl != 0 {
+		return x.Explain(f, gl, rl)
+	}
+	if q.Semantics == SemanticsCrawlerCommons && !q.Other.Allowed {
+		return Difference{Class: DiffCrawlDelay, Line: ccBigDelayLine(f), Ref: gl}
+	}
+	if p, _, _ := strings.Cut(q.Path, "?"); p == "/robots.txt" && q.Other.Allowed &&
+		(q.Semantics == SemanticsRFC9309 || q.Semantics == SemanticsCrawlerCommons) {
+		return Difference{Class: DiffRobotsTxtAllowed, Line: gl}
+	}
+	return x.Explain(f, gl, rl)
+}
+
 // Explain returns why, in file f, a reading that decided with the rule
 // on line otherLine gives another verdict than Google's reading, which
 // decided with googleLine (0: no rule decided): the first class, in the
-// order of [DifferenceClasses], whose test holds. A difference where one
-// reading decides by a rule and the other by none, not explained by the
-// rule's text, is [DiffAgentMatching]: the rule's group applies to the
-// crawler for one parser only. Explain does not check that the verdicts
-// differ.
+// order of [DifferenceClasses], whose test holds. The lines alone cannot
+// tell [DiffCrawlDelay] and [DiffRobotsTxtAllowed]: [Explainer.ExplainQuestion]
+// can. A difference where one reading decides by a rule and the other by
+// none, not explained by the rule's text, is [DiffAgentMatching]: the
+// rule's group applies to the crawler for one parser only. Explain does
+// not check that the verdicts differ.
 func (x *Explainer) Explain(f *File, googleLine, otherLine int) Difference {
 	gl, rl := googleLine, otherLine
 	if gl == 0 && rl == 0 {
@@ -163,8 +201,15 @@ func (x *Explainer) Explain(f *File, googleLine, otherLine int) Difference {
 	if decided(gl) && gl != rl && x.blankBefore(gl) {
 		return Difference{Class: DiffBlankLineEndsGroup, Line: gl, Ref: x.head(gl)}
 	}
-	if g := x.line(gl); decided(gl) && (g.Typo || g.MissingColon || g.Prefix) {
-		return Difference{Class: DiffKeySpelling, Line: gl, Ref: rl}
+	for _, n := range []int{gl, rl} {
+		if decided(n) && misspelled(x.line(n)) {
+			return Difference{Class: DiffKeySpelling, Line: n, Ref: counterpart(n, gl, rl)}
+		}
+	}
+	for _, n := range []int{gl, rl} {
+		if ua := x.misspelledAgent(n); decided(n) && ua != 0 {
+			return Difference{Class: DiffKeySpelling, Line: ua, Ref: n}
+		}
 	}
 	if decided(gl) && decided(rl) && x.head(gl) != x.head(rl) {
 		return Difference{Class: DiffAgentMatching, Line: x.head(rl), Ref: x.head(gl)}
@@ -207,12 +252,32 @@ func counterpart(n, gl, rl int) int {
 	return 0
 }
 
-// Explain returns why a reading of f whose verdict is other differs from
-// Google's reading, whose verdict is google: [Explainer.Explain] of their
-// deciding lines, with an Explainer of its own.
-func (f *File) Explain(google, other Verdict) Difference {
+// Explain returns why the other reading's verdict of q differs from
+// Google's: [Explainer.ExplainQuestion], with an Explainer of its own.
+func (f *File) Explain(q Question) Difference {
 	var x Explainer
-	return x.Explain(f, google.Line, other.Line)
+	return x.ExplainQuestion(f, q)
+}
+
+// misspelled reports a line whose key Google reads although it is
+// misspelled, a prefix of the key or lacks its colon.
+func misspelled(l Line) bool {
+	return l.Typo || l.MissingColon || l.Prefix
+}
+
+// misspelledAgent returns the first misspelled user-agent line of the run
+// heading line n, 0 when none (or n is 0 or past the end).
+func (x *Explainer) misspelledAgent(n int) int {
+	for i := x.head(n); i >= 1 && i < n; i++ {
+		l := x.line(i)
+		if l.Kind == LineDirective && l.Key != KeyUserAgent {
+			break
+		}
+		if l.Key == KeyUserAgent && misspelled(l) {
+			return i
+		}
+	}
+	return 0
 }
 
 // read indexes the lines of f in place of the file x held before: for

@@ -27,6 +27,18 @@ var differenceCases = []differenceCase{
 		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffStatus},
 	{name: "Latin-1 body", body: "User-agent: *\nDisallow: /caf\xe9/\n",
 		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffBodyEncoding},
+	{name: "crawl delay over 300 s", body: "User-agent: *\nDisallow: /private/\nCrawl-delay: 301\n",
+		sem: SemanticsCrawlerCommons, agent: "CCBot", path: "/", class: DiffCrawlDelay, line: 3},
+	{name: "crawl delay over 300 s, Google allowing by a rule", body: "User-agent: *\nCrawl-delay: 3600\nAllow: /\n",
+		sem: SemanticsCrawlerCommons, agent: "CCBot", path: "/", class: DiffCrawlDelay, line: 2, ref: 3},
+	{name: "robots.txt for RFC 9309", body: "User-agent: *\nDisallow: /\n",
+		sem: SemanticsRFC9309, agent: "GPTBot", path: "/robots.txt", class: DiffRobotsTxtAllowed, line: 2},
+	{name: "robots.txt for crawler-commons", body: "User-agent: CCBot\nDisallow: /robots\n",
+		sem: SemanticsCrawlerCommons, agent: "CCBot", path: "/robots.txt", class: DiffRobotsTxtAllowed, line: 2},
+	{name: "misspelled user-agent, Google's group", body: "Useragent: BadBot\nDisallow: /\n",
+		sem: SemanticsRFC9309, agent: "BadBot", path: "/", class: DiffKeySpelling, line: 1, ref: 2},
+	{name: "misspelled user-agent, the other reading's group", body: "User-agent: *\nDisallow: /tmp/\n\nUseragent: BadBot\nDisallow: /\n",
+		sem: SemanticsRFC9309, agent: "SomeBot", path: "/", class: DiffKeySpelling, line: 4, ref: 5},
 	{name: "empty user-agent", body: "User-agent: Googlebot\nUser-agent:\nDisallow: /\n",
 		sem: SemanticsPythonLegacy, agent: "GPTBot", path: "/", class: DiffEmptyUserAgent, line: 2, ref: 3},
 	{name: "blank line after user-agent", body: "User-agent: GPTBot\n\nDisallow: /\n",
@@ -61,7 +73,7 @@ func TestExplain(t *testing.T) {
 			if g.Allowed == v.Allowed {
 				t.Fatalf("%s gives %s the verdict Google gives (%v): no difference to explain", c.sem, c.path, g.Allowed)
 			}
-			got := f.Explain(g, v)
+			got := f.Explain(Question{Semantics: c.sem, Path: c.path, Google: g, Other: v})
 			want := Difference{Class: c.class, Line: c.line, Ref: c.ref}
 			if got != want {
 				t.Errorf("google line %d, %s line %d: %+v (%s), want %+v (%s)", g.Line, c.sem, v.Line, got, got.Class, want, want.Class)
@@ -130,8 +142,8 @@ func TestDifferenceClassNames(t *testing.T) {
 	if n := DifferenceClass(0).String(); n != "" {
 		t.Errorf("no difference is named %q", n)
 	}
-	if got := fmt.Sprint(len(DifferenceClasses())); got != "13" {
-		t.Errorf("%s classes, want 13", got)
+	if got := fmt.Sprint(len(DifferenceClasses())); got != "15" {
+		t.Errorf("%s classes, want 15", got)
 	}
 }
 

@@ -69,7 +69,7 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 				if v.Allowed == g.Allowed {
 					continue
 				}
-				d := x.Explain(f, g.Line, v.Line)
+				d := x.ExplainQuestion(f, Question{Semantics: r.sem, Path: path, Google: g, Other: v})
 				key := Difference{Class: d.Class, Line: d.Line}
 				dis, ok := found[key]
 				if !ok {

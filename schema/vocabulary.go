@@ -164,11 +164,14 @@ type DifferenceClass struct {
 
 // Difference classes, each the name of a [DifferenceClass]. The census
 // gives a difference the first class of [DifferenceClasses] whose test
-// holds for the two readings' deciding lines: robots.Explainer's class,
+// holds for the two readings' verdicts, deciding lines and URL path:
+// robots.Explainer's class,
 // whose names these are (a test holds them equal).
 const (
 	ClassStatus               = "status"
 	ClassBodyEncoding         = "body-encoding"
+	ClassCrawlDelay           = "crawl-delay"
+	ClassRobotsTxtAllowed     = "robots-txt-always-allowed"
 	ClassRulesBeforeUserAgent = "rules-before-user-agent"
 	ClassEmptyUserAgent       = "empty-user-agent"
 	ClassBlankLineEndsGroup   = "blank-line-ends-group"
@@ -190,10 +193,12 @@ func DifferenceClasses() []DifferenceClass {
 	return []DifferenceClass{
 		{ClassStatus, "the HTTP status decides, and the parsers read it differently (401 and 403 disallow everything for Python, 429 is a 4xx for RFC 9309)"},
 		{ClassBodyEncoding, "no rule decides for the other parser although the status lets it read the body: it cannot read the body (Python: not UTF-8)"},
+		{ClassCrawlDelay, "the crawler's crawl delay is over 300 seconds, and crawler-commons then disallows everything with no rule deciding"},
+		{ClassRobotsTxtAllowed, "the URL is /robots.txt, which RFC 9309 and crawler-commons always allow and Google's rules may disallow"},
 		{ClassRulesBeforeUserAgent, "a deciding rule stands before any user-agent line"},
 		{ClassEmptyUserAgent, "a deciding rule's group has an empty user-agent value, which Python's parser takes to name every crawler"},
 		{ClassBlankLineEndsGroup, "a blank line between the group's user-agent lines and Google's deciding rule ends the group for the other parser"},
-		{ClassKeySpelling, "Google's deciding line is a misspelled key, a key prefix or lacks its colon, which the other parser does not read"},
+		{ClassKeySpelling, "a deciding line of either parser, or a user-agent line of its group, is a misspelled key, a key prefix or lacks its colon: Google reads it, the other parser does not"},
 		{ClassAgentMatching, "the deciding rules stand in groups of different user-agent lines: the parsers match the crawler's name with them, or pick among the groups, differently"},
 		{ClassEmptyDisallow, "an empty Disallow decides for the other parser (Python: it allows everything and, read first, overrides the rules after it)"},
 		{ClassURLNormalisation, "a deciding rule holds a question mark, semicolon or '#', or does not start with '/', and the parsers normalise it or the URL differently (Python 3.12 and earlier: \"Disallow: /?\" is \"/\")"},

@@ -44,7 +44,7 @@ robots.txt:4: info: pattern "/a*" uses the * wildcard [wildcard]
 robots.txt:4: info: the trailing '*' in "/a*" changes nothing [redundant-wildcard]
 robots.txt:4: info: '*' and '$' in this rule are wildcards for Google, literal characters for Python's robotparser before 3.13: python-legacy allows /a for Googlebot (no rule; Google disallows it, line 4) [parsers-disagree-wildcards]
 robots.txt:5: warning: "Dissallow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
-robots.txt:5: warning: Google reads this misspelled or colon-less line as a rule, other parsers ignore it: python-legacy allows /b for Googlebot (no rule; Google disallows it, line 5); rfc9309 allows /b for Googlebot (no rule; Google disallows it, line 5); python allows /b for Googlebot (no rule; Google disallows it, line 5) [parsers-disagree-key-spelling]
+robots.txt:5: warning: Google reads this misspelled or colon-less line, other parsers ignore it: python-legacy allows /b for Googlebot (no rule; Google disallows it, line 5); rfc9309 allows /b for Googlebot (no rule; Google disallows it, line 5); python allows /b for Googlebot (no rule; Google disallows it, line 5) [parsers-disagree-key-spelling]
 `
 	if code != exitFailure || out != want {
 		t.Errorf("exit %d, output\n%s\nwant\n%s", code, out, want)
@@ -71,7 +71,7 @@ robots.txt:3: error: sitemap "/s.xml" is not an absolute URL (it needs https://h
 robots.txt:5: warning: "Dissallow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
     5 | Dissallow: /b
       | ^~~~~~~~~
-robots.txt:5: warning: Google reads this misspelled or colon-less line as a rule, other parsers ignore it: python-legacy allows /b for Googlebot (no rule; Google disallows it, line 5); rfc9309 allows /b for Googlebot (no rule; Google disallows it, line 5); python allows /b for Googlebot (no rule; Google disallows it, line 5) [parsers-disagree-key-spelling]
+robots.txt:5: warning: Google reads this misspelled or colon-less line, other parsers ignore it: python-legacy allows /b for Googlebot (no rule; Google disallows it, line 5); rfc9309 allows /b for Googlebot (no rule; Google disallows it, line 5); python allows /b for Googlebot (no rule; Google disallows it, line 5) [parsers-disagree-key-spelling]
     5 | Dissallow: /b
       | ^
 2 errors, 2 warnings, 0 notes (3 notes not shown: --severity info shows them)

@@ -292,7 +292,8 @@ func verdictsLine(f *robots.File, x *robots.Explainer, u string, sems []robots.S
 				why[i] += fmt.Sprintf(" %q", lineText(f, v.Line))
 			}
 			if google >= 0 && v.Allowed != vs[google].Allowed {
-				why[i] += " (" + differenceNote(x.Explain(f, vs[google].Line, v.Line), vs[google].Line, v.Line) + ")"
+				q := robots.Question{Semantics: sems[i], Path: robots.PathOf(u), Google: vs[google], Other: v}
+				why[i] += " (" + differenceNote(x.ExplainQuestion(f, q), vs[google].Line, v.Line) + ")"
 			}
 		}
 		cols = append(cols, "# differ: "+strings.Join(why, "; "))

@@ -85,7 +85,7 @@ var readingSubjects = [...]string{"AI crawlers", "search engines", "GPTBot", "CC
 //	then per difference class c, bit classShift+c.
 const (
 	subjectBits = 2 * len(readingSubjects)
-	readingsMax = 5
+	readingsMax = 4 // the readings of robots.AllSemantics but Google's; 4*10 bits leave 24 for the classes
 	classShift  = readingsMax * subjectBits
 )
 

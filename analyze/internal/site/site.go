@@ -88,6 +88,11 @@ type SiteCrawl struct {
 	// Google's (site_readings.go); empty for a crawl published before the
 	// readings table.
 	Readings []SiteReading `json:"readings"`
+	// Disagreements are the lines of the body that other parsers read
+	// differently from Google's (site_readings.go): every such line, not
+	// only those that change a tracked crawler's root verdict or full
+	// block; nil when the dataset keeps no body.
+	Disagreements []SiteDisagreement `json:"disagreements,omitempty"`
 	// SharedWith counts the other hosts of the crawl with a capture of the
 	// same non-empty body.
 	SharedWith int64 `json:"shared_with"`
@@ -214,7 +219,7 @@ func (d siteData) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteC
 	}
 	caps[best].Deciding = true
 	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, Preferences: []SitePreference{}, FileFindings: []SiteDiagnostic{}}
-	steps := []func(context.Context, *SiteCrawl, string) error{d.siteHost, d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteReadings, d.siteShared}
+	steps := []func(context.Context, *SiteCrawl, string) error{d.siteHost, d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteReadings, d.siteDisagreements, d.siteShared}
 	for _, step := range steps {
 		if err := step(ctx, sc, hostName); err != nil {
 			return nil, nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/robocensus/robocensus/analyze/internal/scan"
+	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
 
@@ -126,4 +127,51 @@ func (r *SiteReading) Change() string {
 		parts = append(parts, "at "+r.Path)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// SiteDisagreement is a line of the site's file that another parser
+// reads differently from Google's parser, found in the body itself
+// (robots.File.Disagreements) for the tracked crawlers and the crawlers
+// the file names, on the root and the paths its rules name: every such
+// line, where the readings table holds only the differences that change
+// a tracked crawler's root verdict or full block.
+type SiteDisagreement struct {
+	Line     int      `json:"line"` // 0: the whole file
+	Text     string   `json:"text,omitempty"`
+	Class    string   `json:"class"`
+	ClassDoc string   `json:"class_doc"`
+	Examples []string `json:"examples"` // one per parser that differs, in words
+}
+
+// siteDisagreements lists the lines of the deciding capture's body that
+// other parsers read differently (none when the dataset keeps no body).
+func (d siteData) siteDisagreements(_ context.Context, sc *SiteCrawl, _ string) error {
+	if sc.Listing == nil {
+		return nil
+	}
+	sc.Disagreements = disagreementLines(sc.text, int(sc.Capture.Status))
+	return nil
+}
+
+// disagreementLines returns the lines of a robots.txt text, fetched with
+// HTTP status (0: unknown), that other parsers read differently from
+// Google's, in line order.
+func disagreementLines(text string, status int) []SiteDisagreement {
+	f := robots.ParseResponseString(robots.Response{Status: status}, text)
+	var crawlers []string
+	for _, c := range robots.TrackedCrawlers() {
+		crawlers = append(crawlers, c.Token)
+	}
+	out := []SiteDisagreement{}
+	for _, dis := range f.Disagreements(crawlers) {
+		sd := SiteDisagreement{Line: dis.Line, Class: dis.Class.String(), ClassDoc: classDoc(dis.Class.String())}
+		if dis.Line > 0 {
+			sd.Text = dis.Diagnostic(f).Text
+		}
+		for _, e := range dis.Examples {
+			sd.Examples = append(sd.Examples, e.String())
+		}
+		out = append(out, sd)
+	}
+	return out
 }
