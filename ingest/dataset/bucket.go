@@ -243,9 +243,10 @@ func (l *bucketLock) recordNow() []byte {
 // gone or another's (taken over, or deleted with the work).
 func (l *bucketLock) keepAlive() {
 	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	period := BucketLease / 4 // read here, not in the goroutine: tests set it
 	go func() {
 		defer close(l.done)
-		tick := time.NewTicker(BucketLease / 4)
+		tick := time.NewTicker(period)
 		defer tick.Stop()
 		for {
 			select {
