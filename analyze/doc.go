@@ -82,6 +82,22 @@
 //     host counts once per difference class of those rows; the example is
 //     the first such host in byte order. A crawl without readings files
 //     has no readings.
+//   - Who wrote these files counts, per template and version of the
+//     binary's catalogue (robots.Templates), the captures with a row of
+//     the templates table (schema 2.3) and the hosts whose effective
+//     capture has one; per tracked AI crawler, the hosts whose effective
+//     capture's agents row is "disallowed", by agents.source (template,
+//     site, both); the hosts with an agents row cancelled (examples: the
+//     first five in byte order); and the pasted ai.robots.txt lists, a
+//     host counting once per release (version) its lists match, aged from
+//     the release's date to the day of the capture's fetch_time (the
+//     median rounded half away from zero; over six months is over 182
+//     days, over a year over 365). A template or version the catalogue
+//     does not hold counts for nothing; a crawl without templates files
+//     has none of these figures. A capture with two blocks of one version
+//     counts once, but twice in the captures figure in the rare case that
+//     the two rows are read by different workers (at most one capture at
+//     each boundary of the row groups they share out).
 //   - Shared bodies ("domain farms") are payload digests of usable,
 //     non-empty deciding captures served by two or more hosts.
 //   - Changes since the previous crawl compare each crawl of the report

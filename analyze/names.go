@@ -52,6 +52,12 @@ type (
 	ReadingChanges    = sections.ReadingChanges
 	VerdictChanges    = sections.VerdictChanges
 	DisagreementClass = sections.DisagreementClass
+	Authorship        = sections.Authorship
+	TemplateShare     = sections.TemplateShare
+	TemplateStratum   = sections.TemplateStratum
+	TemplateSources   = sections.TemplateSources
+	NameHosts         = sections.NameHosts
+	ListAges          = sections.ListAges
 )
 
 // The site report's parts and its checks (package site).

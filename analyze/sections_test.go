@@ -457,7 +457,9 @@ func TestTrendsOrder(t *testing.T) {
 		"typo ignored", "sitemap declared (of read captures)", "hosts sharing their body", "an AI crawler named",
 		"an AI crawler named and disallowed", "content-signal stated (of usable hosts)",
 		"content-usage stated (of usable hosts)", "license stated (of usable hosts)", "asks no AI training (of usable hosts)",
-		"malformed (of read captures)", "unreadable (of read captures)",
+		"malformed (of read captures)", "unreadable (of read captures)", "hosts with a template",
+		"hosts whose own lines cancel a template's block", "hosts with a pasted ai.robots.txt list",
+		"ai.robots.txt lists over a year old", "median age of ai.robots.txt lists (days)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("trends\n%q\nwant\n%q", got, want)

@@ -123,14 +123,21 @@ GROUP BY e.crawl ORDER BY e.crawl;
 -- Per crawl: the pasted ai.robots.txt block lists, with the release each
 -- matches (or comes nearest to), its release date, how far behind the
 -- crawl's fetch dates that is, and the newest release's agents they lack.
--- A crawl without a pasted list gives a row of zeros.
+-- A host counts once per release its lists match, as robocensus report
+-- counts them ("Who wrote these files"): its median age is
+-- median_days_old rounded half away from zero, and its shares over six
+-- months and over a year are of the lists with a fetch time. A list older
+-- than the first tagged release comes nearest to it, and its age can be
+-- negative. A crawl without a pasted list gives a row of zeros.
 WITH lists AS (
-    SELECT t.crawl, e.host, t.version, t.released::DATE AS released, t.similarity, len(t.missing) AS missing, c.fetch_time
+    SELECT DISTINCT t.crawl, e.host, t.version, t.released::DATE AS released, t.similarity, len(t.missing) AS missing,
+           date_diff('day', t.released::DATE, c.fetch_time::DATE) AS age
     FROM templates t JOIN effective e USING (crawl, capture_id) JOIN captures c USING (crawl, capture_id)
     WHERE t.template = 'ai-robots-txt')
 SELECT e.crawl, count(DISTINCT l.host) AS hosts_with_list,
        min(l.released) AS oldest_release, max(l.released) AS newest_release,
-       median(date_diff('day', l.released, l.fetch_time::DATE)) AS median_days_old,
+       median(l.age) AS median_days_old,
+       count(*) FILTER (l.age > 182) AS over_six_months, count(*) FILTER (l.age > 365) AS over_a_year, count(l.age) AS dated,
        round(avg(l.similarity), 3) AS avg_similarity, median(l.missing) AS median_agents_missing,
        coalesce(string_agg(DISTINCT l.version, ', ' ORDER BY l.version), '') AS releases
 FROM (SELECT DISTINCT crawl FROM effective) e LEFT JOIN lists l USING (crawl)

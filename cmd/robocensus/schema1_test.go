@@ -72,8 +72,12 @@ func TestSchema1Crawl(t *testing.T) {
 		if c.Readings.HasReadings != (label == newer) {
 			t.Errorf("%s: has readings %v: only the 2.2 crawl has a readings table", label, c.Readings.HasReadings)
 		}
+		if c.Templates.HasTemplates != (label == newer) {
+			t.Errorf("%s: has templates %v: only the 2.3 crawl has a templates table", label, c.Templates.HasTemplates)
+		}
 		c.Crawl, c.Changes = "", nil         // the changes compare the two
 		c.Readings = analyze.Disagreements{} // schema 2.2: the older crawl has none
+		c.Templates = analyze.Authorship{}   // schema 2.3: nor templates
 		b, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)

@@ -21,14 +21,22 @@ import (
 
 // hostDictColumns are the string columns of the "host T" tables read as
 // dictionaries when asked for: repeated values, looked at once per record.
-var hostDictColumns = []string{"capture_id", "agent", "verdict", "key", "source", "category", "path", "semantics", "class"}
+var hostDictColumns = []string{"capture_id", "agent", "verdict", "key", "source", "category", "path", "semantics", "class", "template", "version"}
 
 // makeTallies makes the batch's tallies, once its hosts are let go.
 func (s *crawlState) makeTallies(_ context.Context, hb *batch) error {
 	for k := range hb.tallies {
-		hb.tallies[k] = make([]uint64, len(hb.caps))
+		hb.tallies[k] = make([]uint64, len(hb.caps)*s.secs.words[k])
 	}
 	return nil
+}
+
+// tallyOf returns the tally of capture ci of the batch in a slot: its
+// words.
+func (s *crawlState) tallyOf(hb *batch, slot int, ci uint32) []uint64 {
+	n := s.secs.words[slot]
+	at := int(ci) * n
+	return hb.tallies[slot][at : at+n : at+n]
 }
 
 // agentsPass feeds the agents of the batch's effective captures, and in
@@ -115,7 +123,7 @@ func (s *crawlState) feedHostRows(hb *batch, table Table, w int, f *runFeed, rec
 	if len(runs) == 0 {
 		return nil
 	}
-	return s.secs.addHostRows(table, w, rec, runs, func(slot, run int) *uint64 { return &hb.tallies[slot][f.cis[run]] })
+	return s.secs.addHostRows(table, w, rec, runs, func(slot, run int) []uint64 { return s.tallyOf(hb, slot, f.cis[run]) })
 }
 
 // runFeed gathers the runs of rows of deciding captures of a record.

@@ -77,8 +77,10 @@
 //   - agents not tracked: verdict counts per distinct agents.agent value.
 //
 // A section that needs a "host T" table (crawlers, usage preferences)
-// keeps a tally of 8 bytes per capture of the batch, made after the
-// batch's hosts are let go, so under the captures pass's peak. Usage
+// keeps a tally of 8 bytes per capture of the batch (a word; "who wrote
+// these files" keeps two, a bit per entry of the template catalogue,
+// Section.TallyWords), made after the batch's hosts are let go, so under
+// the captures pass's peak. Usage
 // preferences reads the directives and preferences tables once per
 // batch for the rows of the usable hosts' effective captures, and takes
 // GPTBot's verdict from the agents pass the crawlers section makes

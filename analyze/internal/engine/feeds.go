@@ -104,14 +104,14 @@ func (s *crawlState) hostsPass(ctx context.Context, hb *batch) error {
 				}
 			}
 			if hosts {
-				if err := s.secs.addHosts(DecidingTable, rec, rows, func(slot, h int) *uint64 { return &hb.tallies[slot][f.cis[h]] }); err != nil {
+				if err := s.secs.addHosts(DecidingTable, rec, rows, func(slot, h int) []uint64 { return s.tallyOf(hb, slot, f.cis[h]) }); err != nil {
 					return err
 				}
 			}
 		}
 		if rows := eff.rows(); len(rows) > 0 {
 			for _, table := range []Table{EffectiveTable, EffectiveHostsTable} {
-				if err := s.secs.addHosts(table, rec, rows, func(slot, h int) *uint64 { return &hb.tallies[slot][eff.cis[h]] }); err != nil {
+				if err := s.secs.addHosts(table, rec, rows, func(slot, h int) []uint64 { return s.tallyOf(hb, slot, eff.cis[h]) }); err != nil {
 					return err
 				}
 			}

@@ -131,6 +131,7 @@ var (
 	PreferencesTable = datasetTable[schema.Preference]()
 	HostsTable       = datasetTable[schema.Host]()
 	ReadingsTable    = datasetTable[schema.Reading]()
+	TemplatesTable   = datasetTable[schema.TemplateBlock]()
 )
 
 // The pseudo-tables of [Need].
@@ -188,6 +189,10 @@ type Section struct {
 	Finish func(acc Accumulator)
 	Shared bool
 	When   func(p Params) bool
+	// TallyWords is the number of words of the tally the section keeps
+	// per host when it needs a "host T" table (Marks.TallyWord): 0 is 1.
+	// Each word costs 8 bytes per capture of a batch.
+	TallyWords int
 }
 
 // A MarksAdder is the accumulator of a section that needs "marks".
@@ -258,7 +263,7 @@ type Marks struct {
 	hosts []string // for "effective hosts"
 	codes *CodeTable
 	extra []int // codes of the capture past maxBitCodes
-	tally *uint64
+	tally []uint64
 }
 
 // Codes yields the diagnostic codes the capture has a finding of, each
@@ -329,7 +334,16 @@ func (m *Marks) Hosts() []string { return m.hosts }
 
 // Tally is the word the section that needs a "host T" table keeps for
 // the host; nil for other sections.
-func (m *Marks) Tally() *Tally { return (*Tally)(m.tally) }
+func (m *Marks) Tally() *Tally { return m.TallyWord(0) }
+
+// TallyWord is word k of the tally of a section that keeps several
+// (Section.TallyWords); nil for other sections.
+func (m *Marks) TallyWord(k int) *Tally {
+	if k >= len(m.tally) {
+		return nil
+	}
+	return (*Tally)(&m.tally[k])
+}
 
 // A Tally is a word a section keeps per host while the "host T" tables
 // are fed, shared by the workers: change it with Add and Or only. It is

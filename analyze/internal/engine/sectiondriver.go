@@ -16,6 +16,7 @@ type sectionRun struct {
 	accs   [][]Accumulator     // by section, then worker; nil once finished
 	tally  []int               // by section: its tally slot in the batches, -1 for none
 	tallys int                 // the number of tally slots
+	words  []int               // by tally slot: the words of a capture's tally
 	chosen []func(*Marks) bool // by section: the hosts it chose (Chooser), nil for none
 }
 
@@ -40,6 +41,7 @@ func newSectionRun(secs []*Section, p Params, workers int) *sectionRun {
 		slot := -1
 		if s.keepsTally() {
 			slot, r.tallys = r.tallys, r.tallys+1
+			r.words = append(r.words, max(s.TallyWords, 1))
 		}
 		r.secs, r.accs, r.tally, r.chosen = append(r.secs, s), append(r.accs, accs), append(r.tally, slot), append(r.chosen, nil)
 	}
@@ -140,7 +142,7 @@ func (r *sectionRun) addMarkedCaptures(rec arrow.Record, rows []CaptureRow) erro
 // host row's tally in a slot.
 //
 //mutate:catch
-func (r *sectionRun) addHosts(table Table, rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) *uint64) error {
+func (r *sectionRun) addHosts(table Table, rec arrow.Record, hosts []CaptureRow, tally func(slot, host int) []uint64) error {
 	for i, s := range r.secs {
 		if r.accs[i] == nil || !s.needs(table) {
 			continue
@@ -221,7 +223,7 @@ func (r *sectionRun) readBodies(ctx context.Context, d *scan.Dataset, crawl stri
 
 // addHostRows feeds the rows of a table of deciding captures; tally
 // gives each run's tally in a slot.
-func (r *sectionRun) addHostRows(table Table, w int, rec arrow.Record, runs []HostRun, tally func(slot, run int) *uint64) error {
+func (r *sectionRun) addHostRows(table Table, w int, rec arrow.Record, runs []HostRun, tally func(slot, run int) []uint64) error {
 	pseudo := HostRowsTable(table)
 	for i, s := range r.secs {
 		if r.accs[i] == nil || !s.needs(pseudo) {

@@ -64,7 +64,7 @@
 // outcomes, crawlers, usage preferences, diagnostics, sizes, rules,
 // typos, user agents, sitemaps, shared bodies ("farms", its HTML id and
 // JSON key), classic mistakes, where crawlers disagree ("readings", the
-// census of parsers), worst hosts, strata, changes since the previous crawl (the only section that compares crawls: it hands its
+// census of parsers), who wrote these files ("templates"), worst hosts, strata, changes since the previous crawl (the only section that compares crawls: it hands its
 // per-host state from one crawl to the next through the report's carry,
 // engine/carry.go), inputs. The overview has no fragment: the page draws its
 // figures in its header line and cards (InHeader). The crawl passes keep

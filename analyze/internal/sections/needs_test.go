@@ -54,6 +54,7 @@ func TestNeedProblem(t *testing.T) {
 		columns []string
 	}{
 		{"effective captures", nil},
+		{"effective hosts", []string{"fetch_time"}},
 		{"captures", []string{"fetch_status"}},
 		{"host agents", []string{"agent", "verdict"}},
 		{"host preferences", []string{"source"}},
@@ -72,12 +73,12 @@ func TestNeedProblem(t *testing.T) {
 func needProblem(table string, columns []string) error {
 	rowsOf := table // the dataset table whose columns are read
 	switch table {
-	case "marks", "effective hosts":
+	case "marks":
 		if len(columns) > 0 {
 			return fmt.Errorf("table %q has no columns, got %q", table, columns)
 		}
 		return nil
-	case "marked captures", "deciding captures", "effective captures", "chosen hosts":
+	case "marked captures", "deciding captures", "effective captures", "effective hosts", "chosen hosts":
 		rowsOf = "captures"
 	default:
 		if t, ok := strings.CutPrefix(table, "host "); ok {

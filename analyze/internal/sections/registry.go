@@ -16,7 +16,7 @@ import (
 // report shows them. Adding a section is one line here.
 var CrawlSections = []*Section{
 	overviewSection, outcomesSection, crawlersSection, preferencesSection, diagnosticsSection, sizesSection, rulesSection, typosSection,
-	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, readingsSection, worstSection, strataSection, changesSection, inputsSection,
+	userAgentsSection, sitemapsSection, sharedBodiesSection, mistakesSection, readingsSection, templatesSection, worstSection, strataSection, changesSection, inputsSection,
 }
 
 // SectionNames returns the names of the sections of the crawl report, in
@@ -48,7 +48,7 @@ func Compute(ctx context.Context, d *scan.Dataset, label string, p engine.Params
 // job returns what the engine runs of the section, its figures written
 // into out.
 func (s *Section) job(out *Crawl) *engine.Section {
-	j := &engine.Section{Name: s.Name, Needs: s.Needs, Shared: s.Shared, When: s.When,
+	j := &engine.Section{Name: s.Name, Needs: s.Needs, Shared: s.Shared, When: s.When, TallyWords: s.TallyWords,
 		Finish: func(acc engine.Accumulator) { acc.(Accumulator).Finish(out) }}
 	if s.New != nil {
 		j.New = func(p engine.Params) engine.Accumulator { return s.New(p) }

@@ -65,6 +65,7 @@ type Crawl struct {
 	Preferences  UsagePreferences `json:"usage_preferences"` // section_preferences.go
 	Mistakes     ClassicMistakes  `json:"classic_mistakes"`  // section_mistakes.go
 	Readings     Disagreements    `json:"readings"`          // section_readings.go
+	Templates    Authorship       `json:"templates"`         // section_templates.go
 	Strata       *Strata          `json:"strata,omitempty"`  // section_strata.go, with a ranked host list only
 	Changes      *Changes         `json:"changes,omitempty"` // section_changes.go, when a crawl precedes it in the report
 }

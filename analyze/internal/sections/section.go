@@ -62,6 +62,10 @@ type Section struct {
 	// (the strata need a ranked host list); a section that does not run
 	// reads nothing and leaves its figures empty.
 	When func(p engine.Params) bool
+
+	// TallyWords is the number of words of the tally the section keeps
+	// per host when it needs a "host T" table (engine.Section.TallyWords).
+	TallyWords int
 }
 
 // An Anchor is a link of the HTML page's table of contents: the id of an

@@ -1,0 +1,172 @@
+package analyze_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robocensus/robocensus/analyze"
+	"github.com/robocensus/robocensus/ingest"
+	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/internal/testutil"
+	"github.com/robocensus/robocensus/internal/testutil/datasets"
+)
+
+// templateFixture returns the robots.txt of a template fixture of the
+// robots package (robots/testdata/diag/NAME.txt, its "robots.txt" part):
+// texts built from each template's public source.
+func templateFixture(t *testing.T, name string) []byte {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join(testutil.RepoRoot(), "robots", "testdata", "diag", name+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, ok := strings.CutPrefix(string(text), "-- robots.txt --\n")
+	if !ok {
+		t.Fatalf("%s: no robots.txt part", name)
+	}
+	if i := strings.Index(body, "\n-- "); i >= 0 {
+		body = body[:i+1]
+	}
+	return []byte(body)
+}
+
+// templatesDataset writes a WARC of hosts serving template blocks and
+// ingests it as crawl CC-MAIN-2025-05, fetched on 2025-01-13:
+//
+//	cf.example        Cloudflare's managed block (2025-09), its GPTBot block
+//	                  cancelled by the site's own GPTBot group (Allow: /)
+//	list.example      301 to www.list.example
+//	www.list.example  the ai.robots.txt list of release v1.2 (2024-06-20)
+//	sq.example        Squarespace's file with its AI group (Disallow: /)
+//	wp.example        WordPress 5.5's virtual file; an earlier capture of
+//	                  the host served WordPress 4.4's
+//	own.example       the site's own GPTBot block, no template
+func templatesDataset(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	at := time.Date(2025, 1, 13, 4, 5, 6, 0, time.UTC)
+	fetches := []archive.Fetch{
+		{URL: "https://cf.example/robots.txt", Time: at, Body: templateFixture(t, "template-block-cancelled")},
+		{URL: "https://list.example/robots.txt", Time: at, Status: 301, ContentType: "text/html", Location: "https://www.list.example/robots.txt", Body: []byte("moved")},
+		{URL: "https://www.list.example/robots.txt", Time: at, Body: templateFixture(t, "template-list-outdated")},
+		{URL: "https://sq.example/robots.txt", Time: at, Body: templateFixture(t, "template-squarespace-ai-group")},
+		{URL: "https://wp.example/robots.txt", Time: at, Body: templateFixture(t, "template-wordpress-5.5")},
+		{URL: "https://wp.example/robots.txt", Time: at.AddDate(0, -1, 0), Body: templateFixture(t, "template-wordpress-4.4")},
+		{URL: "https://own.example/robots.txt", Time: at, Body: []byte("User-agent: GPTBot\nDisallow: /\n")},
+	}
+	var buf bytes.Buffer
+	w, err := archive.NewWARCWriter(&buf, "templates.warc.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fetches {
+		if f.ContentType == "" {
+			f.ContentType = "text/plain"
+		}
+		if err := w.WriteCapture(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	warc := filepath.Join(dir, "templates.warc.gz")
+	if err := os.WriteFile(warc, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "dataset")
+	if _, err := ingest.Run(context.Background(), ingest.Config{Dir: data, Crawl: "CC-MAIN-2025-05"}, []string{warc}); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestTemplatesSection checks "Who wrote these files"
+// (section_templates.go) on templatesDataset, counted by hand, with 1, 3
+// and 7 host batches, and the same figures in DuckDB (its cross-check).
+func TestTemplatesSection(t *testing.T) {
+	dir := templatesDataset(t)
+	r := datasets.BatchedReport(t, dir, analyze.WithTop(30))
+	crossCheck(t, dir, r)
+	tp := r.Crawls[0].Templates
+	got := fmt.Sprintf("has %v, %d captures, %d hosts, with a template %d/%d;", tp.HasTemplates, tp.Captures, tp.Hosts, tp.WithTemplate.N, tp.WithTemplate.Of)
+	for _, s := range tp.Templates {
+		got += fmt.Sprintf(" %s@%s %s hosts %d captures %d;", s.Template, s.Version, s.Released, s.Hosts.N, s.Captures.N)
+	}
+	// Six hosts (list.example counts with www.list.example, whose capture
+	// decides for both), seven captures (wp.example's earlier one with
+	// WordPress 4.4, which decides for no host).
+	want := "has true, 7 captures, 6 hosts, with a template 5/6;" +
+		" ai-robots-txt@v1.2 2024-06-20 hosts 2 captures 1;" +
+		" cloudflare-managed@2025-09 2025-09-24 hosts 1 captures 1;" +
+		" wordpress-core@5.5 2020-08-11 hosts 1 captures 1;" +
+		" squarespace@ai-group  hosts 1 captures 1;" +
+		" wordpress-core@4.4 2015-12-08 hosts 0 captures 1;"
+	if got != want {
+		t.Errorf("templates:\n got %s\nwant %s", got, want)
+	}
+	// GPTBot: shut out by the list (2 hosts) and Squarespace's group (1),
+	// templates alone, and by own.example's own group; Cloudflare's block
+	// of it is cancelled on cf.example. CCBot: by Cloudflare's block,
+	// the list and Squarespace's group, all templates; Amazonbot by
+	// Cloudflare's block and the list.
+	crawlers := map[string]string{}
+	for _, c := range tp.Crawlers {
+		crawlers[c.Crawler] = fmt.Sprintf("%d: template %d, site %d, both %d", c.Blocked, c.Template.N, c.Site.N, c.Both.N)
+	}
+	for name, want := range map[string]string{"GPTBot": "4: template 3, site 1, both 0", "CCBot": "4: template 4, site 0, both 0", "Amazonbot": "3: template 3, site 0, both 0"} {
+		if crawlers[name] != want {
+			t.Errorf("%s blocked %q, want %q", name, crawlers[name], want)
+		}
+	}
+	got = fmt.Sprintf("cancelling %d/%d %v %v", tp.Cancelling.N, tp.Cancelling.Of, tp.Cancelled, tp.Examples)
+	if want := "cancelling 1/6 [{GPTBot 1}] [cf.example]"; got != want {
+		t.Errorf("cancelled blocks: %s, want %s", got, want)
+	}
+	// v1.2 was released on 2024-06-20: 207 days before 2025-01-13.
+	l := tp.Lists
+	got = fmt.Sprintf("lists %d/%d, dated %d, median %d days, over six months %d/%d, over a year %d/%d, %s..%s",
+		l.Hosts.N, l.Hosts.Of, l.Dated, l.MedianDays, l.OverHalf.N, l.OverHalf.Of, l.OverYear.N, l.OverYear.Of, l.Oldest, l.Newest)
+	if want := "lists 2/6, dated 2, median 207 days, over six months 2/2, over a year 0/2, 2024-06-20..2024-06-20"; got != want {
+		t.Errorf("block lists: %s, want %s", got, want)
+	}
+	for _, f := range []analyze.Format{analyze.Markdown, analyze.HTML} {
+		var b bytes.Buffer
+		if err := r.Write(&b, f, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"Who wrote these files", "ai-robots-txt@v1.2", "the median is 207 days old", "cf.example"} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s report: no %q", f, want)
+			}
+		}
+	}
+}
+
+// A crawl published before the templates table (no templates files) has
+// no figures of the section, and the report says so.
+func TestTemplatesSectionOlderDataset(t *testing.T) {
+	var p partition
+	p.site("o1", "old.example", 200, "User-agent: *\nDisallow: /\n", fetched)
+	for batches, c := range sectionCrawl(t, &p) {
+		if c.Templates.HasTemplates || c.Templates.Hosts != 0 || c.Templates.Templates != nil {
+			t.Errorf("%d batches: templates %+v, want none", batches, c.Templates)
+		}
+		r := &analyze.Report{Crawls: []*analyze.Crawl{c}}
+		for _, f := range []analyze.Format{analyze.Markdown, analyze.HTML} {
+			var b bytes.Buffer
+			if err := r.Write(&b, f, "t"); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), "This crawl has no templates table: it was published before template recognition") {
+				t.Errorf("%s report: no word of the missing templates table", f)
+			}
+		}
+	}
+}
