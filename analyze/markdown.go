@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/robocensus/robocensus/analyze/internal/render"
@@ -127,6 +128,7 @@ func mdSiteCrawl(m *render.Markdown, sc *site.SiteCrawl) {
 	}
 	mdSiteReadings(m, sc.Readings)
 	mdSiteDisagreements(m, sc.Disagreements)
+	mdSiteTemplates(m, sc.Templates, sc.Listing != nil)
 	if len(sc.Sitemaps) > 0 {
 		var rows [][]string
 		for _, s := range sc.Sitemaps {
@@ -157,6 +159,48 @@ func mdSiteDisagreements(m *render.Markdown, ds []site.SiteDisagreement) {
 		rows = append(rows, []string{line, render.Code(d.Class), render.Escape(strings.Join(d.Examples, "; "))})
 	}
 	m.Table([]string{"line", "class", "how (one example per parser)"}, rows)
+}
+
+// mdSiteTemplates writes the template blocks of the file: who wrote
+// which lines (listed: the dataset keeps the body).
+func mdSiteTemplates(m *render.Markdown, ts []site.SiteTemplate, listed bool) {
+	if !listed {
+		return
+	}
+	m.Heading(3, "Who wrote this file")
+	if len(ts) == 0 {
+		m.Para("No template of the catalogue: the site wrote every line (or a template robocensus does not know).")
+		return
+	}
+	for _, t := range ts {
+		m.Printf("- lines %d-%d: %s, %s, **%s**", t.Start, t.End, render.Escape(t.Title), render.Code(t.Template+"@"+t.Version), t.State)
+		if t.Released != "" {
+			m.Printf(" (released %s)", t.Released)
+		}
+		if len(t.SiteLines) > 0 {
+			m.Printf("; the site's own lines in it: %s", joinInts(t.SiteLines))
+		}
+		if l := t.List; l != nil {
+			m.Printf("; similarity %.2f to that release", l.Similarity)
+			if len(l.Missing) > 0 {
+				m.Printf("; misses %d crawlers of the newest release: %s", len(l.Missing), render.Escape(l.MissingText()))
+			}
+		}
+		m.Printf("\n")
+		for _, c := range t.Cancelled {
+			m.Printf("  - line %d cancels it: %s\n", c.Line, render.Escape(c.Message))
+		}
+	}
+	m.Printf("\n")
+}
+
+// joinInts joins numbers with ", ".
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // mdSiteReadings writes the lines other parsers read differently.

@@ -14,6 +14,7 @@ import (
 	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/ingest"
 	"github.com/robocensus/robocensus/ingest/archive"
+	"github.com/robocensus/robocensus/internal/testutil"
 )
 
 // The HTML reports are loaded in a real headless Chromium (Debian's
@@ -90,6 +91,7 @@ func hostileDataset(t *testing.T) string {
 	fetches := []archive.Fetch{
 		{URL: "https://evil.example/robots.txt", Time: at, Status: 200, ContentType: "text/plain", Body: []byte(hostile)},
 		{URL: "https://twin.example/robots.txt", Time: at, Status: 200, ContentType: "text/plain", Body: []byte(hostile)},
+		{URL: "https://cf.example/robots.txt", Time: at, Status: 200, ContentType: "text/plain", Body: cloudflareHostile(t)},
 		{URL: "https://moved.example/robots.txt", Time: at, Status: 301, ContentType: "text/html",
 			Location: `javascript:document.title='X'+'SS'+'RAN'"><script>document.title='X'+'SS'+'RAN'</script>`, Body: []byte("<p>moved</p>")},
 	}
@@ -109,6 +111,27 @@ func hostileDataset(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// cloudflareHostile is Cloudflare's managed block whose GPTBot block the
+// site's own group cancels (the robots package's fixture), then the
+// hostile lines: the template sections draw it.
+func cloudflareHostile(t *testing.T) []byte {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join(testutil.RepoRoot(), "robots", "testdata", "diag", "template-block-cancelled.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := strings.CutPrefix(string(text), "-- robots.txt --\n")
+	body, _, _ = strings.Cut(body, "\n-- ")
+	return []byte(body + "\n" + hostile)
+}
+
+// drawn are what the pages must show: the sections drawn from the
+// hostile dataset's rows (the template blocks of cf.example).
+var drawn = map[string][]string{
+	"report.html":     {"<h2>Who wrote these files</h2>", "cloudflare-managed@2025-09", "cf.example"},
+	"cf.example.html": {"<h3>Who wrote this file</h3>", "cloudflare-managed@2025-09", "cancels it"},
 }
 
 // TestHTMLEscapesHostileRobotsTxt renders the crawl report and the site
@@ -131,7 +154,7 @@ func TestHTMLEscapesHostileRobotsTxt(t *testing.T) {
 			return r.Write(f, analyze.HTML, `<script>document.title='X'+'SS'+'RAN'</script>`)
 		},
 	}
-	for _, host := range []string{"evil.example", "moved.example"} {
+	for _, host := range []string{"evil.example", "moved.example", "cf.example"} {
 		pages[host+".html"] = func(f *os.File) error {
 			r, err := d.Site(context.Background(), host)
 			if err != nil {
@@ -151,7 +174,13 @@ func TestHTMLEscapesHostileRobotsTxt(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Close()
-			checkDOM(t, name, dumpDOM(t, browser, path))
+			dom := dumpDOM(t, browser, path)
+			checkDOM(t, name, dom)
+			for _, want := range drawn[name] {
+				if !strings.Contains(dom, want) {
+					t.Errorf("%s: the browser draws no %q", name, want)
+				}
+			}
 		})
 	}
 }

@@ -1,7 +1,8 @@
 // Package site computes the report on one host ([Build]): its captures
 // in every crawl, its robots.txt with each finding at its line, what it
-// says to each tracked crawler, its sitemaps and usage preferences, and
-// the findings of the site checks.
+// says to each tracked crawler, the lines other parsers read otherwise,
+// the template blocks of its file (who wrote which lines), its sitemaps
+// and usage preferences, and the findings of the site checks.
 //
 // The site checks are plug-ins in the shape of go/analysis: a [Check] is a
 // name, a doc and a Run function that reads a [Pass] (one host's data, its

@@ -93,6 +93,9 @@ type SiteCrawl struct {
 	// only those that change a tracked crawler's root verdict or full
 	// block; nil when the dataset keeps no body.
 	Disagreements []SiteDisagreement `json:"disagreements,omitempty"`
+	// Templates are the template blocks of the body (site_templates.go):
+	// who wrote which lines; nil when the dataset keeps no body.
+	Templates []SiteTemplate `json:"templates,omitempty"`
 	// SharedWith counts the other hosts of the crawl with a capture of the
 	// same non-empty body.
 	SharedWith int64 `json:"shared_with"`
@@ -219,7 +222,7 @@ func (d siteData) siteCrawl(ctx context.Context, crawl, hostName string) (*SiteC
 	}
 	caps[best].Deciding = true
 	sc := &SiteCrawl{Crawl: crawl, Capture: caps[best], Crawlers: []SiteCrawler{}, Sitemaps: []SiteSitemap{}, Preferences: []SitePreference{}, FileFindings: []SiteDiagnostic{}}
-	steps := []func(context.Context, *SiteCrawl, string) error{d.siteHost, d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteReadings, d.siteDisagreements, d.siteShared}
+	steps := []func(context.Context, *SiteCrawl, string) error{d.siteHost, d.siteDiagnostics, d.siteAgents, d.siteSitemaps, d.sitePreferences, d.siteListing, d.siteReadings, d.siteDisagreements, d.siteTemplates, d.siteShared}
 	for _, step := range steps {
 		if err := step(ctx, sc, hostName); err != nil {
 			return nil, nil, err
