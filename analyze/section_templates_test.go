@@ -44,6 +44,8 @@ func templateFixture(t *testing.T, name string) []byte {
 //	list.example      301 to www.list.example
 //	www.list.example  the ai.robots.txt list of release v1.2 (2024-06-20)
 //	sq.example        Squarespace's file with its AI group (Disallow: /)
+//	sqa.example       Squarespace's file naming AI crawlers in its '*'
+//	                  group, with the shared rules: no full block
 //	wp.example        WordPress 5.5's virtual file; an earlier capture of
 //	                  the host served WordPress 4.4's
 //	own.example       the site's own GPTBot block, no template
@@ -56,6 +58,7 @@ func templatesDataset(t *testing.T) string {
 		{URL: "https://list.example/robots.txt", Time: at, Status: 301, ContentType: "text/html", Location: "https://www.list.example/robots.txt", Body: []byte("moved")},
 		{URL: "https://www.list.example/robots.txt", Time: at, Body: templateFixture(t, "template-list-outdated")},
 		{URL: "https://sq.example/robots.txt", Time: at, Body: templateFixture(t, "template-squarespace-ai-group")},
+		{URL: "https://sqa.example/robots.txt", Time: at, Body: templateFixture(t, "template-squarespace-ai")},
 		{URL: "https://wp.example/robots.txt", Time: at, Body: templateFixture(t, "template-wordpress-5.5")},
 		{URL: "https://wp.example/robots.txt", Time: at.AddDate(0, -1, 0), Body: templateFixture(t, "template-wordpress-4.4")},
 		{URL: "https://own.example/robots.txt", Time: at, Body: []byte("User-agent: GPTBot\nDisallow: /\n")},
@@ -99,21 +102,24 @@ func TestTemplatesSection(t *testing.T) {
 	for _, s := range tp.Templates {
 		got += fmt.Sprintf(" %s@%s %s hosts %d captures %d;", s.Template, s.Version, s.Released, s.Hosts.N, s.Captures.N)
 	}
-	// Six hosts (list.example counts with www.list.example, whose capture
-	// decides for both), seven captures (wp.example's earlier one with
-	// WordPress 4.4, which decides for no host).
-	want := "has true, 7 captures, 6 hosts, with a template 5/6;" +
+	// Seven hosts (list.example counts with www.list.example, whose
+	// capture decides for both), eight captures (wp.example's earlier one
+	// with WordPress 4.4, which decides for no host).
+	want := "has true, 8 captures, 7 hosts, with a template 6/7;" +
 		" ai-robots-txt@v1.2 2024-06-20 hosts 2 captures 1;" +
 		" cloudflare-managed@2025-09 2025-09-24 hosts 1 captures 1;" +
 		" wordpress-core@5.5 2020-08-11 hosts 1 captures 1;" +
 		" squarespace@ai-group  hosts 1 captures 1;" +
+		" squarespace@ai-agents  hosts 1 captures 1;" +
 		" wordpress-core@4.4 2015-12-08 hosts 0 captures 1;"
 	if got != want {
 		t.Errorf("templates:\n got %s\nwant %s", got, want)
 	}
-	// GPTBot: shut out by the list (2 hosts) and Squarespace's group (1),
-	// templates alone, and by own.example's own group; Cloudflare's block
-	// of it is cancelled on cf.example. CCBot: by Cloudflare's block,
+	// GPTBot: shut out by the list (2 hosts) and Squarespace's AI group
+	// (1), templates alone, and by own.example's own group; Cloudflare's
+	// block of it is cancelled on cf.example, and Squarespace's '*' group
+	// naming it on sqa.example only keeps it out of some paths (the
+	// egonkm set's 141 such hosts, README). CCBot: by Cloudflare's block,
 	// the list and Squarespace's group, all templates; Amazonbot by
 	// Cloudflare's block and the list.
 	crawlers := map[string]string{}
@@ -126,16 +132,17 @@ func TestTemplatesSection(t *testing.T) {
 		}
 	}
 	got = fmt.Sprintf("cancelling %d/%d %v %v", tp.Cancelling.N, tp.Cancelling.Of, tp.Cancelled, tp.Examples)
-	if want := "cancelling 1/6 [{GPTBot 1}] [cf.example]"; got != want {
+	if want := "cancelling 1/7 [{GPTBot 1}] [cf.example]"; got != want {
 		t.Errorf("cancelled blocks: %s, want %s", got, want)
 	}
 	// v1.2 was released on 2024-06-20: 207 days before 2025-01-13.
 	l := tp.Lists
 	got = fmt.Sprintf("lists %d/%d, dated %d, median %d days, over six months %d/%d, over a year %d/%d, %s..%s",
 		l.Hosts.N, l.Hosts.Of, l.Dated, l.MedianDays, l.OverHalf.N, l.OverHalf.Of, l.OverYear.N, l.OverYear.Of, l.Oldest, l.Newest)
-	if want := "lists 2/6, dated 2, median 207 days, over six months 2/2, over a year 0/2, 2024-06-20..2024-06-20"; got != want {
+	if want := "lists 2/7, dated 2, median 207 days, over six months 2/2, over a year 0/2, 2024-06-20..2024-06-20"; got != want {
 		t.Errorf("block lists: %s, want %s", got, want)
 	}
+	checkTemplateStrata(t, dir)
 	for _, f := range []analyze.Format{analyze.Markdown, analyze.HTML} {
 		var b bytes.Buffer
 		if err := r.Write(&b, f, "t"); err != nil {
@@ -168,5 +175,32 @@ func TestTemplatesSectionOlderDataset(t *testing.T) {
 				t.Errorf("%s report: no word of the missing templates table", f)
 			}
 		}
+	}
+}
+
+// checkTemplateStrata checks the templates per rank stratum of
+// templatesDataset with a ranked list of four hosts: cf.example,
+// list.example (which redirects to www.list.example's list), own.example
+// and a host the crawl lacks; the stratum of every ranked host has the
+// three the crawl has, two with a template.
+func checkTemplateStrata(t *testing.T, dir string) {
+	t.Helper()
+	ranks, err := analyze.ReadRanks(strings.NewReader("1,cf.example\n2,list.example\n3,own.example\n4,absent.example\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := datasets.BatchedReport(t, dir, analyze.WithRanks(ranks)).Crawls[0].Templates
+	var got []string
+	for _, s := range tp.Strata {
+		row := fmt.Sprintf("%s: %d ranked, %d/%d with a template:", s.Stratum.Name, s.Ranked, s.WithTemplate.N, s.WithTemplate.Of)
+		for i, n := range s.Hosts {
+			row += fmt.Sprintf(" %s@%s %d", tp.Templates[i].Template, tp.Templates[i].Version, n)
+		}
+		got = append(got, row)
+	}
+	want := "all ranked: 3 ranked, 2/3 with a template: ai-robots-txt@v1.2 1 cloudflare-managed@2025-09 1 wordpress-core@5.5 0" +
+		" squarespace@ai-group 0 squarespace@ai-agents 0 wordpress-core@4.4 0"
+	if g := strings.Join(got, "; "); g != want {
+		t.Errorf("strata:\n got %s\nwant %s", g, want)
 	}
 }

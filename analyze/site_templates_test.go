@@ -27,6 +27,7 @@ func TestSiteTemplates(t *testing.T) {
 		// release it misses grows with the catalogue.
 		"www.list.example": "1-24 ai-robots-txt@v1.2 intact 2024-06-20 site lines [] list similarity 1.00, missing ",
 		"sq.example":       "1-21 squarespace@ai-group intact  site lines [] list <nil>",
+		"sqa.example":      "1-21 squarespace@ai-agents intact  site lines [] list <nil>",
 		"wp.example":       "1-3 wordpress-core@5.5 intact 2020-08-11 site lines [] list <nil>",
 		"own.example":      "",
 		"list.example":     "none: no body", // its deciding capture is the redirect

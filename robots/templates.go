@@ -244,12 +244,13 @@ var templateCatalogue = [...]Template{
 		Note: "the whole file from its first comment line, its first group naming only *",
 	},
 	tplSquarespaceAI: {
-		Name: TemplateSquarespace, Version: "ai-agents", Title: "Squarespace's robots.txt, AI crawlers blocked",
+		Name: TemplateSquarespace, Version: "ai-agents", Title: "Squarespace's robots.txt, AI crawlers named with the shared rules",
 		Source:  srcSquarespace + " (the setting that excludes AI crawlers)",
 		Markers: []string{squarespaceTop, "User-agent: GPTBot"},
 		Rules: []string{"User-agent: *", "Disallow: /config", "Disallow: /search", "Disallow: /account$", "Disallow: /account/",
 			"Disallow: /commerce/digital-download/", "Disallow: /api/", "Disallow: /static/"},
-		Note: "the plain file whose first group stacks AI crawlers (GPTBot, CCBot, ...) with * over the shared rules",
+		Note: "the plain file whose first group stacks AI crawlers (GPTBot, CCBot, ...) with * over the shared rules: " +
+			"it does not shut them out, they get the rules every crawler gets (partially disallowed)",
 	},
 	tplWixEditorPaths: {
 		Name: TemplateWix, Version: "editor-paths", Title: "Wix's default robots.txt",
