@@ -1,11 +1,14 @@
 package sections
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/bitutil"
 
 	"github.com/robocensus/robocensus/analyze/internal/engine"
 	"github.com/robocensus/robocensus/analyze/internal/render"
@@ -197,6 +200,8 @@ type templatesAcc struct {
 	cancelling   int64
 	cancelled    map[string]int64 // hosts by crawler
 	examples     []string
+	aiOf         []bool          // by index in a record's agent dictionary: a tracked AI crawler
+	keys         []int           // the catalogue entries of a host's tally
 	lists        int64           // hosts with a block list
 	ages         map[int64]int64 // lists by age in days
 }
@@ -295,14 +300,19 @@ func (a *templatesAcc) addAgents(rec arrow.Record, runs []engine.HostRun) error 
 		return cs.Err
 	}
 	full := verdict.Find(robots.AccessDisallowed.String())
+	anyCancelled := countTrue(cancelled) > 0 // most records have none: no row to look at
+	a.aiOf = a.aiOf[:0]
+	for i := range agent.Values.Len() {
+		a.aiOf = append(a.aiOf, a.crawlers.Kind(agent.Values.Value(i)) == robots.CrawlerAI.String())
+	}
 	for _, r := range runs {
 		w := r.Marks.Weight()
 		for i := r.From; i < r.To; i++ {
-			if cancelled.IsValid(i) && cancelled.Value(i) {
+			if anyCancelled && cancelled.IsValid(i) && cancelled.Value(i) {
 				a.cancelled[strings.Clone(agent.Value(i))] += w
 				setBit(r.Marks, cancelBit)
 			}
-			if verdict.Index[i] != full || a.crawlers.Kind(agent.Value(i)) != robots.CrawlerAI.String() {
+			if verdict.Index[i] != full || !a.aiOf[agent.Index[i]] {
 				continue
 			}
 			counts := a.blocked[agent.Value(i)]
@@ -317,6 +327,12 @@ func (a *templatesAcc) addAgents(rec arrow.Record, runs []engine.HostRun) error 
 		}
 	}
 	return nil
+}
+
+// countTrue returns the number of values of a boolean column that are
+// true (a null's value bit is not set by the Parquet reader).
+func countTrue(col *array.Boolean) int {
+	return bitutil.CountSetBits(col.Data().Buffers()[1].Bytes(), col.Data().Offset(), col.Len())
 }
 
 // AddHosts counts every effective capture as the hosts it decides for,
@@ -339,7 +355,8 @@ func (a *templatesAcc) AddHosts(rec arrow.Record, hosts []engine.CaptureRow) err
 		if carries {
 			a.withTemplate += w
 		}
-		a.addRanked(h.Marks.Hosts(), tally, carries)
+		a.keys = entriesOf(a.keys[:0], tally)
+		a.addRanked(h.Marks.Hosts(), a.keys, carries)
 		if hasBit(tally, cancelBit) {
 			a.cancelling += w
 			for _, n := range h.Marks.Hosts() {
@@ -347,10 +364,7 @@ func (a *templatesAcc) AddHosts(rec arrow.Record, hosts []engine.CaptureRow) err
 			}
 		}
 		list := false
-		for k := range templateCatalogue {
-			if !hasBit(tally, k) {
-				continue
-			}
+		for _, k := range a.keys {
 			a.hostsOf[k] += w
 			if templateCatalogue[k].Name == robots.TemplateAIRobots {
 				list = true
@@ -362,6 +376,20 @@ func (a *templatesAcc) AddHosts(rec arrow.Record, hosts []engine.CaptureRow) err
 		}
 	}
 	return nil
+}
+
+// entriesOf appends to dst the catalogue entries whose bits a tally has.
+//
+//mutate:catch
+func entriesOf(dst []int, tally []uint64) []int {
+	for wi, word := range tally {
+		for ; word != 0; word &= word - 1 {
+			if k := wi*64 + bits.TrailingZeros64(word); k < len(templateCatalogue) {
+				dst = append(dst, k)
+			}
+		}
+	}
+	return dst
 }
 
 // hasTemplate reports whether a tally has the bit of a catalogue entry.
@@ -411,8 +439,8 @@ func floorDiv(a, b int64) int64 {
 }
 
 // addRanked counts the ranked hosts among names, per stratum, and those
-// carrying each entry of the tally.
-func (a *templatesAcc) addRanked(names []string, tally []uint64, carries bool) {
+// carrying each catalogue entry of keys.
+func (a *templatesAcc) addRanked(names []string, keys []int, carries bool) {
 	if a.ranks == nil {
 		return
 	}
@@ -427,10 +455,8 @@ func (a *templatesAcc) addRanked(names []string, tally []uint64, carries bool) {
 				continue
 			}
 			a.stratumHosts[s][1]++
-			for k := range templateCatalogue {
-				if hasBit(tally, k) {
-					a.stratumOf[s][k]++
-				}
+			for _, k := range keys {
+				a.stratumOf[s][k]++
 			}
 		}
 	}
