@@ -95,9 +95,7 @@
 //     days, over a year over 365). A template or version the catalogue
 //     does not hold counts for nothing; a crawl without templates files
 //     has none of these figures. A capture with two blocks of one version
-//     counts once, but twice in the captures figure in the rare case that
-//     the two rows are read by different workers (at most one capture at
-//     each boundary of the row groups they share out).
+//     counts once.
 //   - Shared bodies ("domain farms") are payload digests of usable,
 //     non-empty deciding captures served by two or more hosts.
 //   - Changes since the previous crawl compare each crawl of the report

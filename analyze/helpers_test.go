@@ -23,8 +23,9 @@ type partition struct {
 	inputs      []schema.Input
 	directives  []schema.Directive
 	preferences []schema.Preference
-	hosts       []schema.Host    // written by hand: ingest computes it at publication
-	readings    []schema.Reading // written by hand: none, as in a crawl published before schema 2.2
+	hosts       []schema.Host          // written by hand: ingest computes it at publication
+	readings    []schema.Reading       // written by hand: none, as in a crawl published before schema 2.2
+	templates   []schema.TemplateBlock // written by hand: none, as in a crawl published before schema 2.3
 }
 
 // write writes the partition's tables under dir, with the writer options
@@ -42,6 +43,7 @@ func (p *partition) write(dir, crawl string, opts ...schema.WriterOption) error 
 		func() error { return writeTable(dir, crawl, p.preferences, opts) },
 		func() error { return writeTable(dir, crawl, p.hosts, opts) },
 		func() error { return writeTable(dir, crawl, p.readings, opts) },
+		func() error { return writeTable(dir, crawl, p.templates, opts) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {

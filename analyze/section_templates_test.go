@@ -15,6 +15,7 @@ import (
 	"github.com/robocensus/robocensus/ingest/archive"
 	"github.com/robocensus/robocensus/internal/testutil"
 	"github.com/robocensus/robocensus/internal/testutil/datasets"
+	"github.com/robocensus/robocensus/schema"
 )
 
 // templateFixture returns the robots.txt of a template fixture of the
@@ -152,6 +153,40 @@ func TestTemplatesSection(t *testing.T) {
 			if !strings.Contains(b.String(), want) {
 				t.Errorf("%s report: no %q", f, want)
 			}
+		}
+	}
+}
+
+// Each row of the templates table is a row group of its own
+// (sectionCrawl), so that a capture's rows are split between records, and
+// between workers with 3 host batches: a capture counts once per
+// template version all the same, even with two blocks of one version.
+func TestTemplatesSectionSplitRows(t *testing.T) {
+	var p partition
+	p.site("t1", "a.example", 200, "User-agent: *\nDisallow: /wp-admin/\n", fetched)
+	p.site("t2", "b.example", 200, "User-agent: *\nDisallow:\n", fetched)
+	p.site("t3", "a.example", 200, "User-agent: *\nDisallow: /x\n", fetched.Add(-time.Hour)) // decides for no host
+	block := func(id, host, template, version string, start int32) schema.TemplateBlock {
+		return schema.TemplateBlock{CaptureID: id, URLHostName: host, Template: template, Version: version,
+			LineStart: start, LineEnd: start + 2, State: "intact", Similarity: 1}
+	}
+	p.templates = []schema.TemplateBlock{
+		block("t1", "a.example", "yoast-seo", "marked", 1),
+		block("t1", "a.example", "wordpress-core", "4.4", 4),
+		block("t1", "a.example", "yoast-seo", "marked", 8),
+		block("t1", "a.example", "future-cms", "1.0", 12), // not in the catalogue: counts for nothing
+		block("t2", "b.example", "yoast-seo", "marked", 1),
+		block("t3", "a.example", "wordpress-core", "5.5", 1),
+	}
+	for batches, c := range sectionCrawl(t, &p) {
+		tp := c.Templates
+		got := fmt.Sprintf("%d captures, %d hosts, %d with a template:", tp.Captures, tp.Hosts, tp.WithTemplate.N)
+		for _, s := range tp.Templates {
+			got += fmt.Sprintf(" %s@%s %d hosts %d captures;", s.Template, s.Version, s.Hosts.N, s.Captures.N)
+		}
+		want := "3 captures, 2 hosts, 2 with a template: yoast-seo@marked 2 hosts 2 captures; wordpress-core@4.4 1 hosts 1 captures; wordpress-core@5.5 0 hosts 1 captures;"
+		if got != want {
+			t.Errorf("%d batches:\n got %s\nwant %s", batches, got, want)
 		}
 	}
 }

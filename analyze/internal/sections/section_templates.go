@@ -137,7 +137,7 @@ type ListAges struct {
 	// Dated counts the lists whose age is known (the capture has a fetch
 	// time); the figures below are over them.
 	Dated      int64 `json:"dated"`
-	MedianDays int64 `json:"median_days"` // rounded to the day, half away from zero
+	MedianDays int64 `json:"median_days"` // rounded to the day, half away from zero; 0 when none is dated
 	OverHalf   Ratio `json:"over_six_months"`
 	OverYear   Ratio `json:"over_a_year"`
 	// Oldest and Newest are the dates of the releases found.
@@ -188,9 +188,9 @@ type templatesAcc struct {
 	strata   []scan.Stratum
 
 	captures     int64
-	capturesOf   []int64 // by catalogue entry
-	lastCapture  string  // the capture of the last templates row read
-	lastKeys     []int   // the entries counted of it
+	capturesOf   []int64              // by catalogue entry
+	runKeys      []int                // the entries of a capture's run of rows
+	edges        map[edgeKey]struct{} // the entries of the captures at the ends of records
 	hosts        int64
 	hostsOf      []int64 // by catalogue entry
 	withTemplate int64
@@ -209,7 +209,7 @@ type templatesAcc struct {
 func newTemplatesAcc(p engine.Params) Accumulator {
 	a := &templatesAcc{has: p.Has(engine.TemplatesTable), top: p.Top, crawlers: p.CrawlerList(), ranks: p.Ranks,
 		capturesOf: make([]int64, len(templateCatalogue)), hostsOf: make([]int64, len(templateCatalogue)),
-		blocked: map[string]*[4]int64{}, cancelled: map[string]int64{}, ages: map[int64]int64{}}
+		blocked: map[string]*[4]int64{}, cancelled: map[string]int64{}, ages: map[int64]int64{}, edges: map[edgeKey]struct{}{}}
 	if p.Ranks != nil {
 		a.strata = p.Ranks.Strata()
 		a.stratumHosts = make([][2]int64, len(a.strata))
@@ -225,25 +225,45 @@ func newTemplatesAcc(p engine.Params) Accumulator {
 func (a *templatesAcc) AddMarks(*engine.Marks) { a.captures++ }
 
 // Add counts the captures carrying each catalogue entry, from every row
-// of the templates table: a capture's rows come one after the other, and
-// it counts once per entry.
+// of the templates table. A capture's rows come one after the other: one
+// inside a record counts once per entry at once; the first and the last
+// capture of a record, whose rows may go on in a record another worker
+// reads, count once their entries are gathered from every worker
+// (edges, merged as sets).
 func (a *templatesAcc) Add(_ engine.Table, rec arrow.Record) error {
 	cs := scan.Columns{Rec: rec}
 	ids, tpl, ver := cs.Str("capture_id"), cs.Str("template"), cs.Str("version")
 	if cs.Err != nil {
 		return cs.Err
 	}
-	for i := range int(rec.NumRows()) {
-		if id := ids.Value(i); id != a.lastCapture {
-			a.lastCapture, a.lastKeys = strings.Clone(id), a.lastKeys[:0]
+	n := int(rec.NumRows())
+	for i := 0; i < n; { // one run of rows of a capture at a time
+		j := i + 1
+		for j < n && ids.Value(j) == ids.Value(i) {
+			j++
 		}
-		k := catalogueIndex(tpl.Value(i), ver.Value(i))
-		if k >= 0 && !slices.Contains(a.lastKeys, k) {
-			a.lastKeys = append(a.lastKeys, k)
-			a.capturesOf[k]++
+		edge := i == 0 || j == n
+		a.runKeys = a.runKeys[:0]
+		for r := i; r < j; r++ {
+			if k := catalogueIndex(tpl.Value(r), ver.Value(r)); k >= 0 && !slices.Contains(a.runKeys, k) {
+				a.runKeys = append(a.runKeys, k)
+				if edge {
+					a.edges[edgeKey{strings.Clone(ids.Value(i)), k}] = struct{}{}
+				} else {
+					a.capturesOf[k]++
+				}
+			}
 		}
+		i = j
 	}
 	return nil
+}
+
+// edgeKey is a catalogue entry of a capture whose rows may go on in
+// another record.
+type edgeKey struct {
+	capture string
+	entry   int
 }
 
 // catalogueIndex returns the index of a template's version in the
@@ -510,6 +530,9 @@ func (a *templatesAcc) Merge(other engine.Accumulator) {
 	for d, n := range o.ages {
 		a.ages[d] += n
 	}
+	for e := range o.edges {
+		a.edges[e] = struct{}{}
+	}
 }
 
 func (a *templatesAcc) Finish(out *Crawl) {
@@ -517,6 +540,10 @@ func (a *templatesAcc) Finish(out *Crawl) {
 		out.Templates = Authorship{}
 		return
 	}
+	for e := range a.edges {
+		a.capturesOf[e.entry]++
+	}
+	clear(a.edges)
 	t := Authorship{HasTemplates: true, Captures: a.captures, Hosts: a.hosts, WithTemplate: Ratio{a.withTemplate, a.hosts},
 		Templates: []TemplateShare{}, Cancelling: Ratio{a.cancelling, a.hosts}, Examples: append([]string{}, a.examples...)}
 	found := a.found()
