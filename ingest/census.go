@@ -114,9 +114,10 @@ type verdicts struct {
 func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.File, vias []robots.Via) {
 	c.google = f.As(robots.SemanticsGoogle)
 	c.readings, c.alike = c.readings[:0], c.alike[:0]
+	readsAsGoogle := f.ReadsAsGoogle(robots.SemanticsRFC9309) // the same for crawler-commons: its one test serves both
 	for _, s := range c.sems {
 		c.readings = append(c.readings, nil) // built when first asked (reading)
-		c.alike = append(c.alike, alikeOf(f, s))
+		c.alike = append(c.alike, alikeOf(f, s, readsAsGoogle))
 	}
 	c.probes = c.probes[:0]
 	c.markRelated(m, f)
@@ -263,10 +264,13 @@ const (
 	alikeByName                   // Google's for the token File.PythonTokenAsGoogle finds (File.PythonReadsAsGoogle)
 )
 
-// alikeOf returns where reading s of f gives Google's verdicts.
-func alikeOf(f *robots.File, s robots.Semantics) alikeness {
+// alikeOf returns where reading s of f gives Google's verdicts;
+// readsAsGoogle is f.ReadsAsGoogle of rfc9309, whose test is
+// crawler-commons' too (the two differ from Google on the same lines),
+// asked once a capture.
+func alikeOf(f *robots.File, s robots.Semantics, readsAsGoogle bool) alikeness {
 	switch {
-	case f.ReadsAsGoogle(s):
+	case (s == robots.SemanticsRFC9309 || s == robots.SemanticsCrawlerCommons) && readsAsGoogle:
 		return alikeByToken
 	case f.PythonReadsAsGoogle(s):
 		return alikeByName
