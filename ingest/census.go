@@ -159,6 +159,9 @@ func (c *census) markRelated(m *rowMaker, f *robots.File) {
 	clear(c.related)
 	for gi := range f.Groups {
 		for _, a := range f.Groups[gi].Agents {
+			if a.Value == "*" {
+				continue // relates to no crawler (relatesTo), and is the most common value: no lookup
+			}
 			crawlers, ok := c.relatedTo[a.Value]
 			if !ok {
 				crawlers = relatedCrawlers(m, strings.ToLower(strings.TrimSpace(a.Value)))
