@@ -55,6 +55,10 @@ type census struct {
 	unnamed   []int              // the crawlers no group of the capture can name
 	tokens    []string           // their tokens
 	agentBufs [][1]string        // per reading: the token its verdicts are asked of Google's reading for (ask)
+	// googleSel and otherSel are the groups Google's reading and the
+	// reading compared with it obey for the crawler judged: selected
+	// once, matched against the root and every probe path.
+	googleSel, otherSel robots.Selection
 	// judgeEach judges every crawler alone, without sharing the verdicts
 	// of the crawlers no group can name: the tests compare the two.
 	judgeEach bool
@@ -110,9 +114,10 @@ type verdicts struct {
 func (c *census) add(m *rowMaker, rs *dataset.Rows, id, host string, f *robots.File, vias []robots.Via) {
 	c.google = f.As(robots.SemanticsGoogle)
 	c.readings, c.alike = c.readings[:0], c.alike[:0]
+	readsAsGoogle := f.ReadsAsGoogle(robots.SemanticsRFC9309) // the same for crawler-commons: its one test serves both
 	for _, s := range c.sems {
 		c.readings = append(c.readings, nil) // built when first asked (reading)
-		c.alike = append(c.alike, alikeOf(f, s))
+		c.alike = append(c.alike, alikeOf(f, s, readsAsGoogle))
 	}
 	c.probes = c.probes[:0]
 	c.markRelated(m, f)
@@ -154,6 +159,9 @@ func (c *census) markRelated(m *rowMaker, f *robots.File) {
 	clear(c.related)
 	for gi := range f.Groups {
 		for _, a := range f.Groups[gi].Agents {
+			if a.Value == "*" {
+				continue // relates to no crawler (relatesTo), and is the most common value: no lookup
+			}
 			crawlers, ok := c.relatedTo[a.Value]
 			if !ok {
 				crawlers = relatedCrawlers(m, strings.ToLower(strings.TrimSpace(a.Value)))
@@ -212,14 +220,16 @@ func (c *census) judge(rs *dataset.Rows, id, host string, f *robots.File, q craw
 			continue // no difference
 		}
 		if !judged {
-			g, judged = c.verdicts(f, google, q.google), true
+			google.Select(q.google, &c.googleSel)
+			g, judged = c.verdicts(f, &c.googleSel), true
 		}
-		v := c.verdicts(f, a.r, a.agents)
+		a.r.Select(a.agents, &c.otherSel)
+		v := c.verdicts(f, &c.otherSel)
 		if v.root.Allowed == g.root.Allowed && v.blocked == g.blocked {
 			continue
 		}
-		path := c.differingPath(f, google, a.r, q.google, a.agents, v, g)
-		gv, rv := google.Match(path, q.google), a.r.Match(path, a.agents)
+		path := c.differingPath(f, &c.googleSel, &c.otherSel, v, g)
+		gv, rv := c.googleSel.Match(path), c.otherSel.Match(path)
 		if a.realLines {
 			rv = c.reading(f, ri).Match(path, q.agentsFor(sem))
 		}
@@ -257,10 +267,13 @@ const (
 	alikeByName                   // Google's for the token File.PythonTokenAsGoogle finds (File.PythonReadsAsGoogle)
 )
 
-// alikeOf returns where reading s of f gives Google's verdicts.
-func alikeOf(f *robots.File, s robots.Semantics) alikeness {
+// alikeOf returns where reading s of f gives Google's verdicts;
+// readsAsGoogle is f.ReadsAsGoogle of rfc9309, whose test is
+// crawler-commons' too (the two differ from Google on the same lines),
+// asked once a capture.
+func alikeOf(f *robots.File, s robots.Semantics, readsAsGoogle bool) alikeness {
 	switch {
-	case f.ReadsAsGoogle(s):
+	case (s == robots.SemanticsRFC9309 || s == robots.SemanticsCrawlerCommons) && readsAsGoogle:
 		return alikeByToken
 	case f.PythonReadsAsGoogle(s):
 		return alikeByName
@@ -313,17 +326,17 @@ func (c *census) reading(f *robots.File, ri int) *robots.Reading {
 	return c.readings[ri]
 }
 
-// verdicts returns reading r's root verdict for agents and whether it
-// blocks them fully: the root, censusProbe and every probe path
-// disallowed.
-func (c *census) verdicts(f *robots.File, r *robots.Reading, agents []string) verdicts {
-	v := verdicts{root: r.Match("/", agents)}
+// verdicts returns the root verdict of a reading's selection for a
+// crawler and whether it blocks the crawler fully: the root, censusProbe
+// and every probe path disallowed.
+func (c *census) verdicts(f *robots.File, sel *robots.Selection) verdicts {
+	v := verdicts{root: sel.Match("/")}
 	if v.root.Allowed {
 		return v
 	}
 	v.blocked = true
 	for _, p := range c.probePaths(f) {
-		if r.Match(p, agents).Allowed {
+		if sel.Match(p).Allowed {
 			v.blocked = false
 			break
 		}
@@ -331,15 +344,15 @@ func (c *census) verdicts(f *robots.File, r *robots.Reading, agents []string) ve
 	return v
 }
 
-// differingPath returns the path where Google's reading (for googleAgents)
-// and r (for agents) differ: the root when their root verdicts differ,
-// else the first probe path.
-func (c *census) differingPath(f *robots.File, google, r *robots.Reading, googleAgents, agents []string, v, g verdicts) string {
+// differingPath returns the path where Google's selection and another
+// reading's (of the same crawler) differ: the root when their root
+// verdicts differ, else the first probe path.
+func (c *census) differingPath(f *robots.File, google, other *robots.Selection, v, g verdicts) string {
 	if v.root.Allowed != g.root.Allowed {
 		return "/"
 	}
 	for _, p := range c.probePaths(f) {
-		if google.Match(p, googleAgents).Allowed != r.Match(p, agents).Allowed {
+		if google.Match(p).Allowed != other.Match(p).Allowed {
 			return p
 		}
 	}

@@ -112,3 +112,12 @@ SELECT r.crawl, r.agent, r.semantics,
 FROM readings r JOIN effective e USING (crawl, capture_id)
 WHERE r.agent IN ('GPTBot', 'CCBot', 'Googlebot')
 GROUP BY ALL ORDER BY r.crawl, r.agent, r.semantics;
+
+-- GPTBot's verdict for the root, per parser and difference class: the
+-- hosts where it changes, per host after redirects (the README's figures
+-- for the python reading; a host counts once, its effective capture
+-- having one row per parser).
+SELECT r.crawl, r.semantics, r.class, count(DISTINCT e.host) AS hosts
+FROM readings r JOIN effective e USING (crawl, capture_id) JOIN difference_classes() d ON d.class = r.class
+WHERE r.agent = 'GPTBot' AND r.root_allowed <> r.google_root_allowed
+GROUP BY r.crawl, r.semantics, r.class, d.ord ORDER BY r.crawl, r.semantics, hosts DESC, d.ord;

@@ -441,31 +441,43 @@ func isTokenByte(c byte) bool {
 
 // match is isAllowed for url and a crawler that answers to any of agents.
 func (r *ccReading) match(f *File, url string, agents []string) Verdict {
+	var buf [8]ccName
+	var named [8]int32
+	sel, v, decided := r.selectGroups(f, ccNames(buf[:], agents), named[:0])
+	if decided {
+		return v
+	}
+	return r.matchGroups(sel, url)
+}
+
+// selectGroups appends to sel the groups the parser obeys for a crawler
+// of names, in file order: those that name it, each once, else the '*'
+// groups. decided is true, with the verdict, when the status, a body read
+// as allowing everything or a crawl delay over the maximum decides every
+// URL.
+func (r *ccReading) selectGroups(f *File, names []ccName, sel []int32) (_ []int32, v Verdict, decided bool) {
 	if f.Response.bodyIgnored() {
-		return rfcStatusVerdict(f) // failedFetch reads statuses as RFC 9309 does (testStatusCodeCreation)
+		return sel, rfcStatusVerdict(f), true // failedFetch reads statuses as RFC 9309 does (testStatusCodeCreation)
 	}
 	if r.allowAll {
-		return Verdict{Allowed: true}
+		return sel, Verdict{Allowed: true}, true
 	}
-	var buf [8]ccName
-	names := ccNames(buf[:], agents)
-	var named [8]int
-	sel := named[:0] // the groups that name the crawler, each named once
+	n := len(sel)
 	for gi, g := range r.groups {
 		if r.names(g, names) {
-			sel = append(sel, gi)
+			sel = append(sel, int32(gi))
 		}
 	}
-	specific := len(sel) > 0
+	specific := len(sel) > n
 	if !specific {
 		for gi, g := range r.groups {
 			if r.global(g) {
-				sel = append(sel, gi)
+				sel = append(sel, int32(gi))
 			}
 		}
 	}
 	delay := int64(-1)
-	for _, gi := range sel {
+	for _, gi := range sel[n:] {
 		g := r.groups[gi]
 		for _, d := range r.delays[g.delays.start:g.delays.end] {
 			if d.ms >= 0 && (delay < 0 || d.ms < delay) && r.delayCounts(d, specific, names) {
@@ -474,8 +486,15 @@ func (r *ccReading) match(f *File, url string, agents []string) Verdict {
 		}
 	}
 	if delay > ccMaxCrawlDelay {
-		return Verdict{} // testBigCrawlDelay
+		return sel, Verdict{}, true // testBigCrawlDelay
 	}
+	return sel, Verdict{}, false
+}
+
+// matchGroups is the verdict of the rules of groups sel for url: the
+// longest match (ccRuleMatch), Allow on ties; /robots.txt is always
+// allowed.
+func (r *ccReading) matchGroups(sel []int32, url string) Verdict {
 	path := PathOf(url)
 	if path == "/robots.txt" {
 		return Verdict{Allowed: true} // testRobotsTxtAlwaysAllowed

@@ -137,6 +137,7 @@ type Explainer struct {
 	blankOf   []bool // per line: an empty line stands between the run heading it and the line
 	emptyHead map[int]int
 	// emptyHead: head -> the first empty user-agent line of its run
+	whole bool // lines holds every line of f, not only the first ones
 }
 
 // A Question is one URL on which another reading of a file gives a
@@ -184,8 +185,8 @@ func (x *Explainer) Explain(f *File, googleLine, otherLine int) Difference {
 		}
 		return Difference{Class: DiffBodyEncoding}
 	}
-	if x.f != f || x.text != f.text {
-		x.read(f) // x keeps f alive, so no other file can take its address
+	if last := max(gl, rl); x.f != f || x.text != f.text || last > len(x.lines) && !x.whole {
+		x.read(f, last) // x keeps f alive, so no other file can take its address
 	}
 	decided := func(n int) bool { return n != 0 }
 	for _, n := range []int{gl, rl} {
@@ -280,12 +281,20 @@ func (x *Explainer) misspelledAgent(n int) int {
 	return 0
 }
 
-// read indexes the lines of f in place of the file x held before: for
-// each line, the run of user-agent lines heading it (the last such run
-// before it; comments and empty lines do not end a run) and whether an
-// empty line follows that run before it.
-func (x *Explainer) read(f *File) {
-	x.f, x.text = f, f.text
+// read indexes the lines of f in place of what x held before: for each
+// line, the run of user-agent lines heading it (the last such run before
+// it; comments and empty lines do not end a run) and whether an empty line
+// follows that run before it. It reads the lines up to line last at least,
+// all that Explain asks of a difference whose deciding lines are last or
+// before (the head of a line, its run and the first user-agent line
+// before it come before it), and twice as many as it read of f before,
+// so that a file whose differences ask later and later lines is read a
+// few times, not once a difference.
+func (x *Explainer) read(f *File, last int) {
+	if x.f == f && x.text == f.text {
+		last = max(last, 2*len(x.lines))
+	}
+	x.f, x.text, x.whole = f, f.text, true
 	x.lines, x.headOf, x.blankOf, x.firstUA = x.lines[:0], x.headOf[:0], x.blankOf[:0], 0
 	if x.emptyHead == nil {
 		x.emptyHead = map[int]int{}
@@ -293,6 +302,10 @@ func (x *Explainer) read(f *File) {
 	clear(x.emptyHead)
 	head, inRun, blank := 0, false, false
 	for l := range f.Lines() {
+		if len(x.lines) == last {
+			x.whole = false
+			break
+		}
 		x.lines = append(x.lines, l)
 		isUA := l.Kind == LineDirective && l.Key == KeyUserAgent
 		switch {

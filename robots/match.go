@@ -35,43 +35,67 @@ func (f *File) Match(url string, agents []string) Verdict {
 	if f.Response.bodyIgnored() {
 		return Verdict{Allowed: f.Outcome() != OutcomeDisallowAll}
 	}
-	path := PathOf(url)
-	// named has bit i set when group i (i < 64) names one of agents;
-	// later groups are asked again in the loop below.
-	var named uint64
-	specific := false
+	var buf [32]int32
+	return f.matchGroups(f.selectGroups(agents, buf[:0]), PathOf(url))
+}
+
+// selectGroups appends to sel the groups Google's matcher obeys for a
+// crawler that answers to any of agents, in file order: those that name
+// one of agents, else the '*' groups.
+func (f *File) selectGroups(agents []string, sel []int32) []int32 {
+	n := len(sel)
 	for gi := range f.Groups {
 		if f.Groups[gi].names(agents) {
-			specific = true
-			if gi < 64 {
-				named |= 1 << gi
-			}
+			sel = append(sel, int32(gi))
 		}
 	}
-	var allow, disallow ruleMatch
+	if len(sel) > n {
+		return sel
+	}
 	for gi := range f.Groups {
-		g := &f.Groups[gi]
-		if specific {
-			if gi < 64 && named&(1<<gi) == 0 || gi >= 64 && !g.names(agents) {
-				continue
-			}
-		} else if !g.Global {
-			continue
-		}
-		for ri := range g.Rules {
-			r := &g.Rules[ri]
-			if r.Directive == Allow {
-				allow.update(r.allowPriority(path), r.Line)
-			} else {
-				disallow.update(r.priority(path), r.Line)
-			}
+		if f.Groups[gi].Global {
+			sel = append(sel, int32(gi))
 		}
 	}
-	if disallow.priority > 0 || allow.priority > 0 {
-		if disallow.priority > allow.priority {
-			return Verdict{Allowed: false, Line: disallow.line}
+	return sel
+}
+
+// matchGroups is the verdict of the rules of groups sel for path.
+func (f *File) matchGroups(sel []int32, path string) Verdict {
+	var m groupsMatch
+	for _, gi := range sel {
+		m.consider(&f.Groups[gi], path)
+	}
+	return m.verdict()
+}
+
+// groupsMatch is where Google's matcher stands after the rules of the
+// groups considered so far: the best allow and the best disallow.
+type groupsMatch struct{ allow, disallow ruleMatch }
+
+// consider takes the rules of group g that match path into m.
+func (m *groupsMatch) consider(g *Group, path string) {
+	for ri := range g.Rules {
+		r := &g.Rules[ri]
+		if r.Directive == Allow {
+			m.allow.update(r.allowPriority(path), r.Line)
+		} else {
+			m.disallow.update(r.priority(path), r.Line)
 		}
-		return Verdict{Allowed: true, Line: allow.line}
+	}
+}
+
+// verdict is the verdict of the rules considered: the longer of the best
+// allow and the best disallow, the allow on a tie; allowed when no rule
+// with a pattern matched.
+//
+//mutate:catch ./robots
+func (m *groupsMatch) verdict() Verdict {
+	if m.disallow.priority > 0 || m.allow.priority > 0 {
+		if m.disallow.priority > m.allow.priority {
+			return Verdict{Allowed: false, Line: m.disallow.line}
+		}
+		return Verdict{Allowed: true, Line: m.allow.line}
 	}
 	return Verdict{Allowed: true}
 }

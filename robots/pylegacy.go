@@ -347,24 +347,39 @@ type pyName struct {
 // pyMatchInput is what both python readings' can_fetch starts with: the
 // verdict when the status, an unread body or a URL urlparse rejects
 // decides (ok false), else the URL's path as the reading's requestPath
-// gives it and the crawler's names, each cut at its first '/', appended
-// to names.
+// gives it and the crawler's names (pyCrawlerNames) appended to names.
 func pyMatchInput(f *File, unread bool, url string, agents []string, names []pyName, requestPath func(string) (string, bool)) (string, []pyName, Verdict, bool) {
-	if f.Response.bodyIgnored() {
-		return "", nil, pyStatusVerdict(f), false
-	}
-	if unread {
-		return "", nil, Verdict{}, false
+	if v, decided := pyDecided(f, unread); decided {
+		return "", nil, v, false
 	}
 	path, ok := requestPath(url)
 	if !ok {
 		return "", nil, Verdict{}, false
 	}
+	return path, pyCrawlerNames(agents, names), Verdict{}, true
+}
+
+// pyDecided returns the verdict of every URL when the status or an unread
+// body decides it, before any path or name is read; decided is false
+// otherwise.
+func pyDecided(f *File, unread bool) (v Verdict, decided bool) {
+	if f.Response.bodyIgnored() {
+		return pyStatusVerdict(f), true
+	}
+	if unread {
+		return Verdict{}, true
+	}
+	return Verdict{}, false
+}
+
+// pyCrawlerNames appends to names the names of a crawler that answers to any of
+// agents as can_fetch compares them: each cut at its first '/'.
+func pyCrawlerNames(agents []string, names []pyName) []pyName {
 	for _, ua := range agents {
 		name, _, _ := strings.Cut(ua, "/")
 		names = append(names, pyName{name, asciiOnly(name)})
 	}
-	return path, names, Verdict{}, true
+	return names
 }
 
 // match is can_fetch for url and a crawler that answers to any of agents.
@@ -374,15 +389,20 @@ func (r *pyReading) match(f *File, url string, agents []string) Verdict {
 	if !ok {
 		return v
 	}
+	e, found := r.entryFor(names)
+	return r.allowance(e, found, path)
+}
+
+// entryFor returns the entry can_fetch obeys for a crawler of names: the
+// first that applies to it, else the default entry; found is false when
+// there is neither.
+func (r *pyReading) entryFor(names []pyName) (e pyEntry, found bool) {
 	for _, e := range r.entries {
 		if r.appliesTo(e, names) {
-			return r.allowance(e, path)
+			return e, true
 		}
 	}
-	if r.hasDef {
-		return r.allowance(r.def, path)
-	}
-	return Verdict{Allowed: true}
+	return r.def, r.hasDef
 }
 
 // pyStatusVerdict maps the status of a capture whose body is ignored to
@@ -467,8 +487,12 @@ func containsFoldASCII(s, sub string) bool {
 }
 
 // allowance is the verdict of the entry's first rule whose path is a
-// prefix of path (or is "*"); allowed when none is.
-func (r *pyReading) allowance(e pyEntry, path string) Verdict {
+// prefix of path (or is "*"); allowed when none is, or when there is no
+// entry (found false).
+func (r *pyReading) allowance(e pyEntry, found bool, path string) Verdict {
+	if !found {
+		return Verdict{Allowed: true}
+	}
 	for _, rule := range r.rules[e.rules.start:e.rules.end] {
 		if rule.path == "*" || strings.HasPrefix(path, rule.path) {
 			return Verdict{Allowed: rule.allow, Line: int(rule.line)}

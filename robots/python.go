@@ -146,24 +146,27 @@ func (r *pyRFCReading) match(f *File, url string, agents []string) Verdict {
 	if !ok {
 		return v
 	}
-	var buf2 [64]pyTier
-	tiers := buf2[:0]
-	if len(r.groups) > len(buf2) {
-		tiers = make([]pyTier, 0, len(r.groups))
-	}
+	var sel [32]int32
+	return rfcMatchGroups(r.rules, r.groups, r.selectGroups(names, sel[:0]), path)
+}
+
+// selectGroups appends to sel the groups can_fetch obeys for a crawler of
+// names, in file order: those of the best tier that any group reaches,
+// none when no group names it, not even by '*'.
+func (r *pyRFCReading) selectGroups(names []pyName, sel []int32) []int32 {
+	n := len(sel)
 	tier := pyTierNone
-	for _, g := range r.groups {
-		t := r.groupTier(g, names)
-		tiers = append(tiers, t)
-		tier = max(tier, t)
-	}
-	var c ruleChoice
 	for gi, g := range r.groups {
-		if tier != pyTierNone && tiers[gi] == tier {
-			c.consider(r.rules[g.rules.start:g.rules.end], path)
+		t := r.groupTier(g, names)
+		if t == pyTierNone || t < tier {
+			continue
 		}
+		if t > tier {
+			sel, tier = sel[:n], t
+		}
+		sel = append(sel, int32(gi))
 	}
-	return c.verdict()
+	return sel
 }
 
 // pyTier is how well a group names a crawler: by its whole name, by a

@@ -407,17 +407,19 @@ var pyBreakBytes = func() (t [256]bool) {
 	return t
 }()
 
-// hasPyBreak reports whether text may hold a line break that only
-// Python's splitlines makes: false means no line of it needs pySplitLines.
-// One IndexByte a byte that may start such a break is cheaper than a look
-// at each byte.
+// hasPyBreak reports whether text holds a line break that only Python's
+// splitlines makes (pySplitLines): false means no line of it needs
+// pySplitLines. It looks for the breaks themselves, not for the bytes that
+// may start one: the lead bytes C2 and E2 of U+0085, U+2028 and U+2029 are
+// in every text with a '©' or a '’', where a byte-by-byte split of each
+// line would find nothing.
 func hasPyBreak(text string) bool {
-	for _, c := range [...]byte{'\v', '\f', 0x1C, 0x1D, 0x1E, 0xC2, 0xE2} {
+	for _, c := range [...]byte{'\v', '\f', 0x1C, 0x1D, 0x1E} {
 		if strings.IndexByte(text, c) >= 0 {
 			return true
 		}
 	}
-	return false
+	return strings.Contains(text, "\u0085") || strings.Contains(text, "\u2028") || strings.Contains(text, "\u2029")
 }
 
 // asciiOnly reports whether s has no byte >= 0x80.

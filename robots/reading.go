@@ -319,3 +319,88 @@ func (r *Reading) Match(url string, agents []string) Verdict {
 	}
 	return r.f.Match(url, agents)
 }
+
+// A Selection is what a reading's parser obeys for one crawler: the groups
+// (python-legacy: the entry) it selects for the crawler's agents, chosen
+// once, so that many URLs are matched without choosing them again, as the
+// census matches the root and many probe paths for each crawler. Its
+// Match gives [Reading.Match]'s verdicts. [Reading.Select] fills one; a
+// Selection reused from crawler to crawler allocates nothing once its
+// buffer has grown to the groups a crawler obeys.
+type Selection struct {
+	r       *Reading
+	decided bool    // the status, an unread body or a crawl delay decides every URL
+	verdict Verdict // the verdict of every URL, when decided
+	groups  []int32 // the groups obeyed, in file order (every reading but python-legacy)
+	entry   pyEntry // python-legacy's entry, when hasEntry
+	// hasEntry: python-legacy obeys an entry (none names the crawler and
+	// there is no default entry otherwise).
+	hasEntry bool
+}
+
+// Select fills s with what the reading's parser obeys for a crawler that
+// answers to any of agents, reusing s's memory.
+func (r *Reading) Select(agents []string, s *Selection) {
+	*s = Selection{r: r, groups: s.groups[:0]}
+	f := r.f
+	switch r.sem {
+	case SemanticsPythonLegacy:
+		if s.verdict, s.decided = pyDecided(f, r.py.unread); !s.decided {
+			var buf [4]pyName
+			s.entry, s.hasEntry = r.py.entryFor(pyCrawlerNames(agents, buf[:0]))
+		}
+	case SemanticsRFC9309:
+		if s.decided = f.Response.bodyIgnored(); s.decided {
+			s.verdict = rfcStatusVerdict(f)
+		} else {
+			s.groups = r.rfc.selectGroups(agents, s.groups)
+		}
+	case SemanticsPython:
+		if s.verdict, s.decided = pyDecided(f, false); !s.decided {
+			var buf [4]pyName
+			s.groups = r.py2.selectGroups(pyCrawlerNames(agents, buf[:0]), s.groups)
+		}
+	case SemanticsCrawlerCommons:
+		var buf [8]ccName
+		s.groups, s.verdict, s.decided = r.cc.selectGroups(f, ccNames(buf[:], agents), s.groups)
+	default:
+		if s.decided = f.Response.bodyIgnored(); s.decided {
+			s.verdict = Verdict{Allowed: f.Outcome() != OutcomeDisallowAll}
+		} else {
+			s.groups = f.selectGroups(agents, s.groups)
+		}
+	}
+}
+
+// Match returns the verdict for url of the reading for the agents of the
+// selection: [Reading.Match]'s.
+func (s *Selection) Match(url string) Verdict {
+	if s.decided {
+		return s.verdict
+	}
+	r := s.r
+	switch r.sem {
+	case SemanticsPythonLegacy:
+		path, ok := pyRequestPath(url)
+		if !ok {
+			return Verdict{} // urlparse raised: can_fetch is false
+		}
+		return r.py.allowance(s.entry, s.hasEntry, path)
+	case SemanticsRFC9309:
+		var b strings.Builder
+		path, v, decided := rfcPath(&b, url)
+		if decided {
+			return v
+		}
+		return rfcMatchGroups(r.rfc.rules, r.rfc.groups, s.groups, path)
+	case SemanticsPython:
+		path, ok := pyRFCRequestPath(url)
+		if !ok {
+			return Verdict{} // urlparse raised: can_fetch is false
+		}
+		return rfcMatchGroups(r.py2.rules, r.py2.groups, s.groups, path)
+	case SemanticsCrawlerCommons:
+		return r.cc.matchGroups(s.groups, url)
+	}
+	return r.f.matchGroups(s.groups, PathOf(url))
+}

@@ -218,27 +218,54 @@ func (r *rfcReading) match(f *File, url string, agents []string) Verdict {
 	if f.Response.bodyIgnored() {
 		return rfcStatusVerdict(f)
 	}
-	path := PathOf(url)
-	if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
-		return Verdict{Allowed: true} // 2.2.2: implicitly allowed
-	}
 	var b strings.Builder
-	path = rfcNormalise(&b, path, true)
-	var c ruleChoice
-	specific := false // a group names the crawler: the '*' groups do not count
-	for _, g := range r.groups {
+	path, v, decided := rfcPath(&b, url)
+	if decided {
+		return v
+	}
+	var sel [32]int32
+	return rfcMatchGroups(r.rules, r.groups, r.selectGroups(agents, sel[:0]), path)
+}
+
+// rfcPath returns the path RFC 9309 compares with the rules of url,
+// normalised (rfcNormalise, written to b where it changes); decided is
+// true, with the verdict, for /robots.txt, which is always allowed.
+func rfcPath(b *strings.Builder, url string) (path string, v Verdict, decided bool) {
+	path = PathOf(url)
+	if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
+		return "", Verdict{Allowed: true}, true // 2.2.2: implicitly allowed
+	}
+	return rfcNormalise(b, path, true), Verdict{}, false
+}
+
+// selectGroups appends to sel the groups RFC 9309 obeys for a crawler that
+// answers to any of agents, in file order: those naming one of agents,
+// else the '*' groups.
+func (r *rfcReading) selectGroups(agents []string, sel []int32) []int32 {
+	n := len(sel)
+	for gi, g := range r.groups {
 		if r.names(g, agents) {
-			specific = true
-			c.consider(r.rules[g.rules.start:g.rules.end], path)
+			sel = append(sel, int32(gi))
 		}
 	}
-	if specific {
-		return c.verdict()
+	if len(sel) > n {
+		return sel
 	}
-	for _, g := range r.groups {
+	for gi, g := range r.groups {
 		if r.global(g) {
-			c.consider(r.rules[g.rules.start:g.rules.end], path)
+			sel = append(sel, int32(gi))
 		}
+	}
+	return sel
+}
+
+// rfcMatchGroups is the verdict of the rules of groups sel for path: the
+// longest match, Allow on ties, as the rfc9309 and python readings choose.
+func rfcMatchGroups(rules []rfcRule, groups []rfcGroup, sel []int32, path string) Verdict {
+	var c ruleChoice
+	for _, gi := range sel {
+		g := groups[gi]
+		c.consider(rules[g.rules.start:g.rules.end], path)
 	}
 	return c.verdict()
 }
