@@ -183,7 +183,7 @@ func lint(env *Env, files []string, o *lintOptions) int {
 			}
 			start, end := d.Span()
 			res.shown = append(res.shown, finding{File: file, Line: d.Line, Code: name, Severity: sev.String(),
-				Message: d.Message(), sev: sev, text: d.Text, start: start, end: end})
+				Message: d.Message(f), sev: sev, text: d.Text(f), start: start, end: end})
 		}
 	}
 	var err error
