@@ -39,6 +39,10 @@ type File struct {
 	// in the order they were found; a detail span is an index into it
 	// (span).
 	details []string
+	// inlineDetails backs details up to its length, so that a file with a
+	// few (line endings counted, a template's key and state) allocates
+	// nothing for them.
+	inlineDetails [4]string
 	// readings memoises ReadingDiagnostics' disagreements, whose examples
 	// are the arguments of its findings; nil until asked.
 	readings atomic.Pointer[[]Disagreement]
@@ -216,6 +220,9 @@ func (f *File) spanIn(line, s string) span {
 	}
 	if i := strings.Index(line, s); i >= 0 && i+len(s) <= math.MaxInt32 {
 		return span{start: int32(i), end: int32(i + len(s))}
+	}
+	if f.details == nil {
+		f.details = f.inlineDetails[:0]
 	}
 	f.details = append(f.details, s)
 	return span{start: int32(-len(f.details))}

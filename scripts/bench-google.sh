@@ -35,12 +35,8 @@ if [ ! -d /usr/include/absl ]; then
   exit 2
 fi
 rounds="${ROUNDS:-5}"
-export ROBOCENSUS_CORPUS="${ROBOCENSUS_CORPUS:-$(cd .. && pwd)/shared/corpus}"
-tarball="$ROBOCENSUS_CORPUS/robots/egonkm-robots-txt/robots.tar.gz"
-if [ ! -f "$tarball" ]; then
-  echo "bench-google.sh: the corpus file $tarball is missing (set ROBOCENSUS_CORPUS)" >&2
-  exit 2
-fi
+. scripts/egonkm.sh
+export ROBOCENSUS_CORPUS="$corpus"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

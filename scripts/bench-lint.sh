@@ -27,12 +27,7 @@ cd "$(dirname "$0")/.."
 base="${1:-HEAD}"
 rounds="${ROUNDS:-5}"
 readings_rounds="${READINGS_ROUNDS:-1}"
-corpus="${ROBOCENSUS_CORPUS:-$(cd .. && pwd)/shared/corpus}"
-tarball="$corpus/robots/egonkm-robots-txt/robots.tar.gz"
-if [ ! -f "$tarball" ]; then
-  echo "bench-lint.sh: the corpus file $tarball is missing (set ROBOCENSUS_CORPUS)" >&2
-  exit 2
-fi
+. scripts/egonkm.sh
 work="$(mktemp -d)"
 trap 'git worktree remove --force "$work/base" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
