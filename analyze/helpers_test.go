@@ -99,7 +99,7 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 	})
 	for _, d := range f.Diagnostics {
 		p.diagnostics = append(p.diagnostics, schema.Diagnostic{CaptureID: id, URLHostName: host, Line: int32(d.Line),
-			Code: d.Code.String(), Severity: d.Severity().String(), Text: schema.ClipText(d.Text), Message: d.Message()})
+			Code: d.Code.String(), Severity: d.Severity().String(), Text: schema.ClipText(d.Text(f)), Message: d.Message(f)})
 	}
 	for gi, g := range f.Groups {
 		var agents []string
@@ -112,7 +112,7 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 		}
 	}
 	for _, s := range f.Sitemaps {
-		p.sitemaps = append(p.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
+		p.sitemaps = append(p.sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL(f), Line: int32(s.Line), Valid: s.Valid})
 	}
 	p.addExtensions(id, host, f)
 	for _, c := range crawlers {
@@ -134,7 +134,7 @@ func (p *partition) addExtensions(id, host string, f *robots.File) {
 		return out
 	}
 	for _, e := range f.Extensions {
-		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: values(e.Agents), Key: e.Key, Value: e.Value, Valid: e.Valid}
+		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: values(e.Agents(f)), Key: e.Key(f), Value: e.Value(f), Valid: e.Valid}
 		if e.Group >= 0 {
 			g := int32(e.Group)
 			d.GroupIndex = &g
@@ -143,7 +143,7 @@ func (p *partition) addExtensions(id, host string, f *robots.File) {
 	}
 	for _, pr := range f.Preferences {
 		row := schema.Preference{CaptureID: id, URLHostName: host, Line: int32(pr.Line), Source: pr.Source.String(),
-			UserAgents: values(pr.Agents), Path: pr.Path, Category: pr.Category, Value: pr.Value}
+			UserAgents: values(pr.Agents(f)), Path: pr.Path(f), Category: pr.Category(f), Value: pr.Value(f)}
 		if allowed, known := pr.Allowed.Bool(); known {
 			row.Allowed = &allowed
 		}

@@ -34,6 +34,8 @@ type rowMaker struct {
 	hits        []uint8               // per crawler, for the capture at hand: hitOwn, hitFallback
 	touched     []int                 // the crawlers with hits
 	surt        []byte                // the SURT key being built
+	messages    []byte                // the messages of the capture at hand, one after the other
+	messageEnds []int                 // where each of them ends in messages
 	census      *census               // the census of parsers (census.go); nil for none
 	attribute   bool                  // attribute full blocks in files with templates (templates.go)
 }
@@ -81,7 +83,7 @@ func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 	m.addDiagnostics(rs, id, host, c, f)
 	m.addRules(rs, id, host, f)
 	for _, s := range f.Sitemaps {
-		rs.Sitemaps = append(rs.Sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL, Line: int32(s.Line), Valid: s.Valid})
+		rs.Sitemaps = append(rs.Sitemaps, schema.Sitemap{CaptureID: id, URLHostName: host, URL: s.URL(f), Line: int32(s.Line), Valid: s.Valid})
 	}
 	addExtensions(rs, id, host, f)
 	addTemplates(rs, id, host, f)
@@ -169,20 +171,43 @@ func contentType(ct string) (mediaType, charset string) {
 
 // addDiagnostics appends the engine's findings and the reader's problems
 // with the capture: each problem is its kind's catalogue code (see
-// problemCodes), with the problem's detail as argument.
+// problemCodes), with the problem's detail as argument. The messages of
+// all the capture's rows are written one after the other into one reused
+// buffer, from the findings' offsets into the file, and made into one
+// string that the rows' messages are parts of: one allocation a capture,
+// not one a finding.
 func (m *rowMaker) addDiagnostics(rs *dataset.Rows, id, host string, c *archive.Capture, f *robots.File) {
+	if len(f.Diagnostics)+len(c.Problems) == 0 {
+		return
+	}
+	buf, ends := m.messages[:0], m.messageEnds[:0]
 	for _, d := range f.Diagnostics {
-		rs.Diagnostics = append(rs.Diagnostics, diagnosticRow(id, host, d))
+		buf = robots.AppendMessage(buf, f, d)
+		ends = append(ends, len(buf))
 	}
 	for _, p := range c.Problems {
-		rs.Diagnostics = append(rs.Diagnostics, diagnosticRow(id, host, robots.Diagnostic{Code: problemCode(p.Code), Arg: p.Detail}))
+		buf = robots.AppendRecordMessage(buf, problemCode(p.Code), p.Detail)
+		ends = append(ends, len(buf))
 	}
-}
-
-func diagnosticRow(id, host string, d robots.Diagnostic) schema.Diagnostic {
-	return schema.Diagnostic{
-		CaptureID: id, URLHostName: host, Line: int32(d.Line), Code: d.Code.String(),
-		Severity: d.Severity().String(), Text: schema.ClipText(d.Text), Message: d.Message(),
+	m.messages, m.messageEnds = buf, ends
+	all, start := string(buf), 0
+	message := func(i int) string {
+		msg := all[start:ends[i]]
+		start = ends[i]
+		return msg
+	}
+	for i, d := range f.Diagnostics {
+		rs.Diagnostics = append(rs.Diagnostics, schema.Diagnostic{
+			CaptureID: id, URLHostName: host, Line: int32(d.Line), Code: d.Code.String(),
+			Severity: d.Severity().String(), Text: schema.ClipText(d.Text(f)), Message: message(i),
+		})
+	}
+	for i, p := range c.Problems {
+		code := problemCode(p.Code)
+		rs.Diagnostics = append(rs.Diagnostics, schema.Diagnostic{
+			CaptureID: id, URLHostName: host, Code: code.String(), Severity: code.Severity().String(),
+			Message: message(len(f.Diagnostics) + i),
+		})
 	}
 }
 
@@ -240,7 +265,7 @@ func (m *rowMaker) addRules(rs *dataset.Rows, id, host string, f *robots.File) {
 func addExtensions(rs *dataset.Rows, id, host string, f *robots.File) {
 	for i := range f.Extensions {
 		e := &f.Extensions[i]
-		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: agentValues(e.Agents), Key: e.Key, Value: e.Value, Valid: e.Valid}
+		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: agentValues(e.Agents(f)), Key: e.Key(f), Value: e.Value(f), Valid: e.Valid}
 		if e.Group >= 0 {
 			g := int32(e.Group)
 			d.GroupIndex = &g
@@ -250,7 +275,7 @@ func addExtensions(rs *dataset.Rows, id, host string, f *robots.File) {
 	for i := range f.Preferences {
 		p := &f.Preferences[i]
 		row := schema.Preference{CaptureID: id, URLHostName: host, Line: int32(p.Line), Source: p.Source.String(),
-			UserAgents: agentValues(p.Agents), Path: p.Path, Category: p.Category, Value: p.Value}
+			UserAgents: agentValues(p.Agents(f)), Path: p.Path(f), Category: p.Category(f), Value: p.Value(f)}
 		if allowed, known := p.Allowed.Bool(); known {
 			row.Allowed = &allowed
 		}

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -134,6 +135,81 @@ func TestMayHaveControlEveryByte(t *testing.T) {
 			if got, want := hasControl(load64(string(w))), countControl(string(w)) > 0; got != want {
 				t.Errorf("byte %#x at %d: hasControl %v, want %v", c, pos, got, want)
 			}
+		}
+	}
+}
+
+// Findings hold no pointer (issue 33): a Diagnostic, Sitemap, Extension or
+// Preference keeps offsets into its File's text, so that the collector has
+// nothing in them to scan and making one allocates nothing of its own.
+// A Diagnostic is 40 bytes on 64-bit machines, from 72 with its strings.
+func TestFindingsHoldNoPointers(t *testing.T) {
+	for _, v := range []any{Diagnostic{}, Sitemap{}, Extension{}, Preference{}} {
+		typ := reflect.TypeOf(v)
+		if path, ok := pointerIn(typ); ok {
+			t.Errorf("%s holds a pointer: %s", typ, path)
+		}
+	}
+	if size := unsafe.Sizeof(Diagnostic{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 40 {
+		t.Errorf("a Diagnostic is %d bytes, want at most 40", size)
+	}
+}
+
+// pointerIn returns the path of a field of t that is or holds a pointer
+// (a pointer, slice, string, map, chan, func or interface).
+func pointerIn(t reflect.Type) (string, bool) {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if path, ok := pointerIn(f.Type); ok {
+				return strings.TrimSuffix(f.Name+"."+path, "."), true
+			}
+		}
+		return "", false
+	case reflect.Array:
+		return pointerIn(t.Elem())
+	case reflect.Pointer, reflect.UnsafePointer, reflect.Slice, reflect.String, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface:
+		return t.String(), true
+	}
+	return "", false
+}
+
+// A diagnostic made by a parse allocates nothing: findings with a text
+// argument cost no string, and a file of 5000 of them only the growth of
+// its Diagnostics slice (see TestAllocationsBoundedByRules); formatting
+// their messages into a reused buffer allocates nothing.
+func TestAppendMessageAllocatesNothing(t *testing.T) {
+	f := ParseString("User-agent: Googlebot/2.1\nDissallow: /a b\nDisallow: private/\nSitemap: /s.xml\nCrawl-delay: soon\n")
+	if len(f.Diagnostics) < 5 {
+		t.Fatalf("codes %v", codesOf(f))
+	}
+	buf := make([]byte, 0, 4096)
+	n := testing.AllocsPerRun(100, func() {
+		for _, d := range f.Diagnostics {
+			buf = AppendMessage(buf[:0], f, d)
+		}
+	})
+	if n != 0 {
+		t.Errorf("AppendMessage allocates %.1f times for %d findings", n, len(f.Diagnostics))
+	}
+	for _, d := range f.Diagnostics {
+		if got, want := string(AppendMessage(nil, f, d)), d.Message(f); got != want || got == "" {
+			t.Errorf("%s: AppendMessage %q, Message %q", d.Code, got, want)
+		}
+	}
+}
+
+// looksLikeSeveralPaths, which finds the second word of a value without
+// strings.Fields' list, reads values as strings.Fields splits them.
+func TestLooksLikeSeveralPathsAsFields(t *testing.T) {
+	byFields := func(v string) bool {
+		words := strings.Fields(v)
+		return len(words) >= 2 && (words[1][0] == '/' || words[1][0] == '*' || isURL(words[1]))
+	}
+	for _, v := range []string{"", "/a", "/a b", "/a /b", " /a\t/b ", "/a  *b", "/a\u00a0/b", "/a\u2003https://e.com/", "/a \xff/b", "/a b /c", "x\u0085/y", "/a ", "  ", "/a\v/b"} {
+		if got, want := looksLikeSeveralPaths(v), byFields(v); got != want {
+			t.Errorf("%q: %v, strings.Fields reads %v", v, got, want)
 		}
 	}
 }

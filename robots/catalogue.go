@@ -145,8 +145,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "status 500-599: full disallow while it lasts",
 		Doc: "The server answered 500-599. Google treats the whole site as " +
 			"disallowed while this lasts (RFC 9309 §2.3.1.4).",
-		message: func(d Diagnostic, a string) string {
-			return "the server answered " + a + ": Google treats the whole site as disallowed until robots.txt can be fetched"
+		message: func(m message, a string) message {
+			return m.add("the server answered ").add(a).add(": Google treats the whole site as disallowed until robots.txt can be fetched")
 		},
 	},
 	HTTP429: {
@@ -154,8 +154,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "status 429: treated as a server error (full disallow)",
 		Doc: "The server answered 429 Too Many Requests, which Google treats as a " +
 			"server error: full disallow.",
-		message: func(d Diagnostic, a string) string {
-			return "the server answered 429 Too Many Requests: Google treats it as a server error and crawls nothing"
+		message: func(m message, a string) message {
+			return m.add("the server answered 429 Too Many Requests: Google treats it as a server error and crawls nothing")
 		},
 	},
 	HTTP4xx: {
@@ -163,16 +163,16 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "4xx other than 404/410/429, e.g. 401/403: full allow, rarely meant",
 		Doc: "A 4xx other than 404, 410 and 429 (401, 403, ...). Crawlers treat it " +
 			"as \"no robots.txt\": everything is allowed, rarely what was meant.",
-		message: func(d Diagnostic, a string) string {
-			return "the server answered " + a + ": crawlers treat this as 'no robots.txt' and may crawl everything"
+		message: func(m message, a string) message {
+			return m.add("the server answered ").add(a).add(": crawlers treat this as 'no robots.txt' and may crawl everything")
 		},
 	},
 	HTTP404: {
 		Name: "http-404", Severity: Info,
 		Summary: "404 or 410: no robots.txt",
 		Doc:     "404 or 410, there is no robots.txt: everything is allowed.",
-		message: func(d Diagnostic, a string) string {
-			return "the server answered " + a + ": there is no robots.txt, so everything may be crawled"
+		message: func(m message, a string) message {
+			return m.add("the server answered ").add(a).add(": there is no robots.txt, so everything may be crawled")
 		},
 	},
 	HTTPRedirect: {
@@ -181,19 +181,19 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A 3xx answer; the crawler follows it (Google: up to five hops) and " +
 			"obeys the target. " +
 			"When the target is an ordinary page (html-content), classic mistake 6 of the 2.4-million-site survey: a missing robots.txt redirected to a page.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if a == "" {
-				return "robots.txt redirects; crawlers follow the redirect and obey the target"
+				return m.add("robots.txt redirects; crawlers follow the redirect and obey the target")
 			}
-			return "robots.txt redirects to " + strconvQuote(a) + "; crawlers follow it and obey the target"
+			return m.add("robots.txt redirects to ").quote(a).add("; crawlers follow it and obey the target")
 		},
 	},
 	RedirectCrossHost: {
 		Name: "redirect-cross-host", Severity: Info,
 		Summary: "the redirect target is another host",
 		Doc:     "The redirect leads to another host.",
-		message: func(d Diagnostic, a string) string {
-			return "robots.txt redirects to another host (" + a + "); the target's rules apply to this host"
+		message: func(m message, a string) message {
+			return m.add("robots.txt redirects to another host (").add(a).add("); the target's rules apply to this host")
 		},
 	},
 	HTMLContent: {
@@ -202,27 +202,27 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "An HTML page was served as robots.txt (a soft 404, a landing page, a " +
 			"bot wall). Google finds no rules in it. " +
 			"Classic mistake 6 of the 2.4-million-site survey: a missing robots.txt answered with an ordinary page.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if a == "xml" {
-				return "this is an XML document (a sitemap or an error page?), not a robots.txt: crawlers find no usable rules in it"
+				return m.add("this is an XML document (a sitemap or an error page?), not a robots.txt: crawlers find no usable rules in it")
 			}
-			return "this is an HTML page, not a robots.txt: crawlers find no usable rules in it"
+			return m.add("this is an HTML page, not a robots.txt: crawlers find no usable rules in it")
 		},
 	},
 	NonTextContentType: {
 		Name: "non-text-content-type", Severity: Warning,
 		Summary: "Content-Type other than text/plain",
 		Doc:     "The Content-Type is not text/plain.",
-		message: func(d Diagnostic, a string) string {
-			return "served as " + strconvQuote(a) + "; robots.txt should be text/plain"
+		message: func(m message, a string) message {
+			return m.add("served as ").quote(a).add("; robots.txt should be text/plain")
 		},
 	},
 	Empty: {
 		Name: "empty", Severity: Info,
 		Summary: "no bytes, or only whitespace and comments",
 		Doc:     "The file has no bytes, or only whitespace and comments.",
-		message: func(d Diagnostic, a string) string {
-			return "the file is empty: everything may be crawled"
+		message: func(m message, a string) message {
+			return m.add("the file is empty: everything may be crawled")
 		},
 	},
 	Oversize: {
@@ -230,14 +230,14 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "over 500 KiB (512,000 bytes): Google ignores the rest",
 		Doc: "The file is over 500 KiB (512,000 bytes); Google ignores the rest, and " +
 			"so do the verdicts of this package.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			switch {
-			case d.Ref == 0:
-				return "the file is " + a + " bytes; Google reads only the first 500 KiB (512,000 bytes) and ignores the rest"
-			case d.RefArg != "":
-				return "the file is " + a + " bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading inside line " + strconv.Itoa(d.Ref) + " and ignores the rest"
+			case m.ref == 0:
+				return m.add("the file is ").add(a).add(" bytes; Google reads only the first 500 KiB (512,000 bytes) and ignores the rest")
+			case m.refArg != "":
+				return m.add("the file is ").add(a).add(" bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading inside line ").int(m.ref).add(" and ignores the rest")
 			}
-			return "the file is " + a + " bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading after line " + strconv.Itoa(d.Ref) + " and ignores the rest"
+			return m.add("the file is ").add(a).add(" bytes; Google reads only the first 500 KiB (512,000 bytes): Google stops reading after line ").int(m.ref).add(" and ignores the rest")
 		},
 	},
 	CrawlerTruncated: {
@@ -247,8 +247,8 @@ var catalogue = [numCodes]CodeInfo{
 			"\"length\", \"time\", \"disconnect\", ...), so the rules seen may be " +
 			"incomplete. Only the crawler's cuts: a body robocensus itself stored " +
 			"only part of is stored-truncated.",
-		message: func(d Diagnostic, a string) string {
-			return "the crawler cut this capture (" + a + "): rules after the cut were not seen"
+		message: func(m message, a string) message {
+			return m.add("the crawler cut this capture (").add(a).add("): rules after the cut were not seen")
 		},
 	},
 	StoredTruncated: {
@@ -262,16 +262,16 @@ var catalogue = [numCodes]CodeInfo{
 			"ended or broke inside the record (rules after the cut were not seen; " +
 			"ingest-record-incomplete says so). The crawler's own cuts are " +
 			"crawler-truncated.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			switch a {
 			case StoredBodyCap:
-				return "robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's); Google reads only the first 500 KiB, which were kept"
+				return m.add("robocensus stored only the first part of this capture (body-cap: its own cap on stored bytes, not the crawler's); Google reads only the first 500 KiB, which were kept")
 			case StoredRecordCap:
-				return "robocensus stopped reading this record at its own size cap (record-cap): the file is larger than counted"
+				return m.add("robocensus stopped reading this record at its own size cap (record-cap): the file is larger than counted")
 			case StoredInputEnd:
-				return "the input ended inside this record (input-end): rules after the cut were not seen"
+				return m.add("the input ended inside this record (input-end): rules after the cut were not seen")
 			}
-			return "robocensus stored only part of this capture (" + a + ")"
+			return m.add("robocensus stored only part of this capture (").add(a).add(")")
 		},
 	},
 	BinaryContent: {
@@ -289,23 +289,23 @@ var catalogue = [numCodes]CodeInfo{
 			"compressed without a Content-Encoding header, or compressed twice. A " +
 			"text file with a stray NUL byte is nul-byte instead. " +
 			"Classic mistake 11 of the 2.4-million-site survey: a server that answers robots.txt with a binary file.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			f := lookupBinaryFormat(a)
 			switch {
 			case f == nil:
-				return "the file is binary (full of control characters, NUL bytes or replacement characters), not text; crawlers find no usable rules in it"
+				return m.add("the file is binary (full of control characters, NUL bytes or replacement characters), not text; crawlers find no usable rules in it")
 			case f.compressed:
-				return "the file is " + f.name + ", not text: it may be served compressed without a Content-Encoding header saying so, or compressed twice; crawlers find no usable rules in it"
+				return m.add("the file is ").add(f.name).add(", not text: it may be served compressed without a Content-Encoding header saying so, or compressed twice; crawlers find no usable rules in it")
 			}
-			return "the file is " + f.name + ", not text; crawlers find no usable rules in it"
+			return m.add("the file is ").add(f.name).add(", not text; crawlers find no usable rules in it")
 		},
 	},
 	BOMUTF8: {
 		Name: "bom-utf8", Severity: Info,
 		Summary: "UTF-8 byte order mark (skipped)",
 		Doc:     "The file starts with a UTF-8 byte order mark, which Google skips.",
-		message: func(d Diagnostic, a string) string {
-			return "the file starts with a UTF-8 byte order mark; Google skips it, some crawlers read it as part of the first line"
+		message: func(m message, a string) message {
+			return m.add("the file starts with a UTF-8 byte order mark; Google skips it, some crawlers read it as part of the first line")
 		},
 	},
 	BOMUTF16: {
@@ -314,8 +314,8 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "The file is UTF-16 text, which Google's parser cannot read: every line " +
 			"is cut at its first NUL byte, so no rule is seen. " +
 			"With binary-content, classic mistake 11 of the 2.4-million-site survey: a server that answers robots.txt with a file crawlers cannot read.",
-		message: func(d Diagnostic, a string) string {
-			return "the file is UTF-16 text; Google's parser reads UTF-8 only and finds no rules: save it as UTF-8"
+		message: func(m message, a string) message {
+			return m.add("the file is UTF-16 text; Google's parser reads UTF-8 only and finds no rules: save it as UTF-8")
 		},
 	},
 	InvalidUTF8: {
@@ -323,8 +323,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a line with bytes that are not UTF-8 (legacy encodings)",
 		Doc: "A line has bytes that are not UTF-8 (a legacy encoding); non-ASCII " +
 			"bytes in patterns are percent-encoded byte for byte.",
-		message: func(d Diagnostic, a string) string {
-			return "this line is not valid UTF-8 (a legacy encoding?); save the file as UTF-8"
+		message: func(m message, a string) message {
+			return m.add("this line is not valid UTF-8 (a legacy encoding?); save the file as UTF-8")
 		},
 	},
 	MixedLineEndings: {
@@ -333,12 +333,12 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "CR, LF and CRLF line endings are mixed, or bare CR is used. Google " +
 			"accepts all three, older parsers may not. " +
 			"With crlf-line-endings, classic mistake 3 of the 2.4-million-site survey: a file edited in DOS mode.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if !strings.Contains(a, ",") {
 				// One kind only: bare CR, as in "3 CR".
-				return "every line ends in a bare CR (" + a + "), as old Mac OS editors saved files; Google and RFC 9309 accept it, older parsers may read the file as one long line: use LF or CRLF"
+				return m.add("every line ends in a bare CR (").add(a).add("), as old Mac OS editors saved files; Google and RFC 9309 accept it, older parsers may read the file as one long line: use LF or CRLF")
 			}
-			return "line endings are mixed (" + a + "); use one style, LF or CRLF"
+			return m.add("line endings are mixed (").add(a).add("); use one style, LF or CRLF")
 		},
 	},
 	NoUserAgent: {
@@ -346,16 +346,16 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "rules but no user-agent line at all",
 		Doc: "The file has allow or disallow lines but no user-agent line at all, so " +
 			"every rule is ignored.",
-		message: func(d Diagnostic, a string) string {
-			return "the file has rules but no User-agent line, so crawlers ignore every rule"
+		message: func(m message, a string) message {
+			return m.add("the file has rules but no User-agent line, so crawlers ignore every rule")
 		},
 	},
 	NoRules: {
 		Name: "no-rules", Severity: Info,
 		Summary: "no allow or disallow line at all",
 		Doc:     "The file has no allow or disallow line at all.",
-		message: func(d Diagnostic, a string) string {
-			return "the file has no Allow or Disallow line: everything may be crawled"
+		message: func(m message, a string) message {
+			return m.add("the file has no Allow or Disallow line: everything may be crawled")
 		},
 	},
 	LineTooLong: {
@@ -363,8 +363,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "over 16,663 bytes: Google cuts the line",
 		Doc: "The line is over 16,663 bytes; Google keeps only the first 16,663 " +
 			"bytes.",
-		message: func(d Diagnostic, a string) string {
-			return "this line is " + a + " bytes; Google keeps only the first 16,663 bytes"
+		message: func(m message, a string) message {
+			return m.add("this line is ").add(a).add(" bytes; Google keeps only the first 16,663 bytes")
 		},
 	},
 	MissingColon: {
@@ -372,8 +372,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "key value without a colon (Google accepts exactly two words)",
 		Doc: "\"key value\" without a colon. Google accepts it when the line has " +
 			"exactly two words; other parsers do not.",
-		message: func(d Diagnostic, a string) string {
-			return "missing ':' after " + strconvQuote(a) + "; Google accepts it, other crawlers may not"
+		message: func(m message, a string) message {
+			return m.add("missing ':' after ").quote(a).add("; Google accepts it, other crawlers may not")
 		},
 	},
 	UnparsableLine: {
@@ -381,11 +381,11 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a line Google cannot use (e.g. three words, no colon)",
 		Doc: "A line Google cannot use: no colon and not exactly two words, or " +
 			"nothing before the colon. It is ignored.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if a != "" {
-				return "a bare URL " + strconvQuote(a) + " is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)"
+				return m.add("a bare URL ").quote(a).add(" is not a directive; crawlers ignore it (a sitemap needs \"Sitemap: \" before it)")
 			}
-			return "this line is neither a directive nor a comment; crawlers ignore it"
+			return m.add("this line is neither a directive nor a comment; crawlers ignore it")
 		},
 	},
 	TypoAccepted: {
@@ -394,8 +394,8 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A misspelled key that Google accepts: useragent, user agent, " +
 			"dissallow, dissalow, disalow, diasllow, disallaw, site-map. Other " +
 			"crawlers may drop the line.",
-		message: func(d Diagnostic, a string) string {
-			return strconvQuote(a) + " is misspelled; Google accepts it, other crawlers may ignore the line"
+		message: func(m message, a string) message {
+			return m.quote(a).add(" is misspelled; Google accepts it, other crawlers may ignore the line")
 		},
 	},
 	TypoIgnored: {
@@ -404,11 +404,11 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A near miss of user-agent, allow, disallow or sitemap that Google does " +
 			"not recognise (desallow, useg-agent, user-agnet, disalllow, sitmap, " +
 			"user_agent, ...): the line is dropped.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if hasNonASCII(a) || !isKeyLike(a) {
-				return strconvQuote(a) + " is " + nearMissTarget(a) + " with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line"
+				return m.quote(a).add(" is ").add(nearMissTarget(a)).add(" with stray or invisible characters (an encoding problem?); crawlers do not recognise it and ignore the line")
 			}
-			return strconvQuote(a) + " looks like a misspelled " + nearMissTarget(a) + "; crawlers do not recognise it and ignore the line"
+			return m.quote(a).add(" looks like a misspelled ").add(nearMissTarget(a)).add("; crawlers do not recognise it and ignore the line")
 		},
 	},
 	KeyPrefixMatch: {
@@ -416,24 +416,24 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a key that only starts with a directive (disallowed:), which Google accepts",
 		Doc: "A key that only starts with a directive name (\"disallowed:\", " +
 			"\"user-agents:\"); Google accepts it by its prefix.",
-		message: func(d Diagnostic, a string) string {
-			return strconvQuote(a) + " is not a directive name; Google reads it by its prefix, other crawlers ignore it"
+		message: func(m message, a string) message {
+			return m.quote(a).add(" is not a directive name; Google reads it by its prefix, other crawlers ignore it")
 		},
 	},
 	WhitespaceBeforeColon: {
 		Name: "whitespace-before-colon", Severity: Info,
 		Summary: "whitespace between key and colon (disallow : /x)",
 		Doc:     "\"disallow : /x\". Google accepts it.",
-		message: func(d Diagnostic, a string) string {
-			return "whitespace before ':'; accepted, but unusual"
+		message: func(m message, a string) message {
+			return m.add("whitespace before ':'; accepted, but unusual")
 		},
 	},
 	UnknownDirective: {
 		Name: "unknown-directive", Severity: Warning,
 		Summary: "a key nobody defines",
 		Doc:     "A key no crawler defines; ignored.",
-		message: func(d Diagnostic, a string) string {
-			return "unknown directive " + strconvQuote(a) + "; crawlers ignore it"
+		message: func(m message, a string) message {
+			return m.add("unknown directive ").quote(a).add("; crawlers ignore it")
 		},
 	},
 	UnsupportedDirective: {
@@ -446,16 +446,16 @@ var catalogue = [numCodes]CodeInfo{
 			"contentsignals.org), content-usage (IETF draft-ietf-aipref-attach), " +
 			"license (RSL 1.0, rslstandard.org), domain and acap-* (ACAP). Each " +
 			"such line is also a row of the dataset's directives table.",
-		message: func(d Diagnostic, a string) string {
-			return strconvQuote(a) + " is " + explainExtension(a) + "; Google ignores it"
+		message: func(m message, a string) message {
+			return m.quote(a).add(" is ").add(explainExtension(a)).add("; Google ignores it")
 		},
 	},
 	HTMLMarkup: {
 		Name: "html-markup", Severity: Error,
 		Summary: "HTML tags in a line",
 		Doc:     "HTML tags in a line: usually a page template leaking into the file.",
-		message: func(d Diagnostic, a string) string {
-			return "HTML markup in robots.txt: a page template leaked into the file"
+		message: func(m message, a string) message {
+			return m.add("HTML markup in robots.txt: a page template leaked into the file")
 		},
 	},
 	EndOfLineComment: {
@@ -464,8 +464,8 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A comment after a directive; older crawlers read the comment as part " +
 			"of the value. " +
 			"Classic mistake 4 of the 2.4-million-site survey: a comment at the end of a line, which old parsers read as part of the value.",
-		message: func(d Diagnostic, a string) string {
-			return "comment after a directive; old crawlers may read it as part of the value"
+		message: func(m message, a string) message {
+			return m.add("comment after a directive; old crawlers may read it as part of the value")
 		},
 	},
 	LeadingWhitespace: {
@@ -474,8 +474,8 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A directive line starting with whitespace; older crawlers may not " +
 			"recognise it. " +
 			"Classic mistake 5 of the 2.4-million-site survey: whitespace before a directive.",
-		message: func(d Diagnostic, a string) string {
-			return "the line starts with whitespace; old crawlers may not recognise it"
+		message: func(m message, a string) message {
+			return m.add("the line starts with whitespace; old crawlers may not recognise it")
 		},
 	},
 	RuleOutsideGroup: {
@@ -483,16 +483,16 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "allow/disallow before any user-agent line: ignored",
 		Doc: "An allow or disallow line before any user-agent line: it belongs to no " +
 			"group and is ignored.",
-		message: func(d Diagnostic, a string) string {
-			return "this rule comes before any User-agent line, so it applies to no crawler and is ignored"
+		message: func(m message, a string) message {
+			return m.add("this rule comes before any User-agent line, so it applies to no crawler and is ignored")
 		},
 	},
 	EmptyUserAgent: {
 		Name: "empty-user-agent", Severity: Error,
 		Summary: "User-agent: with no value",
 		Doc:     "\"User-agent:\" with no value.",
-		message: func(d Diagnostic, a string) string {
-			return "User-agent has no value; the rules of this group apply to no crawler"
+		message: func(m message, a string) message {
+			return m.add("User-agent has no value; the rules of this group apply to no crawler")
 		},
 	},
 	UserAgentTruncated: {
@@ -500,8 +500,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "the name has characters outside [A-Za-z_-]: Google matches only the part before them",
 		Doc: "The name has characters outside [A-Za-z_-] (\"Googlebot/2.1\", " +
 			"\"MJ12bot\"); Google matches only the part before them.",
-		message: func(d Diagnostic, a string) string {
-			return "user-agent " + strconvQuote(a) + " has characters outside [A-Za-z_-]; Google matches only " + strconvQuote(ExtractAgentToken(a))
+		message: func(m message, a string) message {
+			return m.add("user-agent ").quote(a).add(" has characters outside [A-Za-z_-]; Google matches only ").quote(ExtractAgentToken(a))
 		},
 	},
 	UserAgentWildcard: {
@@ -509,8 +509,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "'*' inside a name (*bot): not a wildcard",
 		Doc: "A '*' inside a name (\"*bot\", \"Google*\"): it is not a wildcard; Google " +
 			"matches only the letters before it.",
-		message: func(d Diagnostic, a string) string {
-			return "'*' in user-agent " + strconvQuote(a) + " is not a wildcard; Google matches only " + strconvQuote(ExtractAgentToken(a))
+		message: func(m message, a string) message {
+			return m.add("'*' in user-agent ").quote(a).add(" is not a wildcard; Google matches only ").quote(ExtractAgentToken(a))
 		},
 	},
 	AgentsMergedAcrossBlankLine: {
@@ -519,16 +519,16 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A user-agent line after a blank line that follows other user-agent " +
 			"lines with no rule between: Google puts them in one group, the blank " +
 			"line does not end a group.",
-		message: func(d Diagnostic, a string) string {
-			return "a blank line does not end a group: this user-agent joins the group of the user-agent lines above"
+		message: func(m message, a string) message {
+			return m.add("a blank line does not end a group: this user-agent joins the group of the user-agent lines above")
 		},
 	},
 	EmptyGroup: {
 		Name: "empty-group", Severity: Info,
 		Summary: "the last group has no rules",
 		Doc:     "The last group has no rules; its agents may crawl everything.",
-		message: func(d Diagnostic, a string) string {
-			return "the last group (" + a + ") has no rules: these crawlers may crawl everything"
+		message: func(m message, a string) message {
+			return m.add("the last group (").add(a).add(") has no rules: these crawlers may crawl everything")
 		},
 	},
 	DuplicateGroup: {
@@ -536,22 +536,22 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a later group for an agent already seen: Google merges them",
 		Doc: "A later group names an agent already named by an earlier group; Google " +
 			"merges their rules.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			switch {
-			case d.Ref == 0:
-				return strconvQuote(a) + " already has a group above; Google merges the rules of both groups"
-			case equalFoldASCII(a, d.RefArg) || isGlobalAgent(a):
-				return strconvQuote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconvQuote(d.RefArg) + "); Google merges the rules of both groups"
+			case m.ref == 0:
+				return m.quote(a).add(" already has a group above; Google merges the rules of both groups")
+			case equalFoldASCII(a, m.refArg) || isGlobalAgent(a):
+				return m.quote(a).add(" already has a group on line ").int(m.ref).add(" (").quote(m.refArg).add("); Google merges the rules of both groups")
 			}
-			return strconvQuote(a) + " already has a group on line " + strconv.Itoa(d.Ref) + " (" + strconvQuote(d.RefArg) + "): Google reads both names as " + strconvQuote(ExtractAgentToken(a)) + ", so it merges the rules of both groups"
+			return m.quote(a).add(" already has a group on line ").int(m.ref).add(" (").quote(m.refArg).add("): Google reads both names as ").quote(ExtractAgentToken(a)).add(", so it merges the rules of both groups")
 		},
 	},
 	CrawlDelayInvalid: {
 		Name: "crawl-delay-invalid", Severity: Warning,
 		Summary: "crawl-delay that is not a non-negative number",
 		Doc:     "A crawl-delay that is not a non-negative number.",
-		message: func(d Diagnostic, a string) string {
-			return "crawl-delay " + strconvQuote(a) + " is not a non-negative number"
+		message: func(m message, a string) message {
+			return m.add("crawl-delay ").quote(a).add(" is not a non-negative number")
 		},
 	},
 	ConflictingRules: {
@@ -559,16 +559,16 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "an allow and a disallow with the same pattern in one group",
 		Doc: "An allow and a disallow with the same pattern in one group; the allow " +
 			"wins.",
-		message: func(d Diagnostic, a string) string {
-			return "allow and disallow of the same pattern " + strconvQuote(a) + " in one group: the allow wins"
+		message: func(m message, a string) message {
+			return m.add("allow and disallow of the same pattern ").quote(a).add(" in one group: the allow wins")
 		},
 	},
 	DuplicateRule: {
 		Name: "duplicate-rule", Severity: Info,
 		Summary: "the same rule twice in one group",
 		Doc:     "The same rule twice in one group.",
-		message: func(d Diagnostic, a string) string {
-			return "the rule for " + strconvQuote(a) + " already appears in this group"
+		message: func(m message, a string) message {
+			return m.add("the rule for ").quote(a).add(" already appears in this group")
 		},
 	},
 	PathNotAbsolute: {
@@ -577,16 +577,16 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A pattern that starts with neither '/' nor '*': it never matches a URL " +
 			"path. " +
 			"Classic mistake 10 of the 2.4-million-site survey: a path without a leading slash (\"Disallow: john\"); see also reversed-syntax.",
-		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconvQuote(a) + " does not start with '/' or '*', so it never matches"
+		message: func(m message, a string) message {
+			return m.add("pattern ").quote(a).add(" does not start with '/' or '*', so it never matches")
 		},
 	},
 	PathIsURL: {
 		Name: "path-is-url", Severity: Error,
 		Summary: "a pattern that is a whole URL: never matches",
 		Doc:     "A pattern that is a whole URL: it never matches a URL path.",
-		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconvQuote(a) + " is a full URL; rules take a path such as /private/, so it never matches"
+		message: func(m message, a string) message {
+			return m.add("pattern ").quote(a).add(" is a full URL; rules take a path such as /private/, so it never matches")
 		},
 	},
 	MultiplePaths: {
@@ -595,11 +595,11 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "Several whitespace-separated paths in one value; the value is matched " +
 			"as one pattern, spaces included. " +
 			"Classic mistake 2 of the 2.4-million-site survey: several directories on one Disallow line.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if looksLikeSeveralPaths(a) {
-				return strconvQuote(a) + " holds several paths; write one rule per path (it is matched as one pattern, spaces included)"
+				return m.quote(a).add(" holds several paths; write one rule per path (it is matched as one pattern, spaces included)")
 			}
-			return strconvQuote(a) + " contains whitespace, which URLs never do (a space is %20): it never matches as written"
+			return m.quote(a).add(" contains whitespace, which URLs never do (a space is %20): it never matches as written")
 		},
 	},
 	DollarNotAtEnd: {
@@ -607,24 +607,24 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "$ inside a pattern is literal",
 		Doc: "A '$' inside a pattern is a literal character; only a final '$' " +
 			"anchors the end.",
-		message: func(d Diagnostic, a string) string {
-			return "'$' inside " + strconvQuote(a) + " is matched literally; only a final '$' marks the end of the URL"
+		message: func(m message, a string) message {
+			return m.add("'$' inside ").quote(a).add(" is matched literally; only a final '$' marks the end of the URL")
 		},
 	},
 	Wildcard: {
 		Name: "wildcard", Severity: Info,
 		Summary: "a pattern with *",
 		Doc:     "The pattern uses '*'.",
-		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconvQuote(a) + " uses the * wildcard"
+		message: func(m message, a string) message {
+			return m.add("pattern ").quote(a).add(" uses the * wildcard")
 		},
 	},
 	EndAnchor: {
 		Name: "end-anchor", Severity: Info,
 		Summary: "a pattern ending in $",
 		Doc:     "The pattern ends in '$'.",
-		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconvQuote(a) + " is anchored at the end with $"
+		message: func(m message, a string) message {
+			return m.add("pattern ").quote(a).add(" is anchored at the end with $")
 		},
 	},
 	RedundantWildcard: {
@@ -632,16 +632,16 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "a trailing *, or /* (same as /)",
 		Doc: "A trailing '*' (and \"/*\", which equals \"/\") changes nothing but the " +
 			"rule's length.",
-		message: func(d Diagnostic, a string) string {
-			return "the trailing '*' in " + strconvQuote(a) + " changes nothing"
+		message: func(m message, a string) message {
+			return m.add("the trailing '*' in ").quote(a).add(" changes nothing")
 		},
 	},
 	EmptyDisallow: {
 		Name: "empty-disallow", Severity: Info,
 		Summary: "Disallow: with no value (allows everything)",
 		Doc:     "\"Disallow:\" with no value: allows everything.",
-		message: func(d Diagnostic, a string) string {
-			return "Disallow with no value allows everything"
+		message: func(m message, a string) message {
+			return m.add("Disallow with no value allows everything")
 		},
 	},
 	DisallowAll: {
@@ -649,8 +649,8 @@ var catalogue = [numCodes]CodeInfo{
 		Summary: "Disallow: / in the * group: the site shuts out every crawler",
 		Doc: "\"Disallow: /\" in the '*' group: the site shuts out every crawler " +
 			"without a group of its own.",
-		message: func(d Diagnostic, a string) string {
-			return "Disallow: / for User-agent: * shuts out every crawler without a group of its own"
+		message: func(m message, a string) message {
+			return m.add("Disallow: / for User-agent: * shuts out every crawler without a group of its own")
 		},
 	},
 	NonASCIIPath: {
@@ -660,35 +660,35 @@ var catalogue = [numCodes]CodeInfo{
 			"for byte before matching (UTF-8 text as its UTF-8 bytes, text in a " +
 			"legacy encoding such as Latin-1 as its own bytes), so URLs must be " +
 			"percent-encoded the same way.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if b := firstInvalidByte(a); b != "" {
-				return "pattern " + strconvQuote(a) + " has bytes that are not UTF-8 (a legacy encoding?); Google percent-encodes each byte as it is (" + strconvQuote(b) + " as %" + strings.ToUpper(strconv.FormatUint(uint64(b[0]), 16)) + "), so the rule matches only URLs with those bytes, not the UTF-8 form of the same characters"
+				return m.add("pattern ").quote(a).add(" has bytes that are not UTF-8 (a legacy encoding?); Google percent-encodes each byte as it is (").quote(b).add(" as %").add(strings.ToUpper(strconv.FormatUint(uint64(b[0]), 16))).add("), so the rule matches only URLs with those bytes, not the UTF-8 form of the same characters")
 			}
-			return "pattern " + strconvQuote(a) + " has non-ASCII characters; Google matches their percent-encoded UTF-8 form"
+			return m.add("pattern ").quote(a).add(" has non-ASCII characters; Google matches their percent-encoded UTF-8 form")
 		},
 	},
 	SitemapRelative: {
 		Name: "sitemap-relative", Severity: Error,
 		Summary: "a sitemap that is not an absolute URL",
 		Doc:     "A sitemap that is not an absolute URL.",
-		message: func(d Diagnostic, a string) string {
-			return "sitemap " + strconvQuote(a) + " is not an absolute URL (it needs https://host/...)"
+		message: func(m message, a string) message {
+			return m.add("sitemap ").quote(a).add(" is not an absolute URL (it needs https://host/...)")
 		},
 	},
 	SitemapBadScheme: {
 		Name: "sitemap-bad-scheme", Severity: Error,
 		Summary: "a sitemap scheme other than http, https or ftp",
 		Doc:     "A sitemap URL whose scheme is not http, https or ftp.",
-		message: func(d Diagnostic, a string) string {
-			return "sitemap " + strconvQuote(a) + " must use http, https or ftp"
+		message: func(m message, a string) message {
+			return m.add("sitemap ").quote(a).add(" must use http, https or ftp")
 		},
 	},
 	SitemapEmpty: {
 		Name: "sitemap-empty", Severity: Error,
 		Summary: "Sitemap: with no value",
 		Doc:     "\"Sitemap:\" with no value.",
-		message: func(d Diagnostic, a string) string {
-			return "Sitemap has no value"
+		message: func(m message, a string) message {
+			return m.add("Sitemap has no value")
 		},
 	},
 	PatternBadPercentEscape: {
@@ -697,8 +697,8 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "A '%' in a pattern not followed by two hex digits (\"/a%3Mb\", \"/a%\", " +
 			"\"/a%4\"). Google matches it literally, but such a path is not a valid " +
 			"URL, so the rule rarely matches anything.",
-		message: func(d Diagnostic, a string) string {
-			return "pattern " + strconvQuote(a) + " has " + strconvQuote(badPercentEscape(a)) + ", a '%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%' is written %25)"
+		message: func(m message, a string) message {
+			return m.add("pattern ").quote(a).add(" has ").quote(badPercentEscape(a)).add(", a '%' not followed by two hex digits; Google matches it literally, so it matches only URLs with the same broken escape (a literal '%' is written %25)")
 		},
 	},
 	BOMDoubleEncoded: {
@@ -708,8 +708,8 @@ var catalogue = [numCodes]CodeInfo{
 			"mark that was read as Latin-1 and saved as UTF-8 again. Google skips " +
 			"only a real BOM at the start of the file, so the key is not recognised " +
 			"and the line is ignored.",
-		message: func(d Diagnostic, a string) string {
-			return "this line starts with \"ï»¿\", a byte order mark encoded twice (the file was converted to UTF-8 twice); Google skips only a real byte order mark, so it does not recognise the directive and ignores the line: delete those characters"
+		message: func(m message, a string) message {
+			return m.add("this line starts with \"ï»¿\", a byte order mark encoded twice (the file was converted to UTF-8 twice); Google skips only a real byte order mark, so it does not recognise the directive and ignores the line: delete those characters")
 		},
 	},
 	IngestHTTPStatusInvalid: {
@@ -852,10 +852,10 @@ var catalogue = [numCodes]CodeInfo{
 			"train-ai, ai-use, search = y|n). The message says what it asks. A " +
 			"preference concerns the use of content, not crawling: it changes no " +
 			"verdict, and Google ignores it.",
-		message: func(d Diagnostic, a string) string {
-			src, path := preferenceLine(d.Text)
+		message: func(m message, a string) message {
+			src, path := preferenceLine(m.text)
 			it := cutItem(src, a)
-			return explainPreference(src, it.key, it.val, path)
+			return writePreference(m, src, it.key, it.val, path)
 		},
 	},
 	UsagePreferenceUnknownKey: {
@@ -868,15 +868,15 @@ var catalogue = [numCodes]CodeInfo{
 			"(draft-ietf-aipref-vocab §6.4). Content-Usage labels are " +
 			"case-sensitive, and a key that is not lower case makes the whole line " +
 			"unreadable (RFC 9651 dictionary parsing fails).",
-		message: func(d Diagnostic, a string) string {
-			src, _ := preferenceLine(d.Text)
+		message: func(m message, a string) message {
+			src, _ := preferenceLine(m.text)
 			if src == ContentSignal {
-				return strconvQuote(a) + " is not a Content-Signal key (search, ai-input, ai-train, use); crawlers ignore it"
+				return m.quote(a).add(" is not a Content-Signal key (search, ai-input, ai-train, use); crawlers ignore it")
 			}
 			if !isSFKey(a) {
-				return strconvQuote(a) + " is not a valid Content-Usage label (labels are lower case, like train-ai); the whole line is unreadable, so none of its preferences counts"
+				return m.quote(a).add(" is not a valid Content-Usage label (labels are lower case, like train-ai); the whole line is unreadable, so none of its preferences counts")
 			}
-			return strconvQuote(a) + " is not a label of the AI-preferences vocabulary (train-ai, ai-use, search); crawlers ignore it"
+			return m.quote(a).add(" is not a label of the AI-preferences vocabulary (train-ai, ai-use, search); crawlers ignore it")
 		},
 	},
 	UsagePreferenceBadValue: {
@@ -886,21 +886,21 @@ var catalogue = [numCodes]CodeInfo{
 			"full for use), a Content-Usage value other than y or n, a key with no " +
 			"value, or a line with no preference at all. The preference is " +
 			"unknown: it neither allows nor forbids (draft-ietf-aipref-vocab §6.5).",
-		message: func(d Diagnostic, a string) string {
-			src, _ := preferenceLine(d.Text)
+		message: func(m message, a string) message {
+			src, _ := preferenceLine(m.text)
 			if a == "" {
-				return "this " + preferenceName(src) + " line states no preference; write key=value pairs"
+				return m.add("this ").add(preferenceName(src)).add(" line states no preference; write key=value pairs")
 			}
 			it := cutItem(src, a)
 			switch {
 			case !it.hasValue:
-				return strconvQuote(a) + " has no value, so the preference is unknown; write " + it.key + "=" + exampleValue(src, it.key)
+				return m.quote(a).add(" has no value, so the preference is unknown; write ").add(it.key).add("=").add(exampleValue(src, it.key))
 			case src == ContentSignal && strings.EqualFold(it.key, "use"):
-				return strconvQuote(a) + ": use takes immediate, reference or full; crawlers read the preference as unknown"
+				return m.quote(a).add(": use takes immediate, reference or full; crawlers read the preference as unknown")
 			case src == ContentSignal:
-				return strconvQuote(a) + ": Content-Signal values are yes or no; crawlers read the preference as unknown"
+				return m.quote(a).add(": Content-Signal values are yes or no; crawlers read the preference as unknown")
 			}
-			return strconvQuote(a) + ": Content-Usage values are y or n (not yes/no); crawlers read the preference as unknown"
+			return m.quote(a).add(": Content-Usage values are y or n (not yes/no); crawlers read the preference as unknown")
 		},
 	},
 	UsagePreferenceConflict: {
@@ -911,11 +911,11 @@ var catalogue = [numCodes]CodeInfo{
 			"Structured Fields dictionary keeps the last value on a line, while " +
 			"draft-ietf-aipref-vocab §5.1 lets the most restrictive win across " +
 			"statements. The message names the earlier line.",
-		message: func(d Diagnostic, a string) string {
-			if d.Ref == 0 {
-				return strconvQuote(a) + " contradicts an earlier preference for the same crawlers; crawlers may follow either"
+		message: func(m message, a string) message {
+			if m.ref == 0 {
+				return m.quote(a).add(" contradicts an earlier preference for the same crawlers; crawlers may follow either")
 			}
-			return strconvQuote(a) + " contradicts " + strconvQuote(d.RefArg) + " on line " + strconv.Itoa(d.Ref) + " for the same crawlers; crawlers may follow either (the AI-preferences rules let the more restrictive win)"
+			return m.quote(a).add(" contradicts ").quote(m.refArg).add(" on line ").int(m.ref).add(" for the same crawlers; crawlers may follow either (the AI-preferences rules let the more restrictive win)")
 		},
 	},
 	UsagePathNotAbsolute: {
@@ -924,8 +924,8 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "The path of a Content-Usage line must start with '/' " +
 			"(draft-ietf-aipref-attach §3.2); one that does not never matches a URL " +
 			"path, so the preference applies nowhere.",
-		message: func(d Diagnostic, a string) string {
-			return "Content-Usage path " + strconvQuote(a) + " does not start with '/', so the preference applies to no URL"
+		message: func(m message, a string) message {
+			return m.add("Content-Usage path ").quote(a).add(" does not start with '/', so the preference applies to no URL")
 		},
 	},
 	LicenseNotAbsolute: {
@@ -934,11 +934,11 @@ var catalogue = [numCodes]CodeInfo{
 		Doc: "RSL 1.0 requires the License value to be a fully qualified URL, " +
 			"scheme and host included, of an RSL license or feed file " +
 			"(rslstandard.org, \"Adding RSL to robots.txt\").",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if a == "" {
-				return "License has no value; RSL needs the absolute URL of a license file (https://host/license.xml)"
+				return m.add("License has no value; RSL needs the absolute URL of a license file (https://host/license.xml)")
 			}
-			return "License " + strconvQuote(a) + " is not an absolute URL; RSL needs https://host/... so crawlers can find the license"
+			return m.add("License ").quote(a).add(" is not an absolute URL; RSL needs https://host/... so crawlers can find the license")
 		},
 	},
 	ExtensionValueInvalid: {
@@ -950,12 +950,12 @@ var catalogue = [numCodes]CodeInfo{
 			"Exclusion: n/t[s|m|h] [HHMM-HHMM]), visit-time (HHMM-HHMM), noindex, " +
 			"nofollow and noarchive (a path), or an empty value. Crawlers that " +
 			"honour the directive skip the line.",
-		message: func(d Diagnostic, a string) string {
-			key := strings.ToLower(classify(d.Line, d.Text, false).KeyText)
+		message: func(m message, a string) message {
+			key := strings.ToLower(classify(m.line, m.text, false).KeyText)
 			if a == "" {
-				return key + " has no value; crawlers that honour it skip the line"
+				return m.add(key).add(" has no value; crawlers that honour it skip the line")
 			}
-			return key + " " + strconvQuote(a) + " does not follow its definition (" + extensionSyntax(key) + "); crawlers that honour it skip the line"
+			return m.add(key).add(" ").quote(a).add(" does not follow its definition (").add(extensionSyntax(key)).add("); crawlers that honour it skip the line")
 		},
 	},
 	ReversedSyntax: {
@@ -968,8 +968,8 @@ var catalogue = [numCodes]CodeInfo{
 			"the same line) and the crawler is not blocked; write \"User-agent: " +
 			"name\" then \"Disallow: /\". Classic mistake 1 of the 2.4-million-site " +
 			"survey: reversed syntax (\"Disallow: scooter\").",
-		message: func(d Diagnostic, a string) string {
-			return strconvQuote(a) + " names a crawler, not a path: this blocks nothing; to shut " + a + " out write \"User-agent: " + a + "\" followed by \"Disallow: /\""
+		message: func(m message, a string) message {
+			return m.quote(a).add(" names a crawler, not a path: this blocks nothing; to shut ").add(a).add(" out write \"User-agent: ").add(a).add("\" followed by \"Disallow: /\"")
 		},
 	},
 	CRLFLineEndings: {
@@ -979,8 +979,8 @@ var catalogue = [numCodes]CodeInfo{
 			"Google and RFC 9309 accept it; some old parsers read the CR as part " +
 			"of the value. Classic mistake 3 of the 2.4-million-site survey: a " +
 			"file edited in DOS mode.",
-		message: func(d Diagnostic, a string) string {
-			return "the file has DOS/Windows line endings (CRLF, " + a + " lines); Google reads them, some old crawlers may not: LF is safest"
+		message: func(m message, a string) message {
+			return m.add("the file has DOS/Windows line endings (CRLF, ").add(a).add(" lines); Google reads them, some old crawlers may not: LF is safest")
 		},
 	},
 	FilesListedOneByOne: {
@@ -993,12 +993,12 @@ var catalogue = [numCodes]CodeInfo{
 			"the listing also tells everyone which files are private. Classic " +
 			"mistake 8 of the 2.4-million-site survey: every file listed one by " +
 			"one (one file listed 4,000).",
-		message: func(d Diagnostic, a string) string {
-			n := d.RefArg
+		message: func(m message, a string) message {
+			n := m.refArg
 			if n == "" {
 				n = "many"
 			}
-			return n + " rules list files of " + a + " one by one; if the whole directory is meant, one rule \"Disallow: " + a + "\" does it"
+			return m.add(n).add(" rules list files of ").add(a).add(" one by one; if the whole directory is meant, one rule \"Disallow: ").add(a).add("\" does it")
 		},
 	},
 	NULByte: {
@@ -1010,20 +1010,20 @@ var catalogue = [numCodes]CodeInfo{
 			"the whole file for binary and ignore it. The other findings of the " +
 			"file are reported as usual. A body that is mostly NUL bytes or " +
 			"control characters is binary-content instead.",
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			const others = "other crawlers may take the whole file for binary"
-			before, _ := strings.CutSuffix(d.Text, a)
+			before, _ := strings.CutSuffix(m.text, a)
 			rest := strings.Trim(a, "\x00 \t")
 			blank := trimSpace(before) == ""
 			switch {
 			case rest == "" && blank:
-				return "this line is only NUL bytes (padding?); Google's parser skips them, " + others + ": delete them"
+				return m.add("this line is only NUL bytes (padding?); Google's parser skips them, ").add(others).add(": delete them")
 			case rest == "":
-				return "this line ends in NUL bytes; Google's parser ignores them, " + others + ": delete them"
+				return m.add("this line ends in NUL bytes; Google's parser ignores them, ").add(others).add(": delete them")
 			case blank:
-				return "this line starts with a NUL byte: Google's parser ignores the whole line (" + strconvQuote(clip(rest, 60)) + "); " + others
+				return m.add("this line starts with a NUL byte: Google's parser ignores the whole line (").quoteClipped(rest, 60).add("); ").add(others)
 			}
-			return "this line has a NUL byte: Google's parser reads the line only up to it (" + strconvQuote(clip(before, 60)) + ") and ignores the rest (" + strconvQuote(clip(rest, 60)) + "); " + others
+			return m.add("this line has a NUL byte: Google's parser reads the line only up to it (").quoteClipped(before, 60).add(") and ignores the rest (").quoteClipped(rest, 60).add("); ").add(others)
 		},
 	},
 
@@ -1193,12 +1193,13 @@ var catalogue = [numCodes]CodeInfo{
 
 // readerMessage returns the message of a reader's problem: what it is,
 // and the reader's detail when it gives one.
-func readerMessage(problem string) func(Diagnostic, string) string {
-	return func(_ Diagnostic, detail string) string {
+func readerMessage(problem string) func(message, string) message {
+	return func(m message, detail string) message {
+		m = m.add("the record has a problem: ").add(problem)
 		if detail == "" {
-			return "the record has a problem: " + problem
+			return m
 		}
-		return "the record has a problem: " + problem + ": " + detail
+		return m.add(": ").add(detail)
 	}
 }
 
@@ -1215,30 +1216,6 @@ func firstInvalidByte(s string) string {
 	return ""
 }
 
-// clip cuts s to at most n bytes at the start of a character, marking the
-// cut with "...".
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
-}
-
-// strconvQuote is strconv.Quote with a shortcut for the common case, printable
-// ASCII without '"' or '\\', which it returns between double quotes as
-// is: ingest formats a message for every diagnostic row.
-func strconvQuote(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return strconv.Quote(s)
-		}
-	}
-	return `"` + s + `"`
-}
-
 // disagreement returns the catalogue entry of the code of a difference
 // class: parsers-disagree-CLASS, marked as found by comparing readings,
 // whose message is lead followed by the examples of its argument.
@@ -1253,11 +1230,11 @@ func disagreement(class string, sev Severity, summary, doc, lead string) CodeInf
 			"classes, whose test the deciding lines pass: a parser named may " +
 			"also differ there for a reason of a later class.",
 		Readings: true,
-		message: func(d Diagnostic, a string) string {
+		message: func(m message, a string) message {
 			if a == "" {
-				return lead
+				return m.add(lead)
 			}
-			return lead + ": " + a
+			return m.add(lead).add(": ").add(a)
 		},
 	}
 }

@@ -247,14 +247,16 @@ func TestIssue27LintOnRealFiles(t *testing.T) {
 	if find(protegez, 0, MixedLineEndings) != nil || find(protegez, 0, CRLFLineEndings) == nil {
 		t.Errorf("protegez-vous.ca: %v, want crlf-line-endings and no mixed-line-endings", codesOf(protegez))
 	}
-	if d := find(file("123recht.net"), 18, NonASCIIPath); d == nil || !strings.Contains(d.Message(), "Google percent-encodes each byte as it is (\"\\xf6\" as %F6)") {
+	recht := file("123recht.net")
+	if d := find(recht, 18, NonASCIIPath); d == nil || !strings.Contains(d.Message(recht), "Google percent-encodes each byte as it is (\"\\xf6\" as %F6)") {
 		t.Errorf("123recht.net line 18: %+v", d)
 	}
 	puritan := file("puritan.com")
 	if find(puritan, 0, BinaryContent) != nil || len(puritan.Rules) != 75 || find(puritan, puritan.Stats.Lines, NULByte) == nil {
 		t.Errorf("puritan.com (NUL padding): %d rules, codes %v", len(puritan.Rules), codesOf(puritan))
 	}
-	if d := find(file("babidou.com"), 0, BinaryContent); d == nil || !strings.HasPrefix(d.Message(), "the file is a GIF image, not text") {
+	babidou := file("babidou.com")
+	if d := find(babidou, 0, BinaryContent); d == nil || !strings.HasPrefix(d.Message(babidou), "the file is a GIF image, not text") {
 		t.Errorf("babidou.com: %+v", d)
 	}
 }

@@ -240,7 +240,7 @@ func TestCleanFiles(t *testing.T) {
 		f := Parse(data)
 		for _, d := range f.Diagnostics {
 			if d.Severity() != Info {
-				t.Errorf("%s:%d: %s: %s", p, d.Line, d.Code, d.Message())
+				t.Errorf("%s:%d: %s: %s", p, d.Line, d.Code, d.Message(f))
 			}
 		}
 		if f.Stats.Rules == 0 {
@@ -263,7 +263,7 @@ func TestCatalogue(t *testing.T) {
 		if c, ok := LookupCode(ci.Name); !ok || c != ci.Code {
 			t.Errorf("LookupCode(%s) = %v %v", ci.Name, c, ok)
 		}
-		msg := Diagnostic{Code: ci.Code, Arg: "x"}.Message()
+		msg := messageOf(ci.Code, 0, "", "x", 0, "")
 		if msg == ci.Name || strings.Contains(msg, "%!") {
 			t.Errorf("%s: message %q", ci.Name, msg)
 		}
@@ -307,11 +307,11 @@ func TestCatalogueText(t *testing.T) {
 func TestDiagnosticText(t *testing.T) {
 	f := ParseString("User-agent: *\n  Disallow: private/ # x\n")
 	for _, d := range f.Diagnostics {
-		if d.Line != 2 || d.Text != "  Disallow: private/ # x" {
-			t.Errorf("%+v", d)
+		if d.Line != 2 || d.Text(f) != "  Disallow: private/ # x" {
+			t.Errorf("%+v: text %q", d, d.Text(f))
 		}
-		if d.Code == PathNotAbsolute && d.Arg != "private/" {
-			t.Errorf("arg %q", d.Arg)
+		if d.Code == PathNotAbsolute && d.Arg(f) != "private/" {
+			t.Errorf("arg %q", d.Arg(f))
 		}
 	}
 	if len(f.Diagnostics) != 3 {
@@ -343,9 +343,10 @@ func TestDuplicateGroupMessage(t *testing.T) {
 		t.Helper()
 		body := prefix + "User-agent: bot1\nDisallow: /a\n\nUser-agent: bot2\nDisallow: /b\n\nUser-agent: BOT1\nDisallow: /c\n"
 		var msgs []string
-		for _, d := range ParseString(body).Diagnostics {
+		file := ParseString(body)
+		for _, d := range file.Diagnostics {
 			if d.Code == DuplicateGroup {
-				msgs = append(msgs, d.Message())
+				msgs = append(msgs, d.Message(file))
 			}
 		}
 		want := []string{
@@ -369,9 +370,10 @@ func TestOversizeMessage(t *testing.T) {
 	line := "#" + strings.Repeat("x", 98) + "\n" // 100 bytes
 	f := func(body, want string) {
 		t.Helper()
-		d := ParseString(body).Diagnostics[0]
-		if d.Code != Oversize || !strings.Contains(d.Message(), want) {
-			t.Errorf("%s: %q, want it to contain %q", d.Code, d.Message(), want)
+		file := ParseString(body)
+		d := file.Diagnostics[0]
+		if d.Code != Oversize || !strings.Contains(d.Message(file), want) {
+			t.Errorf("%s: %q, want it to contain %q", d.Code, d.Message(file), want)
 		}
 	}
 	f("User-agent: *\n"+strings.Repeat(line, 6000), "Google stops reading inside line 5121")
@@ -399,9 +401,10 @@ func TestDiagnosticSpan(t *testing.T) {
 func TestLineEndingsMessage(t *testing.T) {
 	f := func(body, want string) {
 		t.Helper()
-		for _, d := range ParseString(body).Diagnostics {
+		file := ParseString(body)
+		for _, d := range file.Diagnostics {
 			if d.Code == MixedLineEndings {
-				if msg := d.Message(); msg != want {
+				if msg := d.Message(file); msg != want {
 					t.Errorf("%q: %q, want %q", body, msg, want)
 				}
 				return
@@ -427,8 +430,8 @@ func TestNonASCIIPathMessage(t *testing.T) {
 			t.Errorf("%q does not block %s", value, wantPattern)
 		}
 		for _, d := range file.Diagnostics {
-			if d.Code == NonASCIIPath && d.Message() != wantMsg {
-				t.Errorf("%q: %q, want %q", value, d.Message(), wantMsg)
+			if d.Code == NonASCIIPath && d.Message(file) != wantMsg {
+				t.Errorf("%q: %q, want %q", value, d.Message(file), wantMsg)
 			}
 		}
 	}
@@ -443,9 +446,10 @@ func TestNonASCIIPathMessage(t *testing.T) {
 func TestBinaryAndNULMessages(t *testing.T) {
 	f := func(body string, line int, code Code, want string) {
 		t.Helper()
-		for _, d := range ParseString(body).Diagnostics {
+		file := ParseString(body)
+		for _, d := range file.Diagnostics {
 			if d.Line == line && d.Code == code {
-				if msg := d.Message(); msg != want {
+				if msg := d.Message(file); msg != want {
 					t.Errorf("%q: %q, want %q", body, msg, want)
 				}
 				return
@@ -475,7 +479,7 @@ func TestBinaryAndNULMessages(t *testing.T) {
 func TestTruncatedMessage(t *testing.T) {
 	f := func(code Code, reason, want string) {
 		t.Helper()
-		msg := Diagnostic{Code: code, Arg: reason}.Message()
+		msg := messageOf(code, 0, "", reason, 0, "")
 		if !strings.Contains(msg, want) {
 			t.Errorf("%s %s: %q, want it to contain %q", code, reason, msg, want)
 		}

@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -195,12 +196,37 @@ func TestDisagreementDiagnostic(t *testing.T) {
 		{Semantics: SemanticsCrawlerCommons, Crawler: "CCBot", Path: "/q", Google: Verdict{Line: 2}, Other: Verdict{Allowed: true}},
 	}}
 	diag := d.Diagnostic(f)
-	if diag.Code != DisagreeOther || diag.Line != 3 || diag.Text != "Allow: /wp-admin/admin-ajax.php" || diag.Severity() != Info {
-		t.Errorf("%+v", diag)
+	if diag.Code != DisagreeOther || diag.Line != 3 || diag.Text(f) != "Allow: /wp-admin/admin-ajax.php" || diag.Severity() != Info {
+		t.Errorf("%+v: text %q", diag, diag.Text(f))
 	}
 	want := "other parsers read this line differently from Google: rfc9309 disallows /p for GPTBot (line 2; Google allows it, line 3); crawler-commons allows /q for CCBot (no rule; Google disallows it, line 2)"
-	if msg := diag.Message(); msg != want {
+	if msg := string(d.AppendMessage(nil)); msg != want {
 		t.Errorf("message %q\nwant %q", msg, want)
+	}
+	// f has no disagreement of class other on line 3: the finding names
+	// no example.
+	if msg := diag.Message(f); msg != "other parsers read this line differently from Google" {
+		t.Errorf("message of a disagreement f does not have: %q", msg)
+	}
+	// The findings of f's own disagreements name their examples, whether
+	// made one by one or by ReadingDiagnostics.
+	var names []string
+	for _, c := range TrackedCrawlers() {
+		names = append(names, c.Token)
+	}
+	own := f.Disagreements(names)
+	reading := f.ReadingDiagnostics()
+	if len(own) == 0 || len(reading) != len(own) {
+		t.Fatalf("%d disagreements, %d reading diagnostics", len(own), len(reading))
+	}
+	for i, dis := range own {
+		want := string(dis.AppendMessage(nil))
+		if got := dis.Diagnostic(f).Message(f); got != want || !strings.Contains(got, ": ") {
+			t.Errorf("line %d: message %q, want %q", dis.Line, got, want)
+		}
+		if got := reading[i].Message(f); got != want {
+			t.Errorf("reading diagnostic %d: message %q, want %q", i, got, want)
+		}
 	}
 	codes := map[Code]bool{}
 	for _, c := range DifferenceClasses() {

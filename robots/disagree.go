@@ -176,25 +176,57 @@ func ExamplePath(pattern string) string {
 }
 
 // Diagnostic returns the disagreement as a finding of its class's code
-// ([DifferenceClass.Code]) on its line of f, whose message names each
-// reading that reads the line differently and how.
+// ([DifferenceClass.Code]) on its line of f. Its argument, and so its
+// message, names each reading that reads the line differently and how: the
+// examples of f's own disagreement of that class on that line for the
+// tracked crawlers (those of [File.ReadingDiagnostics]), or none when f
+// has no such disagreement. [Disagreement.AppendMessage] writes the
+// message of d's own examples.
 func (d Disagreement) Diagnostic(f *File) Diagnostic {
 	diag := Diagnostic{Line: d.Line, Code: d.Class.Code()}
-	if d.Line > 0 {
-		for l := range f.Lines() {
-			if l.Number == d.Line {
-				diag.Text = l.Text
-				break
-			}
+	for i, t := range f.trackedDisagreements() {
+		if t.Line == d.Line && t.Class == d.Class {
+			diag.arg = span{start: int32(-i - 1)}
+			break
 		}
 	}
+	return diag
+}
+
+// AppendMessage appends the message of the disagreement's finding to dst:
+// its class's lead, then each of its examples.
+func (d Disagreement) AppendMessage(dst []byte) []byte {
+	m := message{b: dst, line: d.Line}
+	return m.write(d.Class.Code(), d.examples())
+}
+
+// examples joins the examples of d, as its finding's argument.
+func (d Disagreement) examples() string {
 	parts := make([]string, len(d.Examples))
 	for i, e := range d.Examples {
 		parts[i] = e.String()
 	}
-	diag.Arg = strings.Join(parts, "; ")
-	return diag
+	return strings.Join(parts, "; ")
 }
+
+// trackedDisagreements returns f.Disagreements for the tracked crawlers,
+// made once: the findings of ReadingDiagnostics refer to them by index.
+func (f *File) trackedDisagreements() []Disagreement {
+	if p := f.readings.Load(); p != nil {
+		return *p
+	}
+	names := make([]string, len(trackedCrawlers))
+	for i, c := range trackedCrawlers {
+		names[i] = c.Token
+	}
+	dis := f.Disagreements(names)
+	f.readings.CompareAndSwap(nil, &dis) // a concurrent caller's equal list may win
+	return *f.readings.Load()
+}
+
+// readingArg returns the argument of the finding of f's i-th tracked
+// disagreement: its examples.
+func (f *File) readingArg(i int) string { return f.trackedDisagreements()[i].examples() }
 
 // String says what the reading does differently: "python-legacy
 // disallows /wp-admin/admin-ajax.php for GPTBot (line 2; Google allows
@@ -226,14 +258,10 @@ func decidedBy(v Verdict) string {
 // File.Diagnostics: lint reports them, the dataset's diagnostics table
 // does not (its readings table holds the census of parsers).
 func (f *File) ReadingDiagnostics() []Diagnostic {
-	names := make([]string, len(trackedCrawlers))
-	for i, c := range trackedCrawlers {
-		names[i] = c.Token
-	}
-	dis := f.Disagreements(names)
+	dis := f.trackedDisagreements()
 	out := make([]Diagnostic, len(dis))
 	for i, d := range dis {
-		out[i] = d.Diagnostic(f)
+		out[i] = Diagnostic{Line: d.Line, Code: d.Class.Code(), arg: span{start: int32(-i - 1)}}
 	}
 	return out
 }

@@ -67,6 +67,19 @@
 // the HTTP response (status, Content-Type, redirects, crawler truncation)
 // come from [ParseResponse].
 //
+// # Spans, not strings
+//
+// A File keeps one copy of the text it parsed, and its diagnostics,
+// sitemaps, extensions and preferences keep offsets into their lines of
+// it (spans), not strings: they hold no pointer, so that the collector has
+// nothing in them to scan. A string that is no part of the line (a size,
+// a template's state) is kept once in a list of the File. Their strings
+// are read through the File, which keeps the text alive: d.Text(f),
+// d.Arg(f), s.URL(f), e.Value(f), p.Category(f), each a part of the text,
+// made without a copy. A message is written from the
+// spans with [AppendMessage] into a buffer the caller reuses;
+// [Diagnostic.Message] makes it a string.
+//
 // # Extensions and usage preferences
 //
 // Lines Google ignores but some crawler or standard defines (crawl-delay,

@@ -48,23 +48,23 @@ func dumpFile(w hash.Hash, f *File) {
 		dumpRule(w, &f.Rules[i])
 	}
 	for _, s := range f.Sitemaps {
-		fmt.Fprintf(w, "sitemap %d %q %v\n", s.Line, s.URL, s.Valid)
+		fmt.Fprintf(w, "sitemap %d %q %v\n", s.Line, s.URL(f), s.Valid)
 	}
 	for _, e := range f.Extensions {
-		fmt.Fprintf(w, "extension %d g%d %q %q %v agents=%d\n", e.Line, e.Group, e.Key, e.Value, e.Valid, len(e.Agents))
-		for _, a := range e.Agents {
+		fmt.Fprintf(w, "extension %d g%d %q %q %v agents=%d\n", e.Line, e.Group, e.Key(f), e.Value(f), e.Valid, len(e.Agents(f)))
+		for _, a := range e.Agents(f) {
 			dumpAgent(w, a)
 		}
 	}
 	for _, q := range f.Preferences {
-		fmt.Fprintf(w, "preference %d %d g%d %q %q %q %d agents=%d\n", q.Line, q.Source, q.Group, q.Path, q.Category, q.Value, q.Allowed, len(q.Agents))
-		for _, a := range q.Agents {
+		fmt.Fprintf(w, "preference %d %d g%d %q %q %q %d agents=%d\n", q.Line, q.Source, q.Group, q.Path(f), q.Category(f), q.Value(f), q.Allowed, len(q.Agents(f)))
+		for _, a := range q.Agents(f) {
 			dumpAgent(w, a)
 		}
 	}
 	for _, d := range f.Diagnostics {
 		s, e := d.Span()
-		fmt.Fprintf(w, "diag %d %s %s %q %q ref %d %q span %d-%d: %s\n", d.Line, d.Code, d.Severity(), d.Text, d.Arg, d.Ref, d.RefArg, s, e, d.Message())
+		fmt.Fprintf(w, "diag %d %s %s %q %q ref %d %q span %d-%d: %s\n", d.Line, d.Code, d.Severity(), d.Text(f), d.Arg(f), d.Ref, d.RefArg(f), s, e, d.Message(f))
 	}
 	fmt.Fprintf(w, "stats %+v\n", f.Stats)
 	fmt.Fprintf(w, "agents %q\n", f.UserAgents())

@@ -43,7 +43,7 @@ func ExampleFile_Match() {
 func ExampleParse() {
 	f := robots.Parse([]byte(exampleRobots))
 	for _, d := range f.Diagnostics {
-		fmt.Printf("%d: %s: %s [%s]\n", d.Line, d.Severity(), d.Message(), d.Code)
+		fmt.Printf("%d: %s: %s [%s]\n", d.Line, d.Severity(), d.Message(f), d.Code)
 	}
 	fmt.Printf("%d groups, %d rules, %d sitemap\n", f.Stats.Groups, f.Stats.Rules, f.Stats.Sitemaps)
 	// Output:
@@ -51,6 +51,28 @@ func ExampleParse() {
 	// 6: warning: "Disalow" is misspelled; Google accepts it, other crawlers may ignore the line [typo-accepted]
 	// 8: error: sitemap "/sitemap.xml" is not an absolute URL (it needs https://host/...) [sitemap-relative]
 	// 2 groups, 3 rules, 1 sitemap
+}
+
+// A Diagnostic keeps offsets into the text of the File that found it, not
+// strings: its line, the part of the line it is about and its message are
+// read through that File. AppendMessage writes a message into a buffer the
+// caller reuses, so that formatting many findings makes no string at all.
+func ExampleAppendMessage() {
+	f := robots.ParseString(exampleRobots)
+	var buf []byte
+	for _, d := range f.Diagnostics {
+		start, end := d.Span()
+		fmt.Printf("line %d %q: %q at %d-%d\n", d.Line, d.Text(f), d.Arg(f), start, end)
+		buf = robots.AppendMessage(buf[:0], f, d)
+		fmt.Printf("  %s\n", buf)
+	}
+	// Output:
+	// line 5 "User-agent: Googlebot/2.1": "Googlebot/2.1" at 12-25
+	//   user-agent "Googlebot/2.1" has characters outside [A-Za-z_-]; Google matches only "Googlebot"
+	// line 6 "Disalow: /drafts/": "Disalow" at 0-7
+	//   "Disalow" is misspelled; Google accepts it, other crawlers may ignore the line
+	// line 8 "Sitemap: /sitemap.xml": "/sitemap.xml" at 9-21
+	//   sitemap "/sitemap.xml" is not an absolute URL (it needs https://host/...)
 }
 
 // The HTTP status decides before the body: a 503 shuts every crawler out.
@@ -107,10 +129,10 @@ Crawl-delay: soon
 Disallow: /admin/
 `)
 	for _, e := range f.Extensions {
-		fmt.Printf("%d %s %q group=%d agents=%d valid=%v\n", e.Line, e.Key, e.Value, e.Group, len(e.Agents), e.Valid)
+		fmt.Printf("%d %s %q group=%d agents=%d valid=%v\n", e.Line, e.Key(f), e.Value(f), e.Group, len(e.Agents(f)), e.Valid)
 	}
 	for _, p := range f.Preferences {
-		fmt.Printf("%d %s %s %s=%s %s\n  %s\n", p.Line, p.Source, p.Path, p.Category, p.Value, p.Allowed, p.Explain())
+		fmt.Printf("%d %s %s %s=%s %s\n  %s\n", p.Line, p.Source, p.Path(f), p.Category(f), p.Value(f), p.Allowed, p.Explain(f))
 	}
 	// Output:
 	// 1 license "https://example.com/license.xml" group=-1 agents=0 valid=true

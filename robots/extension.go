@@ -9,22 +9,52 @@ import "strings"
 
 // Extension is one line of an extension directive (crawl-delay, host,
 // clean-param, request-rate, visit-time, noindex, content-signal,
-// content-usage, license, ...). Its strings are substrings of the parsed
-// file, except Key, which is a constant.
+// content-usage, license, ...). It holds no pointer: its key, value and
+// crawlers are read through the File that parsed it ([Extension.Key],
+// [Extension.Value], [Extension.Agents]), its value as offsets into its
+// line.
 type Extension struct {
 	Line int
 	// Group is the index in File.Groups of the group the line stands in,
 	// or -1 for a line before any user-agent line (it concerns the whole
 	// file).
 	Group int
-	// Agents are the user-agent lines of that group, the crawlers the line
-	// addresses; nil when Group is -1. Groups are Google's: an extension
-	// line does not end a group's user-agent lines, so a user-agent line
-	// right after one joins its group (as crawler-commons reads it too).
-	Agents []Agent
-	Key    string // canonical, lower case: "crawl-delay", "content-signal", ...
-	Value  string // as written, trimmed, without its comment
-	Valid  bool   // the value follows the syntax of the directive's definition
+	key   span  // the key as written, kept for an "acap-" key only
+	value span  // the value as written
+	def   uint8 // the index of the definition in extensionDefs; len(extensionDefs) for acapDef
+	Valid bool  // the value follows the syntax of the directive's definition
+}
+
+// Key returns the canonical key, lower case: "crawl-delay",
+// "content-signal", ...; an "acap-..." key is the key as written, lower
+// case (only one written otherwise costs a copy). f is the File whose
+// Extensions hold e.
+func (e Extension) Key(f *File) string {
+	if int(e.def) < len(extensionDefs) {
+		return extensionDefs[e.def].key
+	}
+	return extensionKey(&acapDef, f.spanText(e.Line, e.key))
+}
+
+// Value returns the value as written, trimmed, without its comment: a
+// part of f's text.
+func (e Extension) Value(f *File) string { return f.spanText(e.Line, e.value) }
+
+// Agents returns the user-agent lines of the extension's group, the
+// crawlers the line addresses; nil when Group is -1. Groups are Google's:
+// an extension line does not end a group's user-agent lines, so a
+// user-agent line right after one joins its group (as crawler-commons
+// reads it too).
+func (e Extension) Agents(f *File) []Agent { return f.groupAgents(e.Group) }
+
+// defIndex returns the index of d for Extension.def.
+func defIndex(d *extensionDef) uint8 {
+	for i := range extensionDefs {
+		if d == &extensionDefs[i] {
+			return uint8(i)
+		}
+	}
+	return uint8(len(extensionDefs))
 }
 
 // An extensionDef is what this package knows of one extension directive.

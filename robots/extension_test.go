@@ -55,8 +55,9 @@ func TestPreferenceParsing(t *testing.T) {
 	f := func(line, want string) {
 		t.Helper()
 		var got []string
-		for _, p := range ParseString("User-agent: *\nDisallow: /x\n" + line + "\n").Preferences {
-			got = append(got, fmt.Sprintf("%s %s %s=%s %s", p.Source, p.Path, p.Category, p.Value, p.Allowed))
+		file := ParseString("User-agent: *\nDisallow: /x\n" + line + "\n")
+		for _, p := range file.Preferences {
+			got = append(got, fmt.Sprintf("%s %s %s=%s %s", p.Source, p.Path(file), p.Category(file), p.Value(file), p.Allowed))
 		}
 		if g := strings.Join(got, "; "); g != want {
 			t.Errorf("%s:\n got  %s\n want %s", line, g, want)
@@ -80,11 +81,11 @@ func TestExtensionScope(t *testing.T) {
 	if len(f.Extensions) != 2 {
 		t.Fatalf("%d extensions", len(f.Extensions))
 	}
-	if e := f.Extensions[0]; e.Group != -1 || e.Agents != nil {
-		t.Errorf("file-wide line: group %d, agents %v", e.Group, e.Agents)
+	if e := f.Extensions[0]; e.Group != -1 || e.Agents(f) != nil {
+		t.Errorf("file-wide line: group %d, agents %v", e.Group, e.Agents(f))
 	}
 	e := f.Extensions[1]
-	if e.Group != 0 || len(e.Agents) != 2 || e.Agents[1].Value != "yourbot" || !e.Valid || e.Key != "request-rate" {
+	if agents := e.Agents(f); e.Group != 0 || len(agents) != 2 || agents[1].Value != "yourbot" || !e.Valid || e.Key(f) != "request-rate" || e.Value(f) != "10/1m" {
 		t.Errorf("%+v", e)
 	}
 	if !f.Allowed("http://e.com/x", "otherbot") || f.Allowed("http://e.com/private/", "yourbot") {

@@ -2,13 +2,19 @@ package robots
 
 import (
 	"iter"
+	"math"
 	"slices"
+	"strings"
+	"sync/atomic"
 )
 
 // File is a parsed robots.txt: its groups and rules compiled for matching,
 // its sitemaps, its diagnostics and its statistics. A File is immutable and
 // safe for concurrent use. Its strings are substrings of one copy of the
-// body, so a File keeps at most [MaxBytes] of text alive.
+// body, so a File keeps at most [MaxBytes] of text alive; its diagnostics
+// keep offsets into that text instead of strings (see [Diagnostic]), so
+// the File keeps the text alive for them: a Diagnostic's strings are read
+// through the File that found it.
 type File struct {
 	Response Response // how the file was served (zero when unknown)
 	Size     int      // bytes given to Parse, before any cut
@@ -27,9 +33,21 @@ type File struct {
 	Diagnostics []Diagnostic // sorted by line; line 0 (the whole file) first
 	Stats       Stats
 
-	text   string // what was parsed: the body, cut at MaxBytes
-	bom    int    // bytes of byte order mark skipped at the start of text
-	hasNUL bool
+	text string // what was parsed: the body, cut at MaxBytes
+	// details are the arguments of diagnostics that are not a part of
+	// their line (a size, the line endings counted, a template's state),
+	// in the order they were found; a detail span is an index into it
+	// (span).
+	details []string
+	// inlineDetails backs details up to its length, so that a file with a
+	// few (line endings counted, a template's key and state) allocates
+	// nothing for them.
+	inlineDetails [4]string
+	// readings memoises ReadingDiagnostics' disagreements, whose examples
+	// are the arguments of its findings; nil until asked.
+	readings atomic.Pointer[[]Disagreement]
+	bom      int // bytes of byte order mark skipped at the start of text
+	hasNUL   bool
 	// badUTF8: the text is not valid UTF-8 (a body Python's read() cannot
 	// decode).
 	badUTF8 bool
@@ -105,12 +123,17 @@ func (r *Rule) HasWildcard() bool { return r.pat.star >= 0 }
 // HasEndAnchor reports whether the pattern ends in '$'.
 func (r *Rule) HasEndAnchor() bool { return r.pat.anchored }
 
-// Sitemap is one sitemap line.
+// Sitemap is one sitemap line. Its URL is kept as offsets into its line of
+// the File that parsed it ([Sitemap.URL]): a Sitemap holds no pointer.
 type Sitemap struct {
 	Line  int
-	URL   string // as written
-	Valid bool   // an absolute http, https or ftp URL with a host
+	url   span // the URL as written
+	Valid bool // an absolute http, https or ftp URL with a host
 }
+
+// URL returns the sitemap's URL as written, a part of f's text; f is the
+// File whose Sitemaps hold s.
+func (s Sitemap) URL(f *File) string { return f.spanText(s.Line, s.url) }
 
 // Stats are the per-file figures the dataset stores.
 type Stats struct {
@@ -172,4 +195,63 @@ func (f *File) UserAgents() []string {
 		}
 	}
 	return out
+}
+
+// spanText returns the string a span of one of f's findings on line n
+// keeps: a part of that line, or one of f's details.
+func (f *File) spanText(n int, s span) string {
+	if s.isDetail() {
+		return f.details[-s.start-1]
+	}
+	if s.start == s.end {
+		return ""
+	}
+	return f.lineText(n)[s.start:s.end]
+}
+
+// spanIn returns the span that keeps s for a finding of f about line,
+// whose text is line: where s is in the line (its first place: the bytes
+// are the same wherever it is found), else the index of s, appended to
+// f's details (a string made for the finding, or a constant). Only the
+// parser calls it, before f is shared.
+func (f *File) spanIn(line, s string) span {
+	if s == "" {
+		return span{}
+	}
+	if i := strings.Index(line, s); i >= 0 && i+len(s) <= math.MaxInt32 {
+		return span{start: int32(i), end: int32(i + len(s))}
+	}
+	if f.details == nil {
+		f.details = f.inlineDetails[:0]
+	}
+	f.details = append(f.details, s)
+	return span{start: int32(-len(f.details))}
+}
+
+// lineText returns line n of f's text (1-based, as in diagnostics) as
+// written; "" for 0 or a line f does not have. It reads the line list of
+// the parse, or, for a File parsed without it (a benchmark's), rescans
+// the text.
+func (f *File) lineText(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(f.lines) {
+		return f.lines[n-1]
+	}
+	for l := range f.Lines() {
+		if l.Number == n {
+			return l.Text
+		}
+	}
+	return ""
+}
+
+// groupAgents returns the user-agent lines of group g, nil for -1 (a line
+// before any user-agent line).
+func (f *File) groupAgents(g int) []Agent {
+	if g < 0 || g >= len(f.Groups) {
+		return nil
+	}
+	return f.Groups[g].Agents
 }

@@ -43,13 +43,23 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		file := Parse(body)
 		checkInvariants(t, file, string(body))
-		if again := ParseString(string(body)); !reflect.DeepEqual(stripText(file), stripText(again)) {
+		if again := ParseString(string(body)); !sameButText(file, again) {
 			t.Fatal("Parse and ParseString differ")
 		}
 	})
 }
 
-func stripText(f *File) File { c := *f; c.text = ""; return c }
+// sameButText reports whether two parses are deeply equal but for the
+// text each keeps (a copy of the body, or the string given). It compares
+// the Files in place: a File is not copied (its memo of readings is an
+// atomic pointer).
+func sameButText(a, b *File) bool {
+	at, bt := a.text, b.text
+	a.text, b.text = "", ""
+	same := reflect.DeepEqual(a, b)
+	a.text, b.text = at, bt
+	return same
+}
 
 // checkInvariants asserts what must hold for any parse.
 func checkInvariants(t *testing.T, f *File, body string) {
@@ -91,10 +101,10 @@ func checkInvariants(t *testing.T, f *File, body string) {
 			t.Fatalf("diagnostic %+v out of order or range (last line %d)", d, last)
 		}
 		prev = d.Line
-		if d.Line > 0 && d.Text != lines[d.Line] {
-			t.Fatalf("diagnostic text %q, line %d is %q", d.Text, d.Line, lines[d.Line])
+		if d.Line > 0 && d.Text(f) != lines[d.Line] {
+			t.Fatalf("diagnostic text %q, line %d is %q", d.Text(f), d.Line, lines[d.Line])
 		}
-		if d.Message() == "" {
+		if d.Message(f) == "" {
 			t.Fatalf("empty message for %v", d.Code)
 		}
 	}
@@ -117,25 +127,25 @@ func checkExtensions(t *testing.T, f *File, lines map[int]string) {
 	for i := range f.Extensions {
 		e := &f.Extensions[i]
 		l := classify(e.Line, lines[e.Line], f.hasNUL)
-		if e.Line <= prev || lookupExtension(l.KeyText) == nil || e.Key != strings.ToLower(l.KeyText) && !strings.HasPrefix(e.Key, "acap-") || e.Value != l.Value {
+		if e.Line <= prev || lookupExtension(l.KeyText) == nil || e.Key(f) != strings.ToLower(l.KeyText) && !strings.HasPrefix(e.Key(f), "acap-") || e.Value(f) != l.Value {
 			t.Fatalf("extension %+v for line %q", *e, lines[e.Line])
 		}
 		prev = e.Line
-		checkScope(t, f, e.Line, e.Group, e.Agents)
+		checkScope(t, f, e.Line, e.Group, e.Agents(f))
 		byLine[e.Line] = e
 	}
 	for _, p := range f.Preferences {
 		e := byLine[p.Line]
-		if e == nil || e.Key != p.Source.String() || p.Group != e.Group || len(p.Agents) != len(e.Agents) || p.Path == "" {
+		if e == nil || e.Key(f) != p.Source.String() || p.Group != e.Group || len(p.Agents(f)) != len(e.Agents(f)) || p.Path(f) == "" {
 			t.Fatalf("preference %+v without its line (%+v)", p, e)
 		}
-		if !strings.Contains(e.Value, p.Category) || !strings.Contains(e.Value, p.Value) {
-			t.Fatalf("preference %s=%s not in %q", p.Category, p.Value, e.Value)
+		if !strings.Contains(e.Value(f), p.Category(f)) || !strings.Contains(e.Value(f), p.Value(f)) {
+			t.Fatalf("preference %s=%s not in %q", p.Category(f), p.Value(f), e.Value(f))
 		}
-		if p.Allowed != UsageUnknown && p.Allowed != usageOf(p.Source, p.Value) {
-			t.Fatalf("preference %s=%s is %v", p.Category, p.Value, p.Allowed)
+		if p.Allowed != UsageUnknown && p.Allowed != usageOf(p.Source, p.Value(f)) {
+			t.Fatalf("preference %s=%s is %v", p.Category(f), p.Value(f), p.Allowed)
 		}
-		if p.Explain() == "" {
+		if p.Explain(f) == "" {
 			t.Fatal("empty explanation")
 		}
 	}

@@ -41,3 +41,11 @@ func codesOf(f *File) []string {
 	}
 	return out
 }
+
+// messageOf is the message of a finding of code c on line with the given
+// strings, as a File would keep them: the catalogue's message funcs over
+// any sample, without a parse.
+func messageOf(c Code, line int, text, arg string, ref int, refArg string) string {
+	m := message{line: line, ref: ref, text: text, refArg: refArg}
+	return string(m.write(c, arg))
+}

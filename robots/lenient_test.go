@@ -260,10 +260,10 @@ func TestLenient_DoubleEncodedBOM(t *testing.T) {
 	f := ParseString(body)
 	for _, d := range f.Diagnostics {
 		if d.Code == TypoIgnored || d.Code == UnknownDirective {
-			t.Errorf("line %d: %s: %s", d.Line, d.Code, d.Message())
+			t.Errorf("line %d: %s: %s", d.Line, d.Code, d.Message(f))
 		}
-		if d.Code == BOMDoubleEncoded && !strings.Contains(d.Message(), "byte order mark") {
-			t.Errorf("message %q", d.Message())
+		if d.Code == BOMDoubleEncoded && !strings.Contains(d.Message(f), "byte order mark") {
+			t.Errorf("message %q", d.Message(f))
 		}
 	}
 	if got := codesOf(ParseString("\xEF\xBB\xBFï»¿User-agent: *\n")); !slices.Contains(got, "1:bom-double-encoded") {

@@ -41,8 +41,7 @@ func sampleMessages(c Code) string {
 	for _, arg := range messageArgs {
 		for _, text := range messageTexts {
 			for _, r := range messageRefs {
-				d := Diagnostic{Line: 3, Code: c, Text: text(arg), Arg: arg, Ref: r.ref, RefArg: r.refArg}
-				b.WriteString(d.Message())
+				b.WriteString(messageOf(c, 3, text(arg), arg, r.ref, r.refArg))
 				b.WriteByte('\n')
 			}
 		}

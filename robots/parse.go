@@ -119,12 +119,16 @@ const (
 	linearAgents = 64
 )
 
+// add adds a finding of code c on line (0: the whole file); text is the
+// line, arg what the finding is about: a part of the line, or a detail
+// made for the finding (see File.spanIn).
 func (p *parser) add(line int, c Code, text, arg string) {
-	ds := p.f.Diagnostics
+	f := p.f
+	ds := f.Diagnostics
 	if n := len(ds); n > 0 && ds[n-1].Line > line {
 		p.unsorted = true
 	}
-	p.f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, Text: text, Arg: arg})
+	f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, arg: f.spanIn(text, arg)})
 }
 
 func (p *parser) addFile(c Code, arg string) { p.add(0, c, "", arg) }
@@ -176,7 +180,7 @@ func (p *parser) run() {
 	if oversize >= 0 {
 		// Where Google stops reading: after the last line, or inside it.
 		d := &f.Diagnostics[oversize]
-		d.Ref, d.RefArg = f.Stats.Lines, last
+		d.Ref, d.refArg = f.Stats.Lines, f.spanIn(f.lineText(f.Stats.Lines), last)
 	}
 	p.endOfFile(&sp)
 	p.finish()
@@ -374,7 +378,7 @@ func (p *parser) checkAgent(l *Line, a *Agent) {
 		b := &p.f.agents[i]
 		p.add(l.Number, DuplicateGroup, l.Text, a.Value)
 		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-		d.Ref, d.RefArg = b.Line, b.Value
+		d.Ref, d.refArg = b.Line, p.f.spanIn(p.f.lineText(b.Line), b.Value)
 	}
 }
 
@@ -746,7 +750,7 @@ func isBareURL(l *Line) bool {
 //
 //mutate:catch ./robots
 func (p *parser) sitemap(l *Line) {
-	s := Sitemap{Line: l.Number, URL: l.Value}
+	s := Sitemap{Line: l.Number, url: p.f.spanIn(l.Text, l.Value)}
 	code := sitemapProblem(l.Value)
 	s.Valid = code == codeNone
 	if !s.Valid && !p.quiet {
@@ -800,8 +804,12 @@ func (p *parser) unknown(l *Line, report bool) {
 	if report {
 		p.add(n, UnsupportedDirective, t, k)
 	}
-	e := Extension{Line: n, Group: p.cur, Key: extensionKey(def, k), Value: l.Value}
-	switch e.Key {
+	f := p.f
+	e := Extension{Line: n, Group: p.cur, value: f.spanIn(t, l.Value), def: defIndex(def)}
+	if def == &acapDef {
+		e.key = f.spanIn(t, k)
+	}
+	switch key := def.key; key {
 	case "content-signal":
 		e.Valid = p.preferences(l, ContentSignal, report)
 	case "content-usage":
@@ -809,7 +817,7 @@ func (p *parser) unknown(l *Line, report bool) {
 	default:
 		e.Valid = def.valid(l.Value)
 		if !e.Valid && report {
-			p.add(n, invalidCode(e.Key), t, l.Value)
+			p.add(n, invalidCode(key), t, l.Value)
 		}
 	}
 	p.f.Extensions = append(p.f.Extensions, e)
@@ -929,16 +937,6 @@ func (p *parser) finish() {
 			ri++
 		}
 		g.Agents, g.Rules = f.agents[a0:ai:ai], f.Rules[r0:ri:ri]
-	}
-	for i := range f.Extensions {
-		if e := &f.Extensions[i]; e.Group >= 0 {
-			e.Agents = f.Groups[e.Group].Agents
-		}
-	}
-	for i := range f.Preferences {
-		if q := &f.Preferences[i]; q.Group >= 0 {
-			q.Agents = f.Groups[q.Group].Agents
-		}
 	}
 	if !p.noTemplates && !p.quiet {
 		p.templates()

@@ -65,25 +65,45 @@ func (u Usage) String() string {
 func (u Usage) Bool() (allowed, known bool) { return u == UsageAllowed, u != UsageUnknown }
 
 // Preference is one usage preference: one "key=value" pair of a
-// Content-Signal or Content-Usage line. Its strings are substrings of the
-// parsed file (Path is "/" when the line names none).
+// Content-Signal or Content-Usage line. It holds no pointer: its strings
+// are offsets into its line of the File that parsed it, read through that
+// File ([Preference.Path], [Preference.Category], [Preference.Value],
+// [Preference.Agents]).
 type Preference struct {
 	Line   int
 	Source PreferenceSource
-	// Group and Agents say whom the preference addresses, as for an
-	// [Extension]: Group is -1 and Agents nil for a line before any
-	// user-agent line, which concerns every crawler.
-	Group  int
-	Agents []Agent
-	Path   string // the scope: the Content-Usage path, "/" when none
-	// Category is the key as written: search, ai-input, ai-train or use for
-	// Content-Signal; train-ai, ai-use, search, ... for Content-Usage. A
-	// key the vocabulary does not define is kept too (see
-	// [Preference.KnownCategory]).
-	Category string
-	Value    string // as written: "no", "n", "reference"; "" when missing
+	// Group says whom the preference addresses, as for an [Extension]:
+	// -1 for a line before any user-agent line, which concerns every
+	// crawler.
+	Group    int
+	path     span // the Content-Usage path as written; empty for none ("/")
+	category span
+	value    span
 	Allowed  Usage
 }
+
+// Path returns the scope of the preference: the Content-Usage path, "/"
+// when the line names none. f is the File whose Preferences hold p.
+func (p Preference) Path(f *File) string {
+	if s := f.spanText(p.Line, p.path); s != "" {
+		return s
+	}
+	return "/"
+}
+
+// Category returns the key as written: search, ai-input, ai-train or use
+// for Content-Signal; train-ai, ai-use, search, ... for Content-Usage. A
+// key the vocabulary does not define is kept too (see
+// [Preference.KnownCategory]).
+func (p Preference) Category(f *File) string { return f.spanText(p.Line, p.category) }
+
+// Value returns the value as written: "no", "n", "reference"; "" when
+// missing.
+func (p Preference) Value(f *File) string { return f.spanText(p.Line, p.value) }
+
+// Agents returns the user-agent lines of the preference's group, the
+// crawlers it addresses; nil when Group is -1.
+func (p Preference) Agents(f *File) []Agent { return f.groupAgents(p.Group) }
 
 // Content Signals keys (contentsignals.org). "use" is Cloudflare's later
 // addition: how far AI systems may use content (immediate, reference,
@@ -108,7 +128,7 @@ func Categories(src PreferenceSource) []string {
 
 // KnownCategory reports whether the category is one the preference's
 // standard defines.
-func (p *Preference) KnownCategory() bool { return knownCategory(p.Source, p.Category) }
+func (p *Preference) KnownCategory(f *File) bool { return knownCategory(p.Source, p.Category(f)) }
 
 func knownCategory(src PreferenceSource, k string) bool {
 	if src == ContentSignal {
@@ -130,8 +150,15 @@ func knownCategory(src PreferenceSource, k string) bool {
 // Explain says what the preference asks, in words a site owner
 // understands: "asks that content not be used to train AI models; this is
 // a preference, not an access rule".
-func (p *Preference) Explain() string {
-	return explainPreference(p.Source, p.Category, p.Value, p.Path)
+func (p *Preference) Explain(f *File) string {
+	return explainPreference(p.Source, p.Category(f), p.Value(f), p.Path(f))
+}
+
+// ExplainPreference is [Preference.Explain] for a preference given by its
+// strings, as the dataset's preferences table holds them: the category and
+// value as written and the path ("/" for none).
+func ExplainPreference(src PreferenceSource, category, value, path string) string {
+	return explainPreference(src, category, value, path)
 }
 
 // usageOf reads a value: yes/no for Content-Signal (any case, a leniency:
@@ -303,9 +330,13 @@ func hasBadKey(dict string) bool {
 // On a broken line (see hasBadKey) every preference is unknown, and only
 // the bad keys are reported.
 func (p *parser) preference(l *Line, src PreferenceSource, path string, it *prefItem, broken, report bool) bool {
+	f := p.f
 	pr := Preference{
-		Line: l.Number, Source: src, Group: p.cur, Path: path,
-		Category: it.key, Value: it.val, Allowed: usageOf(src, it.val),
+		Line: l.Number, Source: src, Group: p.cur,
+		category: f.spanIn(l.Text, it.key), value: f.spanIn(l.Text, it.val), Allowed: usageOf(src, it.val),
+	}
+	if path != "/" {
+		pr.path = f.spanIn(l.Text, path)
 	}
 	known := knownCategory(src, it.key)
 	good := known && it.hasValue && validValue(src, it.key, it.val)
@@ -329,7 +360,7 @@ func (p *parser) preference(l *Line, src PreferenceSource, path string, it *pref
 			if q := p.conflicting(&pr); q != nil {
 				p.add(n, UsagePreferenceConflict, t, it.text)
 				d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-				d.Ref, d.RefArg = q.Line, q.Category+"="+q.Value
+				d.Ref, d.refArg = q.Line, f.spanIn(f.lineText(q.Line), q.Category(f)+"="+q.Value(f))
 			} else {
 				p.add(n, UsagePreference, t, it.text)
 			}
@@ -346,13 +377,15 @@ func (p *parser) conflicting(pr *Preference) *Preference {
 	if pr.Allowed == UsageUnknown {
 		return nil
 	}
-	ps := p.f.Preferences
+	f := p.f
+	ps := f.Preferences
 	for i := len(ps) - 1; i >= p.curFirstPref; i-- {
 		q := &ps[i]
-		if q.Group != pr.Group || q.Source != pr.Source || q.Path != pr.Path {
+		if q.Group != pr.Group || q.Source != pr.Source || q.Path(f) != pr.Path(f) {
 			continue
 		}
-		same := q.Category == pr.Category || pr.Source == ContentSignal && strings.EqualFold(q.Category, pr.Category)
+		qc, pc := q.Category(f), pr.Category(f)
+		same := qc == pc || pr.Source == ContentSignal && strings.EqualFold(qc, pc)
 		if same && q.Allowed != UsageUnknown {
 			if q.Allowed != pr.Allowed {
 				return q
@@ -397,37 +430,46 @@ const notAnAccessRule = "; this is a preference, not an access rule"
 
 // explainPreference says what one preference asks.
 func explainPreference(src PreferenceSource, k, v, path string) string {
-	scope := ""
-	if path != "/" && path != "" {
-		scope = " under " + path
-	}
+	return string(writePreference(message{}, src, k, v, path).b)
+}
+
+// writePreference appends what one preference asks to m: the message of
+// the usage-preference finding and [Preference.Explain].
+func writePreference(m message, src PreferenceSource, k, v, path string) message {
 	if src == ContentSignal && strings.EqualFold(k, "use") {
-		switch strings.ToLower(v) {
-		case "immediate":
-			return "asks AI systems to use content" + scope + " only immediately, storing and reusing nothing" + notAnAccessRule
-		case "reference":
-			return "asks AI systems to use content" + scope + " only for reference: index it, quote excerpts and link back" + notAnAccessRule
-		case "full":
-			return "allows AI systems to summarize and reproduce content" + scope + notAnAccessRule
+		switch {
+		case strings.EqualFold(v, "immediate"):
+			return writeScope(m.add("asks AI systems to use content"), path).add(" only immediately, storing and reusing nothing").add(notAnAccessRule)
+		case strings.EqualFold(v, "reference"):
+			return writeScope(m.add("asks AI systems to use content"), path).add(" only for reference: index it, quote excerpts and link back").add(notAnAccessRule)
+		case strings.EqualFold(v, "full"):
+			return writeScope(m.add("allows AI systems to summarize and reproduce content"), path).add(notAnAccessRule)
 		}
 	}
 	words := categoryWords(src, k)
 	if words == "" {
-		return "states " + k + "=" + v + ", a category its standard does not define: crawlers ignore it"
+		return m.add("states ").add(k).add("=").add(v).add(", a category its standard does not define: crawlers ignore it")
 	}
 	switch usageOf(src, v) {
 	case UsageAllowed:
-		return "allows content" + scope + " to be used " + words + notAnAccessRule
+		return writeScope(m.add("allows content"), path).add(" to be used ").add(words).add(notAnAccessRule)
 	case UsageDisallowed:
-		return "asks that content" + scope + " not be used " + words + notAnAccessRule
+		return writeScope(m.add("asks that content"), path).add(" not be used ").add(words).add(notAnAccessRule)
 	}
+	m = m.add("states no understandable preference on use ").add(words).add(" (the value \"").add(v)
 	if src == ContentSignal {
-		return "states no understandable preference on use " + words + " (the value " + quote(v) + " is neither yes nor no)"
+		return m.add("\" is neither yes nor no)")
 	}
-	return "states no understandable preference on use " + words + " (the value " + quote(v) + " is neither y nor n)"
+	return m.add("\" is neither y nor n)")
 }
 
-func quote(s string) string { return "\"" + s + "\"" }
+// writeScope appends " under PATH" for a path other than the root.
+func writeScope(m message, path string) message {
+	if path != "/" && path != "" {
+		return m.add(" under ").add(path)
+	}
+	return m
+}
 
 // preferenceLine finds the source and path of a preference line from its
 // text, for messages.

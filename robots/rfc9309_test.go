@@ -209,7 +209,7 @@ func TestRFC9309_SitemapIsNotAGroupMember(t *testing.T) {
 	if len(f.Groups) != 1 || len(f.Groups[0].Agents) != 2 {
 		t.Fatalf("want one group with two agents, got %+v", f.Groups)
 	}
-	if len(f.Sitemaps) != 2 || !f.Sitemaps[0].Valid || f.Sitemaps[1].URL != "http://e.com/s2.xml" {
+	if len(f.Sitemaps) != 2 || !f.Sitemaps[0].Valid || f.Sitemaps[1].URL(f) != "http://e.com/s2.xml" {
 		t.Errorf("sitemaps: %+v", f.Sitemaps)
 	}
 	expectVerdicts(t, body, "foo", "disallow http://e.com/x")

@@ -96,8 +96,9 @@ func TestEscapeIntoKeepsEarlierPatterns(t *testing.T) {
 	}
 }
 
-// strconvQuote is strconv.Quote, on every byte value and on text.
-func TestStrconvQuote(t *testing.T) {
+// appendQuote is strconv.AppendQuote, on every byte value and on text.
+func TestAppendQuote(t *testing.T) {
+	strconvQuote := func(s string) string { return string(appendQuote([]byte("x"), s)[1:]) }
 	for c := range 256 {
 		s := "a" + string(rune(c)) + string([]byte{byte(c)}) + "/x"
 		if got, want := strconvQuote(s), strconv.Quote(s); got != want {

@@ -203,7 +203,7 @@ func (p *parser) filesOneByOne(rules []Rule) {
 		}
 		p.addFile(FilesListedOneByOne, dir)
 		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-		d.Ref, d.RefArg = rules[i].Line, strconv.Itoa(n)
+		d.Ref, d.refArg = rules[i].Line, p.f.spanIn(p.f.lineText(rules[i].Line), strconv.Itoa(n))
 	}
 }
 

@@ -536,7 +536,7 @@ func (f *File) wordPressBlock(gi, dis, allow int) (TemplateBlock, bool) {
 	tpl := tplWordPress44
 	var extra []int
 	for _, s := range f.Sitemaps {
-		if strings.HasSuffix(s.URL, "/wp-sitemap.xml") {
+		if strings.HasSuffix(s.URL(f), "/wp-sitemap.xml") {
 			tpl = tplWordPress55
 			if s.Line > groupEnd(g) {
 				extra = append(extra, s.Line)

@@ -2,7 +2,6 @@ package robots
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -205,7 +204,7 @@ func (p *parser) reportTemplates() {
 func (p *parser) addTemplate(c Code, n int, arg string, ref int, refArg string) {
 	p.add(n, c, p.f.lines[n-1], arg)
 	d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-	d.Ref, d.RefArg = ref, refArg
+	d.Ref, d.refArg = ref, p.f.spanIn(p.f.lineText(ref), refArg)
 }
 
 // cancelledBlocks reports, for each crawler the templates shut out and
@@ -264,46 +263,52 @@ func (f *File) templateShutting(tmpl *File, token string) int {
 
 // templateMessage is the message of a TemplateFound finding: the block's
 // template and version, its lines and its state.
-func templateMessage(d Diagnostic, key string) string {
+func templateMessage(m message, key string) message {
 	t, ok := LookupTemplate(key)
 	if !ok {
-		return "lines " + strconv.Itoa(d.Line) + "-" + strconv.Itoa(d.Ref) + " are a template (" + key + ")"
+		return m.add("lines ").int(m.line).add("-").int(m.ref).add(" are a template (").add(key).add(")")
 	}
-	what := t.Title + ", version " + t.Version
+	if m.ref == m.line {
+		m = m.add("line ").int(m.line).add(" is ")
+	} else {
+		m = m.add("lines ").int(m.line).add("-").int(m.ref).add(" are ")
+	}
+	m = m.add(t.Title).add(", version ").add(t.Version)
 	if t.Date != "" {
-		what += " (" + t.Date + ")"
+		m = m.add(" (").add(t.Date).add(")")
 	}
-	lines := "lines " + strconv.Itoa(d.Line) + "-" + strconv.Itoa(d.Ref) + " are "
-	if d.Ref == d.Line {
-		lines = "line " + strconv.Itoa(d.Line) + " is "
-	}
-	return lines + what + ", " + d.RefArg
+	return m.add(", ").add(m.refArg)
 }
 
-// outdatedMessage is the message of a TemplateListOutdated finding.
-func outdatedMessage(d Diagnostic, tag string) string {
+// outdatedMessage is the message of a TemplateListOutdated finding; its
+// refArg lists the crawlers the newest release adds, ", " between them.
+func outdatedMessage(m message, tag string) message {
 	rs := aiRobots.releases
 	newest := rs[len(rs)-1]
-	date := ""
+	m = m.add("this block list is nearest to ai.robots.txt ").add(tag)
 	for _, r := range rs {
 		if r.Tag == tag {
-			date = " (" + r.Date + ")"
+			m = m.add(" (").add(r.Date).add(")")
 			break
 		}
 	}
-	list := strings.Split(d.RefArg, ", ")
-	names := d.RefArg
+	names := m.refArg
+	count := strings.Count(names, ", ") + 1
+	m = m.add("; the newest release, ").add(newest.Tag).add(" (").add(newest.Date).add("), also shuts out ").int(count).add(" crawlers it does not name: ")
 	const shown = 8
-	if len(list) > shown {
-		names = strings.Join(list[:shown], ", ") + " and " + strconv.Itoa(len(list)-shown) + " more"
+	if count <= shown {
+		return m.add(names)
 	}
-	return "this block list is nearest to ai.robots.txt " + tag + date + "; the newest release, " + newest.Tag +
-		" (" + newest.Date + "), also shuts out " + strconv.Itoa(len(list)) + " crawlers it does not name: " + names
+	cut := 0
+	for range shown {
+		cut += strings.Index(names[cut:], ", ") + len(", ")
+	}
+	return m.add(names[:cut-len(", ")]).add(" and ").int(count - shown).add(" more")
 }
 
 // cancelledMessage is the message of a TemplateBlockCancelled finding.
-func cancelledMessage(d Diagnostic, agent string) string {
-	return "this group re-allows " + agent + ", which the template block on line " + strconv.Itoa(d.Ref) +
-		" shuts out: Google merges the groups that name a crawler and an allow as long as the disallow wins, so " +
-		agent + " may crawl the site"
+func cancelledMessage(m message, agent string) message {
+	return m.add("this group re-allows ").add(agent).add(", which the template block on line ").int(m.ref).
+		add(" shuts out: Google merges the groups that name a crawler and an allow as long as the disallow wins, so ").
+		add(agent).add(" may crawl the site")
 }

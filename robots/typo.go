@@ -1,6 +1,9 @@
 package robots
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Near misses: keys Google's parser drops that were surely meant as one of
 // its four directives.
@@ -99,10 +102,16 @@ func isKeyLike(k string) bool {
 // looksLikeSeveralPaths reports whether a value with whitespace holds more
 // than one path: its second word starts like a path or a URL.
 func looksLikeSeveralPaths(v string) bool {
-	words := strings.Fields(v)
-	if len(words) < 2 {
+	// The second of strings.Fields(v), found without making the list (a
+	// message is formatted without allocating).
+	v = strings.TrimLeftFunc(v, unicode.IsSpace)
+	i := strings.IndexFunc(v, unicode.IsSpace)
+	if i < 0 {
 		return false
 	}
-	w := words[1]
-	return w[0] == '/' || w[0] == '*' || isURL(w)
+	w := strings.TrimLeftFunc(v[i:], unicode.IsSpace)
+	if j := strings.IndexFunc(w, unicode.IsSpace); j >= 0 {
+		w = w[:j]
+	}
+	return w != "" && (w[0] == '/' || w[0] == '*' || isURL(w))
 }

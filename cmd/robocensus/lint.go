@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -13,7 +15,7 @@ import (
 
 var lintCmd = &Command{
 	Name:  "lint",
-	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--readings=false] [--color WHEN] [--codes] [--explain CODE] FILE...",
+	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--readings=false] [--color WHEN] [--codes] [--explain CODE] [--cpuprofile FILE] FILE...",
 	Short: "check robots.txt files the way Google reads them",
 	Long: `
 Lint reads each robots.txt FILE ("-" is standard input) and reports every
@@ -62,6 +64,7 @@ Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 		fs.BoolVar(&o.readings, "readings", true, "also name the lines other parsers read differently (parsers-disagree-CLASS)")
 		codes := fs.Bool("codes", false, "list the diagnostic codes and exit")
 		explain := fs.String("explain", "", "print the documentation of the diagnostic `CODE` and exit")
+		profile := profileFlag(fs)
 		return func(env *Env, args []string) int {
 			if *codes {
 				listCodes(env)
@@ -78,7 +81,7 @@ Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 				env.errorf("lint: no FILE given (use - for standard input)")
 				return exitUsage
 			}
-			return lint(env, args, &o)
+			return withProfile(env, *profile, func() int { return lint(env, args, &o) })
 		}
 	},
 }
@@ -162,8 +165,15 @@ func lint(env *Env, files []string, o *lintOptions) int {
 	var res lintResult
 	res.shown = []finding{}
 	code := exitOK
+	// The plain form is written as it is found, each finding formatted
+	// into one reused buffer: nothing is kept from one file to the next.
+	var plain *bufio.Writer
+	var line, body []byte
+	if o.format == "text" && !o.term {
+		plain = bufio.NewWriterSize(env.Stdout, 64<<10)
+	}
 	for _, file := range files {
-		f, err := parseRobotsFile(env, file)
+		f, err := parseRobotsFile(env, file, &body)
 		if err != nil {
 			env.errorf("lint: %v", err)
 			code = exitUsage
@@ -181,33 +191,49 @@ func lint(env *Env, files []string, o *lintOptions) int {
 				res.hidden[sev]++
 				continue
 			}
+			if plain != nil {
+				line = appendPlainFinding(line[:0], file, f, d)
+				plain.Write(line) // an error sticks: Flush reports it
+				continue
+			}
 			start, end := d.Span()
 			res.shown = append(res.shown, finding{File: file, Line: d.Line, Code: name, Severity: sev.String(),
-				Message: d.Message(), sev: sev, text: d.Text, start: start, end: end})
+				Message: d.Message(f), sev: sev, text: d.Text(f), start: start, end: end})
 		}
 	}
 	var err error
 	switch {
+	case plain != nil:
+		err = plain.Flush()
 	case o.format == "json":
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(res.shown)
 	case o.format == "sarif":
 		err = writeSARIF(env.Stdout, res.shown)
-	case o.term:
-		err = writeTerminal(env.Stdout, &res)
 	default:
-		for _, f := range res.shown {
-			if _, err = fmt.Fprintf(env.Stdout, "%s:%d: %s: %s [%s]\n", f.File, f.Line, f.Severity, f.Message, f.Code); err != nil {
-				break
-			}
-		}
+		err = writeTerminal(env.Stdout, &res)
 	}
 	if err != nil {
 		env.errorf("lint: %v", err)
 		return exitUsage
 	}
 	return code
+}
+
+// appendPlainFinding appends the plain form of finding d of f, read from
+// file, to dst: "FILE:LINE: SEVERITY: MESSAGE [CODE]" and a newline.
+func appendPlainFinding(dst []byte, file string, f *robots.File, d robots.Diagnostic) []byte {
+	dst = append(dst, file...)
+	dst = append(dst, ':')
+	dst = strconv.AppendInt(dst, int64(d.Line), 10)
+	dst = append(dst, ": "...)
+	dst = append(dst, d.Severity().String()...)
+	dst = append(dst, ": "...)
+	dst = robots.AppendMessage(dst, f, d)
+	dst = append(dst, " ["...)
+	dst = append(dst, d.Code.String()...)
+	return append(dst, "]\n"...)
 }
 
 // fileFindings returns the diagnostics of f and, with readings, the

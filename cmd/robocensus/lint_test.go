@@ -54,6 +54,37 @@ robots.txt:5: warning: Google reads this misspelled or colon-less line, other pa
 	}
 }
 
+// Lint of many files writes each one's findings as it reads them, into
+// buffers it reuses from file to file (the body read, the line written):
+// a long file and then a short one print what each prints alone, nothing
+// of the long one left in the short one's findings.
+func TestLintManyFilesReuseBuffers(t *testing.T) {
+	t.Chdir(t.TempDir())
+	long := "User-agent: *\n" + strings.Repeat("Disallow: private/long/path/of/many/bytes\nDissallow: /b\n", 400) + "Sitemap: /long.xml\n"
+	short := "User-agent: *\nDisallow: p\n"
+	for name, body := range map[string]string{"long.txt": long, "short.txt": short} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lint := func(files ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Terminal: func(io.Writer) bool { return false }}
+		if code := runEnv(env, append([]string{"lint"}, files...)); code != exitFailure {
+			t.Fatalf("lint %v: exit %d\n%s", files, code, errb.String())
+		}
+		return out.String()
+	}
+	both, alone := lint("long.txt", "short.txt", "long.txt"), lint("long.txt")+lint("short.txt")+lint("long.txt")
+	if both != alone {
+		t.Errorf("lint of three files differs from the three alone:\n%.2000s\nwant\n%.2000s", both, alone)
+	}
+	if !strings.Contains(both, "\nshort.txt:2: error: pattern \"p\" does not start with '/' or '*', so it never matches [path-not-absolute]\nlong.txt:") {
+		t.Errorf("short.txt's finding not between the long file's:\n%.2000s", both)
+	}
+}
+
 // On a terminal: colour, the source line with a caret under the pattern,
 // no info findings, a summary.
 func TestLintTerminal(t *testing.T) {

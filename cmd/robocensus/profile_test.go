@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -21,7 +22,14 @@ func TestCPUProfileFlag(t *testing.T) {
 	if code, out, errs := runCLI("report", "--format", "json", "--cpuprofile", report, ds); code != 0 || !bytes.Contains([]byte(out), []byte(`"prof"`)) {
 		t.Fatalf("report: exit %d\n%.300s%s", code, out, errs)
 	}
-	for _, p := range []string{prof, report} {
+	lintProf := filepath.Join(dir, "lint.prof")
+	if err := os.WriteFile(filepath.Join(dir, "robots.txt"), []byte("User-agent: *\nDisallow: /a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI("lint", "--cpuprofile", lintProf, filepath.Join(dir, "robots.txt")); code != 0 || !strings.Contains(out, "[no-rules]") == strings.Contains(out, "[") {
+		t.Fatalf("lint: exit %d\n%.300s%s", code, out, errs)
+	}
+	for _, p := range []string{prof, report, lintProf} {
 		b, err := os.ReadFile(p)
 		if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
 			t.Errorf("%s: not a gzip-compressed profile (%d bytes, %v)", p, len(b), err)

@@ -272,8 +272,7 @@ func explainPreference(sp *SitePreference) string {
 	if sp.Source == robots.ContentSignal.String() {
 		src = robots.ContentSignal
 	}
-	rp := robots.Preference{Source: src, Category: sp.Category, Value: sp.Value, Path: sp.Path}
-	return rp.Explain()
+	return robots.ExplainPreference(src, sp.Category, sp.Value, sp.Path)
 }
 
 // asksNoTraining reports a preference against AI training for the whole

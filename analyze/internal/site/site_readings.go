@@ -166,7 +166,7 @@ func disagreementLines(text string, status int) []SiteDisagreement {
 	for _, dis := range f.Disagreements(crawlers) {
 		sd := SiteDisagreement{Line: dis.Line, Class: dis.Class.String(), ClassDoc: classDoc(dis.Class.String())}
 		if dis.Line > 0 {
-			sd.Text = dis.Diagnostic(f).Text
+			sd.Text = dis.Diagnostic(f).Text(f)
 		}
 		for _, e := range dis.Examples {
 			sd.Examples = append(sd.Examples, e.String())

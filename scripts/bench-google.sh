@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# bench-google.sh: robots.Parse (every diagnostic) against Google's bare
+# parse, in the same run, interleaved (issue 33's baseline).
+#
+#   GOOGLE_ROBOTSTXT=/path/to/google/robotstxt scripts/bench-google.sh
+#
+# GOOGLE_ROBOTSTXT is a checkout of github.com/google/robotstxt (its
+# robots.cc and robots.h; nothing of it enters this repository). The script
+# builds scripts/bench-google/driver.cc over it with g++ -O2 against
+# Debian's abseil (apt-get install libabsl-dev), and the robots test binary
+# of the working tree; then it runs, ROUNDS times (default 5), alternately:
+#
+#   go:     BenchmarkParse at -test.benchtime 5x, one core: warm MB/s, and
+#           its fresh-MB/s, the process's first pass over the corpus;
+#   google: the driver, the corpus read from the same tar: its first pass
+#           (fresh) and 5 more (warm), a handler that does nothing.
+#
+# Both parse the 31,758 bodies of the egonkm corpus cut at 500 KiB; MB/s
+# counts the bytes parsed (92.1 MB), not the bytes stored (105 MB), for
+# both. Prints the median of each and the ratio go/google. Issue 33's
+# targets: warm >= 1.25, fresh >= 0.75. The machine is shared and noisy:
+# compare ratios of one run, not figures across runs.
+# Environment: GOOGLE_ROBOTSTXT (required), ROBOCENSUS_CORPUS (default
+# ../shared/corpus), ROUNDS, CXX (default g++).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+google="${GOOGLE_ROBOTSTXT:?set GOOGLE_ROBOTSTXT to a checkout of github.com/google/robotstxt}"
+if [ ! -f "$google/robots.cc" ] || [ ! -f "$google/robots.h" ]; then
+  echo "bench-google.sh: $google has no robots.cc and robots.h (GOOGLE_ROBOTSTXT must be a checkout of github.com/google/robotstxt)" >&2
+  exit 2
+fi
+if [ ! -d /usr/include/absl ]; then
+  echo "bench-google.sh: abseil's headers are missing (/usr/include/absl): apt-get install libabsl-dev" >&2
+  exit 2
+fi
+rounds="${ROUNDS:-5}"
+. scripts/egonkm.sh
+export ROBOCENSUS_CORPUS="$corpus"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+"${CXX:-g++}" -O2 -std=c++17 -I"$google" -o "$work/google" scripts/bench-google/driver.cc "$google/robots.cc" \
+  -labsl_strings -labsl_strings_internal -labsl_throw_delegate -labsl_raw_logging_internal
+go test -c -o "$work/go.test" ./robots
+
+# gorun: prints "warm-MB/s fresh-MB/s" of one BenchmarkParse process, per
+# byte stored (scaled below).
+gorun() {
+  (cd robots && "$work/go.test" -test.run '^$' -test.bench 'BenchmarkParse$' -test.benchtime 5x -test.cpu 1 -test.benchmem) |
+    awk '/^BenchmarkParse/ {for (i = 1; i <= NF; i++) { if ($(i+1) == "MB/s") m = $i; if ($(i+1) == "fresh-MB/s") f = $i } print m, f}'
+}
+
+# googlerun: prints "warm-MB/s fresh-MB/s raw bytes" of one driver process.
+googlerun() {
+  "$work/google" 5 <"$work/corpus.tar" |
+    sed -E 's/.*raw=([0-9]+) bytes=([0-9]+) fresh-MB\/s=([0-9.]+) warm-MB\/s=([0-9.]+).*/\4 \3 \1 \2/'
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+zcat "$tarball" >"$work/corpus.tar"
+: >"$work/go.out"
+: >"$work/google.out"
+for _ in $(seq "$rounds"); do
+  gorun >>"$work/go.out"
+  googlerun >>"$work/google.out"
+done
+read -r raw cut < <(tail -1 "$work/google.out" | cut -d' ' -f3,4)
+# Go's MB/s counts the bytes stored: scale it to the bytes parsed.
+scale=$(awk -v c="$cut" -v r="$raw" 'BEGIN {print c / r}')
+echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), ${CXX:-g++} $("${CXX:-g++}" -dumpversion), $(date -u +%Y-%m-%d); head $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- robots || echo +changes), google $(git -C "$google" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds: $rounds"
+echo "bytes parsed: $cut of $raw (31,758 bodies cut at 500 KiB)"
+printf '%-6s %10s %12s %7s\n' "mode" "go MB/s" "google MB/s" "ratio"
+for col in 1:warm 2:fresh; do
+  IFS=: read -r i name <<<"$col"
+  g=$(cut -d' ' -f"$i" "$work/go.out" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median)
+  o=$(cut -d' ' -f"$i" "$work/google.out" | median)
+  printf '%-6s %10s %12s %7s\n' "$name" "$g" "$o" "$(awk -v a="$g" -v b="$o" 'BEGIN {printf "%.2f", a / b}')"
+done
