@@ -82,7 +82,7 @@ func templateBlocks(text string, status int) []SiteTemplate {
 		}
 		for _, dg := range f.Diagnostics {
 			if dg.Code == robots.TemplateBlockCancelled && dg.Ref == b.Start {
-				st.Cancelled = append(st.Cancelled, SiteCancel{Line: dg.Line, Message: dg.Message()})
+				st.Cancelled = append(st.Cancelled, SiteCancel{Line: dg.Line, Message: dg.Message(f)})
 			}
 		}
 		out = append(out, st)
