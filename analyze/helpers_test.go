@@ -1,11 +1,15 @@
 package analyze_test
 
 import (
+	"bytes"
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
+	"testing"
 	"time"
 
+	"github.com/robocensus/robocensus/analyze"
 	"github.com/robocensus/robocensus/robots"
 	"github.com/robocensus/robocensus/schema"
 )
@@ -195,4 +199,20 @@ func exampleDir() (dir string, cleanup func()) {
 		log.Fatal(err)
 	}
 	return dir, func() { os.RemoveAll(dir) }
+}
+
+// reportsSay fails t unless both the Markdown and the HTML report of
+// crawl c contain sentence.
+func reportsSay(t *testing.T, c *analyze.Crawl, sentence string) {
+	t.Helper()
+	r := &analyze.Report{Crawls: []*analyze.Crawl{c}}
+	for _, f := range []analyze.Format{analyze.Markdown, analyze.HTML} {
+		var b bytes.Buffer
+		if err := r.Write(&b, f, "t"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), sentence) {
+			t.Errorf("%s report: no %q", f, sentence)
+		}
+	}
 }
