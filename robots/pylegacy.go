@@ -80,7 +80,7 @@ func readPythonLegacy(f *File, r *pyReading) {
 	r.agents = make([]pyAgent, 0, len(f.agents))
 	r.rules = make([]pyRule, 0, len(f.Rules))
 	r.entries = make([]pyEntry, 0, len(f.Groups))
-	b := pyBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
+	b := pyBuilder{r: r, pyBreaks: mayHavePyBreak(f)}
 	if !pyReadLines(f, &b) {
 		return
 	}
@@ -90,6 +90,11 @@ func readPythonLegacy(f *File, r *pyReading) {
 }
 
 const utf8BOM = "\xEF\xBB\xBF"
+
+// mayHavePyBreak reports whether f's text may have a line break only
+// Python knows (hasPyBreak): not when its lines have classes, whose text
+// has none (classifiableText), so that it need not be looked for.
+func mayHavePyBreak(f *File) bool { return f.lineClasses() == nil && hasPyBreak(f.text) }
 
 // pyParses reports whether robotparser parses f's body: not when its
 // status makes read() ignore it, nor when it is not UTF-8 (read() raises
