@@ -298,11 +298,34 @@ func pyRulePath(paths *strings.Builder, value string) (string, bool) {
 	if pyQuoted(value) && !strings.HasPrefix(value, "//") {
 		return value, true
 	}
+	if pyUnparsesToItself(value) {
+		return pyQuoteInto(paths, value), true // most rules with '*', '$', '=' or a query
+	}
 	u, err := pyURLParse(value)
 	if err != nil {
 		return "", false
 	}
 	return pyQuoteInto(paths, pyURLUnparse(u)), true
+}
+
+// pyUnparsesToItself reports whether urlunparse(urlparse(v)) is v, which
+// then needs no parsing: v starts with one '/' (no scheme, no network
+// location), has no tab, CR or LF (urlsplit removes them), no '#' (a
+// fragment) and no ';' (params, which disappear when empty), and its
+// first '?', if any, is not its last byte (an empty query disappears).
+// TestPyUnparsesToItself compares it with the parse.
+func pyUnparsesToItself(v string) bool {
+	if len(v) == 0 || v[0] != '/' || len(v) > 1 && v[1] == '/' {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		switch v[i] {
+		case '\t', '\r', '\n', '#', ';':
+			return false
+		}
+	}
+	q := strings.IndexByte(v, '?')
+	return q != len(v)-1
 }
 
 // dropEntry forgets the current entry: its user-agent lines were followed
