@@ -36,7 +36,7 @@ func (f *File) ReadsAsGoogle(s Semantics) bool {
 	if f.Response.bodyIgnored() || f.bom != 0 || strings.IndexByte(f.text, '<') >= 0 {
 		return false
 	}
-	classes := f.lineClasses()
+	classes := f.asciiLineClasses()
 	if classes == nil {
 		return false
 	}

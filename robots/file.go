@@ -62,9 +62,12 @@ type File struct {
 	// templates are the template blocks recognised in the file, in line
 	// order; nil when there are none.
 	templates []TemplateBlock
-	// classes is the class of each line of lines when the text is plain
-	// (lineClass), for the readings to reuse; nil otherwise.
-	classes []lineClass
+	// classes is the class of each line of lines when the text is
+	// classifiable (lineClass, classifiableText), for the readings to
+	// reuse; nil otherwise. classesNonASCII: the text classified has bytes
+	// outside ASCII (asciiLineClasses).
+	classes         []lineClass
+	classesNonASCII bool
 }
 
 // Group is a run of user-agent lines and the rules that follow them, as

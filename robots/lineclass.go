@@ -1,14 +1,19 @@
 package robots
 
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
 // lineClass is what Google's parse learnt of one line that the other
 // readings can reuse instead of cutting, stripping and keying the line
 // again: its kind and, for an allow, disallow or user-agent line, where its
 // value starts and ends in the line. A File records the classes of its
-// lines only when its text is plain (plainText), where every reading would
-// find the same key and value as Google: there the white space the
-// readings trim (C's isspace, Python's str.strip, Java's trim, RFC 9309's
-// SP and HTAB) is only space and tab, and no line break but CR and LF
-// exists.
+// lines only when its text is classifiable (classifiableText), where every
+// reading would find the same key and value as Google: there the white
+// space the readings trim (C's isspace, Python's str.strip, Java's trim,
+// RFC 9309's SP and HTAB) is only space and tab, no line break but CR and
+// LF exists, and no byte is replaced (the text is UTF-8).
 //
 // The kind is the low byte; the value's start and end offsets are the
 // next 28 bits each (a line of a file is shorter than 2^28 bytes).
@@ -69,6 +74,57 @@ func (c lineClass) value(text string) string {
 	return text[c>>8&(1<<28-1) : c>>36]
 }
 
+// classifiesLines reports whether the parse records the classes of its
+// file's lines: when it keeps the lines and their text is classifiable
+// (classifiableText). It notes whether that text has bytes outside ASCII
+// (File.classesNonASCII).
+func (p *parser) classifiesLines() bool {
+	if !p.keepLines {
+		return false
+	}
+	ok, ascii := classifiableText(p.f.text[p.f.bom:])
+	p.f.classesNonASCII = ok && !ascii
+	return ok
+}
+
+// classifiableText reports whether the lines of text s may have classes:
+// s is plain (plainText), or it is UTF-8 whose bytes outside ASCII are
+// runes no reading takes for white space or a line break
+// (classifiableRune), its ASCII bytes plain. ascii reports that s is
+// plain: the shortcuts that compare a file's bytes with what each reading
+// accepts (ReadsAsGoogle, PythonReadsAsGoogle) take only such texts.
+func classifiableText(s string) (ok, ascii bool) {
+	if plainText(s) {
+		return true, true
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\r' && c != '\n' {
+				return false, false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || !classifiableRune(r) {
+			return false, false
+		}
+		i += size
+	}
+	return true, false
+}
+
+// classifiableRune reports whether a rune outside ASCII reads as an
+// ordinary character for every reading: not white space for Python's
+// str.strip (U+0085, U+00A0, U+1680, U+2000 to U+200A, U+2028, U+2029,
+// U+202F, U+205F, U+3000: Go's unicode.IsSpace outside ASCII, which
+// TestClassifiableRuneAgainstPython compares with python3), not a line
+// break for Python's str.splitlines or crawler-commons (U+0085, U+2028,
+// U+2029, all white space too), and not U+FEFF, which some parsers take
+// for a byte order mark.
+func classifiableRune(r rune) bool { return !unicode.IsSpace(r) && r != '\uFEFF' }
+
 // plainText reports whether every byte of s is printable ASCII, a tab, a
 // CR or an LF, eight bytes at a time.
 func plainText(s string) bool {
@@ -104,4 +160,14 @@ func (f *File) lineClasses() []lineClass {
 		return nil
 	}
 	return f.classes
+}
+
+// asciiLineClasses returns the classes of f's lines when its text is plain
+// ASCII (plainText), nil otherwise: what the shortcuts that compare a
+// file's bytes with what each reading accepts read.
+func (f *File) asciiLineClasses() []lineClass {
+	if f.classesNonASCII {
+		return nil
+	}
+	return f.lineClasses()
 }

@@ -1,8 +1,13 @@
 package robots
 
 import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/robocensus/robocensus/internal/testutil"
 )
@@ -75,12 +80,108 @@ func TestLineClasses(t *testing.T) {
 			t.Errorf("line %d %q: class %d value %q, want %d %q", i+1, f.lines[i], cs[i].kind(), cs[i].value(f.lines[i]), w.kind, w.value)
 		}
 	}
-	for _, text := range []string{"User-agent: a\fDisallow: /\n", "User-agent: \u00e9\n", "User-agent: a\x00\n", "\x1c"} {
+	for _, text := range []string{"User-agent: a\fDisallow: /\n", "User-agent: a\x00\n", "\x1c",
+		"User-agent: a\u00a0\n", "Disallow: /a\u2028b\n", "Disallow: /a\u0085\n", "Disallow: /\u3000\n", "Disallow: /\ufeffa\n", "Disallow: /\xff\n"} {
 		if ParseString(text).lineClasses() != nil {
-			t.Errorf("%q: classes for a text that is not plain", text)
+			t.Errorf("%q: classes for a text that is not classifiable", text)
 		}
+	}
+	// Bytes outside ASCII that no reading takes for white space or a line
+	// break leave the classes, but not the shortcuts that read ASCII only.
+	f = ParseString("User-agent: \u00e9\nDisallow: /caf\u00e9 # \u30c4\n")
+	if cs := f.lineClasses(); len(cs) != 3 || cs[0].kind() != lineUserAgent || cs[1].value(f.lines[1]) != "/caf\u00e9" {
+		t.Errorf("classes of a UTF-8 text: %v", cs)
+	}
+	if f.asciiLineClasses() != nil || ParseString("Disallow: /\n").asciiLineClasses() == nil {
+		t.Error("asciiLineClasses wrong")
 	}
 	if !plainText("User-agent: *\r\n\tDisallow: /a b~\x7f") || plainText("abcdefgh\x0bxyz") || plainText("abcdefghijklmno\x85") {
 		t.Error("plainText wrong")
+	}
+}
+
+// TestNonASCIILineClassesChangeNoVerdict: in texts with bytes outside
+// ASCII, the readings give the same verdicts from the line classes as from
+// reading every line themselves: over every body of every corpus set that
+// has such classes, and over every 20th egonkm body with runes outside
+// ASCII put after each colon, before each '#' and at the end of each line,
+// among them the white space and line breaks that some reading strips or
+// splits at (the texts classifiableText refuses) and runes whose lower case
+// is ASCII (U+212A, U+0130).
+func TestNonASCIILineClassesChangeNoVerdict(t *testing.T) {
+	compared, files := 0, 0
+	check := func(name string, f *File) {
+		if f.lineClasses() == nil || !f.classesNonASCII {
+			return
+		}
+		files++
+		want := verdictsOf(&File{Response: f.Response, Size: f.Size, Groups: f.Groups, Rules: f.Rules,
+			text: f.text, bom: f.bom, hasNUL: f.hasNUL, badUTF8: f.badUTF8, agents: f.agents, lines: f.lines})
+		got := verdictsOf(f)
+		for i := range want {
+			compared++
+			if got[i] != want[i] {
+				t.Fatalf("%s: verdict %d: %+v from the classes, %+v from the lines", name, i, got[i], want[i])
+			}
+		}
+	}
+	for _, set := range loadCorpus(t) {
+		for _, body := range set.bodies {
+			check(set.name+"/"+body.Name, ParseResponse(Response{}, body.Data))
+		}
+	}
+	corpusFiles := files
+	runes := []string{"\u00e9", "\u30c4", "\u212a", "\u0130", "\u180e", "\u00a0", "\u0085", "\u2028", "\u2029", "\u3000", "\u1680", "\u202f", "\ufeff"}
+	bodies := testutil.TarBodies(t, testutil.Corpus(t, "robots", "egonkm-robots-txt", "robots.tar.gz"))
+	for i := 0; i < len(bodies); i += 20 {
+		for _, r := range runes {
+			text := strings.NewReplacer(":", ":"+r, "#", r+"#", "\n", r+"\n").Replace(string(bodies[i].Data))
+			check(fmt.Sprintf("%s with %q", bodies[i].Name, r), ParseString(text))
+		}
+	}
+	if corpusFiles < 100 || files-corpusFiles < 1000 {
+		t.Errorf("%d corpus files and %d made ones with classes outside ASCII, want more", corpusFiles, files-corpusFiles)
+	}
+	t.Logf("%d corpus files, %d made ones with classes outside ASCII, %d verdicts compared", corpusFiles, files-corpusFiles, compared)
+}
+
+// TestClassifiableRuneAgainstPython: the runes outside ASCII that
+// classifiableRune refuses, U+FEFF aside, are those python3's str.isspace
+// takes for white space or str.splitlines for a line break; crawler-commons'
+// line breaks (U+0085, U+2028, U+2029) are among them.
+func TestClassifiableRuneAgainstPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: the white space of Python's str.strip is compared with it")
+	}
+	out, err := exec.Command(py, "-c", `import sys
+for c in range(0x80, sys.maxunicode + 1):
+    s = chr(c)
+    if s.isspace() or len(("a" + s + "b").splitlines()) > 1:
+        print(c)`).Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	var want []rune
+	for _, l := range strings.Fields(string(out)) {
+		n, err := strconv.Atoi(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, rune(n))
+	}
+	var got []rune
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if !classifiableRune(r) && r != '\uFEFF' {
+			got = append(got, r)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("refused %U, python3's white space and line breaks %U", got, want)
+	}
+	for _, r := range []rune{'\u0085', '\u2028', '\u2029', '\uFEFF'} {
+		if classifiableRune(r) {
+			t.Errorf("%U classifiable", r)
+		}
 	}
 }

@@ -150,7 +150,7 @@ func (p *parser) run() {
 	p.rulesMade = !p.quiet
 	f.bom = skipBOM(f.text)
 	sp := newLineSplitter(f.text[f.bom:])
-	classes := p.keepLines && plainText(f.text[f.bom:])
+	classes := p.classifiesLines()
 	var text string // the last line
 	var l Line
 	for {

@@ -46,7 +46,7 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 	if f.Response.bodyIgnored() || f.badUTF8 || f.bom != 0 {
 		return false
 	}
-	classes := f.lineClasses()
+	classes := f.asciiLineClasses()
 	if classes == nil {
 		return false
 	}

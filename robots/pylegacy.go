@@ -80,7 +80,7 @@ func readPythonLegacy(f *File, r *pyReading) {
 	r.agents = make([]pyAgent, 0, len(f.agents))
 	r.rules = make([]pyRule, 0, len(f.Rules))
 	r.entries = make([]pyEntry, 0, len(f.Groups))
-	b := pyBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
+	b := pyBuilder{r: r, pyBreaks: mayHavePyBreak(f)}
 	if !pyReadLines(f, &b) {
 		return
 	}
@@ -90,6 +90,11 @@ func readPythonLegacy(f *File, r *pyReading) {
 }
 
 const utf8BOM = "\xEF\xBB\xBF"
+
+// mayHavePyBreak reports whether f's text may have a line break only
+// Python knows (hasPyBreak): not when its lines have classes, whose text
+// has none (classifiableText), so that it need not be looked for.
+func mayHavePyBreak(f *File) bool { return f.lineClasses() == nil && hasPyBreak(f.text) }
 
 // pyParses reports whether robotparser parses f's body: not when its
 // status makes read() ignore it, nor when it is not UTF-8 (read() raises
@@ -293,11 +298,34 @@ func pyRulePath(paths *strings.Builder, value string) (string, bool) {
 	if pyQuoted(value) && !strings.HasPrefix(value, "//") {
 		return value, true
 	}
+	if pyUnparsesToItself(value) {
+		return pyQuoteInto(paths, value), true // most rules with '*', '$', '=' or a query
+	}
 	u, err := pyURLParse(value)
 	if err != nil {
 		return "", false
 	}
 	return pyQuoteInto(paths, pyURLUnparse(u)), true
+}
+
+// pyUnparsesToItself reports whether urlunparse(urlparse(v)) is v, which
+// then needs no parsing: v starts with one '/' (no scheme, no network
+// location), has no tab, CR or LF (urlsplit removes them), no '#' (a
+// fragment) and no ';' (params, which disappear when empty), and its
+// first '?', if any, is not its last byte (an empty query disappears).
+// TestPyUnparsesToItself compares it with the parse.
+func pyUnparsesToItself(v string) bool {
+	if len(v) == 0 || v[0] != '/' || len(v) > 1 && v[1] == '/' {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		switch v[i] {
+		case '\t', '\r', '\n', '#', ';':
+			return false
+		}
+	}
+	q := strings.IndexByte(v, '?')
+	return q != len(v)-1
 }
 
 // dropEntry forgets the current entry: its user-agent lines were followed

@@ -2,6 +2,8 @@ package robots
 
 import (
 	"testing"
+
+	"github.com/robocensus/robocensus/internal/testutil"
 )
 
 // pySuiteCase is a case of CPython's Lib/test/test_robotparser.py (3.11),
@@ -176,5 +178,45 @@ func TestParseKeepsLines(t *testing.T) {
 	}
 	if g := ParseResponse(Response{Status: 404}, []byte("User-agent: *")); g.lines != nil {
 		t.Errorf("an ignored body keeps lines %q", g.lines)
+	}
+}
+
+// TestPyUnparsesToItself: where pyUnparsesToItself holds, urlparse's
+// parse joined back by urlunparse (pyURLParse, pyURLUnparse, which the
+// module tests compare with python3) is the value itself, over every
+// string of up to six bytes of an alphabet of the bytes urlparse cuts at
+// and over the unquoted rule values of the egonkm corpus.
+func TestPyUnparsesToItself(t *testing.T) {
+	held := 0
+	check := func(v string) {
+		if !pyUnparsesToItself(v) {
+			return
+		}
+		held++
+		u, err := pyURLParse(v)
+		if err != nil || pyURLUnparse(u) != v {
+			t.Fatalf("%q: urlunparse(urlparse) is %q (%v)", v, pyURLUnparse(u), err)
+		}
+	}
+	const alphabet = "/?#;:a\t\n\r[%"
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		check(prefix)
+		if n == 0 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			gen(prefix+alphabet[i:i+1], n-1)
+		}
+	}
+	gen("", 6)
+	made := held
+	for _, body := range testutil.TarBodies(t, testutil.Corpus(t, "robots", "egonkm-robots-txt", "robots.tar.gz")) {
+		for _, r := range ParseResponse(Response{}, body.Data).Rules {
+			check(pyUnquote(r.Value))
+		}
+	}
+	if made < 1000 || held-made < 1000 {
+		t.Errorf("held for %d made values and %d corpus values, want more", made, held-made)
 	}
 }

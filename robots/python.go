@@ -34,7 +34,7 @@ func readPython(f *File, r *pyRFCReading) {
 	r.agents = make([]pyAgent, 0, len(f.agents))
 	r.rules = make([]rfcRule, 0, len(f.Rules))
 	r.groups = make([]rfcGroup, 0, len(f.Groups))
-	b := pyRFCBuilder{r: r, pyBreaks: hasPyBreak(f.text)}
+	b := pyRFCBuilder{r: r, pyBreaks: mayHavePyBreak(f)}
 	pyReadLines(f, &b)
 }
 

@@ -265,9 +265,11 @@ func SemanticsNames(sep string) string { return strings.Join(semanticsNames[:], 
 // A Reading is a parsed file read as one parser reads it. It is built from
 // the File's one parse, from its groups (Google) or its line list (the
 // other parsers, which group lines differently), without splitting the
-// body again; in a plain text (printable ASCII, tabs and line ends, most
-// files) the other parsers take each line's key and value from the class
-// Google's parse recorded (lineClass) instead of reading the line again.
+// body again; in a classifiable text (printable ASCII, tabs and line ends,
+// and UTF-8 runes no parser takes for white space or a line break: all
+// but a few files, classifiableText) the other parsers take each line's
+// key and value from the class Google's parse recorded (lineClass)
+// instead of reading the line again.
 // A Reading is immutable and safe for concurrent use.
 type Reading struct {
 	f   *File
