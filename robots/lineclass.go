@@ -94,25 +94,22 @@ func (p *parser) classifiesLines() bool {
 // plain: the shortcuts that compare a file's bytes with what each reading
 // accepts (ReadsAsGoogle, PythonReadsAsGoogle) take only such texts.
 func classifiableText(s string) (ok, ascii bool) {
-	if plainText(s) {
-		return true, true
-	}
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && c != '\r' && c != '\n' {
-				return false, false
-			}
-			i++
-			continue
+	ascii = true
+	for {
+		s = s[plainPrefix(s):]
+		if s == "" {
+			return true, ascii
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		if s[0] < utf8.RuneSelf {
+			return false, false // a control character
+		}
+		r, size := utf8.DecodeRuneInString(s)
 		if r == utf8.RuneError && size == 1 || !classifiableRune(r) {
 			return false, false
 		}
-		i += size
+		ascii = false
+		s = s[size:]
 	}
-	return true, false
 }
 
 // classifiableRune reports whether a rune outside ASCII reads as an
@@ -126,33 +123,42 @@ func classifiableText(s string) (ok, ascii bool) {
 func classifiableRune(r rune) bool { return !unicode.IsSpace(r) && r != '\uFEFF' }
 
 // plainText reports whether every byte of s is printable ASCII, a tab, a
-// CR or an LF, eight bytes at a time.
-func plainText(s string) bool {
-	const (
-		low = 0x2020202020202020 // a byte under 0x20 is a control character
-	)
+// CR or an LF.
+func plainText(s string) bool { return plainPrefix(s) == len(s) }
+
+// plainPrefix returns the length of the longest prefix of s that is plain
+// (plainText), eight bytes at a time.
+func plainPrefix(s string) int {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := load64(s[i:])
-		if w&highBits != 0 {
-			return false
-		}
-		if (w-low)&^w&highBits != 0 && !plainBytes(s[i:i+8]) {
-			return false
+	for ; i+8 <= len(s) && plainWord(load64(s[i:])); i += 8 {
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c < 0x20 && c != '\t' && c != '\r' && c != '\n' {
+			break
 		}
 	}
-	return plainBytes(s[i:])
+	return i
 }
 
-// plainBytes is plainText one byte at a time.
-func plainBytes(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x80 || c < 0x20 && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
+// plainWord reports whether the eight bytes of w are plain (plainText),
+// without a branch a byte: no byte has its high bit, and every byte under
+// 0x20 is a tab, an LF or a CR. Each mask is exact byte by byte, as no sum
+// below carries out of its byte.
+func plainWord(w uint64) bool {
+	if w&highBits != 0 {
+		return false
 	}
-	return true
+	control := ^(w + 0x6060606060606060) & highBits // bytes under 0x20
+	if control == 0 {
+		return true
+	}
+	const ones = 0x0101010101010101
+	return control&^(zeroBytes(w^'\t'*ones)|zeroBytes(w^'\n'*ones)|zeroBytes(w^'\r'*ones)) == 0
 }
+
+// zeroBytes has the high bit of each zero byte of x set, the others clear;
+// every byte of x is under 0x80.
+func zeroBytes(x uint64) uint64 { return ^((x + 0x7F7F7F7F7F7F7F7F) | x) & highBits }
 
 // lineClasses returns the classes of f's lines, nil when it has none.
 func (f *File) lineClasses() []lineClass {

@@ -100,6 +100,43 @@ func TestLineClasses(t *testing.T) {
 	}
 }
 
+// TestPlainWordIsByteByByte: plainWord's masks agree with a check of each
+// byte, for every byte value at every place of a word of plain bytes, and
+// for words of two odd bytes at every pair of places.
+func TestPlainWordIsByteByByte(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 || c == '\t' || c == '\r' || c == '\n' }
+	base := []byte("Allow:/x")
+	check := func(w []byte) {
+		want := true
+		for _, c := range w {
+			want = want && plain(c)
+		}
+		if got := plainWord(load64(string(w))); got != want {
+			t.Fatalf("plainWord(%q) = %v, want %v", w, got, want)
+		}
+		if got := plainPrefix(string(w) + "abc"); (got >= 8) != want {
+			t.Fatalf("plainPrefix(%q) = %d", string(w)+"abc", got)
+		}
+	}
+	odd := []byte{0, 1, '\t', '\n', 0x0b, '\r', 0x0e, 0x1f, ' ', '~', 0x7f, 0x80, 0xc3, 0xff}
+	for i := range 8 {
+		for c := range 256 {
+			w := slices.Clone(base)
+			w[i] = byte(c)
+			check(w)
+		}
+		for j := range 8 {
+			for _, a := range odd {
+				for _, b := range odd {
+					w := slices.Clone(base)
+					w[i], w[j] = a, b
+					check(w)
+				}
+			}
+		}
+	}
+}
+
 // TestNonASCIILineClassesChangeNoVerdict: in texts with bytes outside
 // ASCII, the readings give the same verdicts from the line classes as from
 // reading every line themselves: over every body of every corpus set that
