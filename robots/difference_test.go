@@ -1,10 +1,14 @@
 package robots
 
 import (
+	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robocensus/robocensus/internal/testutil"
 )
 
 // differenceCase is a file whose reading sem gives agent another verdict
@@ -256,4 +260,84 @@ func TestExamplePath(t *testing.T) {
 			t.Errorf("%q does not disallow its example path %q", pattern, want)
 		}
 	}
+}
+
+// TestDisagreementsAskEveryCrawler: Disagreements, which selects each
+// reading's groups once per crawler and skips a crawler whose selections
+// (Google's and the reading's) an earlier crawler had, finds what asking
+// every reading of every crawler on every path finds, examples included:
+// over every 30th body of the egonkm corpus with the tracked crawlers,
+// and a file where two crawlers share every selection.
+func TestDisagreementsAskEveryCrawler(t *testing.T) {
+	var names []string
+	for _, c := range trackedCrawlers {
+		names = append(names, c.Token)
+	}
+	check := func(name string, f *File, crawlers []string) {
+		t.Helper()
+		got, want := f.Disagreements(crawlers), disagreementsOneByOne(f, crawlers)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: disagreements\n %+v\nasking every crawler\n %+v", name, got, want)
+		}
+	}
+	check("two bots", ParseString("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nUser-agent: bot\nDisallow: /x\n"),
+		[]string{"Google-Extended", "GPTBot", "Googlebot", "CCBot"})
+	bodies := testutil.TarBodies(t, testutil.Corpus(t, "robots", "egonkm-robots-txt", "robots.tar.gz"))
+	files, found := 0, 0
+	for i := 0; i < len(bodies); i += 30 {
+		f := Parse(bodies[i].Data)
+		check(bodies[i].Name, f, names)
+		files, found = files+1, found+len(f.trackedDisagreements())
+	}
+	if found == 0 {
+		t.Fatalf("no disagreement in %d files: the comparison proves nothing", files)
+	}
+	t.Logf("%d files, %d disagreements", files, found)
+}
+
+// disagreementsOneByOne is Disagreements asking every reading of every
+// crawler on every path with Reading.Match, nothing shared or skipped.
+func disagreementsOneByOne(f *File, crawlers []string) []Disagreement {
+	var x Explainer
+	found := map[Difference]*Disagreement{}
+	var order []Difference
+	var readings []*Reading
+	for _, sem := range AllSemantics()[1:] {
+		readings = append(readings, f.As(sem))
+	}
+	paths := f.examplePaths()
+	for _, name := range f.disagreementCrawlers(crawlers) {
+		token := []string{ExtractAgentToken(name)}
+		for _, path := range paths {
+			g := f.Match(path, token)
+			for _, r := range readings {
+				sem, agents := r.sem, token
+				if sem == SemanticsPythonLegacy || sem == SemanticsPython {
+					agents = []string{name}
+				}
+				v := r.Match(path, agents)
+				if v.Allowed == g.Allowed {
+					continue
+				}
+				d := x.ExplainQuestion(f, Question{Semantics: sem, Path: path, Google: g, Other: v})
+				key := Difference{Class: d.Class, Line: d.Line}
+				dis := found[key]
+				if dis == nil {
+					dis = &Disagreement{Line: d.Line, Class: d.Class}
+					found[key], order = dis, append(order, key)
+				}
+				if !slices.ContainsFunc(dis.Examples, func(e ReadingExample) bool { return e.Semantics == sem }) {
+					dis.Examples = append(dis.Examples, ReadingExample{Semantics: sem, Crawler: name, Path: path, Google: g, Other: v})
+				}
+			}
+		}
+	}
+	slices.SortFunc(order, func(a, b Difference) int { return cmp.Or(a.Line-b.Line, int(a.Class)-int(b.Class)) })
+	out := make([]Disagreement, 0, len(order))
+	for _, k := range order {
+		dis := found[k]
+		slices.SortFunc(dis.Examples, func(a, b ReadingExample) int { return int(a.Semantics) - int(b.Semantics) })
+		out = append(out, *dis)
+	}
+	return out
 }

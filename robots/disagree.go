@@ -56,16 +56,42 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 	var x Explainer
 	found := map[Difference]*Disagreement{}
 	var order []Difference
+	google := f.As(SemanticsGoogle)
+	var googleSel Selection
+	selections := make([]Selection, len(readings))
+	// asked[i] holds the pairs of selections (Google's, reading i's) of
+	// the crawlers asked so far: a crawler whose pair is one of them gets
+	// the same verdicts on every path, so it can find nothing new.
+	asked := make([][][2]Selection, len(readings))
+	ask := make([]bool, len(readings))
 	for _, name := range f.disagreementCrawlers(crawlers) {
 		token := []string{ExtractAgentToken(name)}
+		// Each reading chooses the crawler's groups once, for every path.
+		google.Select(token, &googleSel)
+		anyAsked := false
+		for i, r := range readings {
+			agents := token
+			if r.sem == SemanticsPythonLegacy || r.sem == SemanticsPython {
+				agents = []string{name}
+			}
+			sel := &selections[i]
+			r.Select(agents, sel)
+			ask[i] = !slices.ContainsFunc(asked[i], func(p [2]Selection) bool { return p[0].sameAs(&googleSel) && p[1].sameAs(sel) })
+			if ask[i] {
+				asked[i] = append(asked[i], [2]Selection{googleSel.clone(), sel.clone()})
+				anyAsked = true
+			}
+		}
+		if !anyAsked {
+			continue
+		}
 		for _, path := range paths {
-			g := f.Match(path, token)
-			for _, r := range readings {
-				agents := token
-				if r.sem == SemanticsPythonLegacy || r.sem == SemanticsPython {
-					agents = []string{name}
+			g := googleSel.Match(path)
+			for i, r := range readings {
+				if !ask[i] {
+					continue
 				}
-				v := r.Match(path, agents)
+				v := selections[i].Match(path)
 				if v.Allowed == g.Allowed {
 					continue
 				}
@@ -104,13 +130,17 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 // empty, at most maxNamedCrawlers), each once.
 func (f *File) disagreementCrawlers(given []string) []string {
 	values := f.UserAgents()
+	lowered := make([]string, len(values))
+	for i, v := range values {
+		lowered[i] = strings.ToLower(strings.TrimSpace(v))
+	}
 	var out []string
 	unnamedAsked := false
 	for _, name := range given {
 		if slices.Contains(out, name) {
 			continue
 		}
-		if !mayBeNamed(strings.ToLower(ExtractAgentToken(name)), values) {
+		if !mayBeNamed(strings.ToLower(ExtractAgentToken(name)), lowered) {
 			if unnamedAsked {
 				continue
 			}
@@ -130,14 +160,13 @@ func (f *File) disagreementCrawlers(given []string) []string {
 }
 
 // mayBeNamed reports whether a user-agent value among values may name the
-// crawler of token t (lower case) for some parser: the value is empty
-// (every crawler, for Python), or one of the two, lower-cased, contains
-// the other (Google's cut token, Python's substring match and
-// crawler-commons' leading token all need it). '*' names every crawler
-// alike for every parser.
+// crawler of token t (lower case) for some parser; values are trimmed and
+// lower-cased. It may when the value is empty (every crawler, for Python),
+// or one of the two contains the other (Google's cut token, Python's
+// substring match and crawler-commons' leading token all need it). '*'
+// names every crawler alike for every parser.
 func mayBeNamed(t string, values []string) bool {
 	for _, v := range values {
-		v = strings.ToLower(strings.TrimSpace(v))
 		if v != "*" && (v == "" || strings.Contains(t, v) || strings.Contains(v, t)) {
 			return true
 		}

@@ -1,6 +1,9 @@
 package robots
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Semantics names a parser whose reading of robots.txt files a [Reading]
 // gives: the verdicts that parser would give for the same file.
@@ -338,6 +341,21 @@ type Selection struct {
 	// hasEntry: python-legacy obeys an entry (none names the crawler and
 	// there is no default entry otherwise).
 	hasEntry bool
+}
+
+// sameAs reports whether s and t are the same choice of the same
+// reading: every URL gets the same verdict from both.
+func (s *Selection) sameAs(t *Selection) bool {
+	return s.r == t.r && s.decided == t.decided && s.verdict == t.verdict &&
+		s.hasEntry == t.hasEntry && s.entry == t.entry && slices.Equal(s.groups, t.groups)
+}
+
+// clone returns a copy of s that shares no memory with it (Select reuses
+// a Selection's memory).
+func (s *Selection) clone() Selection {
+	c := *s
+	c.groups = slices.Clone(s.groups)
+	return c
 }
 
 // Select fills s with what the reading's parser obeys for a crawler that
