@@ -500,7 +500,12 @@ func (r *ccReading) matchGroups(sel []int32, url string) Verdict {
 		return Verdict{Allowed: true} // testRobotsTxtAlwaysAllowed
 	}
 	var b strings.Builder
-	path = ccNormalise(&b, path, true)
+	return r.matchNormalised(sel, ccNormalise(&b, path, true))
+}
+
+// matchNormalised is matchGroups for a path normalised already
+// (ccNormalise), not robots.txt.
+func (r *ccReading) matchNormalised(sel []int32, path string) Verdict {
 	best, found := rfcRule{}, false
 	for _, gi := range sel {
 		g := r.groups[gi]

@@ -63,6 +63,11 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 	// the crawlers asked so far: a crawler whose pair is one of them gets
 	// the same verdicts on every path, so it can find nothing new.
 	asked := make([][][2]Selection, len(readings))
+	// Each path is made ready for each reading once, when first asked.
+	googleProbes, probes := newProbes(google, paths), make([]pathProbes, len(readings))
+	for i, r := range readings {
+		probes[i] = newProbes(r, paths)
+	}
 	ask := make([]bool, len(readings))
 	for _, name := range f.disagreementCrawlers(crawlers) {
 		token := []string{ExtractAgentToken(name)}
@@ -85,13 +90,13 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 		if !anyAsked {
 			continue
 		}
-		for _, path := range paths {
-			g := googleSel.Match(path)
+		for pi, path := range paths {
+			g := googleSel.MatchProbe(googleProbes.of(pi))
 			for i, r := range readings {
 				if !ask[i] {
 					continue
 				}
-				v := selections[i].Match(path)
+				v := selections[i].MatchProbe(probes[i].of(pi))
 				if v.Allowed == g.Allowed {
 					continue
 				}
@@ -122,6 +127,26 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 		out = append(out, *dis)
 	}
 	return out
+}
+
+// pathProbes are the probes of a reading's paths, each made when first asked.
+type pathProbes struct {
+	r     *Reading
+	paths []string
+	made  []bool
+	p     []Probe
+}
+
+func newProbes(r *Reading, paths []string) pathProbes {
+	return pathProbes{r: r, paths: paths, made: make([]bool, len(paths)), p: make([]Probe, len(paths))}
+}
+
+// of returns the probe of path j.
+func (ps *pathProbes) of(j int) Probe {
+	if !ps.made[j] {
+		ps.p[j], ps.made[j] = ps.r.Probe(ps.paths[j]), true
+	}
+	return ps.p[j]
 }
 
 // disagreementCrawlers returns the crawlers File.Disagreements asks about:

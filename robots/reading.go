@@ -398,29 +398,62 @@ func (s *Selection) Match(url string) Verdict {
 	if s.decided {
 		return s.verdict
 	}
-	r := s.r
+	return s.MatchProbe(s.r.Probe(url))
+}
+
+// A Probe is a URL made ready for one reading's matching: its path as that
+// reading's parser normalises it, or the verdict the URL alone decides
+// (robots.txt itself, a URL Python's urlparse rejects). A caller asking
+// many crawlers about one URL makes its probe once a reading.
+type Probe struct {
+	path    string
+	verdict Verdict
+	decided bool
+}
+
+// Probe makes url ready for the reading's matching ([Selection.MatchProbe]).
+func (r *Reading) Probe(url string) Probe {
 	switch r.sem {
 	case SemanticsPythonLegacy:
 		path, ok := pyRequestPath(url)
-		if !ok {
-			return Verdict{} // urlparse raised: can_fetch is false
-		}
-		return r.py.allowance(s.entry, s.hasEntry, path)
+		return Probe{path: path, decided: !ok} // urlparse raised: can_fetch is false
 	case SemanticsRFC9309:
 		var b strings.Builder
 		path, v, decided := rfcPath(&b, url)
-		if decided {
-			return v
-		}
-		return rfcMatchGroups(r.rfc.rules, r.rfc.groups, s.groups, path)
+		return Probe{path: path, verdict: v, decided: decided}
 	case SemanticsPython:
 		path, ok := pyRFCRequestPath(url)
-		if !ok {
-			return Verdict{} // urlparse raised: can_fetch is false
-		}
-		return rfcMatchGroups(r.py2.rules, r.py2.groups, s.groups, path)
+		return Probe{path: path, decided: !ok} // urlparse raised: can_fetch is false
 	case SemanticsCrawlerCommons:
-		return r.cc.matchGroups(s.groups, url)
+		path := PathOf(url)
+		if path == "/robots.txt" {
+			return Probe{verdict: Verdict{Allowed: true}, decided: true} // testRobotsTxtAlwaysAllowed
+		}
+		var b strings.Builder
+		return Probe{path: ccNormalise(&b, path, true)}
 	}
-	return r.f.matchGroups(s.groups, PathOf(url))
+	return Probe{path: PathOf(url)}
+}
+
+// MatchProbe is [Selection.Match] of the URL p was made from, p made by
+// the selection's reading.
+func (s *Selection) MatchProbe(p Probe) Verdict {
+	switch {
+	case s.decided:
+		return s.verdict
+	case p.decided:
+		return p.verdict
+	}
+	r := s.r
+	switch r.sem {
+	case SemanticsPythonLegacy:
+		return r.py.allowance(s.entry, s.hasEntry, p.path)
+	case SemanticsRFC9309:
+		return rfcMatchGroups(r.rfc.rules, r.rfc.groups, s.groups, p.path)
+	case SemanticsPython:
+		return rfcMatchGroups(r.py2.rules, r.py2.groups, s.groups, p.path)
+	case SemanticsCrawlerCommons:
+		return r.cc.matchNormalised(s.groups, p.path)
+	}
+	return r.f.matchGroups(s.groups, p.path)
 }
