@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 
 var lintCmd = &Command{
 	Name:  "lint",
-	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--readings=false] [--color WHEN] [--codes] [--explain CODE] [--cpuprofile FILE] FILE...",
+	Usage: "lint [--format text|json|sarif] [--severity LEVEL] [--ignore CODE,...] [--readings=false] [--color WHEN] [-j N] [--codes] [--explain CODE] [--cpuprofile FILE] FILE...",
 	Short: "check robots.txt files the way Google reads them",
 	Long: `
 Lint reads each robots.txt FILE ("-" is standard input) and reports every
@@ -52,6 +53,9 @@ With --format json the findings are one JSON array of
 are a SARIF 2.1.0 log with one run, for code-scanning tools; a finding on
 standard input has no location, one about the whole file no region.
 
+-j N checks N files at once (default: the number of CPUs); the output is
+the same, in the order the files are given.
+
 Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 2 on a usage error or a file that cannot be read.`,
 	Flags: func(fs *flag.FlagSet) func(*Env, []string) int {
@@ -62,6 +66,7 @@ Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 		fs.StringVar(&o.severity, "severity", "", "show findings of this `level` or worse: error, warning or info (default: warning on a terminal, info otherwise)")
 		fs.Var(&ignore, "ignore", "drop findings with these `codes` (comma-separated, repeatable)")
 		fs.BoolVar(&o.readings, "readings", true, "also name the lines other parsers read differently (parsers-disagree-CLASS)")
+		fs.IntVar(&o.jobs, "j", 0, "files checked at once (default: the number of CPUs)")
 		codes := fs.Bool("codes", false, "list the diagnostic codes and exit")
 		explain := fs.String("explain", "", "print the documentation of the diagnostic `CODE` and exit")
 		profile := profileFlag(fs)
@@ -90,6 +95,7 @@ Exit status: 1 when any error finding remains after --ignore, 0 otherwise,
 type lintOptions struct {
 	format, color, severity string
 	readings                bool // compare the other parsers' readings
+	jobs                    int  // files checked at once; 0: GOMAXPROCS
 
 	term   bool            // the terminal form
 	min    robots.Severity // the least severity shown
@@ -168,18 +174,18 @@ func lint(env *Env, files []string, o *lintOptions) int {
 	// The plain form is written as it is found, each finding formatted
 	// into one reused buffer: nothing is kept from one file to the next.
 	var plain *bufio.Writer
-	var line, body []byte
+	var line []byte
 	if o.format == "text" && !o.term {
 		plain = bufio.NewWriterSize(env.Stdout, 64<<10)
 	}
-	for _, file := range files {
-		f, err := parseRobotsFile(env, file, &body)
-		if err != nil {
-			env.errorf("lint: %v", err)
+	lintFiles(env, files, o, func(l *linted) {
+		file, f := l.name, l.f
+		if l.err != nil {
+			env.errorf("lint: %v", l.err)
 			code = exitUsage
-			continue
+			return
 		}
-		for _, d := range fileFindings(f, o.readings) {
+		for _, d := range l.findings {
 			name, sev := d.Code.String(), d.Severity()
 			if o.ignore[name] {
 				continue
@@ -200,7 +206,7 @@ func lint(env *Env, files []string, o *lintOptions) int {
 			res.shown = append(res.shown, finding{File: file, Line: d.Line, Code: name, Severity: sev.String(),
 				Message: d.Message(f), sev: sev, text: d.Text(f), start: start, end: end})
 		}
-	}
+	})
 	var err error
 	switch {
 	case plain != nil:
@@ -220,6 +226,77 @@ func lint(env *Env, files []string, o *lintOptions) int {
 	}
 	return code
 }
+
+// linted is one file read and checked: its File and findings, or the
+// error that kept it from being read.
+type linted struct {
+	name     string
+	f        *robots.File
+	findings []robots.Diagnostic
+	err      error
+	done     chan struct{} // closed when the fields above are set
+}
+
+// check reads and checks l's file, reusing buf for its bytes.
+func (l *linted) check(env *Env, o *lintOptions, buf *[]byte) {
+	if l.f, l.err = parseRobotsFile(env, l.name, buf); l.err == nil {
+		l.findings = fileFindings(l.f, o.readings)
+	}
+}
+
+// lintFiles reads and checks files on o.jobs goroutines (GOMAXPROCS when
+// 0) and calls emit with each, on the caller's goroutine, in the order of
+// files. At most lintWindow files a worker are in flight, so memory
+// follows the workers, not the files. Standard input ("-") is read on
+// the caller's goroutine, in its turn.
+func lintFiles(env *Env, files []string, o *lintOptions, emit func(*linted)) {
+	jobs := o.jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	var buf []byte
+	if jobs == 1 {
+		for _, name := range files {
+			l := &linted{name: name}
+			l.check(env, o, &buf)
+			emit(l)
+		}
+		return
+	}
+	work, inOrder := make(chan *linted), make(chan *linted, lintWindow*jobs)
+	for range jobs {
+		go func() {
+			var buf []byte
+			for l := range work {
+				l.check(env, o, &buf)
+				close(l.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		defer close(inOrder)
+		for _, name := range files {
+			l := &linted{name: name, done: make(chan struct{})}
+			inOrder <- l
+			if name != "-" {
+				work <- l
+			}
+		}
+	}()
+	for l := range inOrder {
+		if l.name == "-" {
+			l.check(env, o, &buf)
+		} else {
+			<-l.done
+		}
+		emit(l)
+	}
+}
+
+// lintWindow is how many files a worker may have read ahead of the one
+// being written.
+const lintWindow = 4
 
 // appendPlainFinding appends the plain form of finding d of f, read from
 // file, to dst: "FILE:LINE: SEVERITY: MESSAGE [CODE]" and a newline.

@@ -85,6 +85,51 @@ func TestLintManyFilesReuseBuffers(t *testing.T) {
 	}
 }
 
+// Lint on several workers prints what it prints on one, in the order the
+// files are given, whatever order they finish in: many files of different
+// sizes (a long one first, so that later ones finish before it), a missing
+// file and standard input among them, in every format; standard input is
+// read once, in its turn.
+func TestLintWorkersKeepOrder(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var files []string
+	for i := range 60 {
+		body := fmt.Sprintf("User-agent: bot%d\nDisallow: p%d\nDissallow: /b\n", i, i)
+		if i%7 == 0 {
+			body += strings.Repeat("Disallow: /a*\nAllow: /x/\n", 300*(1+i%3))
+		}
+		name := fmt.Sprintf("r%02d.txt", i)
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+		switch i {
+		case 20:
+			files = append(files, "missing.txt")
+		case 40:
+			files = append(files, "-")
+		}
+	}
+	lint := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &Env{Stdin: strings.NewReader("User-agent: *\nDisallow: stdin\n"), Stdout: &out, Stderr: &errb, Terminal: func(io.Writer) bool { return false }}
+		code := runEnv(env, append(append([]string{"lint"}, args...), files...))
+		return code, out.String(), errb.String()
+	}
+	for _, format := range []string{"text", "json", "sarif"} {
+		code1, out1, err1 := lint("-j", "1", "--format", format)
+		if !strings.Contains(out1, "stdin") || !strings.Contains(out1, "r59.txt") || !strings.Contains(err1, "missing.txt") {
+			t.Fatalf("%s: one worker's output lacks a file:\n%.1000s\n%s", format, out1, err1)
+		}
+		for _, j := range []string{"2", "5", "16"} {
+			code, out, errs := lint("-j", j, "--format", format)
+			if code != code1 || out != out1 || errs != err1 {
+				t.Errorf("%s, -j %s: exit %d, output differs from -j 1's (exit %d):\n%.1500s\nwant\n%.1500s\nstderr %q, want %q", format, j, code, code1, out, out1, errs, err1)
+			}
+		}
+	}
+}
+
 // On a terminal: colour, the source line with a caret under the pattern,
 // no info findings, a summary.
 func TestLintTerminal(t *testing.T) {
