@@ -267,7 +267,8 @@ func TestExamplePath(t *testing.T) {
 // (Google's and the reading's) an earlier crawler had, finds what asking
 // every reading of every crawler on every path finds, examples included:
 // over every 30th body of the egonkm corpus with the tracked crawlers,
-// and a file where two crawlers share every selection.
+// a file where two crawlers share every selection, and one whose values
+// Google cuts.
 func TestDisagreementsAskEveryCrawler(t *testing.T) {
 	var names []string
 	for _, c := range trackedCrawlers {
@@ -282,6 +283,10 @@ func TestDisagreementsAskEveryCrawler(t *testing.T) {
 	}
 	check("two bots", ParseString("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nUser-agent: bot\nDisallow: /x\n"),
 		[]string{"Google-Extended", "GPTBot", "Googlebot", "CCBot"})
+	// Values Google cuts ("008" to nothing, "Twitterbot/1.0" to a token)
+	// asked as crawlers: the shortcuts for product tokens do not hold.
+	check("cut values", ParseString("User-agent: *\nDisallow: /voting\n\nUser-agent: 008\nDisallow: /\t\n\nUser-agent: Twitterbot/1.0\nDisallow: /t\n"),
+		[]string{"GPTBot"})
 	bodies := testutil.TarBodies(t, testutil.Corpus(t, "robots", "egonkm-robots-txt", "robots.tar.gz"))
 	files, found := 0, 0
 	for i := 0; i < len(bodies); i += 30 {

@@ -69,6 +69,14 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 		probes[i] = newProbes(r, paths)
 	}
 	ask := make([]bool, len(readings))
+	// A reading that gives a crawler Google's verdicts on every path, as
+	// the census's shortcuts prove from the file's lines, is not asked.
+	readsAsGoogle := f.ReadsAsGoogle(SemanticsRFC9309) // crawler-commons' too
+	pyAlike := make([]bool, len(readings))
+	for i, r := range readings {
+		pyAlike[i] = f.PythonReadsAsGoogle(r.sem)
+	}
+	var tokenSel Selection
 	for _, name := range f.disagreementCrawlers(crawlers) {
 		token := []string{ExtractAgentToken(name)}
 		// Each reading chooses the crawler's groups once, for every path.
@@ -78,6 +86,9 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 			agents := token
 			if r.sem == SemanticsPythonLegacy || r.sem == SemanticsPython {
 				agents = []string{name}
+			}
+			if ask[i] = !readsAlike(f, r.sem, name, readsAsGoogle, pyAlike[i], google, &googleSel, &tokenSel); !ask[i] {
+				continue
 			}
 			sel := &selections[i]
 			r.Select(agents, sel)
@@ -127,6 +138,36 @@ func (f *File) Disagreements(crawlers []string) []Disagreement {
 		out = append(out, *dis)
 	}
 	return out
+}
+
+// readsAlike reports whether reading sem of f gives the crawler name
+// Google's verdicts on every path, googleSel being Google's selection for
+// the crawler's token: by the census's shortcuts, rfc9309 and
+// crawler-commons where f reads as Google (readsAsGoogle, ReadsAsGoogle)
+// for a name that is a product token (AgentsReadAsGoogle); a python reading where f reads as
+// Google (pyAlike, PythonReadsAsGoogle) and Google's groups for the token
+// Python's reading maps the name to (PythonTokenAsGoogle) are the
+// crawler's. tokenSel is memory for that selection.
+func readsAlike(f *File, sem Semantics, name string, readsAsGoogle, pyAlike bool, google *Reading, googleSel, tokenSel *Selection) bool {
+	switch {
+	case sem == SemanticsRFC9309 || sem == SemanticsCrawlerCommons:
+		// The shortcut holds for product tokens: a name Google cuts ("360Spider"
+		// to nothing, "Twitterbot/1.0" to "Twitterbot") is not one.
+		token := ExtractAgentToken(name)
+		return readsAsGoogle && token != "" && token == name && f.AgentsReadAsGoogle(sem, []string{token})
+	case pyAlike:
+		token, ok := f.PythonTokenAsGoogle(sem, name)
+		if !ok {
+			return false
+		}
+		var agents []string
+		if token != "" {
+			agents = []string{token}
+		}
+		google.Select(agents, tokenSel)
+		return tokenSel.sameAs(googleSel)
+	}
+	return false
 }
 
 // pathProbes are the probes of a reading's paths, each made when first asked.
