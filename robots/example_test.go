@@ -186,3 +186,29 @@ Allow: /
 	// CCBot disallowed template false
 	// 16 template-block-cancelled
 }
+
+// A reading gives another parser's verdicts. To ask many URLs for many
+// crawlers, select each crawler's groups once (Select) and make each URL
+// ready for the reading once (Probe): MatchProbe then only matches.
+// Python's robotparser before 3.13 takes '*' in a path literally.
+func ExampleReading_Probe() {
+	f := robots.ParseString("User-agent: *\nDisallow: /*.pdf\n\nUser-agent: GPTBot\nDisallow: /\n")
+	legacy := f.As(robots.SemanticsPythonLegacy)
+	urls := []string{"https://example.com/a.pdf", "https://example.com/a.html"}
+	probes := make([]robots.Probe, len(urls))
+	for i, u := range urls {
+		probes[i] = legacy.Probe(u)
+	}
+	var sel robots.Selection
+	for _, crawler := range []string{"GPTBot", "OtherBot"} {
+		legacy.Select([]string{crawler}, &sel)
+		for i, u := range urls {
+			fmt.Println(crawler, u, sel.MatchProbe(probes[i]).Allowed, f.Allowed(u, crawler))
+		}
+	}
+	// Output:
+	// GPTBot https://example.com/a.pdf false false
+	// GPTBot https://example.com/a.html false false
+	// OtherBot https://example.com/a.pdf true false
+	// OtherBot https://example.com/a.html true true
+}
