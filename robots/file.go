@@ -54,21 +54,34 @@ type File struct {
 	agents  []Agent // backing array of the groups' agents
 	// lines is the line list of the parse: every line of text[bom:] as
 	// Google's parser splits it (at CR, LF and CRLF), line n at index n-1,
-	// raw (comments, whitespace and bytes past MaxLineBytes or a NUL kept).
-	// The readings other than Google's derive their own grouping from it
-	// ([File.As]) instead of splitting the body again; nil for a body the
-	// status makes crawlers ignore.
-	lines []string
+	// each as its offset in text and its class (lineRef; the text of line
+	// n is f.line(n-1): raw, comments, whitespace and bytes past
+	// MaxLineBytes or a NUL kept). The readings other than Google's derive
+	// their own grouping from it ([File.As]) instead of splitting the body
+	// again; nil for a body the status makes crawlers ignore.
+	lines []lineRef
 	// templates are the template blocks recognised in the file, in line
 	// order; nil when there are none.
 	templates []TemplateBlock
-	// classes is the class of each line of lines when the text is
-	// classifiable (lineClass, classifiableText), for the readings to
-	// reuse; nil otherwise. classesNonASCII: the text classified has bytes
-	// outside ASCII (asciiLineClasses).
-	classes         []lineClass
+	// classified: the lines have classes (lineClass), for the readings to
+	// reuse: the text is classifiable (classifiableText); when it is not,
+	// every line's class is lineSlow. classesNonASCII: the text classified
+	// has bytes outside ASCII (asciiClassified).
+	classified      bool
 	classesNonASCII bool
 }
+
+// lineRef is one line of a File's line list: where the line starts in the
+// File's text, and its class (lineSlow when the File is not classified).
+// Its end is where the next line starts, less the line ending: a line list
+// costs 8 bytes a line and holds no pointer.
+type lineRef struct {
+	start uint32
+	class lineClass
+}
+
+// maxLinesText is the longest text whose lines a lineRef can place.
+const maxLinesText = math.MaxUint32
 
 // Group is a run of user-agent lines and the rules that follow them, as
 // Google's parser groups them: a group ends at the first user-agent line
@@ -240,7 +253,7 @@ func (f *File) lineText(n int) string {
 		return ""
 	}
 	if n <= len(f.lines) {
-		return f.lines[n-1]
+		return f.line(n - 1)
 	}
 	for l := range f.Lines() {
 		if l.Number == n {
@@ -248,6 +261,27 @@ func (f *File) lineText(n int) string {
 		}
 	}
 	return ""
+}
+
+// line returns the text of line i+1 of f's line list (index i) as written,
+// without its line ending: it runs up to the next line's start, less the
+// LF, CR or CRLF before it, or to the end of the text for the last line.
+func (f *File) line(i int) string {
+	start, end := int(f.lines[i].start), len(f.text)
+	if i+1 < len(f.lines) {
+		end = int(f.lines[i+1].start) - 1 // the line ending's last byte
+		if f.text[end] == '\n' && end > start && f.text[end-1] == '\r' {
+			end--
+		}
+	}
+	return f.text[start:end]
+}
+
+// classValue returns the value of line i+1 of f's line list (index i) as
+// its class places it: a classified user-agent, allow or disallow line's.
+func (f *File) classValue(i int) string {
+	l := f.lines[i]
+	return l.class.value(f.text[l.start:])
 }
 
 // groupAgents returns the user-agent lines of group g, nil for -1 (a line

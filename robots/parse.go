@@ -33,10 +33,13 @@ func ParsePrefix(r Response, prefix []byte, size int) *File {
 // ParseResponseString is [ParseResponse] for a string, without the copy.
 func ParseResponseString(r Response, body string) *File { return parse(r, body, len(body)) }
 
-// ParseUncut parses all of body, ignoring the [MaxBytes] cut. Its verdicts
-// are not Google's for a longer body; they tell what the rules after the
-// cut would decide. The [Oversize] diagnostic is still reported.
-func ParseUncut(body []byte) *File { return parseText(Response{}, string(body), len(body)) }
+// ParseUncut parses all of body, ignoring the [MaxBytes] cut, up to 4 GiB
+// (the most a File's line list places). Its verdicts are not Google's for
+// a longer body; they tell what the rules after the cut would decide. The
+// [Oversize] diagnostic is still reported.
+func ParseUncut(body []byte) *File {
+	return parseText(Response{}, string(body[:min(uint64(len(body)), maxLinesText)]), len(body))
+}
 
 // parse parses text, the first MaxBytes (or fewer) of a body of size bytes.
 func parse(r Response, text string, size int) *File {
@@ -67,7 +70,7 @@ func parseWithoutTemplates(text string) *File {
 func parseWith(p parser, r Response, text string, size int) *File {
 	f := &File{Response: r, Size: size, text: text}
 	s := scratchPool.Get().(*scratch)
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes = s.rules, s.diags, s.groups, s.agents, s.lines, s.classes
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = s.rules, s.diags, s.groups, s.agents, s.lines
 	p.f, p.cur, p.s = f, -1, s
 	p.run()
 	s.release()
@@ -161,10 +164,11 @@ func (p *parser) run() {
 		text = t
 		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
 		if p.keepLines {
-			f.lines = append(f.lines, t)
+			ref := lineRef{start: uint32(f.bom + sp.start)}
 			if classes {
-				f.classes = append(f.classes, classOf(&l))
+				ref.class = classOf(&l)
 			}
+			f.lines = append(f.lines, ref)
 		}
 		if !p.noTemplates {
 			p.noteForTemplates(&l)
@@ -908,8 +912,8 @@ func (p *parser) keep() {
 	f, s := p.f, p.s
 	p.forgetGroupRules()
 	p.forgetAgents()
-	s.rules, s.diags, s.groups, s.agents, s.lines, s.classes = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines), exact(f.classes)
+	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}

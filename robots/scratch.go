@@ -17,9 +17,7 @@ type scratch struct {
 	diags  []Diagnostic
 	groups []Group
 	agents []Agent
-	lines  []string
-	// classes is the class of each line of a plain text (lineClass).
-	classes []lineClass
+	lines  []lineRef
 
 	ruleTable  firstTable // the rules of a large current group (sameRule)
 	agentTable firstTable // the first agent line naming each crawler, in a file of many agents
@@ -53,7 +51,6 @@ func (s *scratch) release() {
 	s.groups = reuse(s.groups)
 	s.agents = reuse(s.agents)
 	s.lines = reuse(s.lines)
-	s.classes = reuse(s.classes)
 	s.dirs = reuse(s.dirs)
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)
