@@ -302,18 +302,6 @@ func (sp *lineSplitter) hashIn(line string) int {
 	return -1
 }
 
-// lineCount returns the number of lines lineSplitter cuts s into: one
-// more than its line endings, a CRLF counted once. It counts with
-// strings.Count, which reads many bytes an instruction, so that the line
-// list can be made at its length before the lines are cut.
-func lineCount(s string) int {
-	n := strings.Count(s, "\n") + 1
-	if strings.IndexByte(s, '\r') >= 0 {
-		n += strings.Count(s, "\r") - strings.Count(s, "\r\n")
-	}
-	return n
-}
-
 // indexFrom returns the index of c in s at or after from, or len(s).
 func indexFrom(s string, c byte, from int) int {
 	if i := strings.IndexByte(s[from:], c); i >= 0 {

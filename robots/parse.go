@@ -70,7 +70,7 @@ func parseWithoutTemplates(text string) *File {
 func parseWith(p parser, r Response, text string, size int) *File {
 	f := &File{Response: r, Size: size, text: text}
 	s := scratchPool.Get().(*scratch)
-	f.Rules, f.Diagnostics, f.Groups, f.agents = s.rules, s.diags, s.groups, s.agents
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = s.rules, s.diags, s.groups, s.agents, s.lines
 	p.f, p.cur, p.s = f, -1, s
 	p.run()
 	s.release()
@@ -153,9 +153,6 @@ func (p *parser) run() {
 	p.rulesMade = !p.quiet
 	f.bom = skipBOM(f.text)
 	sp := newLineSplitter(f.text[f.bom:])
-	if p.keepLines {
-		f.lines = make([]lineRef, 0, lineCount(f.text[f.bom:]))
-	}
 	classes := p.classifiesLines()
 	var text string // the last line
 	var l Line
@@ -910,14 +907,13 @@ func lineEndings(sp *lineSplitter) string {
 
 // keep moves the File's slices out of the scratch space into slices of
 // their exact length, nil when empty (Rules is empty but not nil when the
-// body was read as text, as it always was). The line list needs no move:
-// it is made at its exact length (lineCount).
+// body was read as text, as it always was).
 func (p *parser) keep() {
 	f, s := p.f, p.s
 	p.forgetGroupRules()
 	p.forgetAgents()
-	s.rules, s.diags, s.groups, s.agents = f.Rules, f.Diagnostics, f.Groups, f.agents
-	f.Rules, f.Diagnostics, f.Groups, f.agents = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents)
+	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}

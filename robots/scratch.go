@@ -17,6 +17,7 @@ type scratch struct {
 	diags  []Diagnostic
 	groups []Group
 	agents []Agent
+	lines  []lineRef
 
 	ruleTable  firstTable // the rules of a large current group (sameRule)
 	agentTable firstTable // the first agent line naming each crawler, in a file of many agents
@@ -49,6 +50,7 @@ func (s *scratch) release() {
 	s.diags = reuse(s.diags)
 	s.groups = reuse(s.groups)
 	s.agents = reuse(s.agents)
+	s.lines = reuse(s.lines)
 	s.dirs = reuse(s.dirs)
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)
