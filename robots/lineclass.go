@@ -93,7 +93,11 @@ func (p *parser) classifiesLines() bool {
 	if !p.keepLines {
 		return false
 	}
-	ok, ascii := classifiableText(p.f.text[p.f.bom:])
+	text, plain := p.f.text[p.f.bom:], 0
+	if p.f.bom == 0 {
+		plain = p.plain // the text's plain prefix, which sniff found
+	}
+	ok, ascii := classifiableText(text, plain)
 	p.f.classified, p.f.classesNonASCII = ok, ok && !ascii
 	return ok
 }
@@ -103,9 +107,11 @@ func (p *parser) classifiesLines() bool {
 // runes no reading takes for white space or a line break
 // (classifiableRune), its ASCII bytes plain. ascii reports that s is
 // plain: the shortcuts that compare a file's bytes with what each reading
-// accepts (ReadsAsGoogle, PythonReadsAsGoogle) take only such texts.
-func classifiableText(s string) (ok, ascii bool) {
+// accepts (ReadsAsGoogle, PythonReadsAsGoogle) take only such texts. The
+// first plain bytes of s are known plain, not read again.
+func classifiableText(s string, plain int) (ok, ascii bool) {
 	ascii = true
+	s = s[plain:]
 	for {
 		s = s[plainPrefix(s):]
 		if s == "" {

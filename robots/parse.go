@@ -85,6 +85,7 @@ type parser struct {
 	quiet     bool // not a text file: no per-line diagnostics
 	badUTF8   bool // the text is not UTF-8: its lines are checked one by one
 	hasLT     bool // the text has a '<': a line may hold HTML markup
+	plain     int  // the length of the text's plain prefix (plainPrefix)
 	unsorted  bool // a diagnostic was added out of line order
 	keepLines bool // record every line in File.lines for the other readings
 	// noTemplates: recognise no template block (File.Templates stays nil).
@@ -190,15 +191,19 @@ func (p *parser) run() {
 	p.finish()
 }
 
-// sniff looks at the whole text once: byte order marks, NUL and non-ASCII
-// bytes, binary and HTML content.
+// sniff looks at the whole text: byte order marks, NUL and non-ASCII
+// bytes, binary and HTML content. It finds the text's plain prefix first
+// (plainPrefix: most texts are plain all through), and looks for the
+// bytes that prefix cannot hold only after it.
 //
 //mutate:catch ./robots
 func (p *parser) sniff() {
 	f, t := p.f, p.f.text
-	f.hasNUL = strings.IndexByte(t, 0) >= 0
+	p.plain = plainPrefix(t)
+	rest := t[p.plain:] // where a NUL or a byte outside ASCII can be
+	f.hasNUL = strings.IndexByte(rest, 0) >= 0
 	p.hasLT = strings.IndexByte(t, '<') >= 0
-	p.badUTF8 = hasNonASCII(t) && !utf8.ValidString(t) // a line of valid text is valid: it ends at an ASCII byte
+	p.badUTF8 = hasNonASCII(rest) && !utf8.ValidString(rest) // a line of valid text is valid: it ends at an ASCII byte
 	f.badUTF8 = p.badUTF8
 	switch {
 	case strings.HasPrefix(t, "\xEF\xBB\xBF"):
@@ -208,7 +213,7 @@ func (p *parser) sniff() {
 		p.quiet = true
 		return
 	}
-	if format, binary := sniffBinary(t); binary {
+	if format, binary := sniffBinary(t, p.plain); binary {
 		p.addFile(BinaryContent, format)
 		p.quiet = true
 	} else if kind := markupKind(t, f.Response.ContentType); kind != "" {
