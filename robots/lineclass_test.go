@@ -118,9 +118,10 @@ func TestLineClasses(t *testing.T) {
 	}
 }
 
-// TestPlainWordIsByteByByte: plainWord's masks agree with a check of each
-// byte, for every byte value at every place of a word of plain bytes, and
-// for words of two odd bytes at every pair of places.
+// TestPlainWordIsByteByByte: plainWord's masks, and plainPrefix's over
+// one and two words, agree with a check of each byte, for every byte value
+// at every place of a word of plain bytes, and for words of two odd bytes
+// at every pair of places.
 func TestPlainWordIsByteByByte(t *testing.T) {
 	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 || c == '\t' || c == '\r' || c == '\n' }
 	base := []byte("Allow:/x")
@@ -132,8 +133,17 @@ func TestPlainWordIsByteByByte(t *testing.T) {
 		if got := plainWord(load64(string(w))); got != want {
 			t.Fatalf("plainWord(%q) = %v, want %v", w, got, want)
 		}
-		if got := plainPrefix(string(w) + "abc"); (got >= 8) != want {
-			t.Fatalf("plainPrefix(%q) = %d", string(w)+"abc", got)
+		// Before, after and between plain words, so that the word falls
+		// in each of plainPrefix's loops, at each place in the pair.
+		for _, s := range []string{string(w) + "abc", string(w) + "Allow:/x" + "abc", "Allow:/x" + string(w) + "abc",
+			"Allow:/xAllow:/x" + string(w) + "abc", "Allow:/xAllow:/x" + string(w) + "Allow:/x" + "abc"} {
+			want := 0
+			for want < len(s) && plain(s[want]) {
+				want++
+			}
+			if got := plainPrefix(s); got != want {
+				t.Fatalf("plainPrefix(%q) = %d, want %d", s, got, want)
+			}
 		}
 	}
 	odd := []byte{0, 1, '\t', '\n', 0x0b, '\r', 0x0e, 0x1f, ' ', '~', 0x7f, 0x80, 0xc3, 0xff}
