@@ -33,7 +33,7 @@ func (f *File) ReadsAsGoogle(s Semantics) bool {
 	if s != SemanticsRFC9309 && s != SemanticsCrawlerCommons {
 		return false
 	}
-	if f.Response.bodyIgnored() || f.bom != 0 || strings.IndexByte(f.text, '<') >= 0 {
+	if f.Response.bodyIgnored() || f.bom != 0 || f.hasLT {
 		return false
 	}
 	if !f.asciiClassified() {

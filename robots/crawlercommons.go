@@ -105,7 +105,7 @@ func readCrawlerCommons(f *File, r *ccReading) {
 		lines := ccSplit(u)
 		text, count, lineAt, classified = u, len(lines), func(i int) string { return lines[i] }, false
 	}
-	html := ccLooksHTML(text)
+	html := f.hasLT && ccLooksHTML(text) // a '<' of the text decoded is one of its bytes
 	if html && !ccHasUserAgent(text) {
 		r.allowAll = true
 		return

@@ -48,6 +48,9 @@ type File struct {
 	readings atomic.Pointer[[]Disagreement]
 	bom      int // bytes of byte order mark skipped at the start of text
 	hasNUL   bool
+	// hasLT: the text has a '<' (sniff); without one it holds no markup,
+	// which the readings need not look for.
+	hasLT bool
 	// badUTF8: the text is not valid UTF-8 (a body Python's read() cannot
 	// decode).
 	badUTF8 bool

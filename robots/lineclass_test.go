@@ -71,7 +71,7 @@ func unclassified(f *File) *File {
 		lines[i] = lineRef{start: l.start}
 	}
 	return &File{Response: f.Response, Size: f.Size, Groups: f.Groups, Rules: f.Rules,
-		text: f.text, bom: f.bom, hasNUL: f.hasNUL, badUTF8: f.badUTF8, agents: f.agents, lines: lines}
+		text: f.text, bom: f.bom, hasNUL: f.hasNUL, hasLT: f.hasLT, badUTF8: f.badUTF8, agents: f.agents, lines: lines}
 }
 
 // TestLineClasses checks the classes of the lines of a plain text and that

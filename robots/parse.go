@@ -203,6 +203,7 @@ func (p *parser) sniff() {
 	rest := t[p.plain:] // where a NUL or a byte outside ASCII can be
 	f.hasNUL = strings.IndexByte(rest, 0) >= 0
 	p.hasLT = strings.IndexByte(t, '<') >= 0
+	f.hasLT = p.hasLT
 	p.badUTF8 = hasNonASCII(rest) && !utf8.ValidString(rest) // a line of valid text is valid: it ends at an ASCII byte
 	f.badUTF8 = p.badUTF8
 	switch {
