@@ -17,7 +17,7 @@ import (
 //
 // The kind is the low classKindBits bits; the value's start and end
 // offsets in the line are the next classOffsetBits bits each, so a class
-// fits in 32 bits beside its line's offset (lineRef): a line of
+// fits in 32 bits beside its line's offsets (lineRef): a line of
 // maxClassedLine bytes or more is lineSlow.
 type lineClass uint32
 

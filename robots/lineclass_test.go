@@ -68,7 +68,7 @@ func TestLineClassesChangeNoVerdict(t *testing.T) {
 func unclassified(f *File) *File {
 	lines := make([]lineRef, len(f.lines))
 	for i, l := range f.lines {
-		lines[i] = lineRef{start: l.start}
+		lines[i] = lineRef{start: l.start, end: l.end}
 	}
 	return &File{Response: f.Response, Size: f.Size, Groups: f.Groups, Rules: f.Rules,
 		text: f.text, bom: f.bom, hasNUL: f.hasNUL, hasLT: f.hasLT, badUTF8: f.badUTF8, agents: f.agents, lines: lines}

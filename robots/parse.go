@@ -165,7 +165,7 @@ func (p *parser) run() {
 		text = t
 		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
 		if p.keepLines {
-			ref := lineRef{start: uint32(f.bom + sp.start)}
+			ref := lineRef{start: uint32(f.bom + sp.start), end: uint32(f.bom + sp.start + len(t))}
 			if classes {
 				ref.class = classOf(&l)
 			}
