@@ -2,6 +2,7 @@ package robots
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -211,5 +212,46 @@ func TestLooksLikeSeveralPathsAsFields(t *testing.T) {
 		if got, want := looksLikeSeveralPaths(v), byFields(v); got != want {
 			t.Errorf("%q: %v, strings.Fields reads %v", v, got, want)
 		}
+	}
+}
+
+// TestSniffBinaryAfterPlainPrefix: sniffBinary told the text's plain
+// prefix (which sniff finds first) gives the verdict it gives when it
+// reads every byte, for texts whose odd bytes (DEL, which plain text may
+// hold, other control bytes, NUL runs, U+FFFD, bytes outside ASCII) come
+// at every place around the prefix's end and the window's; a plain text
+// full of DEL is binary.
+func TestSniffBinaryAfterPlainPrefix(t *testing.T) {
+	base := strings.Repeat("Disallow: /a\n", 120) // 1560 bytes, over binaryWindow
+	odd := []string{"\x7f", "\x7f\x7f\x7f", "\x01", "\x00\x00", "\uFFFD", "\u00e9", "\x0b"}
+	binaries := 0
+	for _, o := range odd {
+		for _, at := range []int{0, 1, 7, 8, 9, 500, binaryWindow - 2, binaryWindow - 1, binaryWindow, 1500} {
+			for _, every := range []int{1, 3, 9, 40} {
+				var b strings.Builder
+				b.WriteString(base[:at])
+				for i := at; i < len(base); i++ {
+					if (i-at)%every == 0 {
+						b.WriteString(o)
+					}
+					b.WriteByte(base[i])
+				}
+				s := b.String()
+				_, want := sniffBinary(s, 0)
+				if _, got := sniffBinary(s, plainPrefix(s)); got != want {
+					t.Fatalf("%q every %d bytes from %d: binary %v after the plain prefix, %v from the start", o, every, at, got, want)
+				}
+				binaries += btoi(want)
+			}
+		}
+	}
+	if binaries == 0 {
+		t.Error("no text was binary: the comparison proves little")
+	}
+	if _, binary := sniffBinary(strings.Repeat("a\x7f", 300), plainPrefix(strings.Repeat("a\x7f", 300))); !binary {
+		t.Error("a plain text full of DEL is not binary")
+	}
+	if codes := codesOf(ParseString("User-agent: *\nDisallow: /\n" + strings.Repeat("a\x7f", 300))); !slices.Contains(codes, "0:binary-content") {
+		t.Errorf("a text full of DEL: %v, want binary-content", codes)
 	}
 }

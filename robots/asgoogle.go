@@ -33,22 +33,21 @@ func (f *File) ReadsAsGoogle(s Semantics) bool {
 	if s != SemanticsRFC9309 && s != SemanticsCrawlerCommons {
 		return false
 	}
-	if f.Response.bodyIgnored() || f.bom != 0 || strings.IndexByte(f.text, '<') >= 0 {
+	if f.Response.bodyIgnored() || f.bom != 0 || f.hasLT {
 		return false
 	}
-	classes := f.asciiLineClasses()
-	if classes == nil {
+	if !f.asciiClassified() {
 		return false
 	}
-	for i, c := range classes {
-		switch c.kind() {
+	for i, l := range f.lines {
+		switch l.class.kind() {
 		case lineNone, lineOther:
 		case lineUserAgent:
-			if v := c.value(f.lines[i]); v != "*" && isGlobalAgent(v) {
+			if v := f.classValue(i); v != "*" && isGlobalAgent(v) {
 				return false
 			}
 		case lineAllow, lineDisallow:
-			if !googleAlikeRule(c.value(f.lines[i])) {
+			if !googleAlikeRule(f.classValue(i)) {
 				return false
 			}
 		default:

@@ -100,11 +100,12 @@ func readCrawlerCommons(f *File, r *ccReading) {
 		r.allowAll = true
 		return
 	}
-	lines, classes := f.lines, f.lineClasses()
+	count, lineAt, classified := len(f.lines), f.line, f.classified
 	if u, ok := ccUTF16(f.text); ok {
-		text, lines, classes = u, ccSplit(u), nil
+		lines := ccSplit(u)
+		text, count, lineAt, classified = u, len(lines), func(i int) string { return lines[i] }, false
 	}
-	html := ccLooksHTML(text)
+	html := f.hasLT && ccLooksHTML(text) // a '<' of the text decoded is one of its bytes
 	if html && !ccHasUserAgent(text) {
 		r.allowAll = true
 		return
@@ -113,19 +114,19 @@ func readCrawlerCommons(f *File, r *ccReading) {
 	r.rules = make([]rfcRule, 0, len(f.Rules))
 	r.groups = make([]ccGroup, 0, len(f.Groups))
 	b := ccBuilder{r: r, html: html}
-	if classes != nil && !html { // the lines are Google's, and their values too
-
-		for i, line := range lines {
-			if c := classes[i]; c.kind() != lineSlow {
-				b.record(i+1, ccKindOfClass(c), c.value(line))
+	if classified && !html { // the lines are Google's, and their values too
+		for i, l := range f.lines {
+			if l.class.kind() != lineSlow {
+				b.record(i+1, ccKindOfClass(l.class), f.classValue(i))
 			} else {
-				b.line(i+1, line)
+				b.line(i+1, f.line(i))
 			}
 		}
 		return
 	}
 	extra := strings.Contains(text, "\u0085") || strings.Contains(text, "\u2028") || strings.Contains(text, "\u2029")
-	for i, line := range lines {
+	for i := range count {
+		line := lineAt(i)
 		if !extra {
 			b.line(i+1, line)
 			continue
@@ -583,7 +584,8 @@ func (r *ccReading) global(g ccGroup) bool {
 // line that makes it disallow everything, when the crawler's group has
 // one crawl delay.
 func ccBigDelayLine(f *File) int {
-	for i, line := range f.lines {
+	for i := range f.lines {
+		line := f.line(i)
 		if c, _, ok := strings.Cut(line, "#"); ok {
 			line = c
 		}

@@ -48,27 +48,43 @@ type File struct {
 	readings atomic.Pointer[[]Disagreement]
 	bom      int // bytes of byte order mark skipped at the start of text
 	hasNUL   bool
+	// hasLT: the text has a '<' (sniff); without one it holds no markup,
+	// which the readings need not look for.
+	hasLT bool
 	// badUTF8: the text is not valid UTF-8 (a body Python's read() cannot
 	// decode).
 	badUTF8 bool
 	agents  []Agent // backing array of the groups' agents
 	// lines is the line list of the parse: every line of text[bom:] as
 	// Google's parser splits it (at CR, LF and CRLF), line n at index n-1,
-	// raw (comments, whitespace and bytes past MaxLineBytes or a NUL kept).
-	// The readings other than Google's derive their own grouping from it
-	// ([File.As]) instead of splitting the body again; nil for a body the
-	// status makes crawlers ignore.
-	lines []string
+	// each as its offsets in text and its class (lineRef; the text of line
+	// n is f.line(n-1): raw, comments, whitespace and bytes past
+	// MaxLineBytes or a NUL kept). The readings other than Google's derive
+	// their own grouping from it ([File.As]) instead of splitting the body
+	// again; nil for a body the status makes crawlers ignore.
+	lines []lineRef
 	// templates are the template blocks recognised in the file, in line
 	// order; nil when there are none.
 	templates []TemplateBlock
-	// classes is the class of each line of lines when the text is
-	// classifiable (lineClass, classifiableText), for the readings to
-	// reuse; nil otherwise. classesNonASCII: the text classified has bytes
-	// outside ASCII (asciiLineClasses).
-	classes         []lineClass
+	// classified: the lines have classes (lineClass), for the readings to
+	// reuse: the text is classifiable (classifiableText); when it is not,
+	// every line's class is lineSlow. classesNonASCII: the text classified
+	// has bytes outside ASCII (asciiClassified).
+	classified      bool
 	classesNonASCII bool
 }
+
+// lineRef is one line of a File's line list: where the line starts and
+// ends in the File's text (its line ending left out), and its class
+// (lineSlow when the File is not classified). A line list costs 12 bytes
+// a line and holds no pointer.
+type lineRef struct {
+	start, end uint32
+	class      lineClass
+}
+
+// maxLinesText is the longest text whose lines a lineRef can place.
+const maxLinesText = math.MaxUint32
 
 // Group is a run of user-agent lines and the rules that follow them, as
 // Google's parser groups them: a group ends at the first user-agent line
@@ -240,7 +256,7 @@ func (f *File) lineText(n int) string {
 		return ""
 	}
 	if n <= len(f.lines) {
-		return f.lines[n-1]
+		return f.line(n - 1)
 	}
 	for l := range f.Lines() {
 		if l.Number == n {
@@ -248,6 +264,20 @@ func (f *File) lineText(n int) string {
 		}
 	}
 	return ""
+}
+
+// line returns the text of line i+1 of f's line list (index i) as written,
+// without its line ending.
+func (f *File) line(i int) string {
+	l := f.lines[i]
+	return f.text[l.start:l.end]
+}
+
+// classValue returns the value of line i+1 of f's line list (index i) as
+// its class places it: a classified user-agent, allow or disallow line's.
+func (f *File) classValue(i int) string {
+	l := f.lines[i]
+	return l.class.value(f.text[l.start:])
 }
 
 // groupAgents returns the user-agent lines of group g, nil for -1 (a line

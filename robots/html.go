@@ -79,8 +79,9 @@ const (
 // than tab, LF, VT, FF and CR, and U+FFFD replacement characters (binary
 // data once decoded as UTF-8, each counting once). A run of NUL bytes
 // counts once, and NUL padding at the end of the body not at all: a text
-// file with stray NULs is text.
-func sniffBinary(s string) (format string, binary bool) {
+// file with stray NULs is text. The first plain bytes of s (plainText)
+// hold no such byte but DEL: they are only searched for DEL.
+func sniffBinary(s string, plain int) (format string, binary bool) {
 	for i := range binaryFormats {
 		if hasMagic(s, binaryFormats[i].magic) {
 			return binaryFormats[i].key, true
@@ -91,7 +92,8 @@ func sniffBinary(s string) (format string, binary bool) {
 		return "", s != "" // nothing but NUL bytes
 	}
 	w := t[:min(len(t), binaryWindow)]
-	odd := controlBytes(w) + strings.Count(w, "\uFFFD")
+	p := min(plain, len(w))
+	odd := strings.Count(w[:p], "\x7f") + controlBytes(w[p:]) + strings.Count(w[p:], "\uFFFD")
 	return "", odd*10 > len(w) || odd >= minStrayControls && odd*strayShare > len(w)
 }
 

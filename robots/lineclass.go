@@ -15,9 +15,20 @@ import (
 // RFC 9309's SP and HTAB) is only space and tab, no line break but CR and
 // LF exists, and no byte is replaced (the text is UTF-8).
 //
-// The kind is the low byte; the value's start and end offsets are the
-// next 28 bits each (a line of a file is shorter than 2^28 bytes).
-type lineClass uint64
+// The kind is the low classKindBits bits; the value's start and end
+// offsets in the line are the next classOffsetBits bits each, so a class
+// fits in 32 bits beside its line's offsets (lineRef): a line of
+// maxClassedLine bytes or more is lineSlow.
+type lineClass uint32
+
+const (
+	classKindBits   = 4
+	classOffsetBits = 14
+	// maxClassedLine is the length from which a line is lineSlow: its
+	// value's offsets would not fit in classOffsetBits. Google cuts lines
+	// at MaxLineBytes anyway, which such lines pass or nearly.
+	maxClassedLine = 1 << classOffsetBits
+)
 
 const (
 	// lineSlow: the readings read the line themselves (a missing colon,
@@ -42,7 +53,7 @@ func classOf(l *Line) lineClass {
 	default:
 		return lineSlow
 	}
-	if l.MissingColon || l.Typo || l.Prefix || l.TooLong || len(l.KeyText) != len(l.Key.String()) {
+	if l.MissingColon || l.Typo || l.Prefix || l.TooLong || len(l.Text) >= maxClassedLine || len(l.KeyText) != len(l.Key.String()) {
 		return lineSlow
 	}
 	var kind lineClass
@@ -63,27 +74,31 @@ func classOf(l *Line) lineClass {
 		start++
 	}
 	end := start + len(l.Value)
-	return kind | lineClass(start)<<8 | lineClass(end)<<36
+	return kind | lineClass(start)<<classKindBits | lineClass(end)<<(classKindBits+classOffsetBits)
 }
 
 // kind is the class without its offsets.
-func (c lineClass) kind() lineClass { return c & 0xFF }
+func (c lineClass) kind() lineClass { return c & (1<<classKindBits - 1) }
 
 // value is the value of the line text, trimmed, as Google found it.
 func (c lineClass) value(text string) string {
-	return text[c>>8&(1<<28-1) : c>>36]
+	return text[c>>classKindBits&(1<<classOffsetBits-1) : c>>(classKindBits+classOffsetBits)]
 }
 
 // classifiesLines reports whether the parse records the classes of its
 // file's lines: when it keeps the lines and their text is classifiable
-// (classifiableText). It notes whether that text has bytes outside ASCII
-// (File.classesNonASCII).
+// (classifiableText). It notes that in File.classified, and whether that
+// text has bytes outside ASCII in File.classesNonASCII.
 func (p *parser) classifiesLines() bool {
 	if !p.keepLines {
 		return false
 	}
-	ok, ascii := classifiableText(p.f.text[p.f.bom:])
-	p.f.classesNonASCII = ok && !ascii
+	text, plain := p.f.text[p.f.bom:], 0
+	if p.f.bom == 0 {
+		plain = p.plain // the text's plain prefix, which sniff found
+	}
+	ok, ascii := classifiableText(text, plain)
+	p.f.classified, p.f.classesNonASCII = ok, ok && !ascii
 	return ok
 }
 
@@ -92,9 +107,11 @@ func (p *parser) classifiesLines() bool {
 // runes no reading takes for white space or a line break
 // (classifiableRune), its ASCII bytes plain. ascii reports that s is
 // plain: the shortcuts that compare a file's bytes with what each reading
-// accepts (ReadsAsGoogle, PythonReadsAsGoogle) take only such texts.
-func classifiableText(s string) (ok, ascii bool) {
+// accepts (ReadsAsGoogle, PythonReadsAsGoogle) take only such texts. The
+// first plain bytes of s are known plain, not read again.
+func classifiableText(s string, plain int) (ok, ascii bool) {
 	ascii = true
+	s = s[plain:]
 	for {
 		s = s[plainPrefix(s):]
 		if s == "" {
@@ -160,20 +177,7 @@ func plainWord(w uint64) bool {
 // every byte of x is under 0x80.
 func zeroBytes(x uint64) uint64 { return ^((x + 0x7F7F7F7F7F7F7F7F) | x) & highBits }
 
-// lineClasses returns the classes of f's lines, nil when it has none.
-func (f *File) lineClasses() []lineClass {
-	if len(f.classes) != len(f.lines) {
-		return nil
-	}
-	return f.classes
-}
-
-// asciiLineClasses returns the classes of f's lines when its text is plain
-// ASCII (plainText), nil otherwise: what the shortcuts that compare a
-// file's bytes with what each reading accepts read.
-func (f *File) asciiLineClasses() []lineClass {
-	if f.classesNonASCII {
-		return nil
-	}
-	return f.lineClasses()
-}
+// asciiClassified reports whether f's lines have classes and its text is
+// plain ASCII (plainText): what the shortcuts that compare a file's bytes
+// with what each reading accepts read.
+func (f *File) asciiClassified() bool { return f.classified && !f.classesNonASCII }

@@ -43,12 +43,11 @@ func TestLineClassesChangeNoVerdict(t *testing.T) {
 	classified, compared := 0, 0
 	for _, body := range bodies {
 		f := ParseResponse(Response{}, body.Data)
-		if f.lineClasses() == nil {
+		if !f.classified {
 			continue
 		}
 		classified++
-		want := verdictsOf(&File{Response: f.Response, Size: f.Size, Groups: f.Groups, Rules: f.Rules,
-			text: f.text, bom: f.bom, hasNUL: f.hasNUL, badUTF8: f.badUTF8, agents: f.agents, lines: f.lines})
+		want := verdictsOf(unclassified(f))
 		got := verdictsOf(f)
 		for i := range want {
 			compared++
@@ -63,6 +62,18 @@ func TestLineClassesChangeNoVerdict(t *testing.T) {
 	t.Logf("%d of %d bodies classified, %d verdicts compared", classified, len(bodies), compared)
 }
 
+// unclassified returns f as its parse would be without line classes: the
+// same groups, rules, text and lines, every line lineSlow, so that every
+// reading reads every line itself.
+func unclassified(f *File) *File {
+	lines := make([]lineRef, len(f.lines))
+	for i, l := range f.lines {
+		lines[i] = lineRef{start: l.start, end: l.end}
+	}
+	return &File{Response: f.Response, Size: f.Size, Groups: f.Groups, Rules: f.Rules,
+		text: f.text, bom: f.bom, hasNUL: f.hasNUL, hasLT: f.hasLT, badUTF8: f.badUTF8, agents: f.agents, lines: lines}
+}
+
 // TestLineClasses checks the classes of the lines of a plain text and that
 // a text that is not plain has none.
 func TestLineClasses(t *testing.T) {
@@ -71,38 +82,46 @@ func TestLineClasses(t *testing.T) {
 		kind  lineClass
 		value string
 	}{{lineUserAgent, "a"}, {lineNone, ""}, {lineDisallow, "/p"}, {lineOther, ""}, {lineSlow, ""}, {lineSlow, ""}, {lineNone, ""}, {lineSlow, ""}, {lineNone, ""}}
-	cs := f.lineClasses()
-	if len(cs) != len(want) {
-		t.Fatalf("%d classes, want %d", len(cs), len(want))
+	if !f.classified || len(f.lines) != len(want) {
+		t.Fatalf("classified %v, %d lines, want %d classes", f.classified, len(f.lines), len(want))
 	}
 	for i, w := range want {
-		if cs[i].kind() != w.kind || w.kind >= lineUserAgent && cs[i].value(f.lines[i]) != w.value {
-			t.Errorf("line %d %q: class %d value %q, want %d %q", i+1, f.lines[i], cs[i].kind(), cs[i].value(f.lines[i]), w.kind, w.value)
+		c := f.lines[i].class
+		if c.kind() != w.kind || w.kind >= lineUserAgent && (f.classValue(i) != w.value || c.value(f.line(i)) != w.value) {
+			t.Errorf("line %d %q: class %d value %q, want %d %q", i+1, f.line(i), c.kind(), f.classValue(i), w.kind, w.value)
 		}
+	}
+	// A line as long as maxClassedLine is read by each reading itself; one
+	// byte shorter, its value's end is the largest offset a class holds.
+	long := "Disallow: /" + strings.Repeat("a", maxClassedLine-len("Disallow: /"))
+	if f := ParseString(long + "\n" + long[:maxClassedLine-1]); !f.classified || f.lines[0].class.kind() != lineSlow ||
+		f.lines[1].class.kind() != lineDisallow || f.classValue(1) != long[len("Disallow: "):maxClassedLine-1] {
+		t.Errorf("classes of lines around maxClassedLine: %v", f.lines)
 	}
 	for _, text := range []string{"User-agent: a\fDisallow: /\n", "User-agent: a\x00\n", "\x1c",
 		"User-agent: a\u00a0\n", "Disallow: /a\u2028b\n", "Disallow: /a\u0085\n", "Disallow: /\u3000\n", "Disallow: /\ufeffa\n", "Disallow: /\xff\n"} {
-		if ParseString(text).lineClasses() != nil {
+		if ParseString(text).classified {
 			t.Errorf("%q: classes for a text that is not classifiable", text)
 		}
 	}
 	// Bytes outside ASCII that no reading takes for white space or a line
 	// break leave the classes, but not the shortcuts that read ASCII only.
 	f = ParseString("User-agent: \u00e9\nDisallow: /caf\u00e9 # \u30c4\n")
-	if cs := f.lineClasses(); len(cs) != 3 || cs[0].kind() != lineUserAgent || cs[1].value(f.lines[1]) != "/caf\u00e9" {
-		t.Errorf("classes of a UTF-8 text: %v", cs)
+	if !f.classified || len(f.lines) != 3 || f.lines[0].class.kind() != lineUserAgent || f.classValue(1) != "/caf\u00e9" {
+		t.Errorf("classes of a UTF-8 text: %v", f.lines)
 	}
-	if f.asciiLineClasses() != nil || ParseString("Disallow: /\n").asciiLineClasses() == nil {
-		t.Error("asciiLineClasses wrong")
+	if f.asciiClassified() || !ParseString("Disallow: /\n").asciiClassified() {
+		t.Error("asciiClassified wrong")
 	}
 	if !plainText("User-agent: *\r\n\tDisallow: /a b~\x7f") || plainText("abcdefgh\x0bxyz") || plainText("abcdefghijklmno\x85") {
 		t.Error("plainText wrong")
 	}
 }
 
-// TestPlainWordIsByteByByte: plainWord's masks agree with a check of each
-// byte, for every byte value at every place of a word of plain bytes, and
-// for words of two odd bytes at every pair of places.
+// TestPlainWordIsByteByByte: plainWord's masks, and plainPrefix's over
+// one and two words, agree with a check of each byte, for every byte value
+// at every place of a word of plain bytes, and for words of two odd bytes
+// at every pair of places.
 func TestPlainWordIsByteByByte(t *testing.T) {
 	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 || c == '\t' || c == '\r' || c == '\n' }
 	base := []byte("Allow:/x")
@@ -114,8 +133,17 @@ func TestPlainWordIsByteByByte(t *testing.T) {
 		if got := plainWord(load64(string(w))); got != want {
 			t.Fatalf("plainWord(%q) = %v, want %v", w, got, want)
 		}
-		if got := plainPrefix(string(w) + "abc"); (got >= 8) != want {
-			t.Fatalf("plainPrefix(%q) = %d", string(w)+"abc", got)
+		// Before, after and between plain words, so that the word falls
+		// in each of plainPrefix's loops, at each place in the pair.
+		for _, s := range []string{string(w) + "abc", string(w) + "Allow:/x" + "abc", "Allow:/x" + string(w) + "abc",
+			"Allow:/xAllow:/x" + string(w) + "abc", "Allow:/xAllow:/x" + string(w) + "Allow:/x" + "abc"} {
+			want := 0
+			for want < len(s) && plain(s[want]) {
+				want++
+			}
+			if got := plainPrefix(s); got != want {
+				t.Fatalf("plainPrefix(%q) = %d, want %d", s, got, want)
+			}
 		}
 	}
 	odd := []byte{0, 1, '\t', '\n', 0x0b, '\r', 0x0e, 0x1f, ' ', '~', 0x7f, 0x80, 0xc3, 0xff}
@@ -148,12 +176,11 @@ func TestPlainWordIsByteByByte(t *testing.T) {
 func TestNonASCIILineClassesChangeNoVerdict(t *testing.T) {
 	compared, files := 0, 0
 	check := func(name string, f *File) {
-		if f.lineClasses() == nil || !f.classesNonASCII {
+		if !f.classified || !f.classesNonASCII {
 			return
 		}
 		files++
-		want := verdictsOf(&File{Response: f.Response, Size: f.Size, Groups: f.Groups, Rules: f.Rules,
-			text: f.text, bom: f.bom, hasNUL: f.hasNUL, badUTF8: f.badUTF8, agents: f.agents, lines: f.lines})
+		want := verdictsOf(unclassified(f))
 		got := verdictsOf(f)
 		for i := range want {
 			compared++

@@ -33,10 +33,13 @@ func ParsePrefix(r Response, prefix []byte, size int) *File {
 // ParseResponseString is [ParseResponse] for a string, without the copy.
 func ParseResponseString(r Response, body string) *File { return parse(r, body, len(body)) }
 
-// ParseUncut parses all of body, ignoring the [MaxBytes] cut. Its verdicts
-// are not Google's for a longer body; they tell what the rules after the
-// cut would decide. The [Oversize] diagnostic is still reported.
-func ParseUncut(body []byte) *File { return parseText(Response{}, string(body), len(body)) }
+// ParseUncut parses all of body, ignoring the [MaxBytes] cut, up to 4 GiB
+// (the most a File's line list places). Its verdicts are not Google's for
+// a longer body; they tell what the rules after the cut would decide. The
+// [Oversize] diagnostic is still reported.
+func ParseUncut(body []byte) *File {
+	return parseText(Response{}, string(body[:min(uint64(len(body)), maxLinesText)]), len(body))
+}
 
 // parse parses text, the first MaxBytes (or fewer) of a body of size bytes.
 func parse(r Response, text string, size int) *File {
@@ -67,7 +70,7 @@ func parseWithoutTemplates(text string) *File {
 func parseWith(p parser, r Response, text string, size int) *File {
 	f := &File{Response: r, Size: size, text: text}
 	s := scratchPool.Get().(*scratch)
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes = s.rules, s.diags, s.groups, s.agents, s.lines, s.classes
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = s.rules, s.diags, s.groups, s.agents, s.lines
 	p.f, p.cur, p.s = f, -1, s
 	p.run()
 	s.release()
@@ -82,6 +85,7 @@ type parser struct {
 	quiet     bool // not a text file: no per-line diagnostics
 	badUTF8   bool // the text is not UTF-8: its lines are checked one by one
 	hasLT     bool // the text has a '<': a line may hold HTML markup
+	plain     int  // the length of the text's plain prefix (plainPrefix)
 	unsorted  bool // a diagnostic was added out of line order
 	keepLines bool // record every line in File.lines for the other readings
 	// noTemplates: recognise no template block (File.Templates stays nil).
@@ -161,10 +165,11 @@ func (p *parser) run() {
 		text = t
 		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
 		if p.keepLines {
-			f.lines = append(f.lines, t)
+			ref := lineRef{start: uint32(f.bom + sp.start), end: uint32(f.bom + sp.start + len(t))}
 			if classes {
-				f.classes = append(f.classes, classOf(&l))
+				ref.class = classOf(&l)
 			}
+			f.lines = append(f.lines, ref)
 		}
 		if !p.noTemplates {
 			p.noteForTemplates(&l)
@@ -186,15 +191,20 @@ func (p *parser) run() {
 	p.finish()
 }
 
-// sniff looks at the whole text once: byte order marks, NUL and non-ASCII
-// bytes, binary and HTML content.
+// sniff looks at the whole text: byte order marks, NUL and non-ASCII
+// bytes, binary and HTML content. It finds the text's plain prefix first
+// (plainPrefix: most texts are plain all through), and looks for the
+// bytes that prefix cannot hold only after it.
 //
 //mutate:catch ./robots
 func (p *parser) sniff() {
 	f, t := p.f, p.f.text
-	f.hasNUL = strings.IndexByte(t, 0) >= 0
+	p.plain = plainPrefix(t)
+	rest := t[p.plain:] // where a NUL or a byte outside ASCII can be
+	f.hasNUL = strings.IndexByte(rest, 0) >= 0
 	p.hasLT = strings.IndexByte(t, '<') >= 0
-	p.badUTF8 = hasNonASCII(t) && !utf8.ValidString(t) // a line of valid text is valid: it ends at an ASCII byte
+	f.hasLT = p.hasLT
+	p.badUTF8 = hasNonASCII(rest) && !utf8.ValidString(rest) // a line of valid text is valid: it ends at an ASCII byte
 	f.badUTF8 = p.badUTF8
 	switch {
 	case strings.HasPrefix(t, "\xEF\xBB\xBF"):
@@ -204,7 +214,7 @@ func (p *parser) sniff() {
 		p.quiet = true
 		return
 	}
-	if format, binary := sniffBinary(t); binary {
+	if format, binary := sniffBinary(t, p.plain); binary {
 		p.addFile(BinaryContent, format)
 		p.quiet = true
 	} else if kind := markupKind(t, f.Response.ContentType); kind != "" {
@@ -908,8 +918,8 @@ func (p *parser) keep() {
 	f, s := p.f, p.s
 	p.forgetGroupRules()
 	p.forgetAgents()
-	s.rules, s.diags, s.groups, s.agents, s.lines, s.classes = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines, f.classes = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines), exact(f.classes)
+	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
+	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}

@@ -46,21 +46,20 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 	if f.Response.bodyIgnored() || f.badUTF8 || f.bom != 0 {
 		return false
 	}
-	classes := f.asciiLineClasses()
-	if classes == nil {
+	if !f.asciiClassified() {
 		return false
 	}
 	var g pyAlikeGroup
 	stars, work := 0, 0
-	for i, c := range classes {
-		switch c.kind() {
+	for i, l := range f.lines {
+		switch l.class.kind() {
 		case lineNone:
-			if f.lines[i] == "" && legacy && !g.blank() {
+			if legacy && f.line(i) == "" && !g.blank() {
 				return false
 			}
 		case lineOther:
 		case lineUserAgent:
-			v := c.value(f.lines[i])
+			v := f.classValue(i)
 			if v == "" || v != "*" && (isGlobalAgent(v) || strings.IndexByte(v, '%') >= 0) {
 				return false
 			}
@@ -76,8 +75,8 @@ func (f *File) PythonReadsAsGoogle(s Semantics) bool {
 			}
 			g.state = pyAgents
 		case lineAllow, lineDisallow:
-			v := c.value(f.lines[i])
-			if !g.rule(v, legacy) || legacy && !f.firstMatchAlike(classes, &g, i, &work) {
+			v := f.classValue(i)
+			if !g.rule(v, legacy) || legacy && !f.firstMatchAlike(&g, i, &work) {
 				return false
 			}
 		default:
@@ -101,23 +100,23 @@ const maxFirstMatchWork = 1 << 14
 // equal and the disallow comes first (Google lets the allow win the tie).
 // With plain paths (no wildcard, no index.htm) matching is by prefix for
 // both. work counts the pairs compared in the file.
-func (f *File) firstMatchAlike(classes []lineClass, g *pyAlikeGroup, i int, work *int) bool {
-	allow := classes[i].kind() == lineAllow
+func (f *File) firstMatchAlike(g *pyAlikeGroup, i int, work *int) bool {
+	allow := f.lines[i].class.kind() == lineAllow
 	if allow {
 		g.allows = true
 	} else if !g.allows {
 		return true // no earlier allow to compare with
 	}
-	v := classes[i].value(f.lines[i])
+	v := f.classValue(i)
 	for j := g.first; j < i; j++ {
-		k := classes[j].kind()
+		k := f.lines[j].class.kind()
 		if k != lineAllow && k != lineDisallow || (k == lineAllow) == allow {
 			continue
 		}
 		if *work++; *work > maxFirstMatchWork {
 			return false
 		}
-		if earlier := classes[j].value(f.lines[j]); strings.HasPrefix(v, earlier) && (allow || v != earlier) {
+		if earlier := f.classValue(j); strings.HasPrefix(v, earlier) && (allow || v != earlier) {
 			return false
 		}
 	}

@@ -94,7 +94,7 @@ const utf8BOM = "\xEF\xBB\xBF"
 // mayHavePyBreak reports whether f's text may have a line break only
 // Python knows (hasPyBreak): not when its lines have classes, whose text
 // has none (classifiableText), so that it need not be looked for.
-func mayHavePyBreak(f *File) bool { return f.lineClasses() == nil && hasPyBreak(f.text) }
+func mayHavePyBreak(f *File) bool { return !f.classified && hasPyBreak(f.text) }
 
 // pyParses reports whether robotparser parses f's body: not when its
 // status makes read() ignore it, nor when it is not UTF-8 (read() raises
@@ -114,14 +114,14 @@ type pyLineReader interface {
 // decoding keeps it as U+FEFF); false when robotparser raised, which ends
 // its parse.
 func pyReadLines(f *File, b pyLineReader) bool {
-	classes := f.lineClasses()
-	for i, text := range f.lines {
+	for i, l := range f.lines {
+		text := f.line(i)
 		var ok bool
 		switch {
 		case i == 0 && f.bom == len(utf8BOM):
 			ok = b.lines(i+1, utf8BOM+text)
-		case classes != nil:
-			ok = b.classified(i+1, classes[i], text)
+		case f.classified:
+			ok = b.classified(i+1, l.class, text)
 		default:
 			ok = b.lines(i+1, text)
 		}

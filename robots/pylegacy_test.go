@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/robocensus/robocensus/internal/testutil"
@@ -164,21 +165,60 @@ func TestPythonLegacyStatus(t *testing.T) {
 }
 
 // TestParseKeepsLines checks the line list the readings derive from: every
-// line, raw, numbered as in diagnostics.
+// line, raw, numbered as in diagnostics, each line's text found from the
+// offsets (File.line) as the splitter cuts it, at every kind of line ending
+// and at the text's ends.
 func TestParseKeepsLines(t *testing.T) {
-	f := ParseString("\uFEFFUser-agent: a\r\n\r\n  Disallow: /x # c\rlast")
-	want := []string{"User-agent: a", "", "  Disallow: /x # c", "last"}
-	if len(f.lines) != len(want) {
-		t.Fatalf("lines %q, want %q", f.lines, want)
-	}
-	for i := range want {
-		if f.lines[i] != want[i] {
-			t.Errorf("line %d: %q, want %q", i+1, f.lines[i], want[i])
+	for text, want := range map[string][]string{
+		"\uFEFFUser-agent: a\r\n\r\n  Disallow: /x # c\rlast": {"User-agent: a", "", "  Disallow: /x # c", "last"},
+		"":                      {""},
+		"\xEF\xBB":              {""},
+		"a":                     {"a"},
+		"\n":                    {"", ""},
+		"\r":                    {"", ""},
+		"\r\n":                  {"", ""},
+		"\n\r":                  {"", "", ""},
+		"a\r\r\nb\n\nc\r\n":     {"a", "", "b", "", "c", ""},
+		"\r\r\r":                {"", "", "", ""},
+		"x\ry\r\n\r\nz":         {"x", "y", "", "z"},
+		"Allow: /a\x00b\r\nend": {"Allow: /a\x00b", "end"},
+	} {
+		f := ParseString(text)
+		got := make([]string, len(f.lines))
+		for i := range f.lines {
+			got[i] = f.line(i)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: lines %q, want %q", text, got, want)
 		}
 	}
 	if g := ParseResponse(Response{Status: 404}, []byte("User-agent: *")); g.lines != nil {
-		t.Errorf("an ignored body keeps lines %q", g.lines)
+		t.Errorf("an ignored body keeps lines %v", g.lines)
 	}
+}
+
+// TestLineListOnCorpus: over every body of every corpus set, the line
+// list's lines (File.line, from the offsets) are the lines File.Lines cuts
+// when it splits the text again, in number and in bytes.
+func TestLineListOnCorpus(t *testing.T) {
+	lines := 0
+	for _, set := range loadCorpus(t) {
+		for _, body := range set.bodies {
+			f := ParseResponse(Response{}, body.Data)
+			i := 0
+			for l := range f.Lines() {
+				if i >= len(f.lines) || f.line(i) != l.Text {
+					t.Fatalf("%s/%s: line %d of the list differs from the text's line %q", set.name, body.Name, l.Number, l.Text)
+				}
+				i++
+			}
+			if i != len(f.lines) {
+				t.Fatalf("%s/%s: %d lines in the list, %d in the text", set.name, body.Name, len(f.lines), i)
+			}
+			lines += i
+		}
+	}
+	t.Logf("%d lines compared", lines)
 }
 
 // TestPyUnparsesToItself: where pyUnparsesToItself holds, urlparse's

@@ -52,14 +52,13 @@ func readRFC9309(f *File, r *rfcReading) {
 	r.groups = make([]rfcGroup, 0, len(f.Groups))
 	var patterns strings.Builder
 	inRules := false // the current group has a rule: a user-agent line starts another
-	classes := f.lineClasses()
-	for i, text := range f.lines {
+	for i, l := range f.lines {
 		var kind rfcKind
 		var value string
-		if classes != nil && classes[i].kind() != lineSlow {
-			kind, value = rfcKindOfClass(classes[i]), classes[i].value(text)
+		if l.class.kind() != lineSlow {
+			kind, value = rfcKindOfClass(l.class), f.classValue(i)
 		} else {
-			kind, value = rfcLine(text)
+			kind, value = rfcLine(f.line(i))
 		}
 		switch kind {
 		case rfcUserAgent:

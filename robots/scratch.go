@@ -3,10 +3,11 @@ package robots
 import "sync"
 
 // scratch is the growing storage of one parse. A parse appends its rules,
-// diagnostics, groups and agents here, then copies each into a slice of
-// exactly its length (see [parser.keep]): the File then costs one
-// allocation per kind, sized by what it holds, and the doubling of append
-// leaves no garbage. The tables of the duplicate checks live here too, so
+// diagnostics, groups, agents and lines (File.lines) here, then copies
+// each into a slice of exactly its length (see [parser.keep]): the File
+// then costs one allocation per kind, sized by what it holds, and the
+// doubling of append leaves no garbage. (Counting a text's lines first to
+// make the line list at its length costs more than the copy.) The tables of the duplicate checks live here too, so
 // that they are built once per process rather than once per file.
 //
 // Scratch space comes from a sync.Pool and is emptied before it goes back,
@@ -17,9 +18,7 @@ type scratch struct {
 	diags  []Diagnostic
 	groups []Group
 	agents []Agent
-	lines  []string
-	// classes is the class of each line of a plain text (lineClass).
-	classes []lineClass
+	lines  []lineRef
 
 	ruleTable  firstTable // the rules of a large current group (sameRule)
 	agentTable firstTable // the first agent line naming each crawler, in a file of many agents
@@ -53,7 +52,6 @@ func (s *scratch) release() {
 	s.groups = reuse(s.groups)
 	s.agents = reuse(s.agents)
 	s.lines = reuse(s.lines)
-	s.classes = reuse(s.classes)
 	s.dirs = reuse(s.dirs)
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)

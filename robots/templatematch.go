@@ -158,7 +158,7 @@ func (p *parser) noteForTemplates(l *Line) {
 func (f *File) markedTemplates(out []TemplateBlock, comments []int32, firstContent int) []TemplateBlock {
 	for _, c := range comments {
 		n := int(c)
-		t, first := trimSpace(f.lines[n-1]), n == firstContent
+		t, first := trimSpace(f.line(n-1)), n == firstContent
 		switch {
 		case eqFold(t, cfBegin):
 			out = append(out, f.cloudflareBlock(n))
@@ -226,7 +226,7 @@ func (f *File) block(tpl, start, end int) TemplateBlock {
 // text, or 0.
 func (f *File) findLine(n int, text string) int {
 	for i := n - 1; i < len(f.lines); i++ {
-		if lineIs(f.lines[i], text) {
+		if lineIs(f.line(i), text) {
 			return i + 1
 		}
 	}
@@ -257,8 +257,8 @@ func (f *File) cloudflareBlock(n int) TemplateBlock {
 	if last == 0 {
 		last = f.Stats.Lines
 	}
-	for _, l := range f.lines[n:last] {
-		if c := classify(0, l, false); c.Kind == LineDirective && strings.EqualFold(c.KeyText, "content-signal") {
+	for i := n; i < last; i++ {
+		if c := classify(0, f.line(i), false); c.Kind == LineDirective && strings.EqualFold(c.KeyText, "content-signal") {
 			tpl = tplCloudflare2509
 			if strings.Contains(strings.ToLower(c.Value), "use=") {
 				tpl = tplCloudflare2607
@@ -275,20 +275,20 @@ func (f *File) cloudflareBlock(n int) TemplateBlock {
 func (f *File) policyBlock(n int) TemplateBlock {
 	start, end := n, n
 	for i := n - 1; i >= max(1, n-40); i-- {
-		if hasPrefixFold(trimSpace(f.lines[i-1]), strings.ToLower(cfPolicyFirst)) {
+		if hasPrefixFold(trimSpace(f.line(i-1)), strings.ToLower(cfPolicyFirst)) {
 			start = i
 			break
 		}
 	}
 	for i := n + 1; i <= min(len(f.lines), n+3); i++ {
-		if lineIs(f.lines[i-1], cfPolicyLast) {
+		if lineIs(f.line(i-1), cfPolicyLast) {
 			end = i
 			break
 		}
 	}
 	tpl := tplCloudflarePolicy2509
-	for _, l := range f.lines[start-1 : end] {
-		if hasPrefixFold(trimSpace(l), cfPolicyUse) {
+	for i := start - 1; i < end; i++ {
+		if hasPrefixFold(trimSpace(f.line(i)), cfPolicyUse) {
 			tpl = tplCloudflarePolicy2607
 		}
 	}
@@ -407,7 +407,7 @@ func hasRule(g *Group, d Directive, v string) bool {
 func (f *File) directives(start, end int) []string {
 	var out []string
 	for i := start; i <= end && i <= len(f.lines); i++ {
-		l := classify(i, f.lines[i-1], false)
+		l := classify(i, f.line(i-1), false)
 		if l.Kind != LineDirective || l.Key == KeySitemap {
 			continue
 		}
@@ -422,7 +422,7 @@ func (f *File) directives(start, end int) []string {
 func (f *File) siteLines(start, end int, isTemplate func(l *Line) bool) []int {
 	var out []int
 	for i := start; i <= end && i <= len(f.lines); i++ {
-		l := classify(i, f.lines[i-1], false)
+		l := classify(i, f.line(i-1), false)
 		if l.Kind == LineDirective && l.Key != KeySitemap && !isTemplate(&l) {
 			out = append(out, i)
 		}

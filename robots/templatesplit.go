@@ -117,7 +117,8 @@ func (f *File) splitTemplates() (tmpl, site *File) {
 	var t, s strings.Builder
 	t.Grow(len(f.text))
 	s.Grow(len(f.text))
-	for i, l := range f.lines {
+	for i := range f.lines {
+		l := f.line(i)
 		if i > 0 {
 			t.WriteByte('\n')
 			s.WriteByte('\n')
@@ -202,7 +203,7 @@ func (p *parser) reportTemplates() {
 // addTemplate adds a finding of a template code on line n, whose message
 // reads arg, ref and refArg (see the catalogue).
 func (p *parser) addTemplate(c Code, n int, arg string, ref int, refArg string) {
-	p.add(n, c, p.f.lines[n-1], arg)
+	p.add(n, c, p.f.line(n-1), arg)
 	d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
 	d.Ref, d.refArg = ref, p.f.spanIn(p.f.lineText(ref), refArg)
 }
