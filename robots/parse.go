@@ -120,15 +120,22 @@ const (
 )
 
 // add adds a finding of code c on line (0: the whole file); text is the
-// line, arg what the finding is about: a part of the line, or a detail
-// made for the finding (see File.spanIn).
+// line, arg what the finding is about: a string found in the line, or a
+// detail made for the finding (see File.spanIn). A finding about a part of
+// the line whose place is known is added with addAt.
 func (p *parser) add(line int, c Code, text, arg string) {
+	p.addAt(line, c, p.f.spanIn(text, arg))
+}
+
+// addAt adds a finding of code c on line (0: the whole file) about arg, a
+// span of the line or a detail.
+func (p *parser) addAt(line int, c Code, arg span) {
 	f := p.f
 	ds := f.Diagnostics
 	if n := len(ds); n > 0 && ds[n-1].Line > line {
 		p.unsorted = true
 	}
-	f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, arg: f.spanIn(text, arg)})
+	f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, arg: arg})
 }
 
 func (p *parser) addFile(c Code, arg string) { p.add(0, c, "", arg) }
@@ -236,7 +243,7 @@ func (p *parser) line(l *Line) {
 	if p.f.hasNUL && !p.quiet {
 		if i := strings.IndexByte(l.Text, 0); i >= 0 {
 			// Google's parser reads the line only up to the NUL.
-			p.add(l.Number, NULByte, l.Text, l.Text[i:])
+			p.addAt(l.Number, NULByte, partSpan(i, len(l.Text)-i))
 		}
 	}
 	switch l.Kind {
@@ -257,20 +264,21 @@ func (p *parser) line(l *Line) {
 		// Google skips only a real BOM: the key is not recognised and the
 		// line is ignored.
 		if !p.quiet && !markup {
-			p.add(l.Number, BOMDoubleEncoded, l.Text, l.Text[:len(doubleBOM)])
+			p.addAt(l.Number, BOMDoubleEncoded, partSpan(0, len(doubleBOM)))
 		}
 		return
 	}
 	if l.Kind == LineInvalid {
 		if !p.quiet && !markup {
-			p.add(l.Number, UnparsableLine, l.Text, "")
+			p.addAt(l.Number, UnparsableLine, span{})
 		}
 		return
 	}
 	if l.Key == KeyUnknown && isBareURL(l) {
 		// A URL alone on a line: its scheme is no directive.
 		if !p.quiet && !markup {
-			p.add(l.Number, UnparsableLine, l.Text, trimSpace(l.Text))
+			i, j := trimBounds(l.Text)
+			p.addAt(l.Number, UnparsableLine, partSpan(i, j-i))
 		}
 		return
 	}
@@ -296,7 +304,7 @@ func (p *parser) checkText(l *Line) (markup bool) {
 		p.add(l.Number, LineTooLong, l.Text, strconv.Itoa(len(l.Text)))
 	}
 	if p.badUTF8 && !utf8.ValidString(l.Text) {
-		p.add(l.Number, InvalidUTF8, l.Text, "")
+		p.addAt(l.Number, InvalidUTF8, span{})
 	}
 	if !p.hasLT {
 		return false
@@ -306,7 +314,7 @@ func (p *parser) checkText(l *Line) (markup bool) {
 		code = code[:strings.IndexByte(code, '#')]
 	}
 	if hasHTMLTag(code) {
-		p.add(l.Number, HTMLMarkup, l.Text, "")
+		p.addAt(l.Number, HTMLMarkup, span{})
 		return true
 	}
 	return false
@@ -314,23 +322,23 @@ func (p *parser) checkText(l *Line) (markup bool) {
 
 // checkSyntax reports how a directive line is written.
 func (p *parser) checkSyntax(l *Line) {
-	n, t := l.Number, l.Text
+	n, t, key := l.Number, l.Text, l.keySpan()
 	if isSpace(t[0]) {
-		p.add(n, LeadingWhitespace, t, "")
+		p.addAt(n, LeadingWhitespace, span{})
 	}
 	if l.Comment {
-		p.add(n, EndOfLineComment, t, "")
+		p.addAt(n, EndOfLineComment, span{})
 	}
 	if l.MissingColon {
-		p.add(n, MissingColon, t, l.KeyText)
+		p.addAt(n, MissingColon, key)
 	} else if l.colon > 0 && isSpace(t[l.colon-1]) {
-		p.add(n, WhitespaceBeforeColon, t, l.KeyText)
+		p.addAt(n, WhitespaceBeforeColon, key)
 	}
 	if l.Typo {
-		p.add(n, TypoAccepted, t, l.KeyText)
+		p.addAt(n, TypoAccepted, key)
 	}
 	if l.Prefix {
-		p.add(n, KeyPrefixMatch, t, l.KeyText)
+		p.addAt(n, KeyPrefixMatch, key)
 	}
 }
 
@@ -352,7 +360,7 @@ func (p *parser) agent(l *Line) {
 		p.curText, p.curFirstRule = l.Text, len(f.Rules)
 		p.curFirstPref = len(f.Preferences)
 	} else if p.blankInAgents && !p.quiet {
-		p.add(l.Number, AgentsMergedAcrossBlankLine, l.Text, l.Value)
+		p.addAt(l.Number, AgentsMergedAcrossBlankLine, l.valueSpan())
 	}
 	if a.Global {
 		f.Groups[p.cur].Global = true
@@ -366,17 +374,17 @@ func (p *parser) agent(l *Line) {
 func (p *parser) checkAgent(l *Line, a *Agent) {
 	switch {
 	case a.Value == "":
-		p.add(l.Number, EmptyUserAgent, l.Text, "")
+		p.addAt(l.Number, EmptyUserAgent, span{})
 		return
 	case a.Global:
 	case strings.IndexByte(a.Value, '*') >= 0:
-		p.add(l.Number, UserAgentWildcard, l.Text, a.Value)
+		p.addAt(l.Number, UserAgentWildcard, l.valueSpan())
 	case a.Token != a.Value:
-		p.add(l.Number, UserAgentTruncated, l.Text, a.Value)
+		p.addAt(l.Number, UserAgentTruncated, l.valueSpan())
 	}
 	if i := p.earlierAgentOf(a); i >= 0 && p.groupOfAgent(i) != p.cur {
 		b := &p.f.agents[i]
-		p.add(l.Number, DuplicateGroup, l.Text, a.Value)
+		p.addAt(l.Number, DuplicateGroup, l.valueSpan())
 		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
 		d.Ref, d.refArg = b.Line, p.f.spanIn(p.f.lineText(b.Line), b.Value)
 	}
@@ -457,7 +465,7 @@ func (p *parser) rule(l *Line) {
 	p.ruleLines++
 	if p.cur < 0 {
 		if !p.quiet {
-			p.add(l.Number, RuleOutsideGroup, l.Text, l.Value)
+			p.addAt(l.Number, RuleOutsideGroup, l.valueSpan())
 		}
 		return
 	}
@@ -552,51 +560,51 @@ func (s *valueScan) pattern(v string) patternInfo {
 
 //mutate:catch ./robots
 func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
-	n, t, v := l.Number, l.Text, l.Value
+	n, v, at := l.Number, l.Value, l.valueSpan()
 	if v == "" {
 		if r.Directive == Disallow {
-			p.add(n, EmptyDisallow, t, "")
+			p.addAt(n, EmptyDisallow, span{})
 		}
 		return
 	}
 	switch {
 	case isURL(v):
-		p.add(n, PathIsURL, t, v)
+		p.addAt(n, PathIsURL, at)
 	case v[0] != '/' && v[0] != '*':
-		p.add(n, PathNotAbsolute, t, v)
+		p.addAt(n, PathNotAbsolute, at)
 		if p.f.Groups[p.cur].Global && looksLikeAgent(v) {
-			p.add(n, ReversedSyntax, t, v)
+			p.addAt(n, ReversedSyntax, at)
 		}
 	}
 	if s.blank {
-		p.add(n, MultiplePaths, t, v)
+		p.addAt(n, MultiplePaths, at)
 	}
 	if s.dollar >= 0 && int(s.dollar) < len(v)-1 {
-		p.add(n, DollarNotAtEnd, t, v)
+		p.addAt(n, DollarNotAtEnd, at)
 	}
 	if r.pat.star >= 0 {
-		p.add(n, Wildcard, t, v)
+		p.addAt(n, Wildcard, at)
 	}
 	if r.pat.anchored {
-		p.add(n, EndAnchor, t, v)
+		p.addAt(n, EndAnchor, at)
 	}
 	if v[len(v)-1] == '*' {
-		p.add(n, RedundantWildcard, t, v)
+		p.addAt(n, RedundantWildcard, at)
 	}
 	if s.high {
-		p.add(n, NonASCIIPath, t, v)
+		p.addAt(n, NonASCIIPath, at)
 	}
 	if s.percent && badPercentEscape(v) != "" {
-		p.add(n, PatternBadPercentEscape, t, v)
+		p.addAt(n, PatternBadPercentEscape, at)
 	}
 	if r.Directive == Disallow && p.f.Groups[p.cur].Global && (v == "/" || v == "/*" || v == "*") {
-		p.add(n, DisallowAll, t, v)
+		p.addAt(n, DisallowAll, at)
 	}
 	if prev, ok := p.sameRule(r); ok {
 		if prev == r.Directive {
-			p.add(n, DuplicateRule, t, v)
+			p.addAt(n, DuplicateRule, at)
 		} else {
-			p.add(n, ConflictingRules, t, v)
+			p.addAt(n, ConflictingRules, at)
 		}
 	}
 }
@@ -750,11 +758,11 @@ func isBareURL(l *Line) bool {
 //
 //mutate:catch ./robots
 func (p *parser) sitemap(l *Line) {
-	s := Sitemap{Line: l.Number, url: p.f.spanIn(l.Text, l.Value)}
+	s := Sitemap{Line: l.Number, url: l.valueSpan()}
 	code := sitemapProblem(l.Value)
 	s.Valid = code == codeNone
 	if !s.Valid && !p.quiet {
-		p.add(l.Number, code, l.Text, l.Value)
+		p.addAt(l.Number, code, s.url)
 	}
 	p.f.Sitemaps = append(p.f.Sitemaps, s)
 }
@@ -789,25 +797,24 @@ func sitemapProblem(v string) Code {
 //
 //mutate:catch ./robots
 func (p *parser) unknown(l *Line, report bool) {
-	n, t, k := l.Number, l.Text, l.KeyText
+	n, k, key := l.Number, l.KeyText, l.keySpan()
 	def := lookupExtension(k)
 	if def == nil {
 		switch {
 		case !report:
 		case nearMissTarget(k) != "":
-			p.add(n, TypoIgnored, t, k)
+			p.addAt(n, TypoIgnored, key)
 		default:
-			p.add(n, UnknownDirective, t, k)
+			p.addAt(n, UnknownDirective, key)
 		}
 		return
 	}
 	if report {
-		p.add(n, UnsupportedDirective, t, k)
+		p.addAt(n, UnsupportedDirective, key)
 	}
-	f := p.f
-	e := Extension{Line: n, Group: p.cur, value: f.spanIn(t, l.Value), def: defIndex(def)}
+	e := Extension{Line: n, Group: p.cur, value: l.valueSpan(), def: defIndex(def)}
 	if def == &acapDef {
-		e.key = f.spanIn(t, k)
+		e.key = key
 	}
 	switch key := def.key; key {
 	case "content-signal":
@@ -817,7 +824,7 @@ func (p *parser) unknown(l *Line, report bool) {
 	default:
 		e.Valid = def.valid(l.Value)
 		if !e.Valid && report {
-			p.add(n, invalidCode(key), t, l.Value)
+			p.addAt(n, invalidCode(key), e.value)
 		}
 	}
 	p.f.Extensions = append(p.f.Extensions, e)
