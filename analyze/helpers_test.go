@@ -112,7 +112,7 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 		}
 		for _, r := range g.Rules {
 			p.rules = append(p.rules, schema.Rule{CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
-				Directive: r.Directive.String(), Pattern: r.Value, Line: int32(r.Line), HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor()})
+				Directive: r.Directive.String(), Pattern: r.Value(f), Line: int32(r.Line), HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor()})
 		}
 	}
 	for _, s := range f.Sitemaps {

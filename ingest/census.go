@@ -374,7 +374,7 @@ func (c *census) probePaths(f *robots.File) []string {
 			continue
 		}
 		n++
-		if p := robots.ExamplePath(f.Rules[i].Value); p != "/" && !containsString(c.probes, p) {
+		if p := robots.ExamplePath(f.Rules[i].Value(f)); p != "/" && !containsString(c.probes, p) {
 			c.probes = append(c.probes, p)
 		}
 	}

@@ -253,7 +253,7 @@ func (m *rowMaker) addRules(rs *dataset.Rows, id, host string, f *robots.File) {
 			r := &g.Rules[ri]
 			rs.Rules = append(rs.Rules, schema.Rule{
 				CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
-				Directive: r.Directive.String(), Pattern: r.Value, Line: int32(r.Line),
+				Directive: r.Directive.String(), Pattern: r.Value(f), Line: int32(r.Line),
 				HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor(),
 			})
 		}

@@ -204,7 +204,7 @@ func probeURLs(f *File) []string {
 		if i > 20 {
 			break
 		}
-		p := strings.TrimSuffix(r.Pattern, "$")
+		p := strings.TrimSuffix(r.Pattern(f), "$")
 		p = strings.ReplaceAll(p, "*", "x")
 		if !strings.HasPrefix(p, "/") {
 			p = "/" + p

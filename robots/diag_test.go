@@ -450,7 +450,7 @@ func TestNonASCIIPathMessage(t *testing.T) {
 	f := func(value, wantPattern, wantMsg string) {
 		t.Helper()
 		file := ParseString("User-agent: *\nDisallow: " + value + "\n")
-		if len(file.Rules) != 1 || file.Rules[0].Pattern != wantPattern {
+		if len(file.Rules) != 1 || file.Rules[0].Pattern(file) != wantPattern {
 			t.Fatalf("%q: rules %+v, want pattern %q", value, file.Rules, wantPattern)
 		}
 		if file.Allowed("http://e.com"+wantPattern, "FooBot") {

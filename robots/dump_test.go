@@ -41,11 +41,11 @@ func dumpFile(w hash.Hash, f *File) {
 			dumpAgent(w, a)
 		}
 		for i := range g.Rules {
-			dumpRule(w, &g.Rules[i])
+			dumpRule(w, f, &g.Rules[i])
 		}
 	}
 	for i := range f.Rules {
-		dumpRule(w, &f.Rules[i])
+		dumpRule(w, f, &f.Rules[i])
 	}
 	for _, s := range f.Sitemaps {
 		fmt.Fprintf(w, "sitemap %d %q %v\n", s.Line, s.URL(f), s.Valid)
@@ -80,6 +80,6 @@ func dumpAgent(w io.Writer, a Agent) {
 	fmt.Fprintf(w, "agent %d %q %q %v\n", a.Line, a.Value, a.Token, a.Global)
 }
 
-func dumpRule(w io.Writer, r *Rule) {
-	fmt.Fprintf(w, "rule %d g%d %s %q %q wild=%v anchor=%v\n", r.Line, r.Group, r.Directive, r.Value, r.Pattern, r.HasWildcard(), r.HasEndAnchor())
+func dumpRule(w io.Writer, f *File, r *Rule) {
+	fmt.Fprintf(w, "rule %d g%d %s %q %q wild=%v anchor=%v\n", r.Line, r.Group, r.Directive, r.Value(f), r.Pattern(f), r.HasWildcard(), r.HasEndAnchor())
 }

@@ -11,10 +11,10 @@ import (
 // File is a parsed robots.txt: its groups and rules compiled for matching,
 // its sitemaps, its diagnostics and its statistics. A File is immutable and
 // safe for concurrent use. Its strings are substrings of one copy of the
-// body, so a File keeps at most [MaxBytes] of text alive; its diagnostics
-// keep offsets into that text instead of strings (see [Diagnostic]), so
-// the File keeps the text alive for them: a Diagnostic's strings are read
-// through the File that found it.
+// body, so a File keeps at most [MaxBytes] of text alive; its rules,
+// diagnostics, sitemaps and directives keep offsets into that text instead
+// of strings (see [Rule], [Diagnostic]), so the File keeps the text alive
+// for them: their strings are read through the File that parsed them.
 type File struct {
 	Response Response // how the file was served (zero when unknown)
 	Size     int      // bytes given to Parse, before any cut
@@ -34,6 +34,9 @@ type File struct {
 	Stats       Stats
 
 	text string // what was parsed: the body, cut at MaxBytes
+	// escaped holds the patterns escaping changed ([Rule.Pattern]), one
+	// after the other; "" when none did.
+	escaped string
 	// details are the arguments of diagnostics that are not a part of
 	// their line (a size, the line endings counted, a template's state),
 	// in the order they were found; a detail span is an index into it
@@ -108,16 +111,44 @@ func (d Directive) String() string {
 	return "disallow"
 }
 
-// Rule is one allow or disallow line of a group.
+// Rule is one allow or disallow line of a group. It holds no pointer: its
+// value and pattern are kept as offsets into the File that parsed it, which
+// makes the strings when asked ([Rule.Value], [Rule.Pattern], each given
+// that File); keeping a million Rules costs the collector nothing to scan.
 type Rule struct {
 	Line      int
 	Group     int // index in File.Groups
 	Directive Directive
-	pat       patternInfo // here, in Directive's padding: a Rule is 64 bytes, not 72
-	Value     string      // the pattern as written
-	// Pattern is what Google matches: Value with non-ASCII bytes
-	// percent-encoded and percent-escapes upper-cased.
-	Pattern string
+	// escaped: the pattern is not the value (escaping changed it) and is
+	// kept in the File's escaped patterns rather than its text.
+	escaped bool
+	pat     patternInfo // here, in Directive's padding
+	value   textRange   // the pattern as written: bytes of the File's text
+	pattern textRange   // what Google matches: bytes of the text, or of the escaped patterns when escaped
+}
+
+// textRange is bytes [start, end) of one of a File's strings.
+type textRange struct{ start, end int32 }
+
+// rangeOf returns the range of the n bytes at start.
+func rangeOf(start, n int) textRange { return textRange{int32(start), int32(start + n)} }
+
+// in returns the bytes of s the range covers.
+func (t textRange) in(s string) string { return s[t.start:t.end] }
+
+// Value returns the pattern as written, a part of f's text; f is the File
+// whose Rules hold r.
+func (r *Rule) Value(f *File) string { return r.value.in(f.text) }
+
+// Pattern returns what Google matches: the value with non-ASCII bytes
+// percent-encoded and percent-escapes upper-cased; the value itself (a
+// part of f's text) when that changes nothing, as it does for most rules.
+// f is the File whose Rules hold r.
+func (r *Rule) Pattern(f *File) string {
+	if r.escaped {
+		return r.pattern.in(f.escaped)
+	}
+	return r.pattern.in(f.text)
 }
 
 // HasWildcard reports whether the pattern uses '*'.

@@ -173,7 +173,7 @@ func checkAccess(t *testing.T, f *File) {
 	t.Helper()
 	urls := []string{"/", "/x", "/index.html"}
 	for _, r := range f.Rules {
-		urls = append(urls, strings.ReplaceAll(strings.TrimSuffix(r.Pattern, "$"), "*", "x"))
+		urls = append(urls, strings.ReplaceAll(strings.TrimSuffix(r.Pattern(f), "$"), "*", "x"))
 	}
 	access := f.Access("FooBot")
 	for _, u := range urls {

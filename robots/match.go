@@ -64,7 +64,7 @@ func (f *File) selectGroups(agents []string, sel []int32) []int32 {
 func (f *File) matchGroups(sel []int32, path string) Verdict {
 	var m groupsMatch
 	for _, gi := range sel {
-		m.consider(&f.Groups[gi], path)
+		m.consider(f, &f.Groups[gi], path)
 	}
 	return m.verdict()
 }
@@ -73,14 +73,15 @@ func (f *File) matchGroups(sel []int32, path string) Verdict {
 // groups considered so far: the best allow and the best disallow.
 type groupsMatch struct{ allow, disallow ruleMatch }
 
-// consider takes the rules of group g that match path into m.
-func (m *groupsMatch) consider(g *Group, path string) {
+// consider takes the rules of group g of f that match path into m.
+func (m *groupsMatch) consider(f *File, g *Group, path string) {
 	for ri := range g.Rules {
 		r := &g.Rules[ri]
+		pattern := r.Pattern(f)
 		if r.Directive == Allow {
-			m.allow.update(r.allowPriority(path), r.Line)
+			m.allow.update(r.allowPriority(pattern, path), r.Line)
 		} else {
-			m.disallow.update(r.priority(path), r.Line)
+			m.disallow.update(r.priority(pattern, path), r.Line)
 		}
 	}
 }
@@ -139,14 +140,15 @@ func (g *Group) names(agents []string) bool {
 	return false
 }
 
-// allowPriority is the priority of an allow rule for path, with Google's
-// index.htm leniency: an allow of ".../index.htm*" that does not match also
-// allows its directory itself, as the pattern ".../$".
+// allowPriority is the priority of an allow rule whose pattern is pattern
+// for path, with Google's index.htm leniency: an allow of
+// ".../index.htm*" that does not match also allows its directory itself,
+// as the pattern ".../$".
 //
 //mutate:catch ./robots
-func (r *Rule) allowPriority(path string) int {
-	p := r.priority(path)
-	if p < 0 && r.pat.index > 0 && matchPattern(r.Pattern[:r.pat.index], firstStar(r.pat.indexStar, r.pat.star), true, path) {
+func (r *Rule) allowPriority(pattern, path string) int {
+	p := r.priority(pattern, path)
+	if p < 0 && r.pat.index > 0 && matchPattern(pattern[:r.pat.index], firstStar(r.pat.indexStar, r.pat.star), true, path) {
 		return int(r.pat.index) + 1
 	}
 	return p
@@ -175,19 +177,19 @@ func compilePattern(p string) patternInfo {
 	return m
 }
 
-// text returns the pattern without a final '$'.
-func (r *Rule) text() string {
+// text returns pattern, r's, without a final '$'.
+func (r *Rule) text(pattern string) string {
 	if r.pat.anchored {
-		return r.Pattern[:len(r.Pattern)-1]
+		return pattern[:len(pattern)-1]
 	}
-	return r.Pattern
+	return pattern
 }
 
-// priority returns the pattern's length if it matches path, -1 if not. An
-// empty pattern matches with priority 0, which never decides.
-func (r *Rule) priority(path string) int {
-	if matchPattern(r.text(), int(r.pat.star), r.pat.anchored, path) {
-		return len(r.Pattern)
+// priority returns the length of pattern, r's, if it matches path, -1 if
+// not. An empty pattern matches with priority 0, which never decides.
+func (r *Rule) priority(pattern, path string) int {
+	if matchPattern(r.text(pattern), int(r.pat.star), r.pat.anchored, path) {
+		return len(pattern)
 	}
 	return -1
 }

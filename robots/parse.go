@@ -89,6 +89,7 @@ type parser struct {
 	// firstContent is the number of the first line that is not blank,
 	// 0 before it (templatematch.go).
 	firstContent int
+	lineAt       int // where the line being parsed starts in File.text
 
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
@@ -167,6 +168,7 @@ func (p *parser) run() {
 		}
 		text = t
 		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
+		p.lineAt = f.bom + sp.start
 		if p.keepLines {
 			f.lines = append(f.lines, t)
 			if classes {
@@ -469,7 +471,7 @@ func (p *parser) rule(l *Line) {
 		}
 		return
 	}
-	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value}
+	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, value: rangeOf(p.lineAt+l.valueAt, len(l.Value))}
 	if l.Key == KeyAllow {
 		r.Directive = Allow
 	}
@@ -478,10 +480,13 @@ func (p *parser) rule(l *Line) {
 		if p.escaped.Cap() == 0 {
 			p.escaped.Grow(escapedBytes)
 		}
-		r.Pattern = escapeInto(&p.escaped, l.Value)
-		r.pat = compilePattern(r.Pattern)
+		start := p.escaped.Len()
+		pattern := escapeInto(&p.escaped, l.Value)
+		f.escaped = p.escaped.String() // every escaped pattern so far
+		r.escaped, r.pattern = true, rangeOf(start, len(pattern))
+		r.pat = compilePattern(pattern)
 	} else {
-		r.Pattern = l.Value
+		r.pattern = r.value
 		r.pat = v.pattern(l.Value)
 	}
 	if !p.quiet {
@@ -614,11 +619,12 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 //
 //mutate:catch ./robots
 func (p *parser) sameRule(r *Rule) (Directive, bool) {
-	rules, first := p.f.Rules, p.curFirstRule
+	f, rules, first := p.f, p.f.Rules, p.curFirstRule
+	pattern := r.Pattern(f)
 	if len(rules)-first < linearRules {
 		// Most patterns are new to their group: a bit a pattern, set by
 		// its length and two of its bytes, rules out most scans.
-		bit := uint64(1) << (patternSketch(r.Pattern) & 63)
+		bit := uint64(1) << (patternSketch(pattern) & 63)
 		seen := p.groupSketch&bit != 0
 		p.groupSketch |= bit
 		if !seen {
@@ -627,7 +633,7 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		var found Directive
 		ok := false
 		for i := first; i < len(rules); i++ {
-			if rules[i].Pattern == r.Pattern {
+			if rules[i].Pattern(f) == pattern {
 				if rules[i].Directive == r.Directive {
 					return r.Directive, true
 				}
@@ -639,10 +645,10 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 	if !p.groupRulesOn {
 		p.groupRulesOn = true
 		for i := first; i < len(rules); i++ {
-			p.recordRule(&rules[i], int32(i), hashString(rules[i].Pattern))
+			p.recordRule(&rules[i], int32(i), hashString(rules[i].Pattern(f)))
 		}
 	}
-	h := hashString(r.Pattern)
+	h := hashString(pattern)
 	if p.recordRule(r, int32(len(rules)), h) { // r is appended next
 		return r.Directive, true
 	}
@@ -651,7 +657,7 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		other = Disallow
 	}
 	t := &p.s.ruleTable
-	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].Pattern == r.Pattern }); j >= 0 {
+	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].Pattern(f) == pattern }); j >= 0 {
 		return other, true
 	}
 	return 0, false
@@ -670,9 +676,9 @@ func patternSketch(p string) uint {
 // recordRule records rule i (r, whose pattern hashes to h) unless the group
 // has the same rule already, and reports whether it had.
 func (p *parser) recordRule(r *Rule, i int32, h uint64) bool {
-	rules, t := p.f.Rules, &p.s.ruleTable
-	h = ruleHash(h, r.Directive)
-	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].Pattern == r.Pattern })
+	f, rules, t := p.f, p.f.Rules, &p.s.ruleTable
+	h, pattern := ruleHash(h, r.Directive), r.Pattern(f)
+	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].Pattern(f) == pattern })
 	if j < 0 {
 		t.insert(h, i, slot)
 	}

@@ -76,11 +76,11 @@ func pyVerdictsAlike(f *File, s Semantics) (int, error) {
 func askedPaths(f *File) []string {
 	paths := []string{"/", "/robocensus-census-probe", "/index.html"}
 	for _, r := range f.Rules[:min(len(f.Rules), 50)] {
-		if p := strings.NewReplacer("*", "", "$", "").Replace(r.Value); strings.HasPrefix(p, "/") {
+		if p := strings.NewReplacer("*", "", "$", "").Replace(r.Value(f)); strings.HasPrefix(p, "/") {
 			paths = append(paths, p)
 		}
-		if strings.ContainsAny(r.Value, "*$") {
-			if p := strings.NewReplacer("*", "x/y", "$", "").Replace(r.Value); strings.HasPrefix(p, "/") {
+		if strings.ContainsAny(r.Value(f), "*$") {
+			if p := strings.NewReplacer("*", "x/y", "$", "").Replace(r.Value(f)); strings.HasPrefix(p, "/") {
 				paths = append(paths, p, p+"z")
 			}
 		}

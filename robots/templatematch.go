@@ -341,25 +341,25 @@ func (f *File) platformBlock(tpl, n int) TemplateBlock {
 	case g == nil:
 	case tpl == tplSquarespace && len(g.Agents) > 1 && g.Global:
 		tpl = tplSquarespaceAI
-	case tpl == tplSquarespace && !g.Global && len(g.Rules) == 1 && g.Rules[0].Value == "/":
+	case tpl == tplSquarespace && !g.Global && len(g.Rules) == 1 && g.Rules[0].Value(f) == "/":
 		tpl = tplSquarespaceAIGroup
 	case tpl == tplSquarespace && !g.Global:
 		tpl = tplSquarespacePerAgent
-	case tpl == tplSquarespace && !holdsRules(g, []string{"Disallow: /search"}):
+	case tpl == tplSquarespace && !f.holdsRules(g, []string{"Disallow: /search"}):
 		tpl = tplSquarespaceEarly
-	case tpl == tplShopify && !holdsRules(g, []string{"Disallow: /checkouts/", "Disallow: /collections/*sort_by*"}):
+	case tpl == tplShopify && !f.holdsRules(g, []string{"Disallow: /checkouts/", "Disallow: /collections/*sort_by*"}):
 		tpl = tplShopifyEarly
 	}
 	b := f.wholeFile(tpl, n)
 	b.State = TemplateEdited
 	if tpl == tplSquarespaceAIGroup {
 		g = f.firstGroupAfter(groupEnd(g))
-		if g != nil && g.Global && holdsRules(g, templateCatalogue[tplSquarespace].Rules[1:]) {
+		if g != nil && g.Global && f.holdsRules(g, templateCatalogue[tplSquarespace].Rules[1:]) {
 			b.State = TemplateIntact
 		}
 		return b
 	}
-	if g != nil && holdsRules(g, templateCatalogue[tpl].Rules[1:]) {
+	if g != nil && f.holdsRules(g, templateCatalogue[tpl].Rules[1:]) {
 		b.State = TemplateIntact
 	}
 	return b
@@ -377,14 +377,14 @@ func (f *File) firstGroupAfter(n int) *Group {
 
 // holdsRules reports whether the group has a rule for each of the
 // directive lines want ("Disallow: /x").
-func holdsRules(g *Group, want []string) bool {
+func (f *File) holdsRules(g *Group, want []string) bool {
 	for _, w := range want {
 		d, v, _ := strings.Cut(w, ":")
 		dir := Disallow
 		if strings.EqualFold(d, "allow") {
 			dir = Allow
 		}
-		if !hasRule(g, dir, trimSpace(v)) {
+		if !f.hasRule(g, dir, trimSpace(v)) {
 			return false
 		}
 	}
@@ -392,9 +392,9 @@ func holdsRules(g *Group, want []string) bool {
 }
 
 // hasRule reports whether the group has a rule of directive d with value v.
-func hasRule(g *Group, d Directive, v string) bool {
+func (f *File) hasRule(g *Group, d Directive, v string) bool {
 	for ri := range g.Rules {
-		if r := &g.Rules[ri]; r.Directive == d && r.Value == v {
+		if r := &g.Rules[ri]; r.Directive == d && r.Value(f) == v {
 			return true
 		}
 	}
@@ -492,7 +492,7 @@ func (f *File) groupTemplates(out []TemplateBlock) []TemplateBlock {
 		g := &f.Groups[gi]
 		switch {
 		case g.Global && len(g.Rules) >= 2:
-			dis, allow, wix := starMarks(g)
+			dis, allow, wix := f.starMarks(g)
 			if b, ok := f.wordPressBlock(gi, dis, allow); ok {
 				out = append(out, b)
 			} else if b, ok := f.wixEditorBlock(gi); wix && ok {
@@ -530,7 +530,7 @@ func groupEnd(g *Group) int {
 // ending in /wp-sitemap.xml makes it version 5.5.
 func (f *File) wordPressBlock(gi, dis, allow int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	if dis < 0 || allow < 0 || strings.TrimSuffix(g.Rules[dis].Value, wpAdmin) != strings.TrimSuffix(g.Rules[allow].Value, wpAjax) {
+	if dis < 0 || allow < 0 || strings.TrimSuffix(g.Rules[dis].Value(f), wpAdmin) != strings.TrimSuffix(g.Rules[allow].Value(f), wpAjax) {
 		return TemplateBlock{}, false
 	}
 	tpl := tplWordPress44
@@ -564,11 +564,11 @@ const wpAdmin, wpAjax = "/wp-admin/", "/wp-admin/admin-ajax.php"
 // Disallow ending in /wp-admin/ and the first Allow ending in
 // /wp-admin/admin-ajax.php (their indices, -1 when absent) and whether
 // Wix's editor path /wixpress/ is disallowed.
-func starMarks(g *Group) (dis, allow int, wix bool) {
+func (f *File) starMarks(g *Group) (dis, allow int, wix bool) {
 	dis, allow = -1, -1
 	for ri := range g.Rules {
 		r := &g.Rules[ri]
-		v := r.Value
+		v := r.Value(f)
 		if len(v) < len(wpAdmin) {
 			continue
 		}
@@ -592,11 +592,11 @@ func starMarks(g *Group) (dis, allow int, wix bool) {
 // /search and Allow: /.
 func (f *File) bloggerBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	if len(g.Rules) != 1 || g.Rules[0].Directive != Disallow || g.Rules[0].Value != "" || gi+1 >= len(f.Groups) {
+	if len(g.Rules) != 1 || g.Rules[0].Directive != Disallow || g.Rules[0].Value(f) != "" || gi+1 >= len(f.Groups) {
 		return TemplateBlock{}, false
 	}
 	star := &f.Groups[gi+1]
-	if !star.Global || !holdsRules(star, []string{"Disallow: /search", "Allow: /"}) {
+	if !star.Global || !f.holdsRules(star, []string{"Disallow: /search", "Allow: /"}) {
 		return TemplateBlock{}, false
 	}
 	b := f.block(tplBlogger, g.Line, groupEnd(star))
@@ -616,7 +616,7 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
 	blocks := false
 	for ri := range g.Rules {
-		if r := &g.Rules[ri]; r.Directive == Disallow && r.Value == "/" {
+		if r := &g.Rules[ri]; r.Directive == Disallow && r.Value(f) == "/" {
 			blocks = true
 		}
 	}
@@ -653,7 +653,7 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 // group gi: a group with Disallow: /wixpress/ and Disallow: /wix-editor/.
 func (f *File) wixEditorBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	if !hasRule(g, Disallow, "/wixpress/") || !hasRule(g, Disallow, "/wix-editor/") {
+	if !f.hasRule(g, Disallow, "/wixpress/") || !f.hasRule(g, Disallow, "/wix-editor/") {
 		return TemplateBlock{}, false
 	}
 	b := f.block(tplWixEditorPaths, g.Line, groupEnd(g))
