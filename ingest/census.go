@@ -159,16 +159,17 @@ func (c *census) markRelated(m *rowMaker, f *robots.File) {
 	clear(c.related)
 	for gi := range f.Groups {
 		for _, a := range f.Groups[gi].Agents {
-			if a.Value == "*" {
+			v := a.Value(f)
+			if v == "*" {
 				continue // relates to no crawler (relatesTo), and is the most common value: no lookup
 			}
-			crawlers, ok := c.relatedTo[a.Value]
+			crawlers, ok := c.relatedTo[v]
 			if !ok {
-				crawlers = relatedCrawlers(m, strings.ToLower(strings.TrimSpace(a.Value)))
+				crawlers = relatedCrawlers(m, strings.ToLower(strings.TrimSpace(v)))
 				if len(c.relatedTo) >= maxRelatedValues {
 					clear(c.relatedTo)
 				}
-				c.relatedTo[a.Value] = crawlers
+				c.relatedTo[v] = crawlers
 			}
 			for _, i := range crawlers {
 				c.related[i] = true

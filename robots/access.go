@@ -43,7 +43,7 @@ func (f *File) Access(agents ...string) Access {
 	var allowAll, disallowAll, longestAllow, longestDisallow int
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
-		if specific && !g.names(agents) || !specific && !g.Global {
+		if specific && !g.names(f, agents) || !specific && !g.Global {
 			continue
 		}
 		for ri := range g.Rules {

@@ -152,6 +152,30 @@ func TestRuleValueAndPattern(t *testing.T) {
 	}
 }
 
+// An Agent's value and token are read through its File: the value as
+// written, the token a prefix of it (Google's cut), "" for '*'; neither
+// makes a string.
+func TestAgentValueAndToken(t *testing.T) {
+	f := ParseString("User-agent: Googlebot/2.1\nUser-agent:   *  # all\nuser-agent  bingbot\nUser-agent:\nUser-agent: *foo\nDisallow: /\n")
+	want := [][2]string{{"Googlebot/2.1", "Googlebot"}, {"*", ""}, {"bingbot", "bingbot"}, {"", ""}, {"*foo", ""}}
+	agents := f.Groups[0].Agents
+	if len(agents) != len(want) {
+		t.Fatalf("%d agents, want %d", len(agents), len(want))
+	}
+	for i, w := range want {
+		a := agents[i]
+		if v, tok := a.Value(f), a.Token(f); v != w[0] || tok != w[1] {
+			t.Errorf("agent %d: value %q token %q, want %q %q", i, v, tok, w[0], w[1])
+		}
+		if n := testing.AllocsPerRun(10, func() { _, _ = a.Value(f), a.Token(f) }); n != 0 {
+			t.Errorf("agent %d: %v allocations to read its strings", i, n)
+		}
+	}
+	if !f.Names("Googlebot") || !f.Names("BINGBOT") || f.Names("foo") {
+		t.Errorf("Names: Googlebot %v, BINGBOT %v, foo %v; want true, true, false", f.Names("Googlebot"), f.Names("BINGBOT"), f.Names("foo"))
+	}
+}
+
 // hasControl is exact on every byte value, in every position of a word
 // of text bytes.
 func TestMayHaveControlEveryByte(t *testing.T) {
@@ -166,13 +190,14 @@ func TestMayHaveControlEveryByte(t *testing.T) {
 	}
 }
 
-// Findings and rules hold no pointer (issue 33): a Diagnostic, Sitemap,
-// Extension, Preference or Rule keeps offsets into its File's text, so
+// Findings, rules and agents hold no pointer (issue 33): a Diagnostic,
+// Sitemap, Extension, Preference, Rule or Agent keeps offsets into its
+// File's text, so
 // that the collector has nothing in them to scan and making one allocates
 // nothing of its own. A Diagnostic is 40 bytes on 64-bit machines, from 72
 // with its strings.
 func TestFindingsHoldNoPointers(t *testing.T) {
-	for _, v := range []any{Diagnostic{}, Sitemap{}, Extension{}, Preference{}, Rule{}} {
+	for _, v := range []any{Diagnostic{}, Sitemap{}, Extension{}, Preference{}, Rule{}, Agent{}} {
 		typ := reflect.TypeOf(v)
 		if path, ok := pointerIn(typ); ok {
 			t.Errorf("%s holds a pointer: %s", typ, path)

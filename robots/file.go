@@ -83,14 +83,25 @@ type Group struct {
 	Global bool    // one of the agents is '*'
 }
 
-// Agent is one user-agent line.
+// Agent is one user-agent line. It holds no pointer: its value is kept as
+// offsets into the text of the File that parsed it, and its token as a
+// length ([Agent.Value], [Agent.Token], each given that File).
 type Agent struct {
-	Line  int
-	Value string // as written, e.g. "Googlebot/2.1"
-	// Token is what Google matches: the value cut at the first character
-	// outside [A-Za-z_-] ("Googlebot"); empty for '*'.
-	Token  string
-	Global bool // the value is '*', or '*' followed by whitespace
+	Line   int
+	value  textRange // as written: bytes of the File's text
+	token  int32     // the token's length: it is a prefix of the value
+	Global bool      // the value is '*', or '*' followed by whitespace
+}
+
+// Value returns the user-agent as written ("Googlebot/2.1"), a part of
+// f's text; f is the File whose groups hold a.
+func (a Agent) Value(f *File) string { return a.value.in(f.text) }
+
+// Token returns what Google matches: the value cut at the first character
+// outside [A-Za-z_-] ("Googlebot"); "" for '*'. f is the File whose
+// groups hold a.
+func (a Agent) Token(f *File) string {
+	return f.text[a.value.start : a.value.start+a.token]
 }
 
 // Directive is the kind of a rule.
@@ -215,17 +226,17 @@ func (f *File) UserAgents() []string {
 	if len(f.agents) <= linearAgents {
 		// A scan of the few kept so far costs less than a map.
 		for _, a := range f.agents {
-			if !slices.Contains(out, a.Value) {
-				out = append(out, a.Value)
+			if v := a.Value(f); !slices.Contains(out, v) {
+				out = append(out, v)
 			}
 		}
 		return out
 	}
 	seen := make(map[string]bool, len(f.agents))
 	for _, a := range f.agents {
-		if !seen[a.Value] {
-			seen[a.Value] = true
-			out = append(out, a.Value)
+		if v := a.Value(f); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	return out

@@ -143,7 +143,7 @@ func TestGoogleSpec_Groups(t *testing.T) {
 	for _, g := range f.Groups {
 		var names []string
 		for _, a := range g.Agents {
-			names = append(names, a.Value)
+			names = append(names, a.Value(f))
 		}
 		got = append(got, strings.Join(names, "+")+":"+strconv.Itoa(len(g.Rules)))
 	}

@@ -45,7 +45,7 @@ func (f *File) Match(url string, agents []string) Verdict {
 func (f *File) selectGroups(agents []string, sel []int32) []int32 {
 	n := len(sel)
 	for gi := range f.Groups {
-		if f.Groups[gi].names(agents) {
+		if f.Groups[gi].names(f, agents) {
 			sel = append(sel, int32(gi))
 		}
 	}
@@ -75,9 +75,14 @@ type groupsMatch struct{ allow, disallow ruleMatch }
 
 // consider takes the rules of group g of f that match path into m.
 func (m *groupsMatch) consider(f *File, g *Group, path string) {
+	text, escaped := f.text, f.escaped // Rule.Pattern's strings, read once: the calls below would make the loop reload them
 	for ri := range g.Rules {
 		r := &g.Rules[ri]
-		pattern := r.Pattern(f)
+		s := text
+		if r.escaped {
+			s = escaped
+		}
+		pattern := r.pattern.in(s)
 		if r.Directive == Allow {
 			m.allow.update(r.allowPriority(pattern, path), r.Line)
 		} else {
@@ -115,24 +120,24 @@ func (m *ruleMatch) update(priority, line int) {
 // namesAny reports whether any group names one of agents.
 func (f *File) namesAny(agents []string) bool {
 	for gi := range f.Groups {
-		if f.Groups[gi].names(agents) {
+		if f.Groups[gi].names(f, agents) {
 			return true
 		}
 	}
 	return false
 }
 
-// names reports whether the group names one of agents.
+// names reports whether the group, one of f's, names one of agents.
 //
 //mutate:catch ./robots
-func (g *Group) names(agents []string) bool {
+func (g *Group) names(f *File, agents []string) bool {
 	for ai := range g.Agents {
 		a := &g.Agents[ai]
 		if a.Global {
 			continue
 		}
 		for _, ua := range agents {
-			if equalFoldASCII(a.Token, ua) {
+			if equalFoldASCII(a.Token(f), ua) {
 				return true
 			}
 		}
@@ -401,7 +406,7 @@ func lowerASCII(c byte) byte {
 // for a crawler, the crawler is its product token, compared with the
 // product tokens of the user-agent lines ignoring ASCII case:
 //
-//   - a user-agent line names ExtractAgentToken of its value ([Agent].Token),
+//   - a user-agent line names ExtractAgentToken of its value ([Agent.Token]),
 //     and lint's messages say which token Google reads;
 //   - a tracked crawler is named by the groups of its product token
 //     ([Crawler.MatchToken]), so the agents table and the report count

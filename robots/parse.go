@@ -350,9 +350,9 @@ func (p *parser) checkSyntax(l *Line) {
 func (p *parser) agent(l *Line) {
 	f := p.f
 	p.agentLines++
-	a := Agent{Line: l.Number, Value: l.Value, Global: isGlobalAgent(l.Value)}
+	a := Agent{Line: l.Number, value: rangeOf(p.lineAt+l.valueAt, len(l.Value)), Global: isGlobalAgent(l.Value)}
 	if !a.Global {
-		a.Token = ExtractAgentToken(l.Value)
+		a.token = int32(len(ExtractAgentToken(l.Value)))
 	}
 	if p.cur < 0 || p.curHasRules {
 		p.forgetGroupRules() // before curFirstRule moves on
@@ -375,20 +375,21 @@ func (p *parser) agent(l *Line) {
 
 func (p *parser) checkAgent(l *Line, a *Agent) {
 	switch {
-	case a.Value == "":
+	case l.Value == "":
 		p.addAt(l.Number, EmptyUserAgent, span{})
 		return
 	case a.Global:
-	case strings.IndexByte(a.Value, '*') >= 0:
+	case strings.IndexByte(l.Value, '*') >= 0:
 		p.addAt(l.Number, UserAgentWildcard, l.valueSpan())
-	case a.Token != a.Value:
+	case int(a.token) != len(l.Value):
 		p.addAt(l.Number, UserAgentTruncated, l.valueSpan())
 	}
 	if i := p.earlierAgentOf(a); i >= 0 && p.groupOfAgent(i) != p.cur {
-		b := &p.f.agents[i]
+		f := p.f
+		b := &f.agents[i]
 		p.addAt(l.Number, DuplicateGroup, l.valueSpan())
-		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-		d.Ref, d.refArg = b.Line, p.f.spanIn(p.f.lineText(b.Line), b.Value)
+		d := &f.Diagnostics[len(f.Diagnostics)-1]
+		d.Ref, d.refArg = b.Line, f.spanIn(f.lineText(b.Line), b.Value(f))
 	}
 }
 
@@ -397,13 +398,13 @@ func (p *parser) checkAgent(l *Line, a *Agent) {
 // '*'), or -1. Agents with an empty token name no crawler and are never
 // duplicates.
 func (p *parser) earlierAgentOf(a *Agent) int {
-	if !a.Global && a.Token == "" {
+	if !a.Global && a.token == 0 {
 		return -1
 	}
-	agents := p.f.agents
+	f, agents := p.f, p.f.agents
 	if len(agents) < linearAgents {
 		for i := range agents {
-			if sameCrawler(&agents[i], a) {
+			if sameCrawler(f, &agents[i], a) {
 				return i
 			}
 		}
@@ -418,24 +419,24 @@ func (p *parser) earlierAgentOf(a *Agent) int {
 	return int(p.indexAgent(a, int32(len(agents)))) // a is appended next
 }
 
-// sameCrawler reports whether two agent lines name the same crawler.
-func sameCrawler(b, a *Agent) bool {
-	return b.Global && a.Global || !b.Global && !a.Global && equalFoldASCII(b.Token, a.Token)
+// sameCrawler reports whether two agent lines of f name the same crawler.
+func sameCrawler(f *File, b, a *Agent) bool {
+	return b.Global && a.Global || !b.Global && !a.Global && b.token == a.token && equalFoldASCII(b.Token(f), a.Token(f))
 }
 
 // indexAgent returns the index of the first agent line naming a's crawler,
 // recording i as that line when none did (then it returns -1). Agents
 // without a token are not recorded.
 func (p *parser) indexAgent(a *Agent, i int32) int32 {
-	if !a.Global && a.Token == "" {
+	if !a.Global && a.token == 0 {
 		return -1
 	}
-	h := hashFold(a.Token)
+	f, agents := p.f, p.f.agents
+	h := hashFold(a.Token(f))
 	if a.Global {
 		h = hashFold("*")
 	}
-	agents := p.f.agents
-	j, slot := p.s.agentTable.find(h, func(k int32) bool { return sameCrawler(&agents[k], a) })
+	j, slot := p.s.agentTable.find(h, func(k int32) bool { return sameCrawler(f, &agents[k], a) })
 	if j < 0 {
 		p.s.agentTable.insert(h, i, slot)
 	}
@@ -890,7 +891,7 @@ func (p *parser) endOfFile(sp *lineSplitter) {
 	}
 	if n := len(f.Groups); n > 0 && !p.curHasRules {
 		g := &f.Groups[n-1]
-		p.add(g.Line, EmptyGroup, p.curText, f.agents[len(f.agents)-1].Value)
+		p.add(g.Line, EmptyGroup, p.curText, f.agents[len(f.agents)-1].Value(f))
 	}
 }
 

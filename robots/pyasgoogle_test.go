@@ -95,7 +95,7 @@ func pyNames(f *File) []string {
 	for _, c := range TrackedCrawlers() {
 		token := c.MatchToken()
 		for _, a := range f.agents {
-			v, n := strings.ToLower(strings.TrimSpace(a.Value)), strings.ToLower(c.Token)
+			v, n := strings.ToLower(strings.TrimSpace(a.Value(f))), strings.ToLower(c.Token)
 			if v != "*" && (strings.Contains(n, v) || strings.Contains(v, strings.ToLower(token))) {
 				out = append(out, c.Token, token)
 				break

@@ -498,7 +498,7 @@ func (f *File) groupTemplates(out []TemplateBlock) []TemplateBlock {
 			} else if b, ok := f.wixEditorBlock(gi); wix && ok {
 				out = append(out, b)
 			}
-		case len(g.Agents) == 1 && strings.EqualFold(g.Agents[0].Value, "Mediapartners-Google"):
+		case len(g.Agents) == 1 && strings.EqualFold(g.Agents[0].Value(f), "Mediapartners-Google"):
 			if b, ok := f.bloggerBlock(gi); ok {
 				out = append(out, b)
 			}
@@ -620,7 +620,7 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 			blocks = true
 		}
 	}
-	m := aiRobots.nearest(g.Agents)
+	m := aiRobots.nearest(f, g.Agents)
 	if m.release < 0 || m.jaccard < minAIRobotsJaccard {
 		return TemplateBlock{}, false
 	}

@@ -130,7 +130,7 @@ func TestTemplatesAIRobotsCorpus(t *testing.T) {
 				if len(g.Agents) < minAIRobotsAgents || g.Global {
 					continue
 				}
-				m := aiRobots.nearest(g.Agents)
+				m := aiRobots.nearest(f, g.Agents)
 				if m.jaccard < 0.3 {
 					continue
 				}

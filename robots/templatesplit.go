@@ -185,7 +185,7 @@ func (p *parser) reportTemplates() {
 		t := b.Template()
 		if b.Name == TemplateAIRobots {
 			for _, a := range f.Groups[b.Groups[0]].Agents {
-				agents = append(agents, a.Value)
+				agents = append(agents, a.Value(f))
 			}
 			if len(b.Missing) > 0 {
 				p.addTemplate(TemplateListOutdated, b.Start, b.Version, 0, strings.Join(b.Missing, ", "))
@@ -236,8 +236,8 @@ func (p *parser) cancelledBlocks(agents []string) {
 func (f *File) siteGroupNaming(token string) (int, string) {
 	for gi := range f.Groups {
 		for _, a := range f.Groups[gi].Agents {
-			if !f.inTemplate(a.Line) && strings.EqualFold(a.Token, token) {
-				return a.Line, a.Value
+			if !f.inTemplate(a.Line) && strings.EqualFold(a.Token(f), token) {
+				return a.Line, a.Value(f)
 			}
 		}
 	}
@@ -249,7 +249,7 @@ func (f *File) siteGroupNaming(token string) (int, string) {
 func (f *File) templateShutting(tmpl *File, token string) int {
 	for gi := range tmpl.Groups {
 		for _, a := range tmpl.Groups[gi].Agents {
-			if strings.EqualFold(a.Token, token) {
+			if strings.EqualFold(a.Token(tmpl), token) {
 				for i := range f.templates {
 					if f.templates[i].Contains(a.Line) {
 						return f.templates[i].Start
