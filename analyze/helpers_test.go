@@ -107,10 +107,10 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 	}
 	for gi, g := range f.Groups {
 		var agents []string
-		for _, a := range g.Agents {
+		for _, a := range g.Agents(f) {
 			agents = append(agents, a.Value(f))
 		}
-		for _, r := range g.Rules {
+		for _, r := range g.Rules(f) {
 			p.rules = append(p.rules, schema.Rule{CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
 				Directive: r.Directive.String(), Pattern: r.Value(f), Line: int32(r.Line), HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor()})
 		}

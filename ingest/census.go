@@ -158,7 +158,7 @@ func (c *census) markRelated(m *rowMaker, f *robots.File) {
 	}
 	clear(c.related)
 	for gi := range f.Groups {
-		for _, a := range f.Groups[gi].Agents {
+		for _, a := range f.Groups[gi].Agents(f) {
 			v := a.Value(f)
 			if v == "*" {
 				continue // relates to no crawler (relatesTo), and is the most common value: no lookup

@@ -248,9 +248,9 @@ func problemCode(kind archive.ProblemKind) robots.Code {
 func (m *rowMaker) addRules(rs *dataset.Rows, id, host string, f *robots.File) {
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
-		agents := agentValues(f, g.Agents)
-		for ri := range g.Rules {
-			r := &g.Rules[ri]
+		agents, rules := agentValues(f, g.Agents(f)), g.Rules(f)
+		for ri := range rules {
+			r := &rules[ri]
 			rs.Rules = append(rs.Rules, schema.Rule{
 				CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
 				Directive: r.Directive.String(), Pattern: r.Value(f), Line: int32(r.Line),
@@ -310,7 +310,7 @@ func (m *rowMaker) addAgents(rs *dataset.Rows, id, host string, f *robots.File) 
 	}
 	a.IDs, a.Hosts = append(a.IDs, id), append(a.Hosts, host)
 	for gi := range f.Groups {
-		for _, ag := range f.Groups[gi].Agents {
+		for _, ag := range f.Groups[gi].Agents(f) {
 			token := ag.Token(f)
 			if token == "" {
 				continue

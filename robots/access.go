@@ -46,8 +46,9 @@ func (f *File) Access(agents ...string) Access {
 		if specific && !g.names(f, agents) || !specific && !g.Global {
 			continue
 		}
-		for ri := range g.Rules {
-			r := &g.Rules[ri]
+		rules := g.Rules(f)
+		for ri := range rules {
+			r := &rules[ri]
 			pattern := r.Pattern(f)
 			if !r.canMatch(pattern) {
 				continue

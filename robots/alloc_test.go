@@ -152,13 +152,49 @@ func TestRuleValueAndPattern(t *testing.T) {
 	}
 }
 
+// A Group's agents and rules are parts of its File's, read through the
+// File without allocating, with no room to append (an append to one must
+// not overwrite the next group's).
+func TestGroupAgentsAndRules(t *testing.T) {
+	f := ParseString("User-agent: a\nUser-agent: b\nDisallow: /1\nAllow: /2\nUser-agent: c\nUser-agent: *\nDisallow: /3\n\nUser-agent: d\n")
+	want := []struct {
+		agents, rules string
+		global        bool
+	}{{"a b", "/1 /2", false}, {"c *", "/3", true}, {"d", "", false}}
+	if len(f.Groups) != len(want) {
+		t.Fatalf("%d groups, want %d", len(f.Groups), len(want))
+	}
+	for i, w := range want {
+		g := &f.Groups[i]
+		var agents, rules []string
+		for _, a := range g.Agents(f) {
+			agents = append(agents, a.Value(f))
+		}
+		for _, r := range g.Rules(f) {
+			rules = append(rules, r.Value(f))
+		}
+		if got := [2]string{strings.Join(agents, " "), strings.Join(rules, " ")}; got != [2]string{w.agents, w.rules} || g.Global != w.global {
+			t.Errorf("group %d: agents %q rules %q global %v, want %q %q %v", i, got[0], got[1], g.Global, w.agents, w.rules, w.global)
+		}
+		if a, r := g.Agents(f), g.Rules(f); cap(a) != len(a) || cap(r) != len(r) {
+			t.Errorf("group %d: room to append (agents %d/%d, rules %d/%d)", i, len(a), cap(a), len(r), cap(r))
+		}
+		if n := testing.AllocsPerRun(10, func() { _, _ = g.Agents(f), g.Rules(f) }); n != 0 {
+			t.Errorf("group %d: %v allocations to read its agents and rules", i, n)
+		}
+	}
+	if size := unsafe.Sizeof(Group{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 32 {
+		t.Errorf("a Group is %d bytes, want at most 32 (64 with its two slices)", size)
+	}
+}
+
 // An Agent's value and token are read through its File: the value as
 // written, the token a prefix of it (Google's cut), "" for '*'; neither
 // makes a string.
 func TestAgentValueAndToken(t *testing.T) {
 	f := ParseString("User-agent: Googlebot/2.1\nUser-agent:   *  # all\nuser-agent  bingbot\nUser-agent:\nUser-agent: *foo\nDisallow: /\n")
 	want := [][2]string{{"Googlebot/2.1", "Googlebot"}, {"*", ""}, {"bingbot", "bingbot"}, {"", ""}, {"*foo", ""}}
-	agents := f.Groups[0].Agents
+	agents := f.Groups[0].Agents(f)
 	if len(agents) != len(want) {
 		t.Fatalf("%d agents, want %d", len(agents), len(want))
 	}
@@ -190,14 +226,15 @@ func TestMayHaveControlEveryByte(t *testing.T) {
 	}
 }
 
-// Findings, rules and agents hold no pointer (issue 33): a Diagnostic,
-// Sitemap, Extension, Preference, Rule or Agent keeps offsets into its
-// File's text, so
+// Findings, rules, agents and groups hold no pointer (issue 33): a
+// Diagnostic, Sitemap, Extension, Preference, Rule or Agent keeps offsets
+// into its File's text, a Group index ranges of its File's agents and
+// rules, so
 // that the collector has nothing in them to scan and making one allocates
 // nothing of its own. A Diagnostic is 40 bytes on 64-bit machines, from 72
 // with its strings.
 func TestFindingsHoldNoPointers(t *testing.T) {
-	for _, v := range []any{Diagnostic{}, Sitemap{}, Extension{}, Preference{}, Rule{}, Agent{}} {
+	for _, v := range []any{Diagnostic{}, Sitemap{}, Extension{}, Preference{}, Rule{}, Agent{}, Group{}} {
 		typ := reflect.TypeOf(v)
 		if path, ok := pointerIn(typ); ok {
 			t.Errorf("%s holds a pointer: %s", typ, path)

@@ -175,8 +175,8 @@ func TestCorpusAgreesWithReference(t *testing.T) {
 			text := string(body.Data)
 			f := ParseString(text)
 			agents := [][]string{{"Googlebot"}, {"UnnamedBot"}}
-			if len(f.Groups) > 0 && f.Groups[0].Agents[0].Token(f) != "" {
-				agents = append(agents, []string{f.Groups[0].Agents[0].Token(f)})
+			if len(f.Groups) > 0 && f.Groups[0].Agents(f)[0].Token(f) != "" {
+				agents = append(agents, []string{f.Groups[0].Agents(f)[0].Token(f)})
 			}
 			for _, u := range probeURLs(f) {
 				for _, a := range agents {

@@ -36,12 +36,12 @@ func TestCorpusDump(t *testing.T) {
 func dumpFile(w hash.Hash, f *File) {
 	fmt.Fprintf(w, "response %q size %d bom %d text %d\n", fmt.Sprintf("%+v", f.Response), f.Size, f.bom, len(f.Text()))
 	for _, g := range f.Groups {
-		fmt.Fprintf(w, "group %d global=%v agents=%d rules=%d\n", g.Line, g.Global, len(g.Agents), len(g.Rules))
-		for _, a := range g.Agents {
+		fmt.Fprintf(w, "group %d global=%v agents=%d rules=%d\n", g.Line, g.Global, len(g.Agents(f)), len(g.Rules(f)))
+		for _, a := range g.Agents(f) {
 			dumpAgent(w, f, a)
 		}
-		for i := range g.Rules {
-			dumpRule(w, f, &g.Rules[i])
+		for i := range g.Rules(f) {
+			dumpRule(w, f, &g.Rules(f)[i])
 		}
 	}
 	for i := range f.Rules {

@@ -12,9 +12,11 @@ import (
 // its sitemaps, its diagnostics and its statistics. A File is immutable and
 // safe for concurrent use. Its strings are substrings of one copy of the
 // body, so a File keeps at most [MaxBytes] of text alive; its rules,
-// diagnostics, sitemaps and directives keep offsets into that text instead
-// of strings (see [Rule], [Diagnostic]), so the File keeps the text alive
-// for them: their strings are read through the File that parsed them.
+// agents, diagnostics, sitemaps and directives keep offsets into that text
+// instead of strings, and its groups index ranges of its agents and rules
+// (see [Rule], [Agent], [Group], [Diagnostic]), so the File keeps the text
+// alive for them: their strings are read through the File that parsed
+// them.
 type File struct {
 	Response Response // how the file was served (zero when unknown)
 	Size     int      // bytes given to Parse, before any cut
@@ -75,12 +77,29 @@ type File struct {
 
 // Group is a run of user-agent lines and the rules that follow them, as
 // Google's parser groups them: a group ends at the first user-agent line
-// after a rule, never at a blank line.
+// after a rule, never at a blank line. It holds no pointer: its agents and
+// rules are kept as index ranges into the File's ([Group.Agents],
+// [Group.Rules], each given that File).
 type Group struct {
-	Line   int     // line of the first user-agent line
-	Agents []Agent // the user-agent lines, in order
-	Rules  []Rule  // the allow and disallow lines, in order
-	Global bool    // one of the agents is '*'
+	Line   int        // line of the first user-agent line
+	agents indexRange // of the File's agents
+	rules  indexRange // of File.Rules
+	Global bool       // one of the agents is '*'
+}
+
+// indexRange is the elements [start, end) of one of a File's slices.
+type indexRange struct{ start, end int32 }
+
+// Agents returns the user-agent lines of g, in order: a part of f's, with
+// no room to append. f is the File whose Groups hold g.
+func (g *Group) Agents(f *File) []Agent {
+	return f.agents[g.agents.start:g.agents.end:g.agents.end]
+}
+
+// Rules returns the allow and disallow lines of g, in order: a part of
+// f.Rules, with no room to append. f is the File whose Groups hold g.
+func (g *Group) Rules(f *File) []Rule {
+	return f.Rules[g.rules.start:g.rules.end:g.rules.end]
 }
 
 // Agent is one user-agent line. It holds no pointer: its value is kept as
@@ -298,5 +317,5 @@ func (f *File) groupAgents(g int) []Agent {
 	if g < 0 || g >= len(f.Groups) {
 		return nil
 	}
-	return f.Groups[g].Agents
+	return f.Groups[g].Agents(f)
 }

@@ -142,10 +142,10 @@ func TestGoogleSpec_Groups(t *testing.T) {
 	var got []string
 	for _, g := range f.Groups {
 		var names []string
-		for _, a := range g.Agents {
+		for _, a := range g.Agents(f) {
 			names = append(names, a.Value(f))
 		}
-		got = append(got, strings.Join(names, "+")+":"+strconv.Itoa(len(g.Rules)))
+		got = append(got, strings.Join(names, "+")+":"+strconv.Itoa(len(g.Rules(f))))
 	}
 	if strings.Join(got, " ") != "a:1 b:1 e+f:1 h:0" {
 		t.Errorf("groups %v", got)

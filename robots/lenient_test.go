@@ -90,7 +90,7 @@ func TestLenient_GroupsEndOnlyAfterRules(t *testing.T) {
 		expectVerdicts(t, body, agent, "disallow http://e.com/x")
 	}
 	f := ParseString(body)
-	if len(f.Groups) != 1 || len(f.Groups[0].Agents) != 3 {
+	if len(f.Groups) != 1 || len(f.Groups[0].Agents(f)) != 3 {
 		t.Errorf("groups %+v", f.Groups)
 	}
 }
@@ -180,7 +180,7 @@ func TestLenient_NULEndsLine(t *testing.T) {
 // is stripped; whitespace inside a value is kept.
 func TestLenient_Whitespace(t *testing.T) {
 	f := ParseString(" \tUser-agent \t: \vFooBot\f\nDisallow :   /a b  \n")
-	if len(f.Groups) != 1 || f.Groups[0].Agents[0].Value(f) != "FooBot" || len(f.Rules) != 1 || f.Rules[0].Pattern(f) != "/a b" {
+	if len(f.Groups) != 1 || f.Groups[0].Agents(f)[0].Value(f) != "FooBot" || len(f.Rules) != 1 || f.Rules[0].Pattern(f) != "/a b" {
 		t.Fatalf("groups %+v rules %+v", f.Groups, f.Rules)
 	}
 }

@@ -76,8 +76,9 @@ type groupsMatch struct{ allow, disallow ruleMatch }
 // consider takes the rules of group g of f that match path into m.
 func (m *groupsMatch) consider(f *File, g *Group, path string) {
 	text, escaped := f.text, f.escaped // Rule.Pattern's strings, read once: the calls below would make the loop reload them
-	for ri := range g.Rules {
-		r := &g.Rules[ri]
+	rules := g.Rules(f)
+	for ri := range rules {
+		r := &rules[ri]
 		s := text
 		if r.escaped {
 			s = escaped
@@ -131,8 +132,9 @@ func (f *File) namesAny(agents []string) bool {
 //
 //mutate:catch ./robots
 func (g *Group) names(f *File, agents []string) bool {
-	for ai := range g.Agents {
-		a := &g.Agents[ai]
+	lines := g.Agents(f)
+	for ai := range lines {
+		a := &lines[ai]
 		if a.Global {
 			continue
 		}

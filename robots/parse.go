@@ -950,7 +950,7 @@ func (p *parser) finish() {
 		for ri < len(f.Rules) && f.Rules[ri].Group == gi {
 			ri++
 		}
-		g.Agents, g.Rules = f.agents[a0:ai:ai], f.Rules[r0:ri:ri]
+		g.agents, g.rules = indexRange{int32(a0), int32(ai)}, indexRange{int32(r0), int32(ri)}
 	}
 	if !p.noTemplates && !p.quiet {
 		p.templates()

@@ -209,7 +209,7 @@ func (f *File) PythonTokenAsGoogle(s Semantics, name string) (token string, ok b
 	named := -1
 	var whole, part bool // a value naming the crawler is its whole name, a part of it
 	for gi := range f.Groups {
-		for _, a := range f.Groups[gi].Agents {
+		for _, a := range f.Groups[gi].Agents(f) {
 			v := strings.TrimSpace(a.Value(f))
 			if v == "*" || !containsFoldASCII(name, v) {
 				continue
@@ -235,7 +235,7 @@ func (f *File) PythonTokenAsGoogle(s Semantics, name string) (token string, ok b
 // is token names the crawler name (cut at '/') for Python.
 func (f *File) tokenNamesOnly(token, name string) bool {
 	for gi := range f.Groups {
-		for _, a := range f.Groups[gi].Agents {
+		for _, a := range f.Groups[gi].Agents(f) {
 			if !a.Global && equalFoldASCII(a.Token(f), token) && !containsFoldASCII(name, strings.TrimSpace(a.Value(f))) {
 				return false
 			}
