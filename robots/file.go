@@ -152,6 +152,9 @@ type Rule struct {
 	// escaped: the pattern is not the value (escaping changed it) and is
 	// kept in the File's escaped patterns rather than its text.
 	escaped bool
+	// lead is the byte every path the pattern matches has after its '/',
+	// 0 when there is none to tell (see leadOf).
+	lead    byte
 	pat     patternInfo // here, in Directive's padding
 	value   textRange   // the pattern as written: bytes of the File's text
 	pattern textRange   // what Google matches: bytes of the text, or of the escaped patterns when escaped

@@ -76,9 +76,16 @@ type groupsMatch struct{ allow, disallow ruleMatch }
 // consider takes the rules of group g of f that match path into m.
 func (m *groupsMatch) consider(f *File, g *Group, path string) {
 	text, escaped := f.text, f.escaped // Rule.Pattern's strings, read once: the calls below would make the loop reload them
+	var second byte                    // what Rule.lead is compared with: path's byte after its '/', 0 when it has none
+	if len(path) > 1 {
+		second = path[1]
+	}
 	rules := g.Rules(f)
 	for ri := range rules {
 		r := &rules[ri]
+		if r.lead != 0 && r.lead != second {
+			continue // cannot match: its priority would be -1, which never counts
+		}
 		s := text
 		if r.escaped {
 			s = escaped
@@ -90,6 +97,19 @@ func (m *groupsMatch) consider(f *File, g *Group, path string) {
 			m.disallow.update(r.priority(pattern, path), r.Line)
 		}
 	}
+}
+
+// leadOf returns the byte that every path a pattern matches has after its
+// leading '/' (Rule.lead), or 0 when there is none to tell: the pattern
+// does not start with '/' and another byte, its second byte is a '*' or
+// its final '$', or the index.htm leniency may match a shorter pattern.
+// Most rules of a group have another lead than a given path: matching
+// passes them over without reading their pattern.
+func leadOf(pattern string, m patternInfo) byte {
+	if len(pattern) < 2 || pattern[0] != '/' || m.index > 0 || pattern[1] == '*' || m.anchored && len(pattern) == 2 {
+		return 0
+	}
+	return pattern[1]
 }
 
 // verdict is the verdict of the rules considered: the longer of the best
@@ -132,14 +152,15 @@ func (f *File) namesAny(agents []string) bool {
 //
 //mutate:catch ./robots
 func (g *Group) names(f *File, agents []string) bool {
-	lines := g.Agents(f)
+	text, lines := f.text, g.Agents(f)
 	for ai := range lines {
 		a := &lines[ai]
 		if a.Global {
 			continue
 		}
 		for _, ua := range agents {
-			if equalFoldASCII(a.Token(f), ua) {
+			// A token of another length is not ua: most are not read.
+			if int(a.token) == len(ua) && equalFoldASCII(text[a.value.start:a.value.start+a.token], ua) {
 				return true
 			}
 		}

@@ -486,9 +486,11 @@ func (p *parser) rule(l *Line) {
 		f.escaped = p.escaped.String() // every escaped pattern so far
 		r.escaped, r.pattern = true, rangeOf(start, len(pattern))
 		r.pat = compilePattern(pattern)
+		r.lead = leadOf(pattern, r.pat)
 	} else {
 		r.pattern = r.value
 		r.pat = v.pattern(l.Value)
+		r.lead = leadOf(l.Value, r.pat)
 	}
 	if !p.quiet {
 		p.checkRule(l, &r, &v)
