@@ -160,6 +160,12 @@ type Rule struct {
 	pattern textRange   // what Google matches: bytes of the text, or of the escaped patterns when escaped
 }
 
+// hasPattern reports whether r's pattern is pattern; r is one of f's
+// rules. A pattern of another length is not read.
+func (r *Rule) hasPattern(f *File, pattern string) bool {
+	return int(r.pattern.end-r.pattern.start) == len(pattern) && r.Pattern(f) == pattern
+}
+
 // textRange is bytes [start, end) of one of a File's strings.
 type textRange struct{ start, end int32 }
 

@@ -636,7 +636,7 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		var found Directive
 		ok := false
 		for i := first; i < len(rules); i++ {
-			if rules[i].Pattern(f) == pattern {
+			if rules[i].hasPattern(f, pattern) {
 				if rules[i].Directive == r.Directive {
 					return r.Directive, true
 				}
@@ -660,7 +660,7 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		other = Disallow
 	}
 	t := &p.s.ruleTable
-	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].Pattern(f) == pattern }); j >= 0 {
+	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].hasPattern(f, pattern) }); j >= 0 {
 		return other, true
 	}
 	return 0, false
@@ -681,7 +681,7 @@ func patternSketch(p string) uint {
 func (p *parser) recordRule(r *Rule, i int32, h uint64) bool {
 	f, rules, t := p.f, p.f.Rules, &p.s.ruleTable
 	h, pattern := ruleHash(h, r.Directive), r.Pattern(f)
-	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].Pattern(f) == pattern })
+	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].hasPattern(f, pattern) })
 	if j < 0 {
 		t.insert(h, i, slot)
 	}

@@ -393,8 +393,9 @@ func (f *File) holdsRules(g *Group, want []string) bool {
 
 // hasRule reports whether the group has a rule of directive d with value v.
 func (f *File) hasRule(g *Group, d Directive, v string) bool {
-	for ri := range g.Rules(f) {
-		if r := &g.Rules(f)[ri]; r.Directive == d && r.Value(f) == v {
+	rules := g.Rules(f)
+	for ri := range rules {
+		if r := &rules[ri]; r.Directive == d && r.Value(f) == v {
 			return true
 		}
 	}
@@ -566,12 +567,13 @@ const wpAdmin, wpAjax = "/wp-admin/", "/wp-admin/admin-ajax.php"
 // Wix's editor path /wixpress/ is disallowed.
 func (f *File) starMarks(g *Group) (dis, allow int, wix bool) {
 	dis, allow = -1, -1
-	for ri := range g.Rules(f) {
-		r := &g.Rules(f)[ri]
-		v := r.Value(f)
-		if len(v) < len(wpAdmin) {
-			continue
+	rules := g.Rules(f)
+	for ri := range rules {
+		r := &rules[ri]
+		if int(r.value.end-r.value.start) < len(wpAdmin) {
+			continue // not read: too short to end in either
 		}
+		v := r.Value(f)
 		switch last := v[len(v)-1]; {
 		case last == 'p':
 			if r.Directive == Allow && allow < 0 && strings.HasSuffix(v, wpAjax) {
@@ -615,8 +617,9 @@ func (f *File) bloggerBlock(gi int) (TemplateBlock, bool) {
 func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
 	blocks := false
-	for ri := range g.Rules(f) {
-		if r := &g.Rules(f)[ri]; r.Directive == Disallow && r.Value(f) == "/" {
+	rules := g.Rules(f)
+	for ri := range rules {
+		if r := &rules[ri]; r.Directive == Disallow && r.Value(f) == "/" {
 			blocks = true
 		}
 	}
