@@ -107,12 +107,12 @@ func (p *partition) site(id, host string, status int, body string, at time.Time,
 	}
 	for gi, g := range f.Groups {
 		var agents []string
-		for _, a := range g.Agents {
-			agents = append(agents, a.Value)
+		for _, a := range g.Agents(f) {
+			agents = append(agents, a.Value(f))
 		}
-		for _, r := range g.Rules {
+		for _, r := range g.Rules(f) {
 			p.rules = append(p.rules, schema.Rule{CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
-				Directive: r.Directive.String(), Pattern: r.Value, Line: int32(r.Line), HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor()})
+				Directive: r.Directive.String(), Pattern: r.Value(f), Line: int32(r.Line), HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor()})
 		}
 	}
 	for _, s := range f.Sitemaps {
@@ -133,7 +133,7 @@ func (p *partition) addExtensions(id, host string, f *robots.File) {
 	values := func(agents []robots.Agent) []string {
 		var out []string
 		for _, a := range agents {
-			out = append(out, a.Value)
+			out = append(out, a.Value(f))
 		}
 		return out
 	}

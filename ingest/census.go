@@ -158,17 +158,18 @@ func (c *census) markRelated(m *rowMaker, f *robots.File) {
 	}
 	clear(c.related)
 	for gi := range f.Groups {
-		for _, a := range f.Groups[gi].Agents {
-			if a.Value == "*" {
+		for _, a := range f.Groups[gi].Agents(f) {
+			v := a.Value(f)
+			if v == "*" {
 				continue // relates to no crawler (relatesTo), and is the most common value: no lookup
 			}
-			crawlers, ok := c.relatedTo[a.Value]
+			crawlers, ok := c.relatedTo[v]
 			if !ok {
-				crawlers = relatedCrawlers(m, strings.ToLower(strings.TrimSpace(a.Value)))
+				crawlers = relatedCrawlers(m, strings.ToLower(strings.TrimSpace(v)))
 				if len(c.relatedTo) >= maxRelatedValues {
 					clear(c.relatedTo)
 				}
-				c.relatedTo[a.Value] = crawlers
+				c.relatedTo[v] = crawlers
 			}
 			for _, i := range crawlers {
 				c.related[i] = true
@@ -374,7 +375,7 @@ func (c *census) probePaths(f *robots.File) []string {
 			continue
 		}
 		n++
-		if p := robots.ExamplePath(f.Rules[i].Value); p != "/" && !containsString(c.probes, p) {
+		if p := robots.ExamplePath(f.Rules[i].Value(f)); p != "/" && !containsString(c.probes, p) {
 			c.probes = append(c.probes, p)
 		}
 	}

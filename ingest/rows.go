@@ -248,12 +248,12 @@ func problemCode(kind archive.ProblemKind) robots.Code {
 func (m *rowMaker) addRules(rs *dataset.Rows, id, host string, f *robots.File) {
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
-		agents := agentValues(g.Agents)
-		for ri := range g.Rules {
-			r := &g.Rules[ri]
+		agents, rules := agentValues(f, g.Agents(f)), g.Rules(f)
+		for ri := range rules {
+			r := &rules[ri]
 			rs.Rules = append(rs.Rules, schema.Rule{
 				CaptureID: id, URLHostName: host, GroupIndex: int32(gi), UserAgents: agents,
-				Directive: r.Directive.String(), Pattern: r.Value, Line: int32(r.Line),
+				Directive: r.Directive.String(), Pattern: r.Value(f), Line: int32(r.Line),
 				HasWildcard: r.HasWildcard(), HasEndAnchor: r.HasEndAnchor(),
 			})
 		}
@@ -265,7 +265,7 @@ func (m *rowMaker) addRules(rs *dataset.Rows, id, host string, f *robots.File) {
 func addExtensions(rs *dataset.Rows, id, host string, f *robots.File) {
 	for i := range f.Extensions {
 		e := &f.Extensions[i]
-		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: agentValues(e.Agents(f)), Key: e.Key(f), Value: e.Value(f), Valid: e.Valid}
+		d := schema.Directive{CaptureID: id, URLHostName: host, Line: int32(e.Line), UserAgents: agentValues(f, e.Agents(f)), Key: e.Key(f), Value: e.Value(f), Valid: e.Valid}
 		if e.Group >= 0 {
 			g := int32(e.Group)
 			d.GroupIndex = &g
@@ -275,7 +275,7 @@ func addExtensions(rs *dataset.Rows, id, host string, f *robots.File) {
 	for i := range f.Preferences {
 		p := &f.Preferences[i]
 		row := schema.Preference{CaptureID: id, URLHostName: host, Line: int32(p.Line), Source: p.Source.String(),
-			UserAgents: agentValues(p.Agents(f)), Path: p.Path(f), Category: p.Category(f), Value: p.Value(f)}
+			UserAgents: agentValues(f, p.Agents(f)), Path: p.Path(f), Category: p.Category(f), Value: p.Value(f)}
 		if allowed, known := p.Allowed.Bool(); known {
 			row.Allowed = &allowed
 		}
@@ -283,11 +283,11 @@ func addExtensions(rs *dataset.Rows, id, host string, f *robots.File) {
 	}
 }
 
-// agentValues returns the user-agent values as written.
-func agentValues(agents []robots.Agent) []string {
+// agentValues returns the user-agent values as written of agents, f's.
+func agentValues(f *robots.File, agents []robots.Agent) []string {
 	var out []string
 	for _, a := range agents {
-		out = append(out, a.Value)
+		out = append(out, a.Value(f))
 	}
 	return out
 }
@@ -310,11 +310,12 @@ func (m *rowMaker) addAgents(rs *dataset.Rows, id, host string, f *robots.File) 
 	}
 	a.IDs, a.Hosts = append(a.IDs, id), append(a.Hosts, host)
 	for gi := range f.Groups {
-		for _, ag := range f.Groups[gi].Agents {
-			if ag.Token == "" {
+		for _, ag := range f.Groups[gi].Agents(f) {
+			token := ag.Token(f)
+			if token == "" {
 				continue
 			}
-			for _, r := range m.byToken[lowerASCII(ag.Token)] {
+			for _, r := range m.byToken[lowerASCII(token)] {
 				if m.hits[r.crawler] == 0 {
 					m.touched = append(m.touched, r.crawler)
 				}

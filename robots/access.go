@@ -43,24 +43,26 @@ func (f *File) Access(agents ...string) Access {
 	var allowAll, disallowAll, longestAllow, longestDisallow int
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
-		if specific && !g.names(agents) || !specific && !g.Global {
+		if specific && !g.names(f, agents) || !specific && !g.Global {
 			continue
 		}
-		for ri := range g.Rules {
-			r := &g.Rules[ri]
-			if !r.canMatch() {
+		rules := g.Rules(f)
+		for ri := range rules {
+			r := &rules[ri]
+			pattern := r.Pattern(f)
+			if !r.canMatch(pattern) {
 				continue
 			}
-			n := len(r.Pattern)
+			n := len(pattern)
 			if r.Directive == Allow {
 				longestAllow = max(longestAllow, n, r.indexLength())
-				if r.matchesAll() {
+				if r.matchesAll(pattern) {
 					allowAll = max(allowAll, n)
 				}
 				continue
 			}
 			longestDisallow = max(longestDisallow, n)
-			if r.matchesAll() {
+			if r.matchesAll(pattern) {
 				disallowAll = max(disallowAll, n)
 			}
 		}
@@ -77,17 +79,17 @@ func (f *File) Access(agents ...string) Access {
 // starAccess is the access of a crawler that no group names.
 func (f *File) starAccess() Access { return f.Access() }
 
-// canMatch reports whether the pattern can match some URL path: paths
+// canMatch reports whether pattern, r's, can match some URL path: paths
 // start with '/', so a pattern must start with '/' or '*'.
-func (r *Rule) canMatch() bool {
-	t := r.text()
+func (r *Rule) canMatch(pattern string) bool {
+	t := r.text(pattern)
 	return t != "" && (t[0] == '/' || t[0] == '*')
 }
 
-// matchesAll reports whether the pattern matches every path: "/" or "*"
+// matchesAll reports whether pattern, r's, matches every path: "/" or "*"
 // followed only by '*', and if anchored, ending in '*'.
-func (r *Rule) matchesAll() bool {
-	t := r.text()
+func (r *Rule) matchesAll(pattern string) bool {
+	t := r.text(pattern)
 	if t == "" || t[0] != '/' && t[0] != '*' {
 		return false
 	}

@@ -123,13 +123,13 @@ type aiRobotsMatch struct {
 	known   agentSet
 }
 
-// nearest returns the release nearest to the agents (the first of the
+// nearest returns the release nearest to the agents, f's (the first of the
 // nearest ones, so an unchanged set is dated by its first release).
-func (x *aiRobotsIndex) nearest(agents []Agent) aiRobotsMatch {
+func (x *aiRobotsIndex) nearest(f *File, agents []Agent) aiRobotsMatch {
 	var set agentSet
 	size := 0 // distinct agents of the group
 	for i := range agents {
-		n, ok := x.lookup(agents[i].Value)
+		n, ok := x.lookup(agents[i].Value(f))
 		if ok && set.has(n) {
 			continue
 		}

@@ -118,11 +118,98 @@ func TestCrawlersUniqueIgnoringCase(t *testing.T) {
 	}
 }
 
-// A Rule is 64 bytes on 64-bit machines: a million rules are copied out of
-// the scratch space on every pass over the corpus.
+// A Rule is 48 bytes on 64-bit machines (64 with its two strings): a
+// million rules are copied out of the scratch space on every pass over the
+// corpus.
 func TestRuleSize(t *testing.T) {
-	if size := unsafe.Sizeof(Rule{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 64 {
-		t.Errorf("a Rule is %d bytes, want at most 64: keep its small fields together", size)
+	if size := unsafe.Sizeof(Rule{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 48 {
+		t.Errorf("a Rule is %d bytes, want at most 48: keep its small fields together", size)
+	}
+}
+
+// A Rule's value and pattern are read through its File: the value as
+// written, a part of the text; the pattern the value itself unless
+// escaping changes it, else a part of the File's escaped patterns. Neither
+// makes a string, and matching reads the escaped pattern.
+func TestRuleValueAndPattern(t *testing.T) {
+	f := ParseString("User-agent: *\nDisallow: /plain\nAllow:   /caf\u00e9 # c\nDisallow: /a%2fb\nDisallow:\n Allow : /%7e$\nDisallow: /\xe9t\xe9\n")
+	want := [][2]string{{"/plain", "/plain"}, {"/caf\u00e9", "/caf%C3%A9"}, {"/a%2fb", "/a%2Fb"}, {"", ""}, {"/%7e$", "/%7E$"}, {"/\xe9t\xe9", "/%E9t%E9"}}
+	if len(f.Rules) != len(want) {
+		t.Fatalf("%d rules, want %d", len(f.Rules), len(want))
+	}
+	for i, w := range want {
+		r := &f.Rules[i]
+		if v, p := r.Value(f), r.Pattern(f); v != w[0] || p != w[1] {
+			t.Errorf("rule %d: value %q pattern %q, want %q %q", i, v, p, w[0], w[1])
+		}
+		if n := testing.AllocsPerRun(10, func() { _, _ = r.Value(f), r.Pattern(f) }); n != 0 {
+			t.Errorf("rule %d: %v allocations to read its strings", i, n)
+		}
+	}
+	for path, allowed := range map[string]bool{"/plain": false, "/caf%C3%A9": true, "/a%2Fb": false, "/a%2fb": true, "/%7E": true, "/%E9t%E9x": false, "/\xe9t\xe9": true} {
+		if got := f.Allowed("http://e.com"+path, "bot"); got != allowed {
+			t.Errorf("%s: allowed %v, want %v", path, got, allowed)
+		}
+	}
+}
+
+// A Group's agents and rules are parts of its File's, read through the
+// File without allocating, with no room to append (an append to one must
+// not overwrite the next group's).
+func TestGroupAgentsAndRules(t *testing.T) {
+	f := ParseString("User-agent: a\nUser-agent: b\nDisallow: /1\nAllow: /2\nUser-agent: c\nUser-agent: *\nDisallow: /3\n\nUser-agent: d\n")
+	want := []struct {
+		agents, rules string
+		global        bool
+	}{{"a b", "/1 /2", false}, {"c *", "/3", true}, {"d", "", false}}
+	if len(f.Groups) != len(want) {
+		t.Fatalf("%d groups, want %d", len(f.Groups), len(want))
+	}
+	for i, w := range want {
+		g := &f.Groups[i]
+		var agents, rules []string
+		for _, a := range g.Agents(f) {
+			agents = append(agents, a.Value(f))
+		}
+		for _, r := range g.Rules(f) {
+			rules = append(rules, r.Value(f))
+		}
+		if got := [2]string{strings.Join(agents, " "), strings.Join(rules, " ")}; got != [2]string{w.agents, w.rules} || g.Global != w.global {
+			t.Errorf("group %d: agents %q rules %q global %v, want %q %q %v", i, got[0], got[1], g.Global, w.agents, w.rules, w.global)
+		}
+		if a, r := g.Agents(f), g.Rules(f); cap(a) != len(a) || cap(r) != len(r) {
+			t.Errorf("group %d: room to append (agents %d/%d, rules %d/%d)", i, len(a), cap(a), len(r), cap(r))
+		}
+		if n := testing.AllocsPerRun(10, func() { _, _ = g.Agents(f), g.Rules(f) }); n != 0 {
+			t.Errorf("group %d: %v allocations to read its agents and rules", i, n)
+		}
+	}
+	if size := unsafe.Sizeof(Group{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 32 {
+		t.Errorf("a Group is %d bytes, want at most 32 (64 with its two slices)", size)
+	}
+}
+
+// An Agent's value and token are read through its File: the value as
+// written, the token a prefix of it (Google's cut), "" for '*'; neither
+// makes a string.
+func TestAgentValueAndToken(t *testing.T) {
+	f := ParseString("User-agent: Googlebot/2.1\nUser-agent:   *  # all\nuser-agent  bingbot\nUser-agent:\nUser-agent: *foo\nDisallow: /\n")
+	want := [][2]string{{"Googlebot/2.1", "Googlebot"}, {"*", ""}, {"bingbot", "bingbot"}, {"", ""}, {"*foo", ""}}
+	agents := f.Groups[0].Agents(f)
+	if len(agents) != len(want) {
+		t.Fatalf("%d agents, want %d", len(agents), len(want))
+	}
+	for i, w := range want {
+		a := agents[i]
+		if v, tok := a.Value(f), a.Token(f); v != w[0] || tok != w[1] {
+			t.Errorf("agent %d: value %q token %q, want %q %q", i, v, tok, w[0], w[1])
+		}
+		if n := testing.AllocsPerRun(10, func() { _, _ = a.Value(f), a.Token(f) }); n != 0 {
+			t.Errorf("agent %d: %v allocations to read its strings", i, n)
+		}
+	}
+	if !f.Names("Googlebot") || !f.Names("BINGBOT") || f.Names("foo") {
+		t.Errorf("Names: Googlebot %v, BINGBOT %v, foo %v; want true, true, false", f.Names("Googlebot"), f.Names("BINGBOT"), f.Names("foo"))
 	}
 }
 
@@ -140,12 +227,15 @@ func TestMayHaveControlEveryByte(t *testing.T) {
 	}
 }
 
-// Findings hold no pointer (issue 33): a Diagnostic, Sitemap, Extension or
-// Preference keeps offsets into its File's text, so that the collector has
-// nothing in them to scan and making one allocates nothing of its own.
-// A Diagnostic is 40 bytes on 64-bit machines, from 72 with its strings.
+// Findings, rules, agents and groups hold no pointer (issue 33): a
+// Diagnostic, Sitemap, Extension, Preference, Rule or Agent keeps offsets
+// into its File's text, a Group index ranges of its File's agents and
+// rules, so
+// that the collector has nothing in them to scan and making one allocates
+// nothing of its own. A Diagnostic is 40 bytes on 64-bit machines, from 72
+// with its strings.
 func TestFindingsHoldNoPointers(t *testing.T) {
-	for _, v := range []any{Diagnostic{}, Sitemap{}, Extension{}, Preference{}} {
+	for _, v := range []any{Diagnostic{}, Sitemap{}, Extension{}, Preference{}, Rule{}, Agent{}, Group{}} {
 		typ := reflect.TypeOf(v)
 		if path, ok := pointerIn(typ); ok {
 			t.Errorf("%s holds a pointer: %s", typ, path)

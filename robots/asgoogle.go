@@ -73,11 +73,11 @@ func (f *File) AgentsReadAsGoogle(s Semantics, agents []string) bool {
 		return true
 	case SemanticsRFC9309:
 		for _, a := range f.agents {
-			if a.Token == a.Value || a.Global {
+			if a.Token(f) == a.Value(f) || a.Global {
 				continue
 			}
 			for _, ua := range agents {
-				if equalFoldASCII(a.Token, ua) {
+				if equalFoldASCII(a.Token(f), ua) {
 					return false
 				}
 			}

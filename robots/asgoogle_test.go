@@ -118,7 +118,7 @@ func namedTokens(f *File, tokens []string) [][]string {
 	out := [][]string{{"GPTBot"}, {"CCBot"}, {"Googlebot"}, nil}
 	for _, t := range tokens {
 		for _, a := range f.agents {
-			if strings.EqualFold(a.Value, t) || strings.EqualFold(a.Token, t) {
+			if strings.EqualFold(a.Value(f), t) || strings.EqualFold(a.Token(f), t) {
 				out = append(out, []string{t})
 				break
 			}

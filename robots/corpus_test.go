@@ -175,8 +175,8 @@ func TestCorpusAgreesWithReference(t *testing.T) {
 			text := string(body.Data)
 			f := ParseString(text)
 			agents := [][]string{{"Googlebot"}, {"UnnamedBot"}}
-			if len(f.Groups) > 0 && f.Groups[0].Agents[0].Token != "" {
-				agents = append(agents, []string{f.Groups[0].Agents[0].Token})
+			if len(f.Groups) > 0 && f.Groups[0].Agents(f)[0].Token(f) != "" {
+				agents = append(agents, []string{f.Groups[0].Agents(f)[0].Token(f)})
 			}
 			for _, u := range probeURLs(f) {
 				for _, a := range agents {
@@ -204,7 +204,7 @@ func probeURLs(f *File) []string {
 		if i > 20 {
 			break
 		}
-		p := strings.TrimSuffix(r.Pattern, "$")
+		p := strings.TrimSuffix(r.Pattern(f), "$")
 		p = strings.ReplaceAll(p, "*", "x")
 		if !strings.HasPrefix(p, "/") {
 			p = "/" + p

@@ -157,8 +157,9 @@ func (d Diagnostic) Arg(f *File) string {
 func (d Diagnostic) RefArg(f *File) string { return f.spanText(d.Ref, d.refArg) }
 
 // Span returns the byte range of the line ([Diagnostic.Text]) the finding
-// is about: where its argument is in the line (the first place it is
-// found). It is (0, 0) for a finding about the whole line or file, or
+// is about: where its argument is in the line (for a key or a value, the
+// place the parser read it from: the value of "Allow: All" is bytes 7-10,
+// not the "All" of "Allow"). It is (0, 0) for a finding about the whole line or file, or
 // whose argument is a detail (a size) rather than a part of the line. It
 // needs no File: the argument is kept as offsets into the line.
 func (d Diagnostic) Span() (start, end int) {

@@ -396,6 +396,33 @@ func TestDiagnosticSpan(t *testing.T) {
 	}
 }
 
+// A value that is also a part of its key is found where the parser read it,
+// not in the key ("All" in "Allow: All" is bytes 7-10, not 0-3).
+func TestDiagnosticSpanOfValueInKey(t *testing.T) {
+	for body, want := range map[string][2]int{
+		"User-agent: *\nAllow: All\n":                    {7, 10},
+		"User-agent: *\nDisallow: Disallow:\n":           {10, 19},
+		"allow all\n":                                    {6, 9},
+		"User-agent: *\nDisallow:s\n":                    {9, 10},
+		"User-agent: *\n  Disallow \t:  all # comment\n": {15, 18},
+	} {
+		f := ParseString(body)
+		var d *Diagnostic
+		for i := range f.Diagnostics {
+			if c := f.Diagnostics[i].Code; c == PathNotAbsolute || c == RuleOutsideGroup {
+				d = &f.Diagnostics[i]
+			}
+		}
+		if d == nil {
+			t.Errorf("%q: no path-not-absolute or rule-outside-group finding", body)
+			continue
+		}
+		if s, e := d.Span(); [2]int{s, e} != want {
+			t.Errorf("%q: %s span %d-%d, want %v (%q)", body, d.Code, s, e, want, d.Text(f)[s:e])
+		}
+	}
+}
+
 // mixed-line-endings says "mixed" only of a file that mixes them: a file of
 // bare CRs is told so.
 func TestLineEndingsMessage(t *testing.T) {
@@ -423,7 +450,7 @@ func TestNonASCIIPathMessage(t *testing.T) {
 	f := func(value, wantPattern, wantMsg string) {
 		t.Helper()
 		file := ParseString("User-agent: *\nDisallow: " + value + "\n")
-		if len(file.Rules) != 1 || file.Rules[0].Pattern != wantPattern {
+		if len(file.Rules) != 1 || file.Rules[0].Pattern(file) != wantPattern {
 			t.Fatalf("%q: rules %+v, want pattern %q", value, file.Rules, wantPattern)
 		}
 		if file.Allowed("http://e.com"+wantPattern, "FooBot") {

@@ -245,7 +245,7 @@ func mayBeNamed(t string, values []string) bool {
 func (f *File) examplePaths() []string {
 	paths := []string{"/"}
 	for i := 0; i < len(f.Rules) && len(paths) < maxDisagreementPaths; i++ {
-		if p := ExamplePath(f.Rules[i].Value); !slices.Contains(paths, p) {
+		if p := ExamplePath(f.Rules[i].Value(f)); !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}

@@ -71,14 +71,17 @@
 //
 // A File keeps one copy of the text it parsed, and its diagnostics,
 // sitemaps, extensions and preferences keep offsets into their lines of
-// it (spans), not strings: they hold no pointer, so that the collector has
-// nothing in them to scan. A string that is no part of the line (a size,
-// a template's state) is kept once in a list of the File. Their strings
-// are read through the File, which keeps the text alive: d.Text(f),
-// d.Arg(f), s.URL(f), e.Value(f), p.Category(f), each a part of the text,
-// made without a copy. A message is written from the
-// spans with [AppendMessage] into a buffer the caller reuses;
-// [Diagnostic.Message] makes it a string.
+// it (spans), not strings; its rules and agents keep offsets into the
+// text, and its groups index ranges of its agents and rules. They hold no
+// pointer, so that the collector has nothing in them to scan. A string
+// that is no part of the line (a size, a template's state) is kept once in
+// a list of the File, and so are the patterns escaping changes. Their
+// strings are read through the File, which keeps the text alive:
+// d.Text(f), d.Arg(f), s.URL(f), e.Value(f), p.Category(f), r.Value(f),
+// r.Pattern(f), a.Value(f), a.Token(f), each a part of the text, made
+// without a copy; g.Agents(f) and g.Rules(f) are parts of the File's
+// slices. A message is written from the spans with [AppendMessage] into a
+// buffer the caller reuses; [Diagnostic.Message] makes it a string.
 //
 // # Extensions and usage preferences
 //

@@ -36,16 +36,16 @@ func TestCorpusDump(t *testing.T) {
 func dumpFile(w hash.Hash, f *File) {
 	fmt.Fprintf(w, "response %q size %d bom %d text %d\n", fmt.Sprintf("%+v", f.Response), f.Size, f.bom, len(f.Text()))
 	for _, g := range f.Groups {
-		fmt.Fprintf(w, "group %d global=%v agents=%d rules=%d\n", g.Line, g.Global, len(g.Agents), len(g.Rules))
-		for _, a := range g.Agents {
-			dumpAgent(w, a)
+		fmt.Fprintf(w, "group %d global=%v agents=%d rules=%d\n", g.Line, g.Global, len(g.Agents(f)), len(g.Rules(f)))
+		for _, a := range g.Agents(f) {
+			dumpAgent(w, f, a)
 		}
-		for i := range g.Rules {
-			dumpRule(w, &g.Rules[i])
+		for i := range g.Rules(f) {
+			dumpRule(w, f, &g.Rules(f)[i])
 		}
 	}
 	for i := range f.Rules {
-		dumpRule(w, &f.Rules[i])
+		dumpRule(w, f, &f.Rules[i])
 	}
 	for _, s := range f.Sitemaps {
 		fmt.Fprintf(w, "sitemap %d %q %v\n", s.Line, s.URL(f), s.Valid)
@@ -53,13 +53,13 @@ func dumpFile(w hash.Hash, f *File) {
 	for _, e := range f.Extensions {
 		fmt.Fprintf(w, "extension %d g%d %q %q %v agents=%d\n", e.Line, e.Group, e.Key(f), e.Value(f), e.Valid, len(e.Agents(f)))
 		for _, a := range e.Agents(f) {
-			dumpAgent(w, a)
+			dumpAgent(w, f, a)
 		}
 	}
 	for _, q := range f.Preferences {
 		fmt.Fprintf(w, "preference %d %d g%d %q %q %q %d agents=%d\n", q.Line, q.Source, q.Group, q.Path(f), q.Category(f), q.Value(f), q.Allowed, len(q.Agents(f)))
 		for _, a := range q.Agents(f) {
-			dumpAgent(w, a)
+			dumpAgent(w, f, a)
 		}
 	}
 	for _, d := range f.Diagnostics {
@@ -76,10 +76,10 @@ func dumpFile(w hash.Hash, f *File) {
 	fmt.Fprintf(w, "access %v %v\n", f.Access("Googlebot"), f.Access("GPTBot"))
 }
 
-func dumpAgent(w io.Writer, a Agent) {
-	fmt.Fprintf(w, "agent %d %q %q %v\n", a.Line, a.Value, a.Token, a.Global)
+func dumpAgent(w io.Writer, f *File, a Agent) {
+	fmt.Fprintf(w, "agent %d %q %q %v\n", a.Line, a.Value(f), a.Token(f), a.Global)
 }
 
-func dumpRule(w io.Writer, r *Rule) {
-	fmt.Fprintf(w, "rule %d g%d %s %q %q wild=%v anchor=%v\n", r.Line, r.Group, r.Directive, r.Value, r.Pattern, r.HasWildcard(), r.HasEndAnchor())
+func dumpRule(w io.Writer, f *File, r *Rule) {
+	fmt.Fprintf(w, "rule %d g%d %s %q %q wild=%v anchor=%v\n", r.Line, r.Group, r.Directive, r.Value(f), r.Pattern(f), r.HasWildcard(), r.HasEndAnchor())
 }

@@ -75,6 +75,26 @@ func ExampleAppendMessage() {
 	//   sitemap "/sitemap.xml" is not an absolute URL (it needs https://host/...)
 }
 
+// Walk the groups: their agents and rules, and a rule's value as written
+// and pattern as Google matches it, are read through the File that parsed
+// them, without a copy.
+func ExampleGroup_Rules() {
+	f := robots.ParseString("User-agent: Googlebot/2.1\nUser-agent: bingbot\nDisallow: /caf\u00e9/\nAllow: /a%2fb$\n")
+	for _, g := range f.Groups {
+		for _, a := range g.Agents(f) {
+			fmt.Printf("agent %q token %q\n", a.Value(f), a.Token(f))
+		}
+		for _, r := range g.Rules(f) {
+			fmt.Printf("%d %s %q matches %q\n", r.Line, r.Directive, r.Value(f), r.Pattern(f))
+		}
+	}
+	// Output:
+	// agent "Googlebot/2.1" token "Googlebot"
+	// agent "bingbot" token "bingbot"
+	// 3 disallow "/café/" matches "/caf%C3%A9/"
+	// 4 allow "/a%2fb$" matches "/a%2Fb$"
+}
+
 // The HTTP status decides before the body: a 503 shuts every crawler out.
 func ExampleParseResponse() {
 	f := robots.ParseResponse(robots.Response{Status: 503}, []byte("User-agent: *\nAllow: /\n"))

@@ -85,7 +85,7 @@ func TestExtensionScope(t *testing.T) {
 		t.Errorf("file-wide line: group %d, agents %v", e.Group, e.Agents(f))
 	}
 	e := f.Extensions[1]
-	if agents := e.Agents(f); e.Group != 0 || len(agents) != 2 || agents[1].Value != "yourbot" || !e.Valid || e.Key(f) != "request-rate" || e.Value(f) != "10/1m" {
+	if agents := e.Agents(f); e.Group != 0 || len(agents) != 2 || agents[1].Value(f) != "yourbot" || !e.Valid || e.Key(f) != "request-rate" || e.Value(f) != "10/1m" {
 		t.Errorf("%+v", e)
 	}
 	if !f.Allowed("http://e.com/x", "otherbot") || f.Allowed("http://e.com/private/", "yourbot") {

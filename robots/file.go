@@ -11,10 +11,12 @@ import (
 // File is a parsed robots.txt: its groups and rules compiled for matching,
 // its sitemaps, its diagnostics and its statistics. A File is immutable and
 // safe for concurrent use. Its strings are substrings of one copy of the
-// body, so a File keeps at most [MaxBytes] of text alive; its diagnostics
-// keep offsets into that text instead of strings (see [Diagnostic]), so
-// the File keeps the text alive for them: a Diagnostic's strings are read
-// through the File that found it.
+// body, so a File keeps at most [MaxBytes] of text alive; its rules,
+// agents, diagnostics, sitemaps and directives keep offsets into that text
+// instead of strings, and its groups index ranges of its agents and rules
+// (see [Rule], [Agent], [Group], [Diagnostic]), so the File keeps the text
+// alive for them: their strings are read through the File that parsed
+// them.
 type File struct {
 	Response Response // how the file was served (zero when unknown)
 	Size     int      // bytes given to Parse, before any cut
@@ -34,6 +36,9 @@ type File struct {
 	Stats       Stats
 
 	text string // what was parsed: the body, cut at MaxBytes
+	// escaped holds the patterns escaping changed ([Rule.Pattern]), one
+	// after the other; "" when none did.
+	escaped string
 	// details are the arguments of diagnostics that are not a part of
 	// their line (a size, the line endings counted, a template's state),
 	// in the order they were found; a detail span is an index into it
@@ -88,22 +93,50 @@ const maxLinesText = math.MaxUint32
 
 // Group is a run of user-agent lines and the rules that follow them, as
 // Google's parser groups them: a group ends at the first user-agent line
-// after a rule, never at a blank line.
+// after a rule, never at a blank line. It holds no pointer: its agents and
+// rules are kept as index ranges into the File's ([Group.Agents],
+// [Group.Rules], each given that File).
 type Group struct {
-	Line   int     // line of the first user-agent line
-	Agents []Agent // the user-agent lines, in order
-	Rules  []Rule  // the allow and disallow lines, in order
-	Global bool    // one of the agents is '*'
+	Line   int        // line of the first user-agent line
+	agents indexRange // of the File's agents
+	rules  indexRange // of File.Rules
+	Global bool       // one of the agents is '*'
 }
 
-// Agent is one user-agent line.
+// indexRange is the elements [start, end) of one of a File's slices.
+type indexRange struct{ start, end int32 }
+
+// Agents returns the user-agent lines of g, in order: a part of f's, with
+// no room to append. f is the File whose Groups hold g.
+func (g *Group) Agents(f *File) []Agent {
+	return f.agents[g.agents.start:g.agents.end:g.agents.end]
+}
+
+// Rules returns the allow and disallow lines of g, in order: a part of
+// f.Rules, with no room to append. f is the File whose Groups hold g.
+func (g *Group) Rules(f *File) []Rule {
+	return f.Rules[g.rules.start:g.rules.end:g.rules.end]
+}
+
+// Agent is one user-agent line. It holds no pointer: its value is kept as
+// offsets into the text of the File that parsed it, and its token as a
+// length ([Agent.Value], [Agent.Token], each given that File).
 type Agent struct {
-	Line  int
-	Value string // as written, e.g. "Googlebot/2.1"
-	// Token is what Google matches: the value cut at the first character
-	// outside [A-Za-z_-] ("Googlebot"); empty for '*'.
-	Token  string
-	Global bool // the value is '*', or '*' followed by whitespace
+	Line   int
+	value  textRange // as written: bytes of the File's text
+	token  int32     // the token's length: it is a prefix of the value
+	Global bool      // the value is '*', or '*' followed by whitespace
+}
+
+// Value returns the user-agent as written ("Googlebot/2.1"), a part of
+// f's text; f is the File whose groups hold a.
+func (a Agent) Value(f *File) string { return a.value.in(f.text) }
+
+// Token returns what Google matches: the value cut at the first character
+// outside [A-Za-z_-] ("Googlebot"); "" for '*'. f is the File whose
+// groups hold a.
+func (a Agent) Token(f *File) string {
+	return f.text[a.value.start : a.value.start+a.token]
 }
 
 // Directive is the kind of a rule.
@@ -124,16 +157,53 @@ func (d Directive) String() string {
 	return "disallow"
 }
 
-// Rule is one allow or disallow line of a group.
+// Rule is one allow or disallow line of a group. It holds no pointer: its
+// value and pattern are kept as offsets into the File that parsed it, which
+// makes the strings when asked ([Rule.Value], [Rule.Pattern], each given
+// that File); keeping a million Rules costs the collector nothing to scan.
 type Rule struct {
 	Line      int
 	Group     int // index in File.Groups
 	Directive Directive
-	pat       patternInfo // here, in Directive's padding: a Rule is 64 bytes, not 72
-	Value     string      // the pattern as written
-	// Pattern is what Google matches: Value with non-ASCII bytes
-	// percent-encoded and percent-escapes upper-cased.
-	Pattern string
+	// escaped: the pattern is not the value (escaping changed it) and is
+	// kept in the File's escaped patterns rather than its text.
+	escaped bool
+	// lead is the byte every path the pattern matches has after its '/',
+	// 0 when there is none to tell (see leadOf).
+	lead    byte
+	pat     patternInfo // here, in Directive's padding
+	value   textRange   // the pattern as written: bytes of the File's text
+	pattern textRange   // what Google matches: bytes of the text, or of the escaped patterns when escaped
+}
+
+// hasPattern reports whether r's pattern is pattern; r is one of f's
+// rules. A pattern of another length is not read.
+func (r *Rule) hasPattern(f *File, pattern string) bool {
+	return int(r.pattern.end-r.pattern.start) == len(pattern) && r.Pattern(f) == pattern
+}
+
+// textRange is bytes [start, end) of one of a File's strings.
+type textRange struct{ start, end int32 }
+
+// rangeOf returns the range of the n bytes at start.
+func rangeOf(start, n int) textRange { return textRange{int32(start), int32(start + n)} }
+
+// in returns the bytes of s the range covers.
+func (t textRange) in(s string) string { return s[t.start:t.end] }
+
+// Value returns the pattern as written, a part of f's text; f is the File
+// whose Rules hold r.
+func (r *Rule) Value(f *File) string { return r.value.in(f.text) }
+
+// Pattern returns what Google matches: the value with non-ASCII bytes
+// percent-encoded and percent-escapes upper-cased; the value itself (a
+// part of f's text) when that changes nothing, as it does for most rules.
+// f is the File whose Rules hold r.
+func (r *Rule) Pattern(f *File) string {
+	if r.escaped {
+		return r.pattern.in(f.escaped)
+	}
+	return r.pattern.in(f.text)
 }
 
 // HasWildcard reports whether the pattern uses '*'.
@@ -200,17 +270,17 @@ func (f *File) UserAgents() []string {
 	if len(f.agents) <= linearAgents {
 		// A scan of the few kept so far costs less than a map.
 		for _, a := range f.agents {
-			if !slices.Contains(out, a.Value) {
-				out = append(out, a.Value)
+			if v := a.Value(f); !slices.Contains(out, v) {
+				out = append(out, v)
 			}
 		}
 		return out
 	}
 	seen := make(map[string]bool, len(f.agents))
 	for _, a := range f.agents {
-		if !seen[a.Value] {
-			seen[a.Value] = true
-			out = append(out, a.Value)
+		if v := a.Value(f); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	return out
@@ -286,5 +356,5 @@ func (f *File) groupAgents(g int) []Agent {
 	if g < 0 || g >= len(f.Groups) {
 		return nil
 	}
-	return f.Groups[g].Agents
+	return f.Groups[g].Agents(f)
 }

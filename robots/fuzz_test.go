@@ -73,10 +73,10 @@ func checkInvariants(t *testing.T, f *File, body string) {
 	}
 	n := 0
 	for gi, g := range f.Groups {
-		if len(g.Agents) == 0 {
+		if len(g.Agents(f)) == 0 {
 			t.Fatalf("group %d has no agent", gi)
 		}
-		for _, r := range g.Rules {
+		for _, r := range g.Rules(f) {
 			if r.Group != gi || r.Line < g.Line {
 				t.Fatalf("rule %+v in group %d at line %d", r, gi, g.Line)
 			}
@@ -161,7 +161,7 @@ func checkScope(t *testing.T, f *File, line, g int, agents []Agent) {
 		}
 		return
 	}
-	if g >= len(f.Groups) || f.Groups[g].Line > line || !slices.Equal(agents, f.Groups[g].Agents) {
+	if g >= len(f.Groups) || f.Groups[g].Line > line || !slices.Equal(agents, f.Groups[g].Agents(f)) {
 		t.Fatalf("line %d: group %d, agents %v", line, g, agents)
 	}
 }
@@ -173,7 +173,7 @@ func checkAccess(t *testing.T, f *File) {
 	t.Helper()
 	urls := []string{"/", "/x", "/index.html"}
 	for _, r := range f.Rules {
-		urls = append(urls, strings.ReplaceAll(strings.TrimSuffix(r.Pattern, "$"), "*", "x"))
+		urls = append(urls, strings.ReplaceAll(strings.TrimSuffix(r.Pattern(f), "$"), "*", "x"))
 	}
 	access := f.Access("FooBot")
 	for _, u := range urls {

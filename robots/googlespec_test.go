@@ -77,6 +77,44 @@ func TestGoogleSpec_PathMatching(t *testing.T) {
 	}
 }
 
+// A rule whose second byte is not the path's is passed over without
+// reading its pattern (Rule.lead), except where it may still match: a '*'
+// may stand for anything, a final '$' is no byte to match, and an allow's
+// index.htm leniency matches its shorter directory. Each case here is
+// decided by, or passes over, such a rule.
+func TestMatchRuleLead(t *testing.T) {
+	for _, c := range []struct {
+		body, path string
+		allowed    bool
+		line       int
+	}{
+		{"User-agent: *\nDisallow: /ab\n", "/a", true, 0},
+		{"User-agent: *\nDisallow: /ab\n", "/ab", false, 2},
+		{"User-agent: *\nDisallow: /ab$\n", "/ab", false, 2},
+		{"User-agent: *\nDisallow: /ab$\n", "/a", true, 0},
+		{"User-agent: *\nDisallow: /a*b*c\n", "/abc", false, 2},
+		{"User-agent: *\nDisallow: /a***\n", "/a", false, 2},
+		{"User-agent: *\nDisallow: /\nAllow: /dir/index.html\n", "/dir/", true, 3},
+		{"User-agent: *\nDisallow: /\nAllow: /d\u00e9/index.htm\n", "/d%C3%A9/", true, 3},
+		{"User-agent: *\nDisallow: /\nAllow: /caf\u00e9\n", "/caf%C3%A9", true, 3},
+		{"User-agent: *\nDisallow: /\nAllow: /caf\u00e9\n", "/caf%C3%A", false, 2},
+		{"User-agent: *\nDisallow: /a\n", "/", true, 0},
+		{"User-agent: *\nDisallow: /a\n", "/b", true, 0},
+		{"User-agent: *\nDisallow: /$\n", "/", false, 2},
+		{"User-agent: *\nDisallow: /$\n", "/a", true, 0},
+		{"User-agent: *\nDisallow: /*x\n", "/ax", false, 2},
+		{"User-agent: *\nDisallow: *x\n", "/ax", false, 2},
+		{"User-agent: *\nDisallow: /$x\n", "/$x", false, 2},
+		{"User-agent: *\nDisallow: /\nAllow: /index.html\n", "/", true, 3},
+		{"User-agent: *\nDisallow: /\nAllow: /\u00e9\n", "/%C3%A9", true, 3},
+		{"User-agent: *\nDisallow: /\nAllow: /%c3%a9\n", "/%C3%A9", true, 3},
+	} {
+		if v := ParseString(c.body).Match("http://e.com"+c.path, []string{"bot"}); v.Allowed != c.allowed || v.Line != c.line {
+			t.Errorf("%q on %s: %+v, want allowed %v by line %d", c.body, c.path, v, c.allowed, c.line)
+		}
+	}
+}
+
 // The precedence table: the most specific (longest) rule wins, and the least
 // restrictive on a tie. The table calls allow: /page against
 // disallow: /*.htm "undefined"; Google's parser says disallow, as the
@@ -142,10 +180,10 @@ func TestGoogleSpec_Groups(t *testing.T) {
 	var got []string
 	for _, g := range f.Groups {
 		var names []string
-		for _, a := range g.Agents {
-			names = append(names, a.Value)
+		for _, a := range g.Agents(f) {
+			names = append(names, a.Value(f))
 		}
-		got = append(got, strings.Join(names, "+")+":"+strconv.Itoa(len(g.Rules)))
+		got = append(got, strings.Join(names, "+")+":"+strconv.Itoa(len(g.Rules(f))))
 	}
 	if strings.Join(got, " ") != "a:1 b:1 e+f:1 h:0" {
 		t.Errorf("groups %v", got)

@@ -50,7 +50,7 @@ func TestLenient_KeyPrefix(t *testing.T) {
 		disallow http://e.com/x/z
 		allow http://e.com/x/y`)
 	f := ParseString("User-agent: *\nDisallow /foo: /bar\n")
-	if len(f.Rules) != 1 || f.Rules[0].Pattern != "/bar" {
+	if len(f.Rules) != 1 || f.Rules[0].Pattern(f) != "/bar" {
 		t.Errorf("rules %+v", f.Rules)
 	}
 }
@@ -90,7 +90,7 @@ func TestLenient_GroupsEndOnlyAfterRules(t *testing.T) {
 		expectVerdicts(t, body, agent, "disallow http://e.com/x")
 	}
 	f := ParseString(body)
-	if len(f.Groups) != 1 || len(f.Groups[0].Agents) != 3 {
+	if len(f.Groups) != 1 || len(f.Groups[0].Agents(f)) != 3 {
 		t.Errorf("groups %+v", f.Groups)
 	}
 }
@@ -166,7 +166,7 @@ func TestLenient_LineTooLong(t *testing.T) {
 // Google's parser treats lines as C strings: a NUL byte ends the line.
 func TestLenient_NULEndsLine(t *testing.T) {
 	f := ParseString("User-agent: *\nDisallow: /a\x00b\nAllow: /c\n")
-	if len(f.Rules) != 2 || f.Rules[0].Pattern != "/a" {
+	if len(f.Rules) != 2 || f.Rules[0].Pattern(f) != "/a" {
 		t.Fatalf("rules %+v", f.Rules)
 	}
 	// UTF-16 text therefore yields no rules at all: not a robots.txt.
@@ -180,7 +180,7 @@ func TestLenient_NULEndsLine(t *testing.T) {
 // is stripped; whitespace inside a value is kept.
 func TestLenient_Whitespace(t *testing.T) {
 	f := ParseString(" \tUser-agent \t: \vFooBot\f\nDisallow :   /a b  \n")
-	if len(f.Groups) != 1 || f.Groups[0].Agents[0].Value != "FooBot" || len(f.Rules) != 1 || f.Rules[0].Pattern != "/a b" {
+	if len(f.Groups) != 1 || f.Groups[0].Agents(f)[0].Value(f) != "FooBot" || len(f.Rules) != 1 || f.Rules[0].Pattern(f) != "/a b" {
 		t.Fatalf("groups %+v rules %+v", f.Groups, f.Rules)
 	}
 }

@@ -72,6 +72,24 @@ type Line struct {
 	Prefix       bool // the key only starts with the directive name ("disallowed")
 	TooLong      bool // over MaxLineBytes: Google cut it
 	colon        int  // index of ':' in Text, or -1
+	// keyAt and valueAt are where KeyText and Value start in Text, so that
+	// a finding about either keeps its offsets without searching the line.
+	keyAt, valueAt int
+}
+
+// keySpan is the span of the line's key (KeyText) in Text.
+func (l *Line) keySpan() span { return partSpan(l.keyAt, len(l.KeyText)) }
+
+// valueSpan is the span of the line's value in Text.
+func (l *Line) valueSpan() span { return partSpan(l.valueAt, len(l.Value)) }
+
+// partSpan is the span of the n bytes of a line at start; the zero span
+// (the empty string) when n is 0.
+func partSpan(start, n int) span {
+	if n == 0 {
+		return span{}
+	}
+	return span{start: int32(start), end: int32(start + n)}
 }
 
 // isSpace reports C's isspace for ASCII, which is what Google's parser
@@ -83,14 +101,21 @@ func isSpace(c byte) bool { return spaceTable[c] }
 var spaceTable = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 func trimSpace(s string) string {
-	i, j := 0, len(s)
+	i, j := trimBounds(s)
+	return s[i:j]
+}
+
+// trimBounds returns the bounds of s without its leading and trailing
+// whitespace: trimSpace(s) is s[i:j].
+func trimBounds(s string) (i, j int) {
+	i, j = 0, len(s)
 	for i < j && isSpace(s[i]) {
 		i++
 	}
 	for j > i && isSpace(s[j-1]) {
 		j--
 	}
-	return s[i:j]
+	return i, j
 }
 
 // indexBlank returns the index of the first space or tab in s, or -1.
@@ -142,9 +167,10 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		}
 		return
 	}
-	var key, value string
+	var key string
+	valueAt := start // where the value, untrimmed, starts in text
 	if c := strings.IndexByte(t, ':'); c >= 0 {
-		key, value = t[:c], t[c+1:]
+		key, valueAt = t[:c], start+c+1
 		l.colon = start + c
 	} else {
 		// Google-specific: a missing colon is accepted when whitespace
@@ -162,17 +188,18 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 			l.Kind = LineInvalid
 			return
 		}
-		key, value = t[:b], t[b+1:]
+		key, valueAt = t[:b], start+b+1
 		l.MissingColon = true
 	}
-	key = trimSpace(key)
+	key = trimSpace(key) // t starts with no space: the key starts with t
 	if key == "" {
 		l.Kind = LineInvalid
 		return
 	}
 	l.Kind = LineDirective
-	l.KeyText = key
-	l.Value = trimSpace(value)
+	l.KeyText, l.keyAt = key, start
+	i, j := trimBounds(text[valueAt : start+len(t)])
+	l.Value, l.valueAt = text[valueAt+i:valueAt+j], valueAt+i
 	l.Key, l.Typo, l.Prefix = parseKey(key)
 }
 

@@ -69,10 +69,7 @@ func classOf(l *Line) lineClass {
 	default:
 		return lineSlow
 	}
-	start := l.colon + 1
-	for start < len(l.Text) && isSpace(l.Text[start]) {
-		start++
-	}
+	start := l.valueAt
 	end := start + len(l.Value)
 	return kind | lineClass(start)<<classKindBits | lineClass(end)<<(classKindBits+classOffsetBits)
 }

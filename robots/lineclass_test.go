@@ -20,7 +20,7 @@ func verdictsOf(f *File) []Verdict {
 		if i == 20 {
 			break
 		}
-		urls = append(urls, "/"+strings.TrimLeft(r.Value, "/*"))
+		urls = append(urls, "/"+strings.TrimLeft(r.Value(f), "/*"))
 	}
 	var vs []Verdict
 	for _, s := range AllSemantics()[1:] {

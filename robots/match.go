@@ -45,7 +45,7 @@ func (f *File) Match(url string, agents []string) Verdict {
 func (f *File) selectGroups(agents []string, sel []int32) []int32 {
 	n := len(sel)
 	for gi := range f.Groups {
-		if f.Groups[gi].names(agents) {
+		if f.Groups[gi].names(f, agents) {
 			sel = append(sel, int32(gi))
 		}
 	}
@@ -64,7 +64,7 @@ func (f *File) selectGroups(agents []string, sel []int32) []int32 {
 func (f *File) matchGroups(sel []int32, path string) Verdict {
 	var m groupsMatch
 	for _, gi := range sel {
-		m.consider(&f.Groups[gi], path)
+		m.consider(f, &f.Groups[gi], path)
 	}
 	return m.verdict()
 }
@@ -73,16 +73,43 @@ func (f *File) matchGroups(sel []int32, path string) Verdict {
 // groups considered so far: the best allow and the best disallow.
 type groupsMatch struct{ allow, disallow ruleMatch }
 
-// consider takes the rules of group g that match path into m.
-func (m *groupsMatch) consider(g *Group, path string) {
-	for ri := range g.Rules {
-		r := &g.Rules[ri]
+// consider takes the rules of group g of f that match path into m.
+func (m *groupsMatch) consider(f *File, g *Group, path string) {
+	text, escaped := f.text, f.escaped // Rule.Pattern's strings, read once: the calls below would make the loop reload them
+	var second byte                    // what Rule.lead is compared with: path's byte after its '/', 0 when it has none
+	if len(path) > 1 {
+		second = path[1]
+	}
+	rules := g.Rules(f)
+	for ri := range rules {
+		r := &rules[ri]
+		if r.lead != 0 && r.lead != second {
+			continue // cannot match: its priority would be -1, which never counts
+		}
+		s := text
+		if r.escaped {
+			s = escaped
+		}
+		pattern := r.pattern.in(s)
 		if r.Directive == Allow {
-			m.allow.update(r.allowPriority(path), r.Line)
+			m.allow.update(r.allowPriority(pattern, path), r.Line)
 		} else {
-			m.disallow.update(r.priority(path), r.Line)
+			m.disallow.update(r.priority(pattern, path), r.Line)
 		}
 	}
+}
+
+// leadOf returns the byte that every path a pattern matches has after its
+// leading '/' (Rule.lead), or 0 when there is none to tell: the pattern
+// does not start with '/' and another byte, its second byte is a '*' or
+// its final '$', or the index.htm leniency may match a shorter pattern.
+// Most rules of a group have another lead than a given path: matching
+// passes them over without reading their pattern.
+func leadOf(pattern string, m patternInfo) byte {
+	if len(pattern) < 2 || pattern[0] != '/' || m.index > 0 || pattern[1] == '*' || m.anchored && len(pattern) == 2 {
+		return 0
+	}
+	return pattern[1]
 }
 
 // verdict is the verdict of the rules considered: the longer of the best
@@ -114,24 +141,26 @@ func (m *ruleMatch) update(priority, line int) {
 // namesAny reports whether any group names one of agents.
 func (f *File) namesAny(agents []string) bool {
 	for gi := range f.Groups {
-		if f.Groups[gi].names(agents) {
+		if f.Groups[gi].names(f, agents) {
 			return true
 		}
 	}
 	return false
 }
 
-// names reports whether the group names one of agents.
+// names reports whether the group, one of f's, names one of agents.
 //
 //mutate:catch ./robots
-func (g *Group) names(agents []string) bool {
-	for ai := range g.Agents {
-		a := &g.Agents[ai]
+func (g *Group) names(f *File, agents []string) bool {
+	text, lines := f.text, g.Agents(f)
+	for ai := range lines {
+		a := &lines[ai]
 		if a.Global {
 			continue
 		}
 		for _, ua := range agents {
-			if equalFoldASCII(a.Token, ua) {
+			// A token of another length is not ua: most are not read.
+			if int(a.token) == len(ua) && equalFoldASCII(text[a.value.start:a.value.start+a.token], ua) {
 				return true
 			}
 		}
@@ -139,14 +168,15 @@ func (g *Group) names(agents []string) bool {
 	return false
 }
 
-// allowPriority is the priority of an allow rule for path, with Google's
-// index.htm leniency: an allow of ".../index.htm*" that does not match also
-// allows its directory itself, as the pattern ".../$".
+// allowPriority is the priority of an allow rule whose pattern is pattern
+// for path, with Google's index.htm leniency: an allow of
+// ".../index.htm*" that does not match also allows its directory itself,
+// as the pattern ".../$".
 //
 //mutate:catch ./robots
-func (r *Rule) allowPriority(path string) int {
-	p := r.priority(path)
-	if p < 0 && r.pat.index > 0 && matchPattern(r.Pattern[:r.pat.index], firstStar(r.pat.indexStar, r.pat.star), true, path) {
+func (r *Rule) allowPriority(pattern, path string) int {
+	p := r.priority(pattern, path)
+	if p < 0 && r.pat.index > 0 && matchPattern(pattern[:r.pat.index], firstStar(r.pat.indexStar, r.pat.star), true, path) {
 		return int(r.pat.index) + 1
 	}
 	return p
@@ -175,19 +205,19 @@ func compilePattern(p string) patternInfo {
 	return m
 }
 
-// text returns the pattern without a final '$'.
-func (r *Rule) text() string {
+// text returns pattern, r's, without a final '$'.
+func (r *Rule) text(pattern string) string {
 	if r.pat.anchored {
-		return r.Pattern[:len(r.Pattern)-1]
+		return pattern[:len(pattern)-1]
 	}
-	return r.Pattern
+	return pattern
 }
 
-// priority returns the pattern's length if it matches path, -1 if not. An
-// empty pattern matches with priority 0, which never decides.
-func (r *Rule) priority(path string) int {
-	if matchPattern(r.text(), int(r.pat.star), r.pat.anchored, path) {
-		return len(r.Pattern)
+// priority returns the length of pattern, r's, if it matches path, -1 if
+// not. An empty pattern matches with priority 0, which never decides.
+func (r *Rule) priority(pattern, path string) int {
+	if matchPattern(r.text(pattern), int(r.pat.star), r.pat.anchored, path) {
+		return len(pattern)
 	}
 	return -1
 }
@@ -399,7 +429,7 @@ func lowerASCII(c byte) byte {
 // for a crawler, the crawler is its product token, compared with the
 // product tokens of the user-agent lines ignoring ASCII case:
 //
-//   - a user-agent line names ExtractAgentToken of its value ([Agent].Token),
+//   - a user-agent line names ExtractAgentToken of its value ([Agent.Token]),
 //     and lint's messages say which token Google reads;
 //   - a tracked crawler is named by the groups of its product token
 //     ([Crawler.MatchToken]), so the agents table and the report count

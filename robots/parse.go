@@ -93,6 +93,7 @@ type parser struct {
 	// firstContent is the number of the first line that is not blank,
 	// 0 before it (templatematch.go).
 	firstContent int
+	lineAt       int // where the line being parsed starts in File.text
 
 	cur           int    // index of the current group, -1 before the first
 	curText       string // text of the current group's first user-agent line
@@ -124,15 +125,22 @@ const (
 )
 
 // add adds a finding of code c on line (0: the whole file); text is the
-// line, arg what the finding is about: a part of the line, or a detail
-// made for the finding (see File.spanIn).
+// line, arg what the finding is about: a string found in the line, or a
+// detail made for the finding (see File.spanIn). A finding about a part of
+// the line whose place is known is added with addAt.
 func (p *parser) add(line int, c Code, text, arg string) {
+	p.addAt(line, c, p.f.spanIn(text, arg))
+}
+
+// addAt adds a finding of code c on line (0: the whole file) about arg, a
+// span of the line or a detail.
+func (p *parser) addAt(line int, c Code, arg span) {
 	f := p.f
 	ds := f.Diagnostics
 	if n := len(ds); n > 0 && ds[n-1].Line > line {
 		p.unsorted = true
 	}
-	f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, arg: f.spanIn(text, arg)})
+	f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, arg: arg})
 }
 
 func (p *parser) addFile(c Code, arg string) { p.add(0, c, "", arg) }
@@ -164,8 +172,9 @@ func (p *parser) run() {
 		}
 		text = t
 		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
+		p.lineAt = f.bom + sp.start
 		if p.keepLines {
-			ref := lineRef{start: uint32(f.bom + sp.start), end: uint32(f.bom + sp.start + len(t))}
+			ref := lineRef{start: uint32(p.lineAt), end: uint32(p.lineAt + len(t))}
 			if classes {
 				ref.class = classOf(&l)
 			}
@@ -246,7 +255,7 @@ func (p *parser) line(l *Line) {
 	if p.f.hasNUL && !p.quiet {
 		if i := strings.IndexByte(l.Text, 0); i >= 0 {
 			// Google's parser reads the line only up to the NUL.
-			p.add(l.Number, NULByte, l.Text, l.Text[i:])
+			p.addAt(l.Number, NULByte, partSpan(i, len(l.Text)-i))
 		}
 	}
 	switch l.Kind {
@@ -267,20 +276,21 @@ func (p *parser) line(l *Line) {
 		// Google skips only a real BOM: the key is not recognised and the
 		// line is ignored.
 		if !p.quiet && !markup {
-			p.add(l.Number, BOMDoubleEncoded, l.Text, l.Text[:len(doubleBOM)])
+			p.addAt(l.Number, BOMDoubleEncoded, partSpan(0, len(doubleBOM)))
 		}
 		return
 	}
 	if l.Kind == LineInvalid {
 		if !p.quiet && !markup {
-			p.add(l.Number, UnparsableLine, l.Text, "")
+			p.addAt(l.Number, UnparsableLine, span{})
 		}
 		return
 	}
 	if l.Key == KeyUnknown && isBareURL(l) {
 		// A URL alone on a line: its scheme is no directive.
 		if !p.quiet && !markup {
-			p.add(l.Number, UnparsableLine, l.Text, trimSpace(l.Text))
+			i, j := trimBounds(l.Text)
+			p.addAt(l.Number, UnparsableLine, partSpan(i, j-i))
 		}
 		return
 	}
@@ -306,7 +316,7 @@ func (p *parser) checkText(l *Line) (markup bool) {
 		p.add(l.Number, LineTooLong, l.Text, strconv.Itoa(len(l.Text)))
 	}
 	if p.badUTF8 && !utf8.ValidString(l.Text) {
-		p.add(l.Number, InvalidUTF8, l.Text, "")
+		p.addAt(l.Number, InvalidUTF8, span{})
 	}
 	if !p.hasLT {
 		return false
@@ -316,7 +326,7 @@ func (p *parser) checkText(l *Line) (markup bool) {
 		code = code[:strings.IndexByte(code, '#')]
 	}
 	if hasHTMLTag(code) {
-		p.add(l.Number, HTMLMarkup, l.Text, "")
+		p.addAt(l.Number, HTMLMarkup, span{})
 		return true
 	}
 	return false
@@ -324,23 +334,23 @@ func (p *parser) checkText(l *Line) (markup bool) {
 
 // checkSyntax reports how a directive line is written.
 func (p *parser) checkSyntax(l *Line) {
-	n, t := l.Number, l.Text
+	n, t, key := l.Number, l.Text, l.keySpan()
 	if isSpace(t[0]) {
-		p.add(n, LeadingWhitespace, t, "")
+		p.addAt(n, LeadingWhitespace, span{})
 	}
 	if l.Comment {
-		p.add(n, EndOfLineComment, t, "")
+		p.addAt(n, EndOfLineComment, span{})
 	}
 	if l.MissingColon {
-		p.add(n, MissingColon, t, l.KeyText)
+		p.addAt(n, MissingColon, key)
 	} else if l.colon > 0 && isSpace(t[l.colon-1]) {
-		p.add(n, WhitespaceBeforeColon, t, l.KeyText)
+		p.addAt(n, WhitespaceBeforeColon, key)
 	}
 	if l.Typo {
-		p.add(n, TypoAccepted, t, l.KeyText)
+		p.addAt(n, TypoAccepted, key)
 	}
 	if l.Prefix {
-		p.add(n, KeyPrefixMatch, t, l.KeyText)
+		p.addAt(n, KeyPrefixMatch, key)
 	}
 }
 
@@ -350,9 +360,9 @@ func (p *parser) checkSyntax(l *Line) {
 func (p *parser) agent(l *Line) {
 	f := p.f
 	p.agentLines++
-	a := Agent{Line: l.Number, Value: l.Value, Global: isGlobalAgent(l.Value)}
+	a := Agent{Line: l.Number, value: rangeOf(p.lineAt+l.valueAt, len(l.Value)), Global: isGlobalAgent(l.Value)}
 	if !a.Global {
-		a.Token = ExtractAgentToken(l.Value)
+		a.token = int32(len(ExtractAgentToken(l.Value)))
 	}
 	if p.cur < 0 || p.curHasRules {
 		p.forgetGroupRules() // before curFirstRule moves on
@@ -362,7 +372,7 @@ func (p *parser) agent(l *Line) {
 		p.curText, p.curFirstRule = l.Text, len(f.Rules)
 		p.curFirstPref = len(f.Preferences)
 	} else if p.blankInAgents && !p.quiet {
-		p.add(l.Number, AgentsMergedAcrossBlankLine, l.Text, l.Value)
+		p.addAt(l.Number, AgentsMergedAcrossBlankLine, l.valueSpan())
 	}
 	if a.Global {
 		f.Groups[p.cur].Global = true
@@ -375,20 +385,21 @@ func (p *parser) agent(l *Line) {
 
 func (p *parser) checkAgent(l *Line, a *Agent) {
 	switch {
-	case a.Value == "":
-		p.add(l.Number, EmptyUserAgent, l.Text, "")
+	case l.Value == "":
+		p.addAt(l.Number, EmptyUserAgent, span{})
 		return
 	case a.Global:
-	case strings.IndexByte(a.Value, '*') >= 0:
-		p.add(l.Number, UserAgentWildcard, l.Text, a.Value)
-	case a.Token != a.Value:
-		p.add(l.Number, UserAgentTruncated, l.Text, a.Value)
+	case strings.IndexByte(l.Value, '*') >= 0:
+		p.addAt(l.Number, UserAgentWildcard, l.valueSpan())
+	case int(a.token) != len(l.Value):
+		p.addAt(l.Number, UserAgentTruncated, l.valueSpan())
 	}
 	if i := p.earlierAgentOf(a); i >= 0 && p.groupOfAgent(i) != p.cur {
-		b := &p.f.agents[i]
-		p.add(l.Number, DuplicateGroup, l.Text, a.Value)
-		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-		d.Ref, d.refArg = b.Line, p.f.spanIn(p.f.lineText(b.Line), b.Value)
+		f := p.f
+		b := &f.agents[i]
+		p.addAt(l.Number, DuplicateGroup, l.valueSpan())
+		d := &f.Diagnostics[len(f.Diagnostics)-1]
+		d.Ref, d.refArg = b.Line, f.spanIn(f.lineText(b.Line), b.Value(f))
 	}
 }
 
@@ -397,13 +408,13 @@ func (p *parser) checkAgent(l *Line, a *Agent) {
 // '*'), or -1. Agents with an empty token name no crawler and are never
 // duplicates.
 func (p *parser) earlierAgentOf(a *Agent) int {
-	if !a.Global && a.Token == "" {
+	if !a.Global && a.token == 0 {
 		return -1
 	}
-	agents := p.f.agents
+	f, agents := p.f, p.f.agents
 	if len(agents) < linearAgents {
 		for i := range agents {
-			if sameCrawler(&agents[i], a) {
+			if sameCrawler(f, &agents[i], a) {
 				return i
 			}
 		}
@@ -418,24 +429,24 @@ func (p *parser) earlierAgentOf(a *Agent) int {
 	return int(p.indexAgent(a, int32(len(agents)))) // a is appended next
 }
 
-// sameCrawler reports whether two agent lines name the same crawler.
-func sameCrawler(b, a *Agent) bool {
-	return b.Global && a.Global || !b.Global && !a.Global && equalFoldASCII(b.Token, a.Token)
+// sameCrawler reports whether two agent lines of f name the same crawler.
+func sameCrawler(f *File, b, a *Agent) bool {
+	return b.Global && a.Global || !b.Global && !a.Global && b.token == a.token && equalFoldASCII(b.Token(f), a.Token(f))
 }
 
 // indexAgent returns the index of the first agent line naming a's crawler,
 // recording i as that line when none did (then it returns -1). Agents
 // without a token are not recorded.
 func (p *parser) indexAgent(a *Agent, i int32) int32 {
-	if !a.Global && a.Token == "" {
+	if !a.Global && a.token == 0 {
 		return -1
 	}
-	h := hashFold(a.Token)
+	f, agents := p.f, p.f.agents
+	h := hashFold(a.Token(f))
 	if a.Global {
 		h = hashFold("*")
 	}
-	agents := p.f.agents
-	j, slot := p.s.agentTable.find(h, func(k int32) bool { return sameCrawler(&agents[k], a) })
+	j, slot := p.s.agentTable.find(h, func(k int32) bool { return sameCrawler(f, &agents[k], a) })
 	if j < 0 {
 		p.s.agentTable.insert(h, i, slot)
 	}
@@ -467,11 +478,11 @@ func (p *parser) rule(l *Line) {
 	p.ruleLines++
 	if p.cur < 0 {
 		if !p.quiet {
-			p.add(l.Number, RuleOutsideGroup, l.Text, l.Value)
+			p.addAt(l.Number, RuleOutsideGroup, l.valueSpan())
 		}
 		return
 	}
-	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, Value: l.Value}
+	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, value: rangeOf(p.lineAt+l.valueAt, len(l.Value))}
 	if l.Key == KeyAllow {
 		r.Directive = Allow
 	}
@@ -480,11 +491,16 @@ func (p *parser) rule(l *Line) {
 		if p.escaped.Cap() == 0 {
 			p.escaped.Grow(escapedBytes)
 		}
-		r.Pattern = escapeInto(&p.escaped, l.Value)
-		r.pat = compilePattern(r.Pattern)
+		start := p.escaped.Len()
+		pattern := escapeInto(&p.escaped, l.Value)
+		f.escaped = p.escaped.String() // every escaped pattern so far
+		r.escaped, r.pattern = true, rangeOf(start, len(pattern))
+		r.pat = compilePattern(pattern)
+		r.lead = leadOf(pattern, r.pat)
 	} else {
-		r.Pattern = l.Value
+		r.pattern = r.value
 		r.pat = v.pattern(l.Value)
+		r.lead = leadOf(l.Value, r.pat)
 	}
 	if !p.quiet {
 		p.checkRule(l, &r, &v)
@@ -562,51 +578,51 @@ func (s *valueScan) pattern(v string) patternInfo {
 
 //mutate:catch ./robots
 func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
-	n, t, v := l.Number, l.Text, l.Value
+	n, v, at := l.Number, l.Value, l.valueSpan()
 	if v == "" {
 		if r.Directive == Disallow {
-			p.add(n, EmptyDisallow, t, "")
+			p.addAt(n, EmptyDisallow, span{})
 		}
 		return
 	}
 	switch {
 	case isURL(v):
-		p.add(n, PathIsURL, t, v)
+		p.addAt(n, PathIsURL, at)
 	case v[0] != '/' && v[0] != '*':
-		p.add(n, PathNotAbsolute, t, v)
+		p.addAt(n, PathNotAbsolute, at)
 		if p.f.Groups[p.cur].Global && looksLikeAgent(v) {
-			p.add(n, ReversedSyntax, t, v)
+			p.addAt(n, ReversedSyntax, at)
 		}
 	}
 	if s.blank {
-		p.add(n, MultiplePaths, t, v)
+		p.addAt(n, MultiplePaths, at)
 	}
 	if s.dollar >= 0 && int(s.dollar) < len(v)-1 {
-		p.add(n, DollarNotAtEnd, t, v)
+		p.addAt(n, DollarNotAtEnd, at)
 	}
 	if r.pat.star >= 0 {
-		p.add(n, Wildcard, t, v)
+		p.addAt(n, Wildcard, at)
 	}
 	if r.pat.anchored {
-		p.add(n, EndAnchor, t, v)
+		p.addAt(n, EndAnchor, at)
 	}
 	if v[len(v)-1] == '*' {
-		p.add(n, RedundantWildcard, t, v)
+		p.addAt(n, RedundantWildcard, at)
 	}
 	if s.high {
-		p.add(n, NonASCIIPath, t, v)
+		p.addAt(n, NonASCIIPath, at)
 	}
 	if s.percent && badPercentEscape(v) != "" {
-		p.add(n, PatternBadPercentEscape, t, v)
+		p.addAt(n, PatternBadPercentEscape, at)
 	}
 	if r.Directive == Disallow && p.f.Groups[p.cur].Global && (v == "/" || v == "/*" || v == "*") {
-		p.add(n, DisallowAll, t, v)
+		p.addAt(n, DisallowAll, at)
 	}
 	if prev, ok := p.sameRule(r); ok {
 		if prev == r.Directive {
-			p.add(n, DuplicateRule, t, v)
+			p.addAt(n, DuplicateRule, at)
 		} else {
-			p.add(n, ConflictingRules, t, v)
+			p.addAt(n, ConflictingRules, at)
 		}
 	}
 }
@@ -616,11 +632,12 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 //
 //mutate:catch ./robots
 func (p *parser) sameRule(r *Rule) (Directive, bool) {
-	rules, first := p.f.Rules, p.curFirstRule
+	f, rules, first := p.f, p.f.Rules, p.curFirstRule
+	pattern := r.Pattern(f)
 	if len(rules)-first < linearRules {
 		// Most patterns are new to their group: a bit a pattern, set by
 		// its length and two of its bytes, rules out most scans.
-		bit := uint64(1) << (patternSketch(r.Pattern) & 63)
+		bit := uint64(1) << (patternSketch(pattern) & 63)
 		seen := p.groupSketch&bit != 0
 		p.groupSketch |= bit
 		if !seen {
@@ -629,7 +646,7 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		var found Directive
 		ok := false
 		for i := first; i < len(rules); i++ {
-			if rules[i].Pattern == r.Pattern {
+			if rules[i].hasPattern(f, pattern) {
 				if rules[i].Directive == r.Directive {
 					return r.Directive, true
 				}
@@ -641,10 +658,10 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 	if !p.groupRulesOn {
 		p.groupRulesOn = true
 		for i := first; i < len(rules); i++ {
-			p.recordRule(&rules[i], int32(i), hashString(rules[i].Pattern))
+			p.recordRule(&rules[i], int32(i), hashString(rules[i].Pattern(f)))
 		}
 	}
-	h := hashString(r.Pattern)
+	h := hashString(pattern)
 	if p.recordRule(r, int32(len(rules)), h) { // r is appended next
 		return r.Directive, true
 	}
@@ -653,7 +670,7 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 		other = Disallow
 	}
 	t := &p.s.ruleTable
-	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].Pattern == r.Pattern }); j >= 0 {
+	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].hasPattern(f, pattern) }); j >= 0 {
 		return other, true
 	}
 	return 0, false
@@ -672,9 +689,9 @@ func patternSketch(p string) uint {
 // recordRule records rule i (r, whose pattern hashes to h) unless the group
 // has the same rule already, and reports whether it had.
 func (p *parser) recordRule(r *Rule, i int32, h uint64) bool {
-	rules, t := p.f.Rules, &p.s.ruleTable
-	h = ruleHash(h, r.Directive)
-	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].Pattern == r.Pattern })
+	f, rules, t := p.f, p.f.Rules, &p.s.ruleTable
+	h, pattern := ruleHash(h, r.Directive), r.Pattern(f)
+	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].hasPattern(f, pattern) })
 	if j < 0 {
 		t.insert(h, i, slot)
 	}
@@ -760,11 +777,11 @@ func isBareURL(l *Line) bool {
 //
 //mutate:catch ./robots
 func (p *parser) sitemap(l *Line) {
-	s := Sitemap{Line: l.Number, url: p.f.spanIn(l.Text, l.Value)}
+	s := Sitemap{Line: l.Number, url: l.valueSpan()}
 	code := sitemapProblem(l.Value)
 	s.Valid = code == codeNone
 	if !s.Valid && !p.quiet {
-		p.add(l.Number, code, l.Text, l.Value)
+		p.addAt(l.Number, code, s.url)
 	}
 	p.f.Sitemaps = append(p.f.Sitemaps, s)
 }
@@ -799,25 +816,24 @@ func sitemapProblem(v string) Code {
 //
 //mutate:catch ./robots
 func (p *parser) unknown(l *Line, report bool) {
-	n, t, k := l.Number, l.Text, l.KeyText
+	n, k, key := l.Number, l.KeyText, l.keySpan()
 	def := lookupExtension(k)
 	if def == nil {
 		switch {
 		case !report:
 		case nearMissTarget(k) != "":
-			p.add(n, TypoIgnored, t, k)
+			p.addAt(n, TypoIgnored, key)
 		default:
-			p.add(n, UnknownDirective, t, k)
+			p.addAt(n, UnknownDirective, key)
 		}
 		return
 	}
 	if report {
-		p.add(n, UnsupportedDirective, t, k)
+		p.addAt(n, UnsupportedDirective, key)
 	}
-	f := p.f
-	e := Extension{Line: n, Group: p.cur, value: f.spanIn(t, l.Value), def: defIndex(def)}
+	e := Extension{Line: n, Group: p.cur, value: l.valueSpan(), def: defIndex(def)}
 	if def == &acapDef {
-		e.key = f.spanIn(t, k)
+		e.key = key
 	}
 	switch key := def.key; key {
 	case "content-signal":
@@ -827,7 +843,7 @@ func (p *parser) unknown(l *Line, report bool) {
 	default:
 		e.Valid = def.valid(l.Value)
 		if !e.Valid && report {
-			p.add(n, invalidCode(key), t, l.Value)
+			p.addAt(n, invalidCode(key), e.value)
 		}
 	}
 	p.f.Extensions = append(p.f.Extensions, e)
@@ -887,7 +903,7 @@ func (p *parser) endOfFile(sp *lineSplitter) {
 	}
 	if n := len(f.Groups); n > 0 && !p.curHasRules {
 		g := &f.Groups[n-1]
-		p.add(g.Line, EmptyGroup, p.curText, f.agents[len(f.agents)-1].Value)
+		p.add(g.Line, EmptyGroup, p.curText, f.agents[len(f.agents)-1].Value(f))
 	}
 }
 
@@ -946,7 +962,7 @@ func (p *parser) finish() {
 		for ri < len(f.Rules) && f.Rules[ri].Group == gi {
 			ri++
 		}
-		g.Agents, g.Rules = f.agents[a0:ai:ai], f.Rules[r0:ri:ri]
+		g.agents, g.rules = indexRange{int32(a0), int32(ai)}, indexRange{int32(r0), int32(ri)}
 	}
 	if !p.noTemplates && !p.quiet {
 		p.templates()

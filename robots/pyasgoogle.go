@@ -208,15 +208,15 @@ func (f *File) PythonTokenAsGoogle(s Semantics, name string) (token string, ok b
 	named := -1
 	var whole, part bool // a value naming the crawler is its whole name, a part of it
 	for gi := range f.Groups {
-		for _, a := range f.Groups[gi].Agents {
-			v := strings.TrimSpace(a.Value)
+		for _, a := range f.Groups[gi].Agents(f) {
+			v := strings.TrimSpace(a.Value(f))
 			if v == "*" || !containsFoldASCII(name, v) {
 				continue
 			}
-			if a.Token == "" || token != "" && !equalFoldASCII(a.Token, token) || named >= 0 && named != gi && s == SemanticsPythonLegacy {
+			if a.Token(f) == "" || token != "" && !equalFoldASCII(a.Token(f), token) || named >= 0 && named != gi && s == SemanticsPythonLegacy {
 				return "", false
 			}
-			token, named = a.Token, gi
+			token, named = a.Token(f), gi
 			if len(v) == len(name) {
 				whole = true
 			} else {
@@ -234,8 +234,8 @@ func (f *File) PythonTokenAsGoogle(s Semantics, name string) (token string, ok b
 // is token names the crawler name (cut at '/') for Python.
 func (f *File) tokenNamesOnly(token, name string) bool {
 	for gi := range f.Groups {
-		for _, a := range f.Groups[gi].Agents {
-			if !a.Global && equalFoldASCII(a.Token, token) && !containsFoldASCII(name, strings.TrimSpace(a.Value)) {
+		for _, a := range f.Groups[gi].Agents(f) {
+			if !a.Global && equalFoldASCII(a.Token(f), token) && !containsFoldASCII(name, strings.TrimSpace(a.Value(f))) {
 				return false
 			}
 		}

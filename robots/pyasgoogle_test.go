@@ -76,11 +76,11 @@ func pyVerdictsAlike(f *File, s Semantics) (int, error) {
 func askedPaths(f *File) []string {
 	paths := []string{"/", "/robocensus-census-probe", "/index.html"}
 	for _, r := range f.Rules[:min(len(f.Rules), 50)] {
-		if p := strings.NewReplacer("*", "", "$", "").Replace(r.Value); strings.HasPrefix(p, "/") {
+		if p := strings.NewReplacer("*", "", "$", "").Replace(r.Value(f)); strings.HasPrefix(p, "/") {
 			paths = append(paths, p)
 		}
-		if strings.ContainsAny(r.Value, "*$") {
-			if p := strings.NewReplacer("*", "x/y", "$", "").Replace(r.Value); strings.HasPrefix(p, "/") {
+		if strings.ContainsAny(r.Value(f), "*$") {
+			if p := strings.NewReplacer("*", "x/y", "$", "").Replace(r.Value(f)); strings.HasPrefix(p, "/") {
 				paths = append(paths, p, p+"z")
 			}
 		}
@@ -95,7 +95,7 @@ func pyNames(f *File) []string {
 	for _, c := range TrackedCrawlers() {
 		token := c.MatchToken()
 		for _, a := range f.agents {
-			v, n := strings.ToLower(strings.TrimSpace(a.Value)), strings.ToLower(c.Token)
+			v, n := strings.ToLower(strings.TrimSpace(a.Value(f))), strings.ToLower(c.Token)
 			if v != "*" && (strings.Contains(n, v) || strings.Contains(v, strings.ToLower(token))) {
 				out = append(out, c.Token, token)
 				break

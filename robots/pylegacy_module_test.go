@@ -295,8 +295,9 @@ var commonPaths = []string{"/", "/index.html", "/about", "/search", "/search?q=x
 func derivedURLs(body []byte) []string {
 	urls := append([]string(nil), commonPaths...)
 	seen := map[string]bool{}
-	for _, r := range ParseUncut(body).Rules {
-		p, _, _ := strings.Cut(r.Value, "*")
+	f := ParseUncut(body)
+	for _, r := range f.Rules {
+		p, _, _ := strings.Cut(r.Value(f), "*")
 		p = strings.TrimSuffix(p, "$")
 		if !strings.HasPrefix(p, "/") {
 			p = "/" + p

@@ -252,8 +252,9 @@ func TestPyUnparsesToItself(t *testing.T) {
 	gen("", 6)
 	made := held
 	for _, body := range testutil.TarBodies(t, testutil.Corpus(t, "robots", "egonkm-robots-txt", "robots.tar.gz")) {
-		for _, r := range ParseResponse(Response{}, body.Data).Rules {
-			check(pyUnquote(r.Value))
+		f := ParseResponse(Response{}, body.Data)
+		for _, r := range f.Rules {
+			check(pyUnquote(r.Value(f)))
 		}
 	}
 	if made < 1000 || held-made < 1000 {

@@ -206,7 +206,7 @@ func TestRFC9309_KeysCaseInsensitive(t *testing.T) {
 func TestRFC9309_SitemapIsNotAGroupMember(t *testing.T) {
 	const body = "User-agent: foo\nSitemap: https://e.com/s.xml\nUser-agent: bar\nDisallow: /\nSitemap: http://e.com/s2.xml\n"
 	f := ParseString(body)
-	if len(f.Groups) != 1 || len(f.Groups[0].Agents) != 2 {
+	if len(f.Groups) != 1 || len(f.Groups[0].Agents(f)) != 2 {
 		t.Fatalf("want one group with two agents, got %+v", f.Groups)
 	}
 	if len(f.Sitemaps) != 2 || !f.Sitemaps[0].Valid || f.Sitemaps[1].URL(f) != "http://e.com/s2.xml" {

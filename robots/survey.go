@@ -164,7 +164,7 @@ func (p *parser) filesOneByOne(rules []Rule) {
 	}
 	dirs, files := p.s.dirs[:0], 0
 	for i := range rules {
-		dir, ok := fileDir(rules[i].Pattern)
+		dir, ok := fileDir(rules[i].Pattern(p.f))
 		if ok {
 			files++
 		}
@@ -198,7 +198,7 @@ func (p *parser) filesOneByOne(rules []Rule) {
 		if dir == "" || first[i] != int32(i) || n < minFilesOneByOne {
 			continue // decided once, at the directory's first file
 		}
-		if hasDirRule(rules, dir) {
+		if hasDirRule(p.f, rules, dir) {
 			continue
 		}
 		p.addFile(FilesListedOneByOne, dir)
@@ -231,10 +231,11 @@ func fileDir(pat string) (string, bool) {
 	return pat[:i+1], true
 }
 
-// hasDirRule reports whether one of rules names dir ("/a/", "/a" or "/a/*").
-func hasDirRule(rules []Rule, dir string) bool {
+// hasDirRule reports whether one of rules, f's, names dir ("/a/", "/a" or
+// "/a/*").
+func hasDirRule(f *File, rules []Rule, dir string) bool {
 	for i := range rules {
-		q := rules[i].Pattern
+		q := rules[i].Pattern(f)
 		if q == dir || q == dir[:len(dir)-1] || len(q) == len(dir)+1 && q[len(dir)] == '*' && q[:len(dir)] == dir {
 			return true
 		}

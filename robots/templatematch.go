@@ -339,27 +339,27 @@ func (f *File) platformBlock(tpl, n int) TemplateBlock {
 	g := f.firstGroupAfter(n)
 	switch {
 	case g == nil:
-	case tpl == tplSquarespace && len(g.Agents) > 1 && g.Global:
+	case tpl == tplSquarespace && len(g.Agents(f)) > 1 && g.Global:
 		tpl = tplSquarespaceAI
-	case tpl == tplSquarespace && !g.Global && len(g.Rules) == 1 && g.Rules[0].Value == "/":
+	case tpl == tplSquarespace && !g.Global && len(g.Rules(f)) == 1 && g.Rules(f)[0].Value(f) == "/":
 		tpl = tplSquarespaceAIGroup
 	case tpl == tplSquarespace && !g.Global:
 		tpl = tplSquarespacePerAgent
-	case tpl == tplSquarespace && !holdsRules(g, []string{"Disallow: /search"}):
+	case tpl == tplSquarespace && !f.holdsRules(g, []string{"Disallow: /search"}):
 		tpl = tplSquarespaceEarly
-	case tpl == tplShopify && !holdsRules(g, []string{"Disallow: /checkouts/", "Disallow: /collections/*sort_by*"}):
+	case tpl == tplShopify && !f.holdsRules(g, []string{"Disallow: /checkouts/", "Disallow: /collections/*sort_by*"}):
 		tpl = tplShopifyEarly
 	}
 	b := f.wholeFile(tpl, n)
 	b.State = TemplateEdited
 	if tpl == tplSquarespaceAIGroup {
-		g = f.firstGroupAfter(groupEnd(g))
-		if g != nil && g.Global && holdsRules(g, templateCatalogue[tplSquarespace].Rules[1:]) {
+		g = f.firstGroupAfter(f.groupEnd(g))
+		if g != nil && g.Global && f.holdsRules(g, templateCatalogue[tplSquarespace].Rules[1:]) {
 			b.State = TemplateIntact
 		}
 		return b
 	}
-	if g != nil && holdsRules(g, templateCatalogue[tpl].Rules[1:]) {
+	if g != nil && f.holdsRules(g, templateCatalogue[tpl].Rules[1:]) {
 		b.State = TemplateIntact
 	}
 	return b
@@ -377,14 +377,14 @@ func (f *File) firstGroupAfter(n int) *Group {
 
 // holdsRules reports whether the group has a rule for each of the
 // directive lines want ("Disallow: /x").
-func holdsRules(g *Group, want []string) bool {
+func (f *File) holdsRules(g *Group, want []string) bool {
 	for _, w := range want {
 		d, v, _ := strings.Cut(w, ":")
 		dir := Disallow
 		if strings.EqualFold(d, "allow") {
 			dir = Allow
 		}
-		if !hasRule(g, dir, trimSpace(v)) {
+		if !f.hasRule(g, dir, trimSpace(v)) {
 			return false
 		}
 	}
@@ -392,9 +392,10 @@ func holdsRules(g *Group, want []string) bool {
 }
 
 // hasRule reports whether the group has a rule of directive d with value v.
-func hasRule(g *Group, d Directive, v string) bool {
-	for ri := range g.Rules {
-		if r := &g.Rules[ri]; r.Directive == d && r.Value == v {
+func (f *File) hasRule(g *Group, d Directive, v string) bool {
+	rules := g.Rules(f)
+	for ri := range rules {
+		if r := &rules[ri]; r.Directive == d && r.Value(f) == v {
 			return true
 		}
 	}
@@ -491,18 +492,18 @@ func (f *File) groupTemplates(out []TemplateBlock) []TemplateBlock {
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
 		switch {
-		case g.Global && len(g.Rules) >= 2:
-			dis, allow, wix := starMarks(g)
+		case g.Global && len(g.Rules(f)) >= 2:
+			dis, allow, wix := f.starMarks(g)
 			if b, ok := f.wordPressBlock(gi, dis, allow); ok {
 				out = append(out, b)
 			} else if b, ok := f.wixEditorBlock(gi); wix && ok {
 				out = append(out, b)
 			}
-		case len(g.Agents) == 1 && strings.EqualFold(g.Agents[0].Value, "Mediapartners-Google"):
+		case len(g.Agents(f)) == 1 && strings.EqualFold(g.Agents(f)[0].Value(f), "Mediapartners-Google"):
 			if b, ok := f.bloggerBlock(gi); ok {
 				out = append(out, b)
 			}
-		case len(g.Agents) >= minAIRobotsAgents && !g.Global:
+		case len(g.Agents(f)) >= minAIRobotsAgents && !g.Global:
 			if b, ok := f.aiRobotsBlock(gi); ok {
 				out = append(out, b)
 			}
@@ -511,15 +512,15 @@ func (f *File) groupTemplates(out []TemplateBlock) []TemplateBlock {
 	return out
 }
 
-// groupEnd returns the last line of group g: its last rule's, or its last
-// agent's.
-func groupEnd(g *Group) int {
+// groupEnd returns the last line of group g, one of f's: its last
+// rule's, or its last agent's.
+func (f *File) groupEnd(g *Group) int {
 	end := g.Line
-	if n := len(g.Agents); n > 0 {
-		end = max(end, g.Agents[n-1].Line)
+	if n := len(g.Agents(f)); n > 0 {
+		end = max(end, g.Agents(f)[n-1].Line)
 	}
-	if n := len(g.Rules); n > 0 {
-		end = max(end, g.Rules[n-1].Line)
+	if n := len(g.Rules(f)); n > 0 {
+		end = max(end, g.Rules(f)[n-1].Line)
 	}
 	return end
 }
@@ -530,7 +531,7 @@ func groupEnd(g *Group) int {
 // ending in /wp-sitemap.xml makes it version 5.5.
 func (f *File) wordPressBlock(gi, dis, allow int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	if dis < 0 || allow < 0 || strings.TrimSuffix(g.Rules[dis].Value, wpAdmin) != strings.TrimSuffix(g.Rules[allow].Value, wpAjax) {
+	if dis < 0 || allow < 0 || strings.TrimSuffix(g.Rules(f)[dis].Value(f), wpAdmin) != strings.TrimSuffix(g.Rules(f)[allow].Value(f), wpAjax) {
 		return TemplateBlock{}, false
 	}
 	tpl := tplWordPress44
@@ -538,20 +539,20 @@ func (f *File) wordPressBlock(gi, dis, allow int) (TemplateBlock, bool) {
 	for _, s := range f.Sitemaps {
 		if strings.HasSuffix(s.URL(f), "/wp-sitemap.xml") {
 			tpl = tplWordPress55
-			if s.Line > groupEnd(g) {
+			if s.Line > f.groupEnd(g) {
 				extra = append(extra, s.Line)
 			}
 			break
 		}
 	}
-	b := f.block(tpl, g.Line, groupEnd(g))
+	b := f.block(tpl, g.Line, f.groupEnd(g))
 	b.Extra = extra
-	dl, al := g.Rules[dis].Line, g.Rules[allow].Line
+	dl, al := g.Rules(f)[dis].Line, g.Rules(f)[allow].Line
 	b.SiteLines = f.siteLines(b.Start, b.End, func(l *Line) bool {
 		return l.Key == KeyUserAgent || l.Number == dl || l.Number == al
 	})
 	b.State = TemplateIntact
-	if len(g.Rules) > 2 || len(g.Agents) > 1 {
+	if len(g.Rules(f)) > 2 || len(g.Agents(f)) > 1 {
 		b.State = TemplateExtended
 	}
 	return b, true
@@ -564,14 +565,15 @@ const wpAdmin, wpAjax = "/wp-admin/", "/wp-admin/admin-ajax.php"
 // Disallow ending in /wp-admin/ and the first Allow ending in
 // /wp-admin/admin-ajax.php (their indices, -1 when absent) and whether
 // Wix's editor path /wixpress/ is disallowed.
-func starMarks(g *Group) (dis, allow int, wix bool) {
+func (f *File) starMarks(g *Group) (dis, allow int, wix bool) {
 	dis, allow = -1, -1
-	for ri := range g.Rules {
-		r := &g.Rules[ri]
-		v := r.Value
-		if len(v) < len(wpAdmin) {
-			continue
+	rules := g.Rules(f)
+	for ri := range rules {
+		r := &rules[ri]
+		if int(r.value.end-r.value.start) < len(wpAdmin) {
+			continue // not read: too short to end in either
 		}
+		v := r.Value(f)
 		switch last := v[len(v)-1]; {
 		case last == 'p':
 			if r.Directive == Allow && allow < 0 && strings.HasSuffix(v, wpAjax) {
@@ -592,17 +594,17 @@ func starMarks(g *Group) (dis, allow int, wix bool) {
 // /search and Allow: /.
 func (f *File) bloggerBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	if len(g.Rules) != 1 || g.Rules[0].Directive != Disallow || g.Rules[0].Value != "" || gi+1 >= len(f.Groups) {
+	if len(g.Rules(f)) != 1 || g.Rules(f)[0].Directive != Disallow || g.Rules(f)[0].Value(f) != "" || gi+1 >= len(f.Groups) {
 		return TemplateBlock{}, false
 	}
 	star := &f.Groups[gi+1]
-	if !star.Global || !holdsRules(star, []string{"Disallow: /search", "Allow: /"}) {
+	if !star.Global || !f.holdsRules(star, []string{"Disallow: /search", "Allow: /"}) {
 		return TemplateBlock{}, false
 	}
-	b := f.block(tplBlogger, g.Line, groupEnd(star))
+	b := f.block(tplBlogger, g.Line, f.groupEnd(star))
 	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(tplBlogger, sameLine))
 	b.State = TemplateIntact
-	if len(star.Rules) > 2 || len(star.Agents) > 1 {
+	if len(star.Rules(f)) > 2 || len(star.Agents(f)) > 1 {
 		b.State = TemplateExtended
 	}
 	return b, true
@@ -615,17 +617,18 @@ func (f *File) bloggerBlock(gi int) (TemplateBlock, bool) {
 func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
 	blocks := false
-	for ri := range g.Rules {
-		if r := &g.Rules[ri]; r.Directive == Disallow && r.Value == "/" {
+	rules := g.Rules(f)
+	for ri := range rules {
+		if r := &rules[ri]; r.Directive == Disallow && r.Value(f) == "/" {
 			blocks = true
 		}
 	}
-	m := aiRobots.nearest(g.Agents)
+	m := aiRobots.nearest(f, g.Agents(f))
 	if m.release < 0 || m.jaccard < minAIRobotsJaccard {
 		return TemplateBlock{}, false
 	}
 	r := aiRobots.releases[m.release]
-	b := TemplateBlock{Name: TemplateAIRobots, Version: r.Tag, Start: g.Line, End: groupEnd(g),
+	b := TemplateBlock{Name: TemplateAIRobots, Version: r.Tag, Start: g.Line, End: f.groupEnd(g),
 		Groups: []int{gi}, Similarity: m.jaccard, tpl: numTemplates + m.release}
 	newest := len(aiRobots.releases) - 1
 	b.Missing = aiRobots.missing(&m.known, newest)
@@ -639,7 +642,7 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 	})
 	lacks := len(aiRobots.missing(&m.known, m.release)) > 0
 	switch {
-	case m.jaccard == 1 && len(g.Rules) == 1 && blocks:
+	case m.jaccard == 1 && len(g.Rules(f)) == 1 && blocks:
 		b.State = TemplateIntact
 	case lacks || !blocks:
 		b.State = TemplateEdited
@@ -653,10 +656,10 @@ func (f *File) aiRobotsBlock(gi int) (TemplateBlock, bool) {
 // group gi: a group with Disallow: /wixpress/ and Disallow: /wix-editor/.
 func (f *File) wixEditorBlock(gi int) (TemplateBlock, bool) {
 	g := &f.Groups[gi]
-	if !hasRule(g, Disallow, "/wixpress/") || !hasRule(g, Disallow, "/wix-editor/") {
+	if !f.hasRule(g, Disallow, "/wixpress/") || !f.hasRule(g, Disallow, "/wix-editor/") {
 		return TemplateBlock{}, false
 	}
-	b := f.block(tplWixEditorPaths, g.Line, groupEnd(g))
+	b := f.block(tplWixEditorPaths, g.Line, f.groupEnd(g))
 	b.State = compareRules(f.directives(g.Line, b.End), tplWixEditorPaths, sameLine)
 	b.SiteLines = f.siteLines(b.Start, b.End, ruleSet(tplWixEditorPaths, sameLine))
 	return b, true

@@ -127,15 +127,15 @@ func TestTemplatesAIRobotsCorpus(t *testing.T) {
 			f := Parse(body.Data)
 			for gi := range f.Groups {
 				g := &f.Groups[gi]
-				if len(g.Agents) < minAIRobotsAgents || g.Global {
+				if len(g.Agents(f)) < minAIRobotsAgents || g.Global {
 					continue
 				}
-				m := aiRobots.nearest(g.Agents)
+				m := aiRobots.nearest(f, g.Agents(f))
 				if m.jaccard < 0.3 {
 					continue
 				}
 				claimed := slices.ContainsFunc(f.Templates(), func(b TemplateBlock) bool { return b.Start == g.Line })
-				t.Logf("%s %s line %d: %d agents, nearest %s J=%.2f claimed=%v", set.name, body.Name, g.Line, len(g.Agents), aiRobots.releases[m.release].Tag, m.jaccard, claimed)
+				t.Logf("%s %s line %d: %d agents, nearest %s J=%.2f claimed=%v", set.name, body.Name, g.Line, len(g.Agents(f)), aiRobots.releases[m.release].Tag, m.jaccard, claimed)
 			}
 		}
 	}

@@ -148,11 +148,11 @@ func (f *File) sharedAgentLines() []int {
 		}
 		for _, gi := range b.Groups {
 			g := &f.Groups[gi]
-			end := groupEnd(g)
+			end := f.groupEnd(g)
 			if !slices.ContainsFunc(b.SiteLines, func(n int) bool { return g.Line <= n && n <= end }) {
 				continue
 			}
-			for _, a := range g.Agents {
+			for _, a := range g.Agents(f) {
 				if b.TemplateLine(a.Line) {
 					out = append(out, a.Line)
 				}
@@ -185,8 +185,8 @@ func (p *parser) reportTemplates() {
 		p.addTemplate(TemplateFound, b.Start, b.Key(), b.End, b.State.String())
 		t := b.Template()
 		if b.Name == TemplateAIRobots {
-			for _, a := range f.Groups[b.Groups[0]].Agents {
-				agents = append(agents, a.Value)
+			for _, a := range f.Groups[b.Groups[0]].Agents(f) {
+				agents = append(agents, a.Value(f))
 			}
 			if len(b.Missing) > 0 {
 				p.addTemplate(TemplateListOutdated, b.Start, b.Version, 0, strings.Join(b.Missing, ", "))
@@ -236,9 +236,9 @@ func (p *parser) cancelledBlocks(agents []string) {
 // the templates that names token, and the agent as written there.
 func (f *File) siteGroupNaming(token string) (int, string) {
 	for gi := range f.Groups {
-		for _, a := range f.Groups[gi].Agents {
-			if !f.inTemplate(a.Line) && strings.EqualFold(a.Token, token) {
-				return a.Line, a.Value
+		for _, a := range f.Groups[gi].Agents(f) {
+			if !f.inTemplate(a.Line) && strings.EqualFold(a.Token(f), token) {
+				return a.Line, a.Value(f)
 			}
 		}
 	}
@@ -249,8 +249,8 @@ func (f *File) siteGroupNaming(token string) (int, string) {
 // group shuts token out.
 func (f *File) templateShutting(tmpl *File, token string) int {
 	for gi := range tmpl.Groups {
-		for _, a := range tmpl.Groups[gi].Agents {
-			if strings.EqualFold(a.Token, token) {
+		for _, a := range tmpl.Groups[gi].Agents(tmpl) {
+			if strings.EqualFold(a.Token(tmpl), token) {
 				for i := range f.templates {
 					if f.templates[i].Contains(a.Line) {
 						return f.templates[i].Start
