@@ -21,7 +21,12 @@ import (
 // [Writer.Write] therefore hands parquet-go each batch in pieces that never
 // trigger that scan: safeBatch finds the first row where it would go wrong
 // in any optional column, and the batch is split there, a run of values at
-// the start of a piece being always handled right. Later parquet-go
+// the start of a piece being always handled right. The words are counted
+// from the start of each piece only if parquet-go does not cut it: it
+// cuts a batch where a row group is full and counts again from the cut,
+// so no piece crosses the end of a row group either (the readings table
+// of a 40,000-host ingest wrote 0 for 80 NULLs of line where one did,
+// once in a few runs, as batches fell differently). Later parquet-go
 // versions write zero values as values, not NULL, so upgrading would not
 // help: the NULL contract is ours to keep.
 

@@ -142,6 +142,8 @@ type Writer[T Row] struct {
 	scratch  []T   // rows copied to repair invalid UTF-8
 	optional []int // indexes of T's optional fields
 	memo     utf8Memo
+	perGroup int64 // rows a row group holds
+	inGroup  int64 // rows of the row group being written
 }
 
 // NewWriter returns a Writer of T rows to w, which must not be nil.
@@ -165,7 +167,7 @@ func NewWriter[T Row](w io.Writer, opts ...WriterOption) *Writer[T] {
 	if err != nil {
 		return &Writer[T]{err: err}
 	}
-	return &Writer[T]{pw: parquet.NewGenericWriter[T](w, c.parquetOptions(TableOf[T]())...)}
+	return &Writer[T]{pw: parquet.NewGenericWriter[T](w, c.parquetOptions(TableOf[T]())...), perGroup: c.rowGroupRows}
 }
 
 // Write writes rows and returns how many were written. The rows are not
@@ -194,16 +196,23 @@ func (w *Writer[T]) Write(rows []T) (int, error) {
 	return n, w.err
 }
 
-// write writes rows in pieces that keep every NULL (see safeBatch).
+// write writes rows in pieces that keep every NULL (see safeBatch): no
+// piece crosses the end of a row group, where parquet-go would cut it and
+// count its 64-row words from the cut.
 func (w *Writer[T]) write(rows []T) (int, error) {
 	if w.optional == nil {
 		w.optional = optionalFields[T]()
 	}
 	written := 0
 	for len(rows) > 0 {
-		k := safeBatch(rows, w.optional)
-		n, err := w.pw.Write(rows[:k])
+		if w.inGroup == w.perGroup {
+			w.inGroup = 0 // parquet-go starts the next row group at the next row
+		}
+		piece := rows[:min(int64(len(rows)), w.perGroup-w.inGroup)]
+		k := safeBatch(piece, w.optional)
+		n, err := w.pw.Write(piece[:k])
 		written += n
+		w.inGroup += int64(n)
 		if err != nil {
 			return written, err
 		}
@@ -224,6 +233,7 @@ func (w *Writer[T]) Flush() error {
 	if err := w.pw.Flush(); err != nil {
 		w.err = fmt.Errorf("schema: flushing %s row group: %w", TableName[T](), err)
 	}
+	w.inGroup = 0
 	return w.err
 }
 
