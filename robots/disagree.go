@@ -49,91 +49,138 @@ const maxNamedCrawlers = 50
 // its verdicts.
 func (f *File) Disagreements(crawlers []string) []Disagreement {
 	paths := f.examplePaths()
-	readings := make([]*Reading, 0, len(semanticsNames)-1)
-	for _, s := range AllSemantics()[1:] {
-		readings = append(readings, f.As(s))
-	}
-	var x Explainer
-	found := map[Difference]*Disagreement{}
-	var order []Difference
 	google := f.As(SemanticsGoogle)
-	var googleSel Selection
-	selections := make([]Selection, len(readings))
-	// asked[i] holds the pairs of selections (Google's, reading i's) of
-	// the crawlers asked so far: a crawler whose pair is one of them gets
-	// the same verdicts on every path, so it can find nothing new.
-	asked := make([][][2]Selection, len(readings))
-	// Each path is made ready for each reading once, when first asked.
-	googleProbes, probes := newProbes(google, paths), make([]pathProbes, len(readings))
-	for i, r := range readings {
-		probes[i] = newProbes(r, paths)
+	q := disagreementAsker{f: f, paths: paths, google: google, googleProbes: newProbes(google, paths),
+		readsAsGoogle: f.ReadsAsGoogle(SemanticsRFC9309)} // crawler-commons' too
+	for _, s := range AllSemantics()[1:] {
+		q.readings = append(q.readings, askedReading{sem: s, pyAlike: f.PythonReadsAsGoogle(s)})
 	}
-	ask := make([]bool, len(readings))
-	// A reading that gives a crawler Google's verdicts on every path, as
-	// the census's shortcuts prove from the file's lines, is not asked.
-	readsAsGoogle := f.ReadsAsGoogle(SemanticsRFC9309) // crawler-commons' too
-	pyAlike := make([]bool, len(readings))
-	for i, r := range readings {
-		pyAlike[i] = f.PythonReadsAsGoogle(r.sem)
-	}
-	var tokenSel Selection
+	var found disagreementSet
 	for _, name := range f.disagreementCrawlers(crawlers) {
-		token := []string{ExtractAgentToken(name)}
-		// Each reading chooses the crawler's groups once, for every path.
-		google.Select(token, &googleSel)
-		anyAsked := false
-		for i, r := range readings {
-			agents := token
-			if r.sem == SemanticsPythonLegacy || r.sem == SemanticsPython {
-				agents = []string{name}
-			}
-			if ask[i] = !readsAlike(f, r.sem, name, readsAsGoogle, pyAlike[i], google, &googleSel, &tokenSel); !ask[i] {
-				continue
-			}
-			sel := &selections[i]
-			r.Select(agents, sel)
-			ask[i] = !slices.ContainsFunc(asked[i], func(p [2]Selection) bool { return p[0].sameAs(&googleSel) && p[1].sameAs(sel) })
-			if ask[i] {
-				asked[i] = append(asked[i], [2]Selection{googleSel.clone(), sel.clone()})
-				anyAsked = true
-			}
+		if q.choose(name) {
+			q.askPaths(name, &found)
 		}
-		if !anyAsked {
+	}
+	return found.sorted()
+}
+
+// disagreementAsker asks, for File.Disagreements, each crawler's verdicts
+// of each reading on the example paths.
+type disagreementAsker struct {
+	f             *File
+	paths         []string
+	google        *Reading
+	googleSel     Selection  // Google's groups for the crawler being asked
+	googleProbes  pathProbes // each path made ready for Google's reading once
+	readsAsGoogle bool       // f.ReadsAsGoogle of rfc9309 and crawler-commons
+	readings      []askedReading
+	tokenSel      Selection // memory for readsAlike
+}
+
+// askedReading is one reading of File.Disagreements: built when a crawler
+// first needs it, as the shortcuts may spare it for every crawler.
+type askedReading struct {
+	sem     Semantics
+	pyAlike bool       // f.PythonReadsAsGoogle(sem)
+	r       *Reading   // nil until first asked
+	probes  pathProbes // each path made ready for r once, when first asked
+	sel     Selection  // r's groups for the crawler being asked
+	ask     bool       // the crawler being asked is asked of r
+	// asked holds the pairs of selections (Google's, r's) of the crawlers
+	// asked so far: a crawler whose pair is one of them gets the same
+	// verdicts on every path, so it can find nothing new.
+	asked [][2]Selection
+}
+
+// choose selects the groups of crawler name in Google's reading and in
+// each reading it is to be asked of, and reports whether any is: not
+// those that give it Google's verdicts everywhere (readsAlike) nor those
+// that gave an earlier crawler the same pair of selections.
+func (q *disagreementAsker) choose(name string) bool {
+	token := []string{ExtractAgentToken(name)}
+	q.google.Select(token, &q.googleSel)
+	anyAsked := false
+	for i := range q.readings {
+		a := &q.readings[i]
+		a.ask = !readsAlike(q.f, a.sem, name, q.readsAsGoogle, a.pyAlike, q.google, &q.googleSel, &q.tokenSel)
+		if !a.ask {
 			continue
 		}
-		for pi, path := range paths {
-			g := googleSel.MatchProbe(googleProbes.of(pi))
-			for i, r := range readings {
-				if !ask[i] {
-					continue
-				}
-				v := selections[i].MatchProbe(probes[i].of(pi))
-				if v.Allowed == g.Allowed {
-					continue
-				}
-				d := x.ExplainQuestion(f, Question{Semantics: r.sem, Path: path, Google: g, Other: v})
-				key := Difference{Class: d.Class, Line: d.Line}
-				dis, ok := found[key]
-				if !ok {
-					dis = &Disagreement{Line: d.Line, Class: d.Class}
-					found[key] = dis
-					order = append(order, key)
-				}
-				if !slices.ContainsFunc(dis.Examples, func(e ReadingExample) bool { return e.Semantics == r.sem }) {
-					dis.Examples = append(dis.Examples, ReadingExample{Semantics: r.sem, Crawler: name, Path: path, Google: g, Other: v})
-				}
+		if a.r == nil {
+			a.r = q.f.As(a.sem)
+			a.probes = newProbes(a.r, q.paths)
+		}
+		agents := token
+		if a.sem == SemanticsPythonLegacy || a.sem == SemanticsPython {
+			agents = []string{name} // Python's readings are given the name
+		}
+		a.r.Select(agents, &a.sel)
+		a.ask = !slices.ContainsFunc(a.asked, func(p [2]Selection) bool { return p[0].sameAs(&q.googleSel) && p[1].sameAs(&a.sel) })
+		if a.ask {
+			a.asked = append(a.asked, [2]Selection{q.googleSel.clone(), a.sel.clone()})
+			anyAsked = true
+		}
+	}
+	return anyAsked
+}
+
+// askPaths asks crawler name's verdicts on every path of the readings
+// choose chose, and adds each difference, explained, to found.
+func (q *disagreementAsker) askPaths(name string, found *disagreementSet) {
+	for pi, path := range q.paths {
+		g := q.googleSel.MatchProbe(q.googleProbes.of(pi))
+		for i := range q.readings {
+			a := &q.readings[i]
+			if !a.ask {
+				continue
+			}
+			v := a.sel.MatchProbe(a.probes.of(pi))
+			if v.Allowed != g.Allowed {
+				d := found.x.ExplainQuestion(q.f, Question{Semantics: a.sem, Path: path, Google: g, Other: v})
+				found.add(d, ReadingExample{Semantics: a.sem, Crawler: name, Path: path, Google: g, Other: v})
 			}
 		}
 	}
-	slices.SortFunc(order, func(a, b Difference) int {
+}
+
+// disagreementSet gathers the disagreements of a file by line and class,
+// with one example per reading.
+type disagreementSet struct {
+	x     Explainer
+	found map[Difference]*Disagreement
+	order []Difference
+}
+
+// add records example under the difference d explains, unless that
+// difference has an example of the same reading.
+func (s *disagreementSet) add(d Difference, e ReadingExample) {
+	key := Difference{Class: d.Class, Line: d.Line}
+	dis, ok := s.found[key]
+	if !ok {
+		if s.found == nil {
+			s.found = map[Difference]*Disagreement{}
+		}
+		dis = &Disagreement{Line: d.Line, Class: d.Class}
+		s.found[key] = dis
+		s.order = append(s.order, key)
+	}
+	if !slices.ContainsFunc(dis.Examples, func(x ReadingExample) bool { return x.Semantics == e.Semantics }) {
+		dis.Examples = append(dis.Examples, e)
+	}
+}
+
+// sorted returns the disagreements in line order, then class order, each
+// with its examples in the order of the readings.
+func (s *disagreementSet) sorted() []Disagreement {
+	slices.SortFunc(s.order, func(a, b Difference) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
 		return int(a.Class) - int(b.Class)
 	})
-	out := make([]Disagreement, 0, len(order))
-	for _, k := range order {
-		dis := found[k]
+	out := make([]Disagreement, 0, len(s.order))
+	for _, k := range s.order {
+		dis := s.found[k]
 		slices.SortFunc(dis.Examples, func(a, b ReadingExample) int { return int(a.Semantics) - int(b.Semantics) })
 		out = append(out, *dis)
 	}
