@@ -231,12 +231,59 @@ var keyForms = [...]keyForm{
 // does ("disallowed" is a disallow). prefix reports that the key is longer
 // than the spelling it matched.
 func parseKey(k string) (key Key, typo, prefix bool) {
+	if key, n := canonicalKey(k); n > 0 {
+		return key, false, len(k) > n
+	}
 	for _, f := range keyFormsFrom[k[0]|0x20] {
 		if hasPrefixFold(k, f.text) {
 			return f.key, f.typo, len(k) > len(f.text)
 		}
 	}
 	return KeyUnknown, false, false
+}
+
+// canonicalKey recognises the four keys spelt in full, the first form of
+// each first letter in keyForms, so that the keys of nearly every line
+// cost a comparison of a word or two instead of a loop a byte: it returns
+// the key that k starts with, ignoring case, and the length of its
+// spelling, or n = 0 for a key to look up in keyForms. Each comparison
+// sets bit 5 (0x20) of the bytes at the places of a letter only, which
+// makes an upper case letter lower case and nothing else its lower case.
+func canonicalKey(k string) (key Key, n int) {
+	const (
+		disallow     = 0x776f6c6c61736964 // "disallow" as load64 reads it
+		userAge      = 0x6567612d72657375 // "user-age"
+		userAgeCase  = 0x2020200020202020 // its letters
+		allo         = 0x6f6c6c61         // "allo"
+		site         = 0x65746973         // "site"
+		fourLetters  = 0x20202020
+		eightLetters = 0x2020202020202020
+	)
+	switch {
+	case len(k) >= 8:
+		w := load64(k)
+		switch {
+		case w|eightLetters == disallow:
+			return KeyDisallow, 8
+		case w|userAgeCase == userAge && len(k) >= 10 && k[8]|0x20 == 'n' && k[9]|0x20 == 't':
+			return KeyUserAgent, 10
+		}
+		fallthrough
+	case len(k) >= 5:
+		switch w := load32(k) | fourLetters; {
+		case w == allo && k[4]|0x20 == 'w':
+			return KeyAllow, 5
+		case w == site && len(k) >= 7 && k[4]|0x20 == 'm' && k[5]|0x20 == 'a' && k[6]|0x20 == 'p':
+			return KeySitemap, 7
+		}
+	}
+	return KeyUnknown, 0
+}
+
+// load32 returns the first four bytes of s as a little-endian word.
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // keyFormsFrom holds the keyForms by first letter, in order.

@@ -111,3 +111,49 @@ func TestAppendQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestParseKeyAgreesWithForms: parseKey, whose canonicalKey compares the
+// four keys spelt in full a word at a time, recognises what a search of
+// keyForms in order, byte by byte, recognises: for every form and every
+// prefix of it, in random case, followed by nothing, a letter, a '-' or a
+// space, with each byte replaced in turn by bytes that differ from it in
+// bit 5 only or that are no letter (NUL, CR, '-', ' ', '@', '`', 0xC1).
+func TestParseKeyAgreesWithForms(t *testing.T) {
+	byForms := func(k string) (Key, bool, bool) {
+		for _, f := range keyForms {
+			if hasPrefixFold(k, f.text) {
+				return f.key, f.typo, len(k) > len(f.text)
+			}
+		}
+		return KeyUnknown, false, false
+	}
+	check := func(k string) {
+		t.Helper()
+		key, typo, prefix := parseKey(k)
+		wantKey, wantTypo, wantPrefix := byForms(k)
+		if key != wantKey || typo != wantTypo || prefix != wantPrefix {
+			t.Fatalf("parseKey(%q) = %v, %v, %v; keyForms give %v, %v, %v", k, key, typo, prefix, wantKey, wantTypo, wantPrefix)
+		}
+	}
+	rng := rand.New(rand.NewPCG(33, 1))
+	for _, f := range keyForms {
+		for n := 1; n <= len(f.text); n++ {
+			for _, tail := range []string{"", "s", "-", " ", "ed"} {
+				b := []byte(f.text[:n] + tail)
+				for i := range b {
+					if rng.IntN(2) == 0 && 'a' <= b[i] && b[i] <= 'z' {
+						b[i] -= 'a' - 'A'
+					}
+				}
+				check(string(b))
+				for i := range b {
+					for _, c := range []byte{b[i] ^ 0x20, 0, '\r', '-', ' ', '@', '`', 0xC1} {
+						m := []byte(string(b))
+						m[i] = c
+						check(string(m))
+					}
+				}
+			}
+		}
+	}
+}
