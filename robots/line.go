@@ -156,11 +156,8 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		t = t[:hash]
 		l.Comment = true
 	}
-	start := 0
-	for start < len(t) && isSpace(t[start]) {
-		start++
-	}
-	t = trimSpace(t[start:])
+	start, end := trimBounds(t)
+	t = t[start:end]
 	if t == "" {
 		if l.Comment {
 			l.Kind = LineComment
@@ -191,15 +188,21 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		key, valueAt = t[:b], start+b+1
 		l.MissingColon = true
 	}
-	key = trimSpace(key) // t starts with no space: the key starts with t
+	for key != "" && isSpace(key[len(key)-1]) { // t starts with no space: only the key's end can
+		key = key[:len(key)-1]
+	}
 	if key == "" {
 		l.Kind = LineInvalid
 		return
 	}
 	l.Kind = LineDirective
 	l.KeyText, l.keyAt = key, start
-	i, j := trimBounds(text[valueAt : start+len(t)])
-	l.Value, l.valueAt = text[valueAt+i:valueAt+j], valueAt+i
+	// t ends with no space: so does the value, unless it is all space.
+	end = start + len(t)
+	for valueAt < end && isSpace(text[valueAt]) {
+		valueAt++
+	}
+	l.Value, l.valueAt = text[valueAt:end], valueAt
 	l.Key, l.Typo, l.Prefix = parseKey(key)
 }
 
