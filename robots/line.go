@@ -324,6 +324,7 @@ type lineSplitter struct {
 	nextLF, nextCR int // cached positions of the next LF and CR, len(s) if none
 	nextHash       int // cached position of the next '#', len(s) if none
 	start          int // where the last line returned starts
+	hash           int // the index of the first '#' in the last line, or -1
 	done           bool
 	lf, crlf, cr   int
 }
@@ -363,21 +364,21 @@ func (sp *lineSplitter) next() (text string, num int, ok bool) {
 		sp.pos = end + 1
 	}
 	sp.start = start
+	// The '#'s of the text are found one after the other, so a file with
+	// few comments costs one scan, not one a line.
+	if sp.nextHash < start {
+		sp.nextHash = indexFrom(s, '#', start)
+	}
+	sp.hash = -1
+	if sp.nextHash < end {
+		sp.hash = sp.nextHash - start
+	}
 	return s[start:end], sp.num, true
 }
 
-// hashIn returns the index of the first '#' in line, the last line next
-// returned, or -1. It finds the '#'s of the text one after the other, so a
-// file with few comments costs one scan, not one a line.
-func (sp *lineSplitter) hashIn(line string) int {
-	if sp.nextHash < sp.start {
-		sp.nextHash = indexFrom(sp.s, '#', sp.start)
-	}
-	if i := sp.nextHash - sp.start; i < len(line) {
-		return i
-	}
-	return -1
-}
+// hashIn returns the index of the first '#' in the last line next
+// returned, or -1.
+func (sp *lineSplitter) hashIn() int { return sp.hash }
 
 // indexFrom returns the index of c in s at or after from, or len(s).
 func indexFrom(s string, c byte, from int) int {

@@ -171,7 +171,7 @@ func (p *parser) run() {
 			break
 		}
 		text = t
-		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
+		classifyLine(&l, num, t, f.hasNUL, sp.hashIn())
 		p.lineAt = f.bom + sp.start
 		if p.keepLines {
 			ref := lineRef{start: uint32(p.lineAt), end: uint32(p.lineAt + len(t))}

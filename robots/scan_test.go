@@ -51,7 +51,7 @@ func checkScans(t *testing.T, s string) {
 		if !ok {
 			break
 		}
-		if got, want := sp.hashIn(line), strings.IndexByte(line, '#'); got != want {
+		if got, want := sp.hashIn(), strings.IndexByte(line, '#'); got != want {
 			t.Fatalf("%q line %d %q: hashIn %d, want %d", s, num, line, got, want)
 		}
 	}
