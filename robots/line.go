@@ -156,11 +156,8 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		t = t[:hash]
 		l.Comment = true
 	}
-	start := 0
-	for start < len(t) && isSpace(t[start]) {
-		start++
-	}
-	t = trimSpace(t[start:])
+	start, end := trimBounds(t)
+	t = t[start:end]
 	if t == "" {
 		if l.Comment {
 			l.Kind = LineComment
@@ -191,15 +188,21 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		key, valueAt = t[:b], start+b+1
 		l.MissingColon = true
 	}
-	key = trimSpace(key) // t starts with no space: the key starts with t
+	for key != "" && isSpace(key[len(key)-1]) { // t starts with no space: only the key's end can
+		key = key[:len(key)-1]
+	}
 	if key == "" {
 		l.Kind = LineInvalid
 		return
 	}
 	l.Kind = LineDirective
 	l.KeyText, l.keyAt = key, start
-	i, j := trimBounds(text[valueAt : start+len(t)])
-	l.Value, l.valueAt = text[valueAt+i:valueAt+j], valueAt+i
+	// t ends with no space: so does the value, unless it is all space.
+	end = start + len(t)
+	for valueAt < end && isSpace(text[valueAt]) {
+		valueAt++
+	}
+	l.Value, l.valueAt = text[valueAt:end], valueAt
 	l.Key, l.Typo, l.Prefix = parseKey(key)
 }
 
@@ -231,12 +234,59 @@ var keyForms = [...]keyForm{
 // does ("disallowed" is a disallow). prefix reports that the key is longer
 // than the spelling it matched.
 func parseKey(k string) (key Key, typo, prefix bool) {
+	if key, n := canonicalKey(k); n > 0 {
+		return key, false, len(k) > n
+	}
 	for _, f := range keyFormsFrom[k[0]|0x20] {
 		if hasPrefixFold(k, f.text) {
 			return f.key, f.typo, len(k) > len(f.text)
 		}
 	}
 	return KeyUnknown, false, false
+}
+
+// canonicalKey recognises the four keys spelt in full, the first form of
+// each first letter in keyForms, so that the keys of nearly every line
+// cost a comparison of a word or two instead of a loop a byte: it returns
+// the key that k starts with, ignoring case, and the length of its
+// spelling, or n = 0 for a key to look up in keyForms. Each comparison
+// sets bit 5 (0x20) of the bytes at the places of a letter only, which
+// makes an upper case letter lower case and nothing else its lower case.
+func canonicalKey(k string) (key Key, n int) {
+	const (
+		disallow     = 0x776f6c6c61736964 // "disallow" as load64 reads it
+		userAge      = 0x6567612d72657375 // "user-age"
+		userAgeCase  = 0x2020200020202020 // its letters
+		allo         = 0x6f6c6c61         // "allo"
+		site         = 0x65746973         // "site"
+		fourLetters  = 0x20202020
+		eightLetters = 0x2020202020202020
+	)
+	switch {
+	case len(k) >= 8:
+		w := load64(k)
+		switch {
+		case w|eightLetters == disallow:
+			return KeyDisallow, 8
+		case w|userAgeCase == userAge && len(k) >= 10 && k[8]|0x20 == 'n' && k[9]|0x20 == 't':
+			return KeyUserAgent, 10
+		}
+		fallthrough
+	case len(k) >= 5:
+		switch w := load32(k) | fourLetters; {
+		case w == allo && k[4]|0x20 == 'w':
+			return KeyAllow, 5
+		case w == site && len(k) >= 7 && k[4]|0x20 == 'm' && k[5]|0x20 == 'a' && k[6]|0x20 == 'p':
+			return KeySitemap, 7
+		}
+	}
+	return KeyUnknown, 0
+}
+
+// load32 returns the first four bytes of s as a little-endian word.
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // keyFormsFrom holds the keyForms by first letter, in order.
@@ -274,6 +324,7 @@ type lineSplitter struct {
 	nextLF, nextCR int // cached positions of the next LF and CR, len(s) if none
 	nextHash       int // cached position of the next '#', len(s) if none
 	start          int // where the last line returned starts
+	hash           int // the index of the first '#' in the last line, or -1
 	done           bool
 	lf, crlf, cr   int
 }
@@ -313,21 +364,21 @@ func (sp *lineSplitter) next() (text string, num int, ok bool) {
 		sp.pos = end + 1
 	}
 	sp.start = start
+	// The '#'s of the text are found one after the other, so a file with
+	// few comments costs one scan, not one a line.
+	if sp.nextHash < start {
+		sp.nextHash = indexFrom(s, '#', start)
+	}
+	sp.hash = -1
+	if sp.nextHash < end {
+		sp.hash = sp.nextHash - start
+	}
 	return s[start:end], sp.num, true
 }
 
-// hashIn returns the index of the first '#' in line, the last line next
-// returned, or -1. It finds the '#'s of the text one after the other, so a
-// file with few comments costs one scan, not one a line.
-func (sp *lineSplitter) hashIn(line string) int {
-	if sp.nextHash < sp.start {
-		sp.nextHash = indexFrom(sp.s, '#', sp.start)
-	}
-	if i := sp.nextHash - sp.start; i < len(line) {
-		return i
-	}
-	return -1
-}
+// hashIn returns the index of the first '#' in the last line next
+// returned, or -1.
+func (sp *lineSplitter) hashIn() int { return sp.hash }
 
 // indexFrom returns the index of c in s at or after from, or len(s).
 func indexFrom(s string, c byte, from int) int {

@@ -141,9 +141,23 @@ func classifiableRune(r rune) bool { return !unicode.IsSpace(r) && r != '\uFEFF'
 func plainText(s string) bool { return plainPrefix(s) == len(s) }
 
 // plainPrefix returns the length of the longest prefix of s that is plain
-// (plainText), eight bytes at a time.
+// (plainText), 32 bytes at a time. A block of four words passes at once
+// when no byte has its high bit and none is a control character but LF
+// (controlsButLF, exact for words without a high bit; where one has it the
+// block fails anyway): the usual 32 bytes of a robots.txt written with LF
+// line endings, checked with fewer operations a word than plainWord. A
+// block that fails is checked word by word (plainWords). The test is
+// written out in the loop: as a function it costs more than the compiler
+// inlines.
 func plainPrefix(s string) int {
 	i := 0
+	for ; i+32 <= len(s); i += 32 {
+		b := s[i : i+32]
+		w0, w1, w2, w3 := load64(b[0:8]), load64(b[8:16]), load64(b[16:24]), load64(b[24:32])
+		if (w0|w1|w2|w3|controlsButLF(w0)|controlsButLF(w1)|controlsButLF(w2)|controlsButLF(w3))&highBits != 0 && !plainWords(b) {
+			break
+		}
+	}
 	for ; i+8 <= len(s) && plainWord(load64(s[i:])); i += 8 {
 	}
 	for ; i < len(s); i++ {
@@ -168,6 +182,22 @@ func plainWord(w uint64) bool {
 	}
 	const ones = 0x0101010101010101
 	return control&^(zeroBytes(w^'\t'*ones)|zeroBytes(w^'\n'*ones)|zeroBytes(w^'\r'*ones)) == 0
+}
+
+// plainWords reports whether the 32 bytes of b are plain, a word at a time.
+func plainWords(b string) bool {
+	return plainWord(load64(b)) && plainWord(load64(b[8:])) && plainWord(load64(b[16:])) && plainWord(load64(b[24:]))
+}
+
+// controlsButLF has the high bit of each byte of w under 0x20 other than
+// LF set, the others clear (its other bits are noise: mask them with
+// highBits); no byte of w has its high bit. XOR with LF maps
+// LF to 0 and keeps the other bytes under 0x20 under it, and the bytes from
+// 0x20 up at or over it: the bytes wanted are those from 1 to 0x1F after
+// it, found without a carry between bytes.
+func controlsButLF(w uint64) uint64 {
+	y := w ^ '\n'*lowBits
+	return (y + 0x7F*lowBits) &^ (y + 0x60*lowBits)
 }
 
 // zeroBytes has the high bit of each zero byte of x set, the others clear;

@@ -165,6 +165,45 @@ func TestPlainWordIsByteByByte(t *testing.T) {
 	}
 }
 
+// TestPlainBlockIsByteByByte: plainPrefix's 32-byte blocks (the test of
+// the four words at once, then plainWords when a block holds a control
+// character other than LF) agree with a check of each byte, for every byte
+// value at every place of a block of plain bytes, for two odd bytes at
+// every pair of places, and for a block that follows a plain block.
+func TestPlainBlockIsByteByByte(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 || c == '\t' || c == '\r' || c == '\n' }
+	base := []byte("User-agent: *\nDisallow: /a/b?c=\n")
+	check := func(b []byte) {
+		t.Helper()
+		for _, s := range []string{string(b), string(b) + "abc", string(base) + string(b) + "Allow:/x"} {
+			want := 0
+			for want < len(s) && plain(s[want]) {
+				want++
+			}
+			if got := plainPrefix(s); got != want {
+				t.Fatalf("plainPrefix(%q) = %d, want %d", s, got, want)
+			}
+		}
+	}
+	odd := []byte{0, 1, '\t', '\n', 0x0b, '\r', 0x0e, 0x1f, ' ', '*', '~', 0x7f, 0x80, 0xc3, 0xff}
+	for i := range base {
+		for c := range 256 {
+			b := slices.Clone(base)
+			b[i] = byte(c)
+			check(b)
+		}
+		for j := range base {
+			for _, x := range odd {
+				for _, y := range odd {
+					b := slices.Clone(base)
+					b[i], b[j] = x, y
+					check(b)
+				}
+			}
+		}
+	}
+}
+
 // TestNonASCIILineClassesChangeNoVerdict: in texts with bytes outside
 // ASCII, the readings give the same verdicts from the line classes as from
 // reading every line themselves: over every body of every corpus set that

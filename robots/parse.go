@@ -171,7 +171,7 @@ func (p *parser) run() {
 			break
 		}
 		text = t
-		classifyLine(&l, num, t, f.hasNUL, sp.hashIn(t))
+		classifyLine(&l, num, t, f.hasNUL, sp.hashIn())
 		p.lineAt = f.bom + sp.start
 		if p.keepLines {
 			ref := lineRef{start: uint32(p.lineAt), end: uint32(p.lineAt + len(t))}
@@ -269,7 +269,7 @@ func (p *parser) line(l *Line) {
 	}
 	p.content = true
 	markup := false
-	if !p.quiet {
+	if !p.quiet && (l.TooLong || p.badUTF8 || p.hasLT) { // checkText has nothing to do otherwise
 		markup = p.checkText(l)
 	}
 	if l.Key == KeyUnknown && strings.HasPrefix(l.Text, doubleBOM) {
@@ -310,7 +310,9 @@ func (p *parser) line(l *Line) {
 }
 
 // checkText reports problems of the bytes of a line and whether it holds
-// HTML markup.
+// HTML markup. line calls it only for a line too long, in a text that is
+// not UTF-8 or in one with a '<': a check added here adds its condition
+// there.
 func (p *parser) checkText(l *Line) (markup bool) {
 	if l.TooLong {
 		p.add(l.Number, LineTooLong, l.Text, strconv.Itoa(len(l.Text)))

@@ -51,7 +51,7 @@ func checkScans(t *testing.T, s string) {
 		if !ok {
 			break
 		}
-		if got, want := sp.hashIn(line), strings.IndexByte(line, '#'); got != want {
+		if got, want := sp.hashIn(), strings.IndexByte(line, '#'); got != want {
 			t.Fatalf("%q line %d %q: hashIn %d, want %d", s, num, line, got, want)
 		}
 	}
@@ -108,6 +108,125 @@ func TestAppendQuote(t *testing.T) {
 	for _, s := range []string{"", "Googlebot", `a"b`, `a\b`, "caf\u00e9", "\x00", "\x7f"} {
 		if got, want := strconvQuote(s), strconv.Quote(s); got != want {
 			t.Errorf("strconvQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestParseKeyAgreesWithForms: parseKey, whose canonicalKey compares the
+// four keys spelt in full a word at a time, recognises what a search of
+// keyForms in order, byte by byte, recognises: for every form and every
+// prefix of it, in random case, followed by nothing, a letter, a '-' or a
+// space, with each byte replaced in turn by bytes that differ from it in
+// bit 5 only or that are no letter (NUL, CR, '-', ' ', '@', '`', 0xC1).
+func TestParseKeyAgreesWithForms(t *testing.T) {
+	byForms := func(k string) (Key, bool, bool) {
+		for _, f := range keyForms {
+			if hasPrefixFold(k, f.text) {
+				return f.key, f.typo, len(k) > len(f.text)
+			}
+		}
+		return KeyUnknown, false, false
+	}
+	check := func(k string) {
+		t.Helper()
+		key, typo, prefix := parseKey(k)
+		wantKey, wantTypo, wantPrefix := byForms(k)
+		if key != wantKey || typo != wantTypo || prefix != wantPrefix {
+			t.Fatalf("parseKey(%q) = %v, %v, %v; keyForms give %v, %v, %v", k, key, typo, prefix, wantKey, wantTypo, wantPrefix)
+		}
+	}
+	rng := rand.New(rand.NewPCG(33, 1))
+	for _, f := range keyForms {
+		for n := 1; n <= len(f.text); n++ {
+			for _, tail := range []string{"", "s", "-", " ", "ed"} {
+				b := []byte(f.text[:n] + tail)
+				for i := range b {
+					if rng.IntN(2) == 0 && 'a' <= b[i] && b[i] <= 'z' {
+						b[i] -= 'a' - 'A'
+					}
+				}
+				check(string(b))
+				for i := range b {
+					for _, c := range []byte{b[i] ^ 0x20, 0, '\r', '-', ' ', '@', '`', 0xC1} {
+						m := []byte(string(b))
+						m[i] = c
+						check(string(m))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestClassifyAgreesWithPlainReading: classify, which trims each end of a
+// line once and reads the value's start only, gives every field that a
+// plain reading of Google's rules gives (cut at MaxLineBytes, at a NUL
+// and at '#', trim C's white space, split at the first ':' or at the
+// blanks between exactly two words, trim key and value), over random lines
+// of key letters, colons, '#', NUL and every white space byte, some of
+// them around MaxLineBytes long.
+func TestClassifyAgreesWithPlainReading(t *testing.T) {
+	const spaces = " \t\v\f\r\n"
+	trim := func(s string) string { return strings.Trim(s, spaces) }
+	plain := func(num int, text string, hasNUL bool) Line {
+		l := Line{Number: num, Text: text, colon: -1}
+		t := text
+		if len(t) > MaxLineBytes {
+			t, l.TooLong = t[:MaxLineBytes], true
+		}
+		if i := strings.IndexByte(t, 0); hasNUL && i >= 0 {
+			t = t[:i]
+		}
+		if i := strings.IndexByte(t, '#'); i >= 0 {
+			t, l.Comment = t[:i], true
+		}
+		body := trim(t)
+		if body == "" {
+			if l.Comment {
+				l.Kind = LineComment
+			}
+			return l
+		}
+		start := strings.Index(t, body)
+		var key, value string
+		if c := strings.IndexByte(body, ':'); c >= 0 {
+			key, value, l.colon = body[:c], body[c+1:], start+c
+		} else {
+			words := strings.FieldsFunc(body, func(r rune) bool { return r == ' ' || r == '\t' })
+			if len(words) != 2 {
+				l.Kind = LineInvalid
+				return l
+			}
+			b := strings.IndexAny(body, " \t")
+			key, value, l.MissingColon = body[:b], body[b+1:], true
+		}
+		if key = trim(key); key == "" {
+			l.Kind = LineInvalid
+			return l
+		}
+		l.Kind, l.KeyText, l.keyAt = LineDirective, key, start
+		l.Value = trim(value)
+		l.valueAt = start + len(body) - len(value) + strings.Index(value, l.Value)
+		if l.Value == "" {
+			l.valueAt = start + len(body)
+		}
+		l.Key, l.Typo, l.Prefix = parseKey(key)
+		return l
+	}
+	rng := rand.New(rand.NewPCG(33, 2))
+	pieces := []string{"Disallow", "user-agent", "Allow", "x", "/a", ":", "#", "\x00", " ", "\t", "\v", "\f", "\r", "  ", "é"}
+	for i := range 200000 {
+		var b strings.Builder
+		if i%1000 == 0 { // around the cut at MaxLineBytes
+			b.WriteString("Disallow: /")
+			b.WriteString(strings.Repeat("a", MaxLineBytes-14))
+		}
+		for range rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text, hasNUL := b.String(), rng.IntN(2) == 0
+		if got, want := classify(7, text, hasNUL), plain(7, text, hasNUL); got != want {
+			t.Fatalf("classify(%q, %v) = %+v\nplain reading gives %+v", text, hasNUL, got, want)
 		}
 	}
 }
