@@ -86,7 +86,9 @@ type parser struct {
 	badUTF8   bool // the text is not UTF-8: its lines are checked one by one
 	hasLT     bool // the text has a '<': a line may hold HTML markup
 	plain     int  // the length of the text's plain prefix (plainPrefix)
-	unsorted  bool // a diagnostic was added out of line order
+	unsorted  bool // a diagnostic on a line was added after one on a later line
+	late0     bool // a diagnostic on line 0 was added after one on a line
+	lastLine  int  // the greatest line a diagnostic was added on so far
 	keepLines bool // record every line in File.lines for the other readings
 	// noTemplates: recognise no template block (File.Templates stays nil).
 	noTemplates bool
@@ -135,12 +137,15 @@ func (p *parser) add(line int, c Code, text, arg string) {
 // addAt adds a finding of code c on line (0: the whole file) about arg, a
 // span of the line or a detail.
 func (p *parser) addAt(line int, c Code, arg span) {
-	f := p.f
-	ds := f.Diagnostics
-	if n := len(ds); n > 0 && ds[n-1].Line > line {
+	switch {
+	case line >= p.lastLine:
+		p.lastLine = line
+	case line == 0:
+		p.late0 = true // most files: put first by keep, with no sort
+	default:
 		p.unsorted = true
 	}
-	f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, arg: arg})
+	p.f.Diagnostics = append(p.f.Diagnostics, Diagnostic{Line: line, Code: c, arg: arg})
 }
 
 func (p *parser) addFile(c Code, arg string) { p.add(0, c, "", arg) }
@@ -929,25 +934,68 @@ func lineEndings(sp *lineSplitter) string {
 
 // keep moves the File's slices out of the scratch space into slices of
 // their exact length, nil when empty (Rules is empty but not nil when the
-// body was read as text, as it always was).
+// body was read as text, as it always was), and puts the diagnostics in
+// line order as it copies them (sortedDiagnostics).
 func (p *parser) keep() {
 	f, s := p.f, p.s
 	p.forgetGroupRules()
 	p.forgetAgents()
 	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines)
+	f.Rules, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Groups), exact(f.agents), exact(f.lines)
+	f.Diagnostics = p.sortedDiagnostics(f.Diagnostics)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}
 }
 
-// finish links groups to their agents and rules, sorts the diagnostics and
-// fills the statistics.
+// sortedDiagnostics returns a copy of ds, the diagnostics in the order
+// they were added, of exact length and stably sorted by line. Most files
+// need no sort: their findings on lines come in line order, and the
+// findings on the whole file that come after them (line endings, no
+// rules) are moved to the front in the copy.
+func (p *parser) sortedDiagnostics(ds []Diagnostic) []Diagnostic {
+	if !p.late0 {
+		out := exact(ds)
+		if p.unsorted {
+			slices.SortStableFunc(out, func(a, b Diagnostic) int { return a.Line - b.Line })
+		}
+		return out
+	}
+	out := make([]Diagnostic, 0, len(ds))
+	for i := range ds {
+		if ds[i].Line == 0 {
+			out = append(out, ds[i])
+		}
+	}
+	for i := range ds {
+		if ds[i].Line != 0 {
+			out = append(out, ds[i])
+		}
+	}
+	if p.unsorted {
+		slices.SortStableFunc(out, func(a, b Diagnostic) int { return a.Line - b.Line })
+	}
+	return out
+}
+
+// finish links groups to their agents and rules, recognises the
+// templates, keeps what the File holds (sorting the diagnostics) and fills
+// the statistics. The templates come before keep: their findings are then
+// copied out with the others, not appended to the exact slice.
 //
 //mutate:catch ./robots
 func (p *parser) finish() {
-	f := p.f
+	p.linkGroups()
+	if !p.noTemplates && !p.quiet {
+		p.templates()
+	}
 	p.keep()
+	p.fillStats()
+}
+
+// linkGroups gives each group the ranges of its agents and rules.
+func (p *parser) linkGroups() {
+	f := p.f
 	ai, ri := 0, 0
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
@@ -964,12 +1012,11 @@ func (p *parser) finish() {
 		}
 		g.agents, g.rules = indexRange{int32(a0), int32(ai)}, indexRange{int32(r0), int32(ri)}
 	}
-	if !p.noTemplates && !p.quiet {
-		p.templates()
-	}
-	if p.unsorted {
-		slices.SortStableFunc(f.Diagnostics, func(a, b Diagnostic) int { return a.Line - b.Line })
-	}
+}
+
+// fillStats fills the statistics of the File.
+func (p *parser) fillStats() {
+	f := p.f
 	s := &f.Stats
 	s.Groups, s.Rules, s.Sitemaps = len(f.Groups), len(f.Rules), len(f.Sitemaps)
 	for i := range f.Rules {
