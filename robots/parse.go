@@ -113,6 +113,9 @@ type parser struct {
 	groupRulesOn bool            // s.ruleTable holds the current group
 	groupSketch  uint64          // the patternSketch bits of the current group's rules (sameRule)
 	agentIndexOn bool            // s.agentTable holds every agent line so far
+	// starDisallows: a Disallow of a '*' group matches every path, which
+	// Stats.StarDisallowsAll needs (File.Access is asked only then).
+	starDisallows bool
 }
 
 // escapedBytes is the first size of parser.escaped: most files that
@@ -492,7 +495,7 @@ func (p *parser) rule(l *Line) {
 		r.Directive = Allow
 	}
 	v := scanValue(l.Value)
-	if (v.high || v.percent) && needsEscape(l.Value) {
+	if v.high || v.percent && lowerHexEscape(l.Value) { // as needsEscape
 		if p.escaped.Cap() == 0 {
 			p.escaped.Grow(escapedBytes)
 		}
@@ -509,6 +512,9 @@ func (p *parser) rule(l *Line) {
 	}
 	if !p.quiet {
 		p.checkRule(l, &r, &v)
+	}
+	if r.Directive == Disallow && !p.starDisallows && f.Groups[p.cur].Global && r.matchesAll(r.Pattern(f)) {
+		p.starDisallows = true
 	}
 	p.curHasRules = true
 	f.Rules = append(f.Rules, r)
@@ -591,9 +597,10 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 		return
 	}
 	switch {
+	case v[0] == '/' || v[0] == '*': // most values; no URL starts so
 	case isURL(v):
 		p.addAt(n, PathIsURL, at)
-	case v[0] != '/' && v[0] != '*':
+	default:
 		p.addAt(n, PathNotAbsolute, at)
 		if p.f.Groups[p.cur].Global && looksLikeAgent(v) {
 			p.addAt(n, ReversedSyntax, at)
@@ -620,7 +627,7 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 	if s.percent && badPercentEscape(v) != "" {
 		p.addAt(n, PatternBadPercentEscape, at)
 	}
-	if r.Directive == Disallow && p.f.Groups[p.cur].Global && (v == "/" || v == "/*" || v == "*") {
+	if len(v) <= 2 && (v == "/" || v == "/*" || v == "*") && r.Directive == Disallow && p.f.Groups[p.cur].Global {
 		p.addAt(n, DisallowAll, at)
 	}
 	if prev, ok := p.sameRule(r); ok {
@@ -732,16 +739,18 @@ func (p *parser) forgetAgents() {
 const doubleBOM = "\u00EF\u00BB\u00BF"
 
 // badPercentEscape returns the first '%' of v that two hex digits do not
-// follow, with what follows it (at most two bytes), or "".
+// follow, with what follows it (at most two bytes), or "". It jumps from
+// '%' to '%' (strings.IndexByte).
 //
 //mutate:catch ./robots
 func badPercentEscape(v string) string {
-	for i := 0; i < len(v); i++ {
-		if v[i] != '%' {
-			continue
+	for i := 0; ; i += 3 {
+		j := strings.IndexByte(v[i:], '%')
+		if j < 0 {
+			return ""
 		}
+		i += j
 		if i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
-			i += 2
 			continue
 		}
 		end := i + 1
@@ -750,7 +759,26 @@ func badPercentEscape(v string) string {
 		}
 		return v[i:end]
 	}
-	return ""
+}
+
+// lowerHexEscape reports whether v, which has no byte from 0x80, has an
+// escape ('%' and two hex digits) with a lower-case digit: whether
+// [needsEscape] is true of it. It jumps from '%' to '%'.
+func lowerHexEscape(v string) bool {
+	for i := 0; ; i += 3 {
+		j := strings.IndexByte(v[i:], '%')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+2 >= len(v) || !isHex(v[i+1]) || !isHex(v[i+2]) {
+			i -= 2 // not an escape: look again from the byte after the '%'
+			continue
+		}
+		if isLowerHex(v[i+1]) || isLowerHex(v[i+2]) {
+			return true
+		}
+	}
 }
 
 // isURL reports whether a pattern is a whole URL: a scheme of letters and
@@ -1040,5 +1068,5 @@ func (p *parser) fillStats() {
 			s.Infos++
 		}
 	}
-	s.StarDisallowsAll = f.starAccess() == AccessDisallowed
+	s.StarDisallowsAll = (p.starDisallows || f.Response.bodyIgnored()) && f.starAccess() == AccessDisallowed
 }

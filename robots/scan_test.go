@@ -22,6 +22,51 @@ func TestScansAgreeWithSearches(t *testing.T) {
 	}
 }
 
+// The rule path's jumps from '%' to '%' agree with a byte-by-byte
+// reading: lowerHexEscape with needsEscape, badPercentEscape with the
+// first '%' that two hex digits do not follow, over values crowded with
+// '%', hex digits of both cases and bytes from 0x80 at the end.
+func TestPercentScansAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	const alphabet = "%%%aAfF09g/"
+	for range 20000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		s := string(b)
+		if got, want := lowerHexEscape(s), needsEscape(s); got != want {
+			t.Fatalf("lowerHexEscape(%q) = %v, needsEscape %v", s, got, want)
+		}
+		if rng.IntN(4) == 0 {
+			s += "\xc3\xa9"
+		}
+		if got, want := badPercentEscape(s), firstBadEscape(s); got != want {
+			t.Fatalf("badPercentEscape(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// firstBadEscape is badPercentEscape read byte by byte: the first '%' not
+// followed by two hex digits, with up to two bytes after it that are
+// neither '%' nor from 0x80.
+func firstBadEscape(v string) string {
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] != '%':
+		case i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]):
+			i += 2
+		default:
+			end := i + 1
+			for end < len(v) && end < i+3 && v[end] != '%' && v[end] < 0x80 {
+				end++
+			}
+			return v[i:end]
+		}
+	}
+	return ""
+}
+
 func FuzzScans(f *testing.F) {
 	for _, s := range []string{"/a/*.php$", "# c\nUser-agent: *\nDisallow: /x # y\n", "/index.html", "/a%2f b\t\x80"} {
 		f.Add(s)

@@ -178,21 +178,30 @@ func (p *parser) filesOneByOne(rules []Rule) {
 	dir := func(i int) string { return rules[i].Pattern(f)[:ends[i]] }
 	// first[i] is the index of the first rule in rule i's directory,
 	// count[j] the rules in the directory of rule j.
+	// Lists of files are mostly written a directory at a time: a rule in
+	// the directory of the file rule before it needs no hash.
 	t := &p.s.dirTable
 	first, count := grow(p.s.dirFirst, len(ends)), grow(p.s.dirCount, len(ends))
 	p.s.dirFirst, p.s.dirCount = first, count
+	prev := -1 // the last rule naming a file
 	for i, end := range ends {
 		if end == 0 {
 			continue
 		}
 		d := dir(i)
-		h := hashString(d)
-		j, slot := t.find(h, func(k int32) bool { return ends[k] == end && dir(int(k)) == d })
-		if j < 0 {
-			j = int32(i)
-			t.insert(h, j, slot)
+		var j int32
+		if prev >= 0 && ends[prev] == end && dir(prev) == d {
+			j = first[prev]
+		} else {
+			h := hashString(d)
+			var slot int
+			j, slot = t.find(h, func(k int32) bool { return ends[k] == end && dir(int(k)) == d })
+			if j < 0 {
+				j = int32(i)
+				t.insert(h, j, slot)
+			}
 		}
-		first[i] = j
+		first[i], prev = j, i
 		count[j]++
 	}
 	t.reset()
