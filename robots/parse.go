@@ -978,32 +978,57 @@ func (p *parser) keep() {
 
 // sortedDiagnostics returns a copy of ds, the diagnostics in the order
 // they were added, of exact length and stably sorted by line. Most files
-// need no sort: their findings on lines come in line order, and the
-// findings on the whole file that come after them (line endings, no
-// rules) are moved to the front in the copy.
+// need no sort: their findings on lines come in line order. The others are
+// findings in line order and then a few found at the end (the findings on
+// the whole file, line endings or no rules; the templates', an empty
+// group's): those few are sorted where they lie, and merged with the
+// others as they are copied (mergeDiagnostics), which is the stable sort
+// of the whole at the cost of the copy.
 func (p *parser) sortedDiagnostics(ds []Diagnostic) []Diagnostic {
-	if !p.late0 {
-		out := exact(ds)
-		if p.unsorted {
-			slices.SortStableFunc(out, func(a, b Diagnostic) int { return a.Line - b.Line })
-		}
-		return out
+	if !p.late0 && !p.unsorted {
+		return exact(ds)
 	}
-	out := make([]Diagnostic, 0, len(ds))
-	for i := range ds {
-		if ds[i].Line == 0 {
-			out = append(out, ds[i])
-		}
-	}
-	for i := range ds {
-		if ds[i].Line != 0 {
-			out = append(out, ds[i])
+	k, last := 0, 0 // ds[:k]: its findings on lines are in line order
+	for ; k < len(ds); k++ {
+		if n := ds[k].Line; n != 0 {
+			if n < last {
+				break
+			}
+			last = n
 		}
 	}
-	if p.unsorted {
-		slices.SortStableFunc(out, func(a, b Diagnostic) int { return a.Line - b.Line })
+	tail := ds[k:] // the scratch's: sorted in place
+	slices.SortStableFunc(tail, func(a, b Diagnostic) int { return a.Line - b.Line })
+	return mergeDiagnostics(make([]Diagnostic, 0, len(ds)), ds[:k], tail)
+}
+
+// mergeDiagnostics appends to out the stable sort by line of head and
+// then tail, each in line order but for head's findings on line 0: the
+// findings on line 0 of head, then of tail, then the others merged, head's
+// first among those on one line.
+func mergeDiagnostics(out, head, tail []Diagnostic) []Diagnostic {
+	for i := range head {
+		if head[i].Line == 0 {
+			out = append(out, head[i])
+		}
 	}
-	return out
+	j := 0
+	for j < len(tail) && tail[j].Line == 0 {
+		j++
+	}
+	out = append(out, tail[:j]...)
+	for i := range head {
+		d := &head[i]
+		if d.Line == 0 {
+			continue
+		}
+		for j < len(tail) && tail[j].Line < d.Line {
+			out = append(out, tail[j])
+			j++
+		}
+		out = append(out, *d)
+	}
+	return append(out, tail[j:]...)
 }
 
 // finish links groups to their agents and rules, recognises the
