@@ -516,6 +516,8 @@ func (p *parser) rule(l *Line) {
 	if r.Directive == Disallow && !p.starDisallows && f.Groups[p.cur].Global && r.matchesAll(r.Pattern(f)) {
 		p.starDisallows = true
 	}
+	f.Stats.Allows += btoi(r.Directive == Allow)
+	f.Stats.WildcardRules += btoi(r.pat.star >= 0)
 	p.curHasRules = true
 	f.Rules = append(f.Rules, r)
 }
@@ -1072,26 +1074,11 @@ func (p *parser) fillStats() {
 	f := p.f
 	s := &f.Stats
 	s.Groups, s.Rules, s.Sitemaps = len(f.Groups), len(f.Rules), len(f.Sitemaps)
-	for i := range f.Rules {
-		r := &f.Rules[i]
-		if r.Directive == Allow {
-			s.Allows++
-		} else {
-			s.Disallows++
-		}
-		if r.pat.star >= 0 {
-			s.WildcardRules++
-		}
+	s.Disallows = s.Rules - s.Allows // Allows and WildcardRules: counted by rule
+	var bySeverity [Error + 1]int
+	for i := range f.Diagnostics {
+		bySeverity[codeSeverity[f.Diagnostics[i].Code]]++
 	}
-	for _, d := range f.Diagnostics {
-		switch d.Severity() {
-		case Error:
-			s.Errors++
-		case Warning:
-			s.Warnings++
-		case Info:
-			s.Infos++
-		}
-	}
+	s.Errors, s.Warnings, s.Infos = bySeverity[Error], bySeverity[Warning], bySeverity[Info]
 	s.StarDisallowsAll = (p.starDisallows || f.Response.bodyIgnored()) && f.starAccess() == AccessDisallowed
 }
