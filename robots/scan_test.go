@@ -14,12 +14,17 @@ func TestScansAgreeWithSearches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	const alphabet = "/*$%# \t\r\nab\x00\x80\xC3index.htm"
 	for range 20000 {
-		b := make([]byte, rng.IntN(40))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		checkScans(t, string(b))
+		checkScans(t, randomText(rng, alphabet, 40))
 	}
+}
+
+// randomText returns a text of under n bytes drawn from alphabet.
+func randomText(rng *rand.Rand, alphabet string, n int) string {
+	b := make([]byte, rng.IntN(n))
+	for i := range b {
+		b[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(b)
 }
 
 // The rule path's jumps from '%' to '%' agree with a byte-by-byte
@@ -30,11 +35,7 @@ func TestPercentScansAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	const alphabet = "%%%aAfF09g/"
 	for range 20000 {
-		b := make([]byte, rng.IntN(12))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		s := string(b)
+		s := randomText(rng, alphabet, 12)
 		if got, want := lowerHexEscape(s), needsEscape(s); got != want {
 			t.Fatalf("lowerHexEscape(%q) = %v, needsEscape %v", s, got, want)
 		}
