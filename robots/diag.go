@@ -82,6 +82,15 @@ func (c Code) String() string {
 	return catalogue[c].Name
 }
 
+// codeSeverity is the severity of each code, 0 for a value that is no
+// code: the parser counts its findings by severity with one lookup each.
+var codeSeverity = func() (t [256]Severity) {
+	for c := codeNone + 1; c < numCodes; c++ {
+		t[c] = catalogue[c].Severity
+	}
+	return t
+}()
+
 // Severity returns the severity of the code.
 func (c Code) Severity() Severity {
 	if c == codeNone || c >= numCodes {

@@ -86,7 +86,9 @@ type parser struct {
 	badUTF8   bool // the text is not UTF-8: its lines are checked one by one
 	hasLT     bool // the text has a '<': a line may hold HTML markup
 	plain     int  // the length of the text's plain prefix (plainPrefix)
-	unsorted  bool // a diagnostic was added out of line order
+	unsorted  bool // a diagnostic on a line was added after one on a later line
+	late0     bool // a diagnostic on line 0 was added after one on a line
+	lastLine  int  // the greatest line a diagnostic was added on so far
 	keepLines bool // record every line in File.lines for the other readings
 	// noTemplates: recognise no template block (File.Templates stays nil).
 	noTemplates bool
@@ -111,6 +113,9 @@ type parser struct {
 	groupRulesOn bool            // s.ruleTable holds the current group
 	groupSketch  uint64          // the patternSketch bits of the current group's rules (sameRule)
 	agentIndexOn bool            // s.agentTable holds every agent line so far
+	// starDisallows: a Disallow of a '*' group matches every path, which
+	// Stats.StarDisallowsAll needs (File.Access is asked only then).
+	starDisallows bool
 }
 
 // escapedBytes is the first size of parser.escaped: most files that
@@ -135,12 +140,15 @@ func (p *parser) add(line int, c Code, text, arg string) {
 // addAt adds a finding of code c on line (0: the whole file) about arg, a
 // span of the line or a detail.
 func (p *parser) addAt(line int, c Code, arg span) {
-	f := p.f
-	ds := f.Diagnostics
-	if n := len(ds); n > 0 && ds[n-1].Line > line {
+	switch {
+	case line >= p.lastLine:
+		p.lastLine = line
+	case line == 0:
+		p.late0 = true // most files: put first by keep, with no sort
+	default:
 		p.unsorted = true
 	}
-	f.Diagnostics = append(ds, Diagnostic{Line: line, Code: c, arg: arg})
+	p.f.Diagnostics = append(p.f.Diagnostics, Diagnostic{Line: line, Code: c, arg: arg})
 }
 
 func (p *parser) addFile(c Code, arg string) { p.add(0, c, "", arg) }
@@ -489,7 +497,7 @@ func (p *parser) rule(l *Line) {
 		r.Directive = Allow
 	}
 	v := scanValue(l.Value)
-	if (v.high || v.percent) && needsEscape(l.Value) {
+	if v.high || v.percent && lowerHexEscape(l.Value) { // as needsEscape
 		if p.escaped.Cap() == 0 {
 			p.escaped.Grow(escapedBytes)
 		}
@@ -507,6 +515,11 @@ func (p *parser) rule(l *Line) {
 	if !p.quiet {
 		p.checkRule(l, &r, &v)
 	}
+	if r.Directive == Disallow && !p.starDisallows && f.Groups[p.cur].Global && r.matchesAll(r.Pattern(f)) {
+		p.starDisallows = true
+	}
+	f.Stats.Allows += btoi(r.Directive == Allow)
+	f.Stats.WildcardRules += btoi(r.pat.star >= 0)
 	p.curHasRules = true
 	f.Rules = append(f.Rules, r)
 }
@@ -588,9 +601,10 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 		return
 	}
 	switch {
+	case v[0] == '/' || v[0] == '*': // most values; no URL starts so
 	case isURL(v):
 		p.addAt(n, PathIsURL, at)
-	case v[0] != '/' && v[0] != '*':
+	default:
 		p.addAt(n, PathNotAbsolute, at)
 		if p.f.Groups[p.cur].Global && looksLikeAgent(v) {
 			p.addAt(n, ReversedSyntax, at)
@@ -617,7 +631,7 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 	if s.percent && badPercentEscape(v) != "" {
 		p.addAt(n, PatternBadPercentEscape, at)
 	}
-	if r.Directive == Disallow && p.f.Groups[p.cur].Global && (v == "/" || v == "/*" || v == "*") {
+	if len(v) <= 2 && (v == "/" || v == "/*" || v == "*") && r.Directive == Disallow && p.f.Groups[p.cur].Global {
 		p.addAt(n, DisallowAll, at)
 	}
 	if prev, ok := p.sameRule(r); ok {
@@ -729,16 +743,18 @@ func (p *parser) forgetAgents() {
 const doubleBOM = "\u00EF\u00BB\u00BF"
 
 // badPercentEscape returns the first '%' of v that two hex digits do not
-// follow, with what follows it (at most two bytes), or "".
+// follow, with what follows it (at most two bytes), or "". It jumps from
+// '%' to '%' (strings.IndexByte).
 //
 //mutate:catch ./robots
 func badPercentEscape(v string) string {
-	for i := 0; i < len(v); i++ {
-		if v[i] != '%' {
-			continue
+	for i := 0; ; i += 3 {
+		j := strings.IndexByte(v[i:], '%')
+		if j < 0 {
+			return ""
 		}
+		i += j
 		if i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
-			i += 2
 			continue
 		}
 		end := i + 1
@@ -747,7 +763,26 @@ func badPercentEscape(v string) string {
 		}
 		return v[i:end]
 	}
-	return ""
+}
+
+// lowerHexEscape reports whether v, which has no byte from 0x80, has an
+// escape ('%' and two hex digits) with a lower-case digit: whether
+// [needsEscape] is true of it. It jumps from '%' to '%'.
+func lowerHexEscape(v string) bool {
+	for i := 0; ; i += 3 {
+		j := strings.IndexByte(v[i:], '%')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+2 >= len(v) || !isHex(v[i+1]) || !isHex(v[i+2]) {
+			i -= 2 // not an escape: look again from the byte after the '%'
+			continue
+		}
+		if isLowerHex(v[i+1]) || isLowerHex(v[i+2]) {
+			return true
+		}
+	}
 }
 
 // isURL reports whether a pattern is a whole URL: a scheme of letters and
@@ -931,25 +966,93 @@ func lineEndings(sp *lineSplitter) string {
 
 // keep moves the File's slices out of the scratch space into slices of
 // their exact length, nil when empty (Rules is empty but not nil when the
-// body was read as text, as it always was).
+// body was read as text, as it always was), and puts the diagnostics in
+// line order as it copies them (sortedDiagnostics).
 func (p *parser) keep() {
 	f, s := p.f, p.s
 	p.forgetGroupRules()
 	p.forgetAgents()
 	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
-	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Diagnostics), exact(f.Groups), exact(f.agents), exact(f.lines)
+	f.Rules, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Groups), exact(f.agents), exact(f.lines)
+	f.Diagnostics = p.sortedDiagnostics(f.Diagnostics)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}
 }
 
-// finish links groups to their agents and rules, sorts the diagnostics and
-// fills the statistics.
+// sortedDiagnostics returns a copy of ds, the diagnostics in the order
+// they were added, of exact length and stably sorted by line. Most files
+// need no sort: their findings on lines come in line order. The others are
+// findings in line order and then a few found at the end (the findings on
+// the whole file, line endings or no rules; the templates', an empty
+// group's): those few are sorted where they lie, and merged with the
+// others as they are copied (mergeDiagnostics), which is the stable sort
+// of the whole at the cost of the copy.
+func (p *parser) sortedDiagnostics(ds []Diagnostic) []Diagnostic {
+	if !p.late0 && !p.unsorted {
+		return exact(ds)
+	}
+	k, last := 0, 0 // ds[:k]: its findings on lines are in line order
+	for ; k < len(ds); k++ {
+		if n := ds[k].Line; n != 0 {
+			if n < last {
+				break
+			}
+			last = n
+		}
+	}
+	tail := ds[k:] // the scratch's: sorted in place
+	slices.SortStableFunc(tail, func(a, b Diagnostic) int { return a.Line - b.Line })
+	return mergeDiagnostics(make([]Diagnostic, 0, len(ds)), ds[:k], tail)
+}
+
+// mergeDiagnostics appends to out the stable sort by line of head and
+// then tail, each in line order but for head's findings on line 0: the
+// findings on line 0 of head, then of tail, then the others merged, head's
+// first among those on one line.
+func mergeDiagnostics(out, head, tail []Diagnostic) []Diagnostic {
+	for i := range head {
+		if head[i].Line == 0 {
+			out = append(out, head[i])
+		}
+	}
+	j := 0
+	for j < len(tail) && tail[j].Line == 0 {
+		j++
+	}
+	out = append(out, tail[:j]...)
+	for i := range head {
+		d := &head[i]
+		if d.Line == 0 {
+			continue
+		}
+		for j < len(tail) && tail[j].Line < d.Line {
+			out = append(out, tail[j])
+			j++
+		}
+		out = append(out, *d)
+	}
+	return append(out, tail[j:]...)
+}
+
+// finish links groups to their agents and rules, recognises the
+// templates, keeps what the File holds (sorting the diagnostics) and fills
+// the statistics. The templates come before keep: their findings are then
+// copied out with the others, not appended to the exact slice.
 //
 //mutate:catch ./robots
 func (p *parser) finish() {
-	f := p.f
+	p.linkGroups()
+	if !p.noTemplates && !p.quiet {
+		p.templates()
+	}
 	p.keep()
+	p.fillStats()
+}
+
+// linkGroups gives each group the ranges of its agents and rules.
+func (p *parser) linkGroups() {
+	f := p.f
 	ai, ri := 0, 0
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
@@ -966,34 +1069,18 @@ func (p *parser) finish() {
 		}
 		g.agents, g.rules = indexRange{int32(a0), int32(ai)}, indexRange{int32(r0), int32(ri)}
 	}
-	if !p.noTemplates && !p.quiet {
-		p.templates()
-	}
-	if p.unsorted {
-		slices.SortStableFunc(f.Diagnostics, func(a, b Diagnostic) int { return a.Line - b.Line })
-	}
+}
+
+// fillStats fills the statistics of the File.
+func (p *parser) fillStats() {
+	f := p.f
 	s := &f.Stats
 	s.Groups, s.Rules, s.Sitemaps = len(f.Groups), len(f.Rules), len(f.Sitemaps)
-	for i := range f.Rules {
-		r := &f.Rules[i]
-		if r.Directive == Allow {
-			s.Allows++
-		} else {
-			s.Disallows++
-		}
-		if r.pat.star >= 0 {
-			s.WildcardRules++
-		}
+	s.Disallows = s.Rules - s.Allows // Allows and WildcardRules: counted by rule
+	var bySeverity [Error + 1]int
+	for i := range f.Diagnostics {
+		bySeverity[codeSeverity[f.Diagnostics[i].Code]]++
 	}
-	for _, d := range f.Diagnostics {
-		switch d.Severity() {
-		case Error:
-			s.Errors++
-		case Warning:
-			s.Warnings++
-		case Info:
-			s.Infos++
-		}
-	}
-	s.StarDisallowsAll = f.starAccess() == AccessDisallowed
+	s.Errors, s.Warnings, s.Infos = bySeverity[Error], bySeverity[Warning], bySeverity[Info]
+	s.StarDisallowsAll = (p.starDisallows || f.Response.bodyIgnored()) && f.starAccess() == AccessDisallowed
 }

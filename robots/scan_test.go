@@ -14,12 +14,58 @@ func TestScansAgreeWithSearches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	const alphabet = "/*$%# \t\r\nab\x00\x80\xC3index.htm"
 	for range 20000 {
-		b := make([]byte, rng.IntN(40))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		checkScans(t, string(b))
+		checkScans(t, randomText(rng, alphabet, 40))
 	}
+}
+
+// randomText returns a text of under n bytes drawn from alphabet.
+func randomText(rng *rand.Rand, alphabet string, n int) string {
+	b := make([]byte, rng.IntN(n))
+	for i := range b {
+		b[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// The rule path's jumps from '%' to '%' agree with a byte-by-byte
+// reading: lowerHexEscape with needsEscape, badPercentEscape with the
+// first '%' that two hex digits do not follow, over values crowded with
+// '%', hex digits of both cases and bytes from 0x80 at the end.
+func TestPercentScansAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	const alphabet = "%%%aAfF09g/"
+	for range 20000 {
+		s := randomText(rng, alphabet, 12)
+		if got, want := lowerHexEscape(s), needsEscape(s); got != want {
+			t.Fatalf("lowerHexEscape(%q) = %v, needsEscape %v", s, got, want)
+		}
+		if rng.IntN(4) == 0 {
+			s += "\xc3\xa9"
+		}
+		if got, want := badPercentEscape(s), firstBadEscape(s); got != want {
+			t.Fatalf("badPercentEscape(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// firstBadEscape is badPercentEscape read byte by byte: the first '%' not
+// followed by two hex digits, with up to two bytes after it that are
+// neither '%' nor from 0x80.
+func firstBadEscape(v string) string {
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] != '%':
+		case i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]):
+			i += 2
+		default:
+			end := i + 1
+			for end < len(v) && end < i+3 && v[end] != '%' && v[end] < 0x80 {
+				end++
+			}
+			return v[i:end]
+		}
+	}
+	return ""
 }
 
 func FuzzScans(f *testing.F) {

@@ -23,7 +23,7 @@ type scratch struct {
 	ruleTable  firstTable // the rules of a large current group (sameRule)
 	agentTable firstTable // the first agent line naming each crawler, in a file of many agents
 	dirTable   firstTable // the first rule of each directory (filesOneByOne)
-	dirs       []string   // the directory of each rule of a group that names a file (filesOneByOne)
+	dirEnds    []int32    // the length of the directory of each rule of a group that names a file (filesOneByOne)
 	dirFirst   []int32    // the first rule in the same directory (filesOneByOne)
 	dirCount   []int32    // rules in the directory of each first rule (filesOneByOne)
 	// comments are the numbers of the comment lines long enough to be a
@@ -38,11 +38,15 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 const maxScratch = 1 << 16
 
 // exact returns a copy of s with no spare capacity, or nil when s is empty.
+// It is written as make then copy, the form the compiler turns into one
+// call that does not zero the memory it then overwrites (makeslicecopy).
 func exact[T any](s []T) []T {
 	if len(s) == 0 {
 		return nil
 	}
-	return append(make([]T, 0, len(s)), s...)
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
 // release clears what a parse left in s and returns it to the pool.
@@ -52,7 +56,7 @@ func (s *scratch) release() {
 	s.groups = reuse(s.groups)
 	s.agents = reuse(s.agents)
 	s.lines = reuse(s.lines)
-	s.dirs = reuse(s.dirs)
+	s.dirEnds = reuse(s.dirEnds)
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)
 	s.comments = reuse(s.comments)

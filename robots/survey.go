@@ -158,52 +158,64 @@ func looksLikeAgent(v string) bool {
 // filesOneByOne reports, for the group whose rules are rules, each
 // directory of which at least minFilesOneByOne rules list files while no
 // rule names the directory itself. Groups with fewer rules cost nothing.
+// A rule's directory is kept as its length in the rule's pattern
+// (fileDirEnd), not as a string.
 func (p *parser) filesOneByOne(rules []Rule) {
 	if len(rules) < minFilesOneByOne {
 		return
 	}
-	dirs, files := p.s.dirs[:0], 0
+	f := p.f
+	ends, files := p.s.dirEnds[:0], 0
 	for i := range rules {
-		dir, ok := fileDir(rules[i].Pattern(p.f))
-		if ok {
-			files++
-		}
-		dirs = append(dirs, dir) // "" when the rule names no file
+		end := fileDirEnd(&rules[i], rules[i].Pattern(f))
+		files += btoi(end > 0)
+		ends = append(ends, end) // 0 when the rule names no file
 	}
-	p.s.dirs = dirs
+	p.s.dirEnds = ends
 	if files < minFilesOneByOne {
 		return
 	}
-	// first[i] is the index of the first rule in dirs[i]'s directory,
+	dir := func(i int) string { return rules[i].Pattern(f)[:ends[i]] }
+	// first[i] is the index of the first rule in rule i's directory,
 	// count[j] the rules in the directory of rule j.
+	// Lists of files are mostly written a directory at a time: a rule in
+	// the directory of the file rule before it needs no hash.
 	t := &p.s.dirTable
-	first, count := grow(p.s.dirFirst, len(dirs)), grow(p.s.dirCount, len(dirs))
+	first, count := grow(p.s.dirFirst, len(ends)), grow(p.s.dirCount, len(ends))
 	p.s.dirFirst, p.s.dirCount = first, count
-	for i, dir := range dirs {
-		if dir == "" {
+	prev := -1 // the last rule naming a file
+	for i, end := range ends {
+		if end == 0 {
 			continue
 		}
-		h := hashString(dir)
-		j, slot := t.find(h, func(k int32) bool { return dirs[k] == dir })
-		if j < 0 {
-			j = int32(i)
-			t.insert(h, j, slot)
+		d := dir(i)
+		var j int32
+		if prev >= 0 && ends[prev] == end && dir(prev) == d {
+			j = first[prev]
+		} else {
+			h := hashString(d)
+			var slot int
+			j, slot = t.find(h, func(k int32) bool { return ends[k] == end && dir(int(k)) == d })
+			if j < 0 {
+				j = int32(i)
+				t.insert(h, j, slot)
+			}
 		}
-		first[i] = j
+		first[i], prev = j, i
 		count[j]++
 	}
 	t.reset()
-	for i, dir := range dirs {
+	for i, end := range ends {
 		n := int(count[i])
-		if dir == "" || first[i] != int32(i) || n < minFilesOneByOne {
+		if end == 0 || first[i] != int32(i) || n < minFilesOneByOne {
 			continue // decided once, at the directory's first file
 		}
-		if hasDirRule(p.f, rules, dir) {
+		if hasDirRule(f, rules, dir(i)) {
 			continue
 		}
-		p.addFile(FilesListedOneByOne, dir)
-		d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-		d.Ref, d.refArg = rules[i].Line, p.f.spanIn(p.f.lineText(rules[i].Line), strconv.Itoa(n))
+		p.addFile(FilesListedOneByOne, dir(i))
+		d := &f.Diagnostics[len(f.Diagnostics)-1]
+		d.Ref, d.refArg = rules[i].Line, f.spanIn(f.lineText(rules[i].Line), strconv.Itoa(n))
 	}
 }
 
@@ -217,18 +229,20 @@ func grow[T any](s []T, n int) []T {
 	return s
 }
 
-// fileDir returns the directory of a pattern that names one file: an
-// absolute path without '*' whose last segment is not empty, in a
-// directory other than the root.
-func fileDir(pat string) (string, bool) {
-	if pat == "" || pat[0] != '/' || strings.IndexByte(pat, '*') >= 0 {
-		return "", false
+// fileDirEnd returns the length of the directory of pattern, r's, when it
+// names one file: an absolute path without '*' whose last segment is not
+// empty, in a directory other than the root; 0 when it names none. The
+// cheap tests come first: a pattern ending in '/' names a directory, and
+// the rule knows whether its pattern has a '*'.
+func fileDirEnd(r *Rule, pattern string) int32 {
+	n := len(pattern)
+	if n < 3 || pattern[0] != '/' || pattern[n-1] == '/' || r.pat.star >= 0 {
+		return 0
 	}
-	i := strings.LastIndexByte(pat, '/')
-	if i == 0 || i == len(pat)-1 {
-		return "", false
+	if i := strings.LastIndexByte(pattern, '/'); i > 0 {
+		return int32(i + 1)
 	}
-	return pat[:i+1], true
+	return 0 // a file in the root
 }
 
 // hasDirRule reports whether one of rules, f's, names dir ("/a/", "/a" or

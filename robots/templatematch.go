@@ -496,8 +496,10 @@ func (f *File) groupTemplates(out []TemplateBlock) []TemplateBlock {
 			dis, allow, wix := f.starMarks(g)
 			if b, ok := f.wordPressBlock(gi, dis, allow); ok {
 				out = append(out, b)
-			} else if b, ok := f.wixEditorBlock(gi); wix && ok {
-				out = append(out, b)
+			} else if wix { // Wix's block is looked for only where starMarks saw its path
+				if b, ok := f.wixEditorBlock(gi); ok {
+					out = append(out, b)
+				}
 			}
 		case len(g.Agents(f)) == 1 && strings.EqualFold(g.Agents(f)[0].Value(f), "Mediapartners-Google"):
 			if b, ok := f.bloggerBlock(gi); ok {
