@@ -673,23 +673,12 @@ func (p *parser) sameRule(r *Rule) (Directive, bool) {
 	}
 	if !p.groupRulesOn {
 		p.groupRulesOn = true
+		p.s.ruleDirs = p.s.ruleDirs[:0]
 		for i := first; i < len(rules); i++ {
-			p.recordRule(&rules[i], int32(i), hashString(rules[i].Pattern(f)))
+			p.recordRule(&rules[i], int32(i))
 		}
 	}
-	h := hashString(pattern)
-	if p.recordRule(r, int32(len(rules)), h) { // r is appended next
-		return r.Directive, true
-	}
-	other := Allow
-	if r.Directive == Allow {
-		other = Disallow
-	}
-	t := &p.s.ruleTable
-	if j, _ := t.find(ruleHash(h, other), func(k int32) bool { return rules[k].Directive == other && rules[k].hasPattern(f, pattern) }); j >= 0 {
-		return other, true
-	}
-	return 0, false
+	return p.recordRule(r, int32(len(rules))) // r is appended next
 }
 
 // patternSketch mixes a pattern's length with its last and middle bytes:
@@ -702,24 +691,31 @@ func patternSketch(p string) uint {
 	return n*7 + uint(p[n-1])*3 + uint(p[n/2])
 }
 
-// recordRule records rule i (r, whose pattern hashes to h) unless the group
-// has the same rule already, and reports whether it had.
-func (p *parser) recordRule(r *Rule, i int32, h uint64) bool {
-	f, rules, t := p.f, p.f.Rules, &p.s.ruleTable
-	h, pattern := ruleHash(h, r.Directive), r.Pattern(f)
-	j, slot := t.find(h, func(k int32) bool { return rules[k].Directive == r.Directive && rules[k].hasPattern(f, pattern) })
+// recordRule records rule i (r) in the table of the current group's
+// patterns, which holds the first rule of each pattern and the directives
+// its rules have (s.ruleDirs), and returns what sameRule returns: the
+// directive of an earlier rule with r's pattern, r's own when one has it.
+func (p *parser) recordRule(r *Rule, i int32) (Directive, bool) {
+	f, rules, s, first := p.f, p.f.Rules, p.s, int32(p.curFirstRule)
+	pattern := r.Pattern(f)
+	bit := uint8(1) << r.Directive
+	h := hashString(pattern)
+	j, slot := s.ruleTable.find(h, func(k int32) bool { return rules[k].hasPattern(f, pattern) })
 	if j < 0 {
-		t.insert(h, i, slot)
+		s.ruleTable.insert(h, i, slot)
+		s.ruleDirs = append(s.ruleDirs, bit)
+		return 0, false
 	}
-	return j >= 0
-}
-
-// ruleHash is the hash of a rule: its pattern's, told apart by directive.
-func ruleHash(patternHash uint64, d Directive) uint64 {
-	if d == Allow {
-		return patternHash ^ 0x9E3779B97F4A7C15
+	s.ruleDirs = append(s.ruleDirs, 0) // rule i's pattern is j's
+	seen := s.ruleDirs[j-first]
+	s.ruleDirs[j-first] |= bit
+	switch {
+	case seen&bit != 0:
+		return r.Directive, true
+	case r.Directive == Allow:
+		return Disallow, true
 	}
-	return patternHash
+	return Allow, true
 }
 
 // forgetGroupRules empties the table of the current group's rules.

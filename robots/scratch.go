@@ -20,7 +20,8 @@ type scratch struct {
 	agents []Agent
 	lines  []lineRef
 
-	ruleTable  firstTable // the rules of a large current group (sameRule)
+	ruleTable  firstTable // the first rule of each pattern of a large current group (sameRule)
+	ruleDirs   []uint8    // the directives of each pattern's rules, by its first rule in the group (recordRule)
 	agentTable firstTable // the first agent line naming each crawler, in a file of many agents
 	dirTable   firstTable // the first rule of each directory (filesOneByOne)
 	dirEnds    []int32    // the length of the directory of each rule of a group that names a file (filesOneByOne)
@@ -56,6 +57,7 @@ func (s *scratch) release() {
 	s.groups = reuse(s.groups)
 	s.agents = reuse(s.agents)
 	s.lines = reuse(s.lines)
+	s.ruleDirs = reuse(s.ruleDirs)
 	s.dirEnds = reuse(s.dirEnds)
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)
