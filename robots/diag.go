@@ -83,7 +83,7 @@ func (c Code) String() string {
 }
 
 // codeSeverity is the severity of each code, 0 for a value that is no
-// code: the parser counts its findings by severity with one lookup each.
+// code: one lookup, for Code.Severity and the parser's counts.
 var codeSeverity = func() (t [256]Severity) {
 	for c := codeNone + 1; c < numCodes; c++ {
 		t[c] = catalogue[c].Severity
@@ -92,12 +92,7 @@ var codeSeverity = func() (t [256]Severity) {
 }()
 
 // Severity returns the severity of the code.
-func (c Code) Severity() Severity {
-	if c == codeNone || c >= numCodes {
-		return 0
-	}
-	return catalogue[c].Severity
-}
+func (c Code) Severity() Severity { return codeSeverity[c] }
 
 // Info returns the catalogue entry of the code.
 func (c Code) Info() CodeInfo {

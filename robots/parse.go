@@ -631,7 +631,7 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 	if s.percent && badPercentEscape(v) != "" {
 		p.addAt(n, PatternBadPercentEscape, at)
 	}
-	if len(v) <= 2 && (v == "/" || v == "/*" || v == "*") && r.Directive == Disallow && p.f.Groups[p.cur].Global {
+	if (v == "/" || v == "/*" || v == "*") && r.Directive == Disallow && p.f.Groups[p.cur].Global {
 		p.addAt(n, DisallowAll, at)
 	}
 	if prev, ok := p.sameRule(r); ok {
@@ -1075,7 +1075,7 @@ func (p *parser) fillStats() {
 	s.Disallows = s.Rules - s.Allows // Allows and WildcardRules: counted by rule
 	var bySeverity [Error + 1]int
 	for i := range f.Diagnostics {
-		bySeverity[codeSeverity[f.Diagnostics[i].Code]]++
+		bySeverity[f.Diagnostics[i].Code.Severity()]++
 	}
 	s.Errors, s.Warnings, s.Infos = bySeverity[Error], bySeverity[Warning], bySeverity[Info]
 	s.StarDisallowsAll = (p.starDisallows || f.Response.bodyIgnored()) && f.starAccess() == AccessDisallowed
