@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -194,8 +193,8 @@ func (s *plainSource) read(p []byte) (int, error) {
 	return n, err
 }
 
-// gzipSource reads a gzip file member by member (Multistream(false) and
-// Reset), so that each member's compressed offsets are known.
+// gzipSource reads a gzip file member by member (gzipmember.go), so that
+// each member's compressed offsets are known.
 //
 // The decompressor is fastest over a *bytes.Reader (it then reads bytes
 // without an interface call each), so a member is first read from a window
@@ -208,7 +207,7 @@ func (s *plainSource) read(p []byte) (int, error) {
 // one call (wholeInflater, inflate.go); it is then given from that output.
 type gzipSource struct {
 	*input
-	zr      gzip.Reader
+	zr      gzipMember
 	window  bytes.Reader // the fast path's view of the member's bytes
 	fast    bool         // the member is being read from window
 	size    int          // bytes in window at the member's start
@@ -253,22 +252,33 @@ func (s *gzipSource) next() (bool, error) {
 		if len(win) < gzipMinWindow {
 			win, _ = s.br.Peek(gzipWindow)
 		}
-		if s.inflateWhole(win) {
-			return skipped, nil
-		}
 		s.window.Reset(win)
-		s.fast, s.size, s.emitted = true, len(win), 0
-		err := s.zr.Reset(&s.window)
+		s.size, s.emitted = len(win), 0
+		header, err := readGzipHeader(&s.window)
 		if err == nil {
-			s.zr.Multistream(false)
+			if s.inflateWhole(win, header) {
+				return skipped, nil
+			}
+			s.fast = true
+			s.zr.start(&s.window)
 			return skipped, nil
 		}
 		s.fast = false
+		readToEnd := s.window.Len() == 0 && s.windowIsRest()
+		if s.window.Len() == 0 && !readToEnd && !judgedBad(err) {
+			// The header runs on past the window (a file name or comment
+			// of over gzipMinWindow bytes): read the member through the
+			// buffer.
+			if err = s.readThroughBuffer(); err == nil {
+				return skipped, nil
+			}
+			readToEnd = s.br.Buffered() == 0 && s.br.err == io.EOF
+		}
 		if ferr := s.fatal(); ferr != nil {
 			return skipped, ferr
 		}
 		kind := DamageCorruptMember
-		if cutShort(s.window.Len() == 0 && s.windowIsRest(), err) {
+		if cutShort(readToEnd, err) {
 			kind = DamageTruncated
 		}
 		s.counts.damage(Damage{Kind: kind, Offset: s.start, Detail: "gzip header: " + err.Error()})
@@ -279,11 +289,11 @@ func (s *gzipSource) next() (bool, error) {
 
 // inflateWhole inflates the member at the start of win in one call, if it
 // can (see inflate.go), for read to give.
-func (s *gzipSource) inflateWhole(win []byte) bool {
+func (s *gzipSource) inflateWhole(win []byte, header int) bool {
 	if s.streamOnly {
 		return false
 	}
-	out, used, ok := s.whole.inflateWhole(win)
+	out, used, ok := s.whole.inflateWhole(win, header)
 	if ok {
 		s.wholeOut, s.wholeUsed = out, used
 		s.inflated++
@@ -314,6 +324,7 @@ func (s *gzipSource) read(p []byte) (int, error) {
 		return n, err
 	}
 	readToEnd := s.br.Buffered() == 0 && s.br.err == io.EOF
+	fromWindow := s.fast
 	if s.fast {
 		s.fast = false // the buffer is still at the member's start
 		readToEnd = s.window.Len() == 0 && s.windowIsRest()
@@ -326,27 +337,53 @@ func (s *gzipSource) read(p []byte) (int, error) {
 	if ferr := s.fatal(); ferr != nil {
 		return n, ferr
 	}
+	if fromWindow {
+		readToEnd, err = s.judgeAfresh(readToEnd, err)
+	}
 	if cutShort(readToEnd, err) {
 		return n, s.memberFailed(DamageTruncated, fmt.Errorf("%w: gzip member cut short", ErrTruncated))
 	}
 	return n, s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
 }
 
+// judgeAfresh reads a member that failed in the fast path again from its
+// start with a new inflater, and returns what that one made of it: whether
+// it read to the end of the input, and its error. klauspost's inflater
+// keeps its Huffman tables across a Reset, and where a damaged member has
+// an empty or one-code tree it decodes on with the tables of the last
+// member it inflated instead of failing there, as a new one does: the same
+// damaged member would be corrupt or cut short, its detail worded one way
+// or another, depending on the members before it and on which of them the
+// build inflated whole. A new inflater fails at or before the point where
+// the reused one did (they differ only where the reused one reads a table
+// the new one holds empty), so within the window.
+func (s *gzipSource) judgeAfresh(readToEnd bool, err error) (bool, error) {
+	s.window.Seek(0, io.SeekStart)
+	var fresh gzipMember
+	ferr := fresh.Reset(&s.window)
+	if ferr == nil {
+		_, ferr = io.Copy(io.Discard, &fresh)
+	}
+	if ferr == nil {
+		return readToEnd, err // cannot happen (see above); keep the first judgement
+	}
+	return s.window.Len() == 0 && s.windowIsRest(), ferr
+}
+
 // cutShort reports whether a gzip member whose header or data failed with
 // err was cut short by the end of the input (DamageTruncated) rather than
 // corrupt: the inflater read to the end of the input (readToEnd) and did
-// not find a checksum or header field wrong. The inflater's own error does
-// not tell the two apart: klauspost's says "unexpected EOF" or "corrupt
-// input" for the same cut-short member depending on the members it
-// inflated before (its Huffman tables outlive a Reset), so the kind would
-// depend on them, and on which members the build inflated whole.
+// not find a checksum or header field wrong. The kind is decided by where
+// the inflater stopped, not by its words ("unexpected EOF" or "corrupt
+// input"), and the inflater that decides is a new one (judgeAfresh): a
+// reused one can read on past the point where a new one fails.
 func cutShort(readToEnd bool, err error) bool { return readToEnd && !judgedBad(err) }
 
 // judgedBad reports whether err says the inflater found the member bad by
 // what it read, not by running out of it: a wrong header field or header
 // CRC, or a wrong CRC-32 or size in the trailer.
 func judgedBad(err error) bool {
-	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum)
+	return errors.Is(err, errGzipHeader) || errors.Is(err, errGzipChecksum)
 }
 
 // windowIsRest reports whether the fast path's window holds all that is left
@@ -359,10 +396,9 @@ func (s *gzipSource) windowIsRest() bool {
 // buffer, past the bytes the fast path already gave.
 func (s *gzipSource) slowPath() error {
 	s.fast = false
-	if err := s.zr.Reset(s.br); err != nil {
+	if err := s.readThroughBuffer(); err != nil {
 		return s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
 	}
-	s.zr.Multistream(false)
 	if _, err := io.CopyN(io.Discard, &s.zr, s.emitted); err != nil {
 		if ferr := s.fatal(); ferr != nil {
 			return ferr
@@ -370,6 +406,16 @@ func (s *gzipSource) slowPath() error {
 		return s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
 	}
 	return nil
+}
+
+// readThroughBuffer starts the member at the buffer's position, which is
+// its start, to be read through the buffer. It reads with a new inflater,
+// so that what it makes of the member does not depend on the members
+// before it (see judgeAfresh); such members are longer than the window,
+// so the allocation is slight.
+func (s *gzipSource) readThroughBuffer() error {
+	s.zr.forget()
+	return s.zr.Reset(s.br)
 }
 
 // zstdSource reads a .warc.zst file frame by frame, as laid out by the IIPC

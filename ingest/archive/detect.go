@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -171,11 +170,7 @@ func decompressHead(head []byte, comp compression) []byte {
 	case compNone:
 		return head
 	case compGzip:
-		zr, err := gzip.NewReader(bytes.NewReader(head))
-		if err != nil {
-			return nil
-		}
-		r = zr
+		return gunzipHead(head)
 	case compBzip2:
 		r = bzip2.NewReader(bytes.NewReader(head))
 	case compZstd:
@@ -194,6 +189,23 @@ func decompressHead(head []byte, comp compression) []byte {
 	out := make([]byte, SniffLen)
 	n, _ := io.ReadFull(r, out)
 	return out[:n]
+}
+
+// gunzipHead returns the first decompressed bytes of the gzip members that
+// head starts with, as many as decode (at most SniffLen), with the reader
+// the gzip source reads members with.
+func gunzipHead(head []byte) []byte {
+	out := make([]byte, 0, SniffLen)
+	in := bytes.NewReader(head)
+	var m gzipMember
+	for len(out) < SniffLen && m.Reset(in) == nil {
+		n, err := io.ReadFull(&m, out[len(out):SniffLen])
+		out = out[:len(out)+n]
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF || m.err != io.EOF {
+			break // the head is full, or the member is cut or damaged
+		}
+	}
+	return out
 }
 
 // PlausibleBody reports whether the first bytes of an uncompressed file

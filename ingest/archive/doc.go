@@ -97,10 +97,12 @@
 // # Compression and offsets
 //
 // Compression is found from the first bytes, not the name. gzip is read one
-// member at a time (klauspost/compress, Multistream(false) and Reset) with a
-// byte counter below the buffer, so each record maps to its members'
-// compressed bytes ([Provenance]); empty members and members with FEXTRA
-// fields are fine; a member that fails (bad header, corrupt deflate data,
+// member at a time (the header and trailer by this package, the deflate
+// data by klauspost/compress or libdeflate) with a byte counter below the
+// buffer, so each record maps to its members' compressed bytes
+// ([Provenance]); empty members and every header RFC 1952 allows are fine
+// (FEXTRA fields, a file name or comment of any length, a header CRC,
+// which is checked); a member that fails (bad header, corrupt deflate data,
 // checksum mismatch, cut short) is recorded as Damage and reading resumes at
 // the next member magic. A whole-file gzip (one member, many records) is read
 // the same way, and its records get decompressed offsets

@@ -33,11 +33,11 @@ func (w *decompressor) ready() bool {
 	return true
 }
 
-// inflate inflates the gzip member at the start of in into out: it returns
-// the bytes written and the bytes of in the member took.
+// inflate inflates the deflate data at the start of in into out: it
+// returns the bytes written and the bytes of in the data took.
 func (w *decompressor) inflate(in, out []byte) (n, used int, res inflateResult) {
 	var inUsed, outN C.size_t
-	r := C.libdeflate_gzip_decompress_ex(w.d, unsafe.Pointer(unsafe.SliceData(in)), C.size_t(len(in)),
+	r := C.libdeflate_deflate_decompress_ex(w.d, unsafe.Pointer(unsafe.SliceData(in)), C.size_t(len(in)),
 		unsafe.Pointer(unsafe.SliceData(out)), C.size_t(len(out)), &inUsed, &outN)
 	switch r {
 	case C.LIBDEFLATE_SUCCESS:
