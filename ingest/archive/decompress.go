@@ -149,8 +149,12 @@ func (in *input) skipTo(magics ...[]byte) int64 {
 	skipped := in.pos() - start
 	switch {
 	case skipped == 0:
-	case in.rescanning && in.failed >= 0:
-		in.counts.Damage[in.failed].Skipped += skipped + 1
+	case in.rescanning:
+		// The failed member's bytes, counted with its damage: only in the
+		// list's entry, which a damage past MaxDamageList has not.
+		if in.failed >= 0 {
+			in.counts.Damage[in.failed].Skipped += skipped + 1
+		}
 	default:
 		in.counts.damage(Damage{Kind: DamageGarbage, Offset: start, Skipped: skipped,
 			Detail: fmt.Sprintf("%d bytes before the next member", skipped)})
@@ -337,7 +341,7 @@ func (s *gzipSource) read(p []byte) (int, error) {
 	if ferr := s.fatal(); ferr != nil {
 		return n, ferr
 	}
-	if fromWindow {
+	if fromWindow && readToEnd {
 		readToEnd, err = s.judgeAfresh(readToEnd, err)
 	}
 	if cutShort(readToEnd, err) {
@@ -346,17 +350,22 @@ func (s *gzipSource) read(p []byte) (int, error) {
 	return n, s.memberFailed(DamageCorruptMember, fmt.Errorf("%w: %w", ErrCorruptCompression, err))
 }
 
-// judgeAfresh reads a member that failed in the fast path again from its
-// start with a new inflater, and returns what that one made of it: whether
-// it read to the end of the input, and its error. klauspost's inflater
-// keeps its Huffman tables across a Reset, and where a damaged member has
-// an empty or one-code tree it decodes on with the tables of the last
-// member it inflated instead of failing there, as a new one does: the same
-// damaged member would be corrupt or cut short, its detail worded one way
-// or another, depending on the members before it and on which of them the
-// build inflated whole. A new inflater fails at or before the point where
-// the reused one did (they differ only where the reused one reads a table
-// the new one holds empty), so within the window.
+// judgeAfresh reads a member that failed in the fast path at the end of
+// the input again from its start with a new inflater, and returns what
+// that one made of it: whether it read to the end of the input, and its
+// error. klauspost's inflater keeps its Huffman tables across a Reset, and
+// where a damaged member has an empty or one-code tree it decodes on with
+// the tables of the last member it inflated instead of failing there, as a
+// new one does: the same damaged member would be corrupt or cut short
+// depending on the members before it and on which of them the build
+// inflated whole. A new inflater fails at or before the point where the
+// reused one did (they differ only where the reused one reads a table the
+// new one holds empty), so a member the reused one found bad inside the
+// input is corrupt either way and is not read again (only the words of its
+// detail may differ); one it read to the end, at most one an input, is.
+// A new inflater is an allocation of some 40 KB: one for every damaged
+// member would make a file of nothing but small damaged members eight
+// times slower to read.
 func (s *gzipSource) judgeAfresh(readToEnd bool, err error) (bool, error) {
 	s.window.Seek(0, io.SeekStart)
 	var fresh gzipMember

@@ -62,7 +62,7 @@ func readTwice(tb testing.TB, data []byte, opts ...Option) (whole int) {
 	if fmt.Sprint(got.err) != fmt.Sprint(want.err) {
 		tb.Errorf("error %v, streamed %v", got.err, want.err)
 	}
-	if !reflect.DeepEqual(got.counts, want.counts) {
+	if !reflect.DeepEqual(inflaterWordsOut(got.counts), inflaterWordsOut(want.counts)) {
 		tb.Errorf("counts differ:\n whole    %+v\n streamed %+v", got.counts, want.counts)
 	}
 	if len(got.caps) != len(want.caps) {
@@ -74,6 +74,21 @@ func readTwice(tb testing.TB, data []byte, opts ...Option) (whole int) {
 		}
 	}
 	return whole
+}
+
+// inflaterWordsOut returns c without the details of its corrupt members:
+// they quote klauspost's error, whose words for the same bad data depend
+// on the members it inflated before (its Huffman tables outlive a Reset;
+// see judgeAfresh), so on those the build inflated whole. The kind, place
+// and bytes passed over of every damage must be the same.
+func inflaterWordsOut(c Counts) Counts {
+	c.Damage = slices.Clone(c.Damage)
+	for i := range c.Damage {
+		if d := &c.Damage[i]; d.Kind == DamageCorruptMember {
+			d.Detail = ""
+		}
+	}
+	return c
 }
 
 func TestWholeMembersCorpus(t *testing.T) {
