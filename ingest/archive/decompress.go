@@ -362,10 +362,10 @@ func (s *gzipSource) read(p []byte) (int, error) {
 // reused one did (they differ only where the reused one reads a table the
 // new one holds empty), so a member the reused one found bad inside the
 // input is corrupt either way and is not read again (only the words of its
-// detail may differ); one it read to the end, at most one an input, is.
-// A new inflater is an allocation of some 40 KB: one for every damaged
-// member would make a file of nothing but small damaged members eight
-// times slower to read.
+// detail may differ); one it read to the end is: a member the input may
+// have cut, as a rule its last. A new inflater is an allocation of some
+// 40 KB: one for every damaged member would make a file of nothing but
+// small damaged members eight times slower to read.
 func (s *gzipSource) judgeAfresh(readToEnd bool, err error) (bool, error) {
 	s.window.Seek(0, io.SeekStart)
 	var fresh gzipMember
