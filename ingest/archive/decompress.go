@@ -342,7 +342,7 @@ func (s *gzipSource) read(p []byte) (int, error) {
 		return n, ferr
 	}
 	if fromWindow && readToEnd {
-		readToEnd, err = s.judgeAfresh(readToEnd, err)
+		readToEnd, err = s.judgeAfresh(err)
 	}
 	if cutShort(readToEnd, err) {
 		return n, s.memberFailed(DamageTruncated, fmt.Errorf("%w: gzip member cut short", ErrTruncated))
@@ -366,7 +366,7 @@ func (s *gzipSource) read(p []byte) (int, error) {
 // have cut, as a rule its last. A new inflater is an allocation of some
 // 40 KB: one for every damaged member would make a file of nothing but
 // small damaged members eight times slower to read.
-func (s *gzipSource) judgeAfresh(readToEnd bool, err error) (bool, error) {
+func (s *gzipSource) judgeAfresh(err error) (readToEnd bool, _ error) {
 	s.window.Seek(0, io.SeekStart)
 	var fresh gzipMember
 	ferr := fresh.Reset(&s.window)
@@ -374,7 +374,7 @@ func (s *gzipSource) judgeAfresh(readToEnd bool, err error) (bool, error) {
 		_, ferr = io.Copy(io.Discard, &fresh)
 	}
 	if ferr == nil {
-		return readToEnd, err // cannot happen (see above); keep the first judgement
+		return true, err // cannot happen (see above); keep the first judgement
 	}
 	return s.window.Len() == 0 && s.windowIsRest(), ferr
 }

@@ -199,9 +199,9 @@ func gunzipHead(head []byte) []byte {
 	in := bytes.NewReader(head)
 	var m gzipMember
 	for len(out) < SniffLen && m.Reset(in) == nil {
-		n, err := io.ReadFull(&m, out[len(out):SniffLen])
+		n, _ := io.ReadFull(&m, out[len(out):SniffLen])
 		out = out[:len(out)+n]
-		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF || m.err != io.EOF {
+		if m.err != io.EOF {
 			break // the head is full, or the member is cut or damaged
 		}
 	}

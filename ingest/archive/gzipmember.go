@@ -62,11 +62,9 @@ func readGzipHeader(r io.ByteReader) (int, error) {
 	}
 	flags := fixed[3]
 	if flags&gzipFlagExtra != 0 {
-		lo, err := h.next()
+		n, err := h.uint16()
 		if err == nil {
-			var hi byte
-			hi, err = h.next()
-			err = h.skip(int(lo)|int(hi)<<8, err)
+			err = h.skip(int(n))
 		}
 		if err != nil {
 			return h.n, noEOF(err)
@@ -82,16 +80,12 @@ func readGzipHeader(r io.ByteReader) (int, error) {
 	}
 	if flags&gzipFlagHeaderCRC != 0 {
 		want := uint16(^h.crc)
-		lo, err := h.next()
-		if err == nil {
-			var hi byte
-			hi, err = h.next()
-			if err == nil && uint16(lo)|uint16(hi)<<8 != want {
-				return h.n, errGzipHeader
-			}
-		}
+		got, err := h.uint16()
 		if err != nil {
 			return h.n, noEOF(err)
+		}
+		if got != want {
+			return h.n, errGzipHeader
 		}
 	}
 	return h.n, nil
@@ -115,12 +109,24 @@ func (h *headerReader) next() (byte, error) {
 	return b, nil
 }
 
-// skip passes over n bytes, unless err is already set.
-func (h *headerReader) skip(n int, err error) error {
-	for ; err == nil && n > 0; n-- {
-		_, err = h.next()
+// uint16 reads a little-endian 16-bit field (XLEN, CRC16).
+func (h *headerReader) uint16() (uint16, error) {
+	lo, err := h.next()
+	if err != nil {
+		return 0, err
 	}
-	return err
+	hi, err := h.next()
+	return uint16(lo) | uint16(hi)<<8, err
+}
+
+// skip passes over n bytes.
+func (h *headerReader) skip(n int) error {
+	for ; n > 0; n-- {
+		if _, err := h.next(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // skipString passes over a zero-terminated string.
