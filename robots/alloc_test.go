@@ -246,6 +246,22 @@ func TestFindingsHoldNoPointers(t *testing.T) {
 	}
 }
 
+// The scratch space of a parse is not cleared when it goes back to its pool
+// (reuse): none of its slices' elements may hold a pointer, or a pooled
+// scratch would keep the last file's memory alive.
+func TestScratchHoldsNoPointers(t *testing.T) {
+	typ := reflect.TypeOf(scratch{})
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if f.Type.Kind() != reflect.Slice {
+			continue
+		}
+		if path, ok := pointerIn(f.Type.Elem()); ok {
+			t.Errorf("scratch.%s holds %s, whose %s is a pointer: reuse must clear it", f.Name, f.Type, path)
+		}
+	}
+}
+
 // pointerIn returns the path of a field of t that is or holds a pointer
 // (a pointer, slice, string, map, chan, func or interface).
 func pointerIn(t reflect.Type) (string, bool) {

@@ -260,6 +260,10 @@ func (f *File) Lines() iter.Seq[Line] {
 	}
 }
 
+// linearUserAgents is the most agent lines UserAgents dedupes by scanning
+// the values it kept rather than with a map.
+const linearUserAgents = 64
+
 // UserAgents returns the user-agent values as written, each once, in file
 // order.
 func (f *File) UserAgents() []string {
@@ -267,7 +271,7 @@ func (f *File) UserAgents() []string {
 		return nil
 	}
 	out := make([]string, 0, len(f.agents))
-	if len(f.agents) <= linearAgents {
+	if len(f.agents) <= linearUserAgents {
 		// A scan of the few kept so far costs less than a map.
 		for _, a := range f.agents {
 			if v := a.Value(f); !slices.Contains(out, v) {

@@ -133,15 +133,16 @@ func indexBlank(s string) int {
 // comment, trim, split at the first ':' or, failing that, at whitespace when
 // the line has exactly two words. hasNUL is a hint that the file holds a NUL.
 func classify(num int, text string, hasNUL bool) Line {
-	var l Line
-	classifyLine(&l, num, text, hasNUL, strings.IndexByte(text, '#'))
-	return l
+	return classifyLine(num, text, hasNUL, strings.IndexByte(text, '#'))
 }
 
-// classifyLine is classify into l, given hash, the index of the first '#'
-// of text or -1.
-func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
-	*l = Line{Number: num, Text: text, colon: -1}
+// classifyLine is classify given hash, the index of the first '#' of text
+// or -1. It returns the Line rather than filling one through a pointer: a
+// Line holds strings, and writing them through a pointer costs a write
+// barrier each while the collector runs, where a result is the caller's
+// stack.
+func classifyLine(num int, text string, hasNUL bool, hash int) (l Line) {
+	l = Line{Number: num, Text: text, colon: -1}
 	t := text
 	if len(t) > MaxLineBytes {
 		t = t[:MaxLineBytes]
@@ -162,7 +163,7 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		if l.Comment {
 			l.Kind = LineComment
 		}
-		return
+		return l
 	}
 	var key string
 	valueAt := start // where the value, untrimmed, starts in text
@@ -175,7 +176,7 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		b := indexBlank(t)
 		if b < 0 {
 			l.Kind = LineInvalid
-			return
+			return l
 		}
 		rest := t[b:]
 		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
@@ -183,7 +184,7 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 		}
 		if indexBlank(rest) >= 0 {
 			l.Kind = LineInvalid
-			return
+			return l
 		}
 		key, valueAt = t[:b], start+b+1
 		l.MissingColon = true
@@ -193,7 +194,7 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 	}
 	if key == "" {
 		l.Kind = LineInvalid
-		return
+		return l
 	}
 	l.Kind = LineDirective
 	l.KeyText, l.keyAt = key, start
@@ -204,6 +205,7 @@ func classifyLine(l *Line, num int, text string, hasNUL bool, hash int) {
 	}
 	l.Value, l.valueAt = text[valueAt:end], valueAt
 	l.Key, l.Typo, l.Prefix = parseKey(key)
+	return l
 }
 
 // A keyForm is one spelling of a key that Google's parser accepts by prefix.

@@ -126,7 +126,7 @@ const escapedBytes = 256
 // a hash table (firstTable), so that no file costs quadratic time.
 const (
 	linearRules  = 32
-	linearAgents = 64
+	linearAgents = 16
 )
 
 // add adds a finding of code c on line (0: the whole file); text is the
@@ -179,7 +179,7 @@ func (p *parser) run() {
 			break
 		}
 		text = t
-		classifyLine(&l, num, t, f.hasNUL, sp.hashIn())
+		l = classifyLine(num, t, f.hasNUL, sp.hashIn())
 		p.lineAt = f.bom + sp.start
 		if p.keepLines {
 			ref := lineRef{start: uint32(p.lineAt), end: uint32(p.lineAt + len(t))}
