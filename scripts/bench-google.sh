@@ -12,12 +12,17 @@
 #
 #   go:     BenchmarkParse at -test.benchtime 5x, one core: warm MB/s, and
 #           its fresh-MB/s, the process's first pass over the corpus;
+#           built as a program that imports package robots builds it
+#           (no profile);
+#   go-pgo: the same, built with cmd/robocensus/default.pgo, the profile
+#           the robocensus command is built with (scripts/pgo.sh): the
+#           parser as robocensus runs it;
 #   google: the driver, the corpus read from the same tar: its first pass
 #           (fresh) and 5 more (warm), a handler that does nothing.
 #
 # Both parse the 31,758 bodies of the egonkm corpus cut at 500 KiB; MB/s
 # counts the bytes parsed (92.1 MB), not the bytes stored (105 MB), for
-# both. Prints the median of each and the ratio go/google. Issue 33's
+# both. Prints the median of each and the ratios go/google. Issue 33's
 # targets: warm >= 1.25, fresh >= 0.75. The machine is shared and noisy:
 # compare ratios of one run, not figures across runs.
 # Environment: GOOGLE_ROBOTSTXT (required), ROBOCENSUS_CORPUS (default
@@ -42,12 +47,13 @@ trap 'rm -rf "$work"' EXIT
 
 "${CXX:-g++}" -O2 -std=c++17 -I"$google" -o "$work/google" scripts/bench-google/driver.cc "$google/robots.cc" \
   -labsl_strings -labsl_strings_internal -labsl_throw_delegate -labsl_raw_logging_internal
-go test -c -o "$work/go.test" ./robots
+go test -c -pgo=off -o "$work/go.test" ./robots
+go test -c -pgo=cmd/robocensus/default.pgo -o "$work/go-pgo.test" ./robots
 
-# gorun: prints "warm-MB/s fresh-MB/s" of one BenchmarkParse process, per
-# byte stored (scaled below).
+# gorun BIN: prints "warm-MB/s fresh-MB/s" of one BenchmarkParse process of
+# the test binary BIN, per byte stored (scaled below).
 gorun() {
-  (cd robots && "$work/go.test" -test.run '^$' -test.bench 'BenchmarkParse$' -test.benchtime 5x -test.cpu 1 -test.benchmem) |
+  (cd robots && "$1" -test.run '^$' -test.bench 'BenchmarkParse$' -test.benchtime 5x -test.cpu 1 -test.benchmem) |
     awk '/^BenchmarkParse/ {for (i = 1; i <= NF; i++) { if ($(i+1) == "MB/s") m = $i; if ($(i+1) == "fresh-MB/s") f = $i } print m, f}'
 }
 
@@ -61,9 +67,11 @@ median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 zcat "$tarball" >"$work/corpus.tar"
 : >"$work/go.out"
+: >"$work/go-pgo.out"
 : >"$work/google.out"
 for _ in $(seq "$rounds"); do
-  gorun >>"$work/go.out"
+  gorun "$work/go.test" >>"$work/go.out"
+  gorun "$work/go-pgo.test" >>"$work/go-pgo.out"
   googlerun >>"$work/google.out"
 done
 read -r raw cut < <(tail -1 "$work/google.out" | cut -d' ' -f3,4)
@@ -71,10 +79,11 @@ read -r raw cut < <(tail -1 "$work/google.out" | cut -d' ' -f3,4)
 scale=$(awk -v c="$cut" -v r="$raw" 'BEGIN {print c / r}')
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), ${CXX:-g++} $("${CXX:-g++}" -dumpversion), $(date -u +%Y-%m-%d); head $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- robots || echo +changes), google $(git -C "$google" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds: $rounds"
 echo "bytes parsed: $cut of $raw (31,758 bodies cut at 500 KiB)"
-printf '%-6s %10s %12s %7s\n' "mode" "go MB/s" "google MB/s" "ratio"
+printf '%-6s %10s %12s %12s %7s %10s\n' "mode" "go MB/s" "go-pgo MB/s" "google MB/s" "ratio" "pgo ratio"
 for col in 1:warm 2:fresh; do
   IFS=: read -r i name <<<"$col"
   g=$(cut -d' ' -f"$i" "$work/go.out" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median)
+  p=$(cut -d' ' -f"$i" "$work/go-pgo.out" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median)
   o=$(cut -d' ' -f"$i" "$work/google.out" | median)
-  printf '%-6s %10s %12s %7s\n' "$name" "$g" "$o" "$(awk -v a="$g" -v b="$o" 'BEGIN {printf "%.2f", a / b}')"
+  printf '%-6s %10s %12s %12s %7s %10s\n' "$name" "$g" "$p" "$o" "$(awk -v a="$g" -v b="$o" 'BEGIN {printf "%.2f", a / b}')" "$(awk -v a="$p" -v b="$o" 'BEGIN {printf "%.2f", a / b}')"
 done
