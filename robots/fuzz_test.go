@@ -77,7 +77,7 @@ func checkInvariants(t *testing.T, f *File, body string) {
 			t.Fatalf("group %d has no agent", gi)
 		}
 		for _, r := range g.Rules(f) {
-			if r.Group != gi || r.Line < g.Line {
+			if int(r.Group) != gi || r.Line < g.Line {
 				t.Fatalf("rule %+v in group %d at line %d", r, gi, g.Line)
 			}
 			n++

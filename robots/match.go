@@ -182,13 +182,22 @@ func (r *Rule) allowPriority(pattern, path string) int {
 	return p
 }
 
-// patternInfo is what compiling a pattern learns about it.
+// patternInfo is what compiling a pattern learns about it: 8 bytes.
 type patternInfo struct {
-	star      int32 // index of the first '*' of the pattern, -1 when it has none
-	anchored  bool  // the pattern ends in '$'
-	indexStar bool  // the index prefix contains '*'
-	index     int32 // length of the directory prefix (ending in '/') of a pattern whose last segment starts with "index.htm"; 0 otherwise
+	star int32 // index of the first '*' of the pattern, -1 when it has none
+	// index is the length of the directory prefix (ending in '/') of a
+	// pattern whose last segment starts with "index.htm"; 0 otherwise. A
+	// pattern is at most maxPatternBytes long, so the length fits.
+	index     uint16
+	anchored  bool // the pattern ends in '$'
+	indexStar bool // the index prefix contains '*'
 }
+
+// maxPatternBytes is the longest a rule's pattern can be: its value is cut
+// with its line at MaxLineBytes, and escaping makes at most three bytes of
+// one ("%E9"). The conversion fails to compile if it outgrows
+// patternInfo.index.
+const maxPatternBytes = uint16(3 * MaxLineBytes)
 
 //mutate:catch ./robots
 func compilePattern(p string) patternInfo {
@@ -199,7 +208,7 @@ func compilePattern(p string) patternInfo {
 	}
 	m.star = int32(strings.IndexByte(text, '*'))
 	if i := strings.LastIndexByte(p, '/'); i >= 0 && strings.HasPrefix(p[i:], "/index.htm") {
-		m.index = int32(i + 1)
+		m.index = uint16(i + 1)
 		m.indexStar = m.star >= 0 && int(m.star) < i
 	}
 	return m

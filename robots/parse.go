@@ -492,7 +492,7 @@ func (p *parser) rule(l *Line) {
 		}
 		return
 	}
-	r := Rule{Line: l.Number, Group: p.cur, Directive: Disallow, value: rangeOf(p.lineAt+l.valueAt, len(l.Value))}
+	r := Rule{Line: l.Number, Group: int32(p.cur), Directive: Disallow, value: rangeOf(p.lineAt+l.valueAt, len(l.Value))}
 	if l.Key == KeyAllow {
 		r.Directive = Allow
 	}
@@ -585,7 +585,7 @@ func scanValue(v string) valueScan {
 func (s *valueScan) pattern(v string) patternInfo {
 	m := patternInfo{star: s.star, anchored: v != "" && v[len(v)-1] == '$'}
 	if i := int(s.slash); i >= 0 && strings.HasPrefix(v[i:], "/index.htm") {
-		m.index = int32(i + 1)
+		m.index = uint16(i + 1)
 		m.indexStar = m.star >= 0 && int(m.star) < i
 	}
 	return m
@@ -1060,7 +1060,7 @@ func (p *parser) linkGroups() {
 		for ai < len(f.agents) && f.agents[ai].Line < next {
 			ai++
 		}
-		for ri < len(f.Rules) && f.Rules[ri].Group == gi {
+		for ri < len(f.Rules) && int(f.Rules[ri].Group) == gi {
 			ri++
 		}
 		g.agents, g.rules = indexRange{int32(a0), int32(ai)}, indexRange{int32(r0), int32(ri)}
