@@ -127,6 +127,40 @@ func TestRuleSize(t *testing.T) {
 	}
 }
 
+// A pattern's index-prefix length is a uint16 (patternInfo.index): the
+// longest pattern, the value of a line cut at MaxLineBytes whose bytes are
+// all escaped, keeps Google's "index.htm" leniency: "Allow:
+// /dir/index.html" allows "/dir/" too, and nothing else of "/dir/".
+func TestLongestPatternKeepsIndexLeniency(t *testing.T) {
+	const key = "Allow: "
+	dir := "/" + strings.Repeat("\xe9", MaxLineBytes-len(key)-len("/")-len("/index.html"))
+	line := key + dir + "/index.html"
+	if len(line) != MaxLineBytes {
+		t.Fatalf("the line is %d bytes, want MaxLineBytes", len(line))
+	}
+	f := ParseString("User-agent: *\nDisallow: /\n" + line + "\n")
+	if len(f.Rules) != 2 {
+		t.Fatalf("%d rules, want 2", len(f.Rules))
+	}
+	escaped := strings.ReplaceAll(dir, "\xe9", "%E9")
+	if got, want := f.Rules[1].Pattern(f), escaped+"/index.html"; got != want {
+		t.Fatalf("pattern of %d bytes, want %d", len(got), len(want))
+	}
+	if len(escaped) < 1<<15 {
+		t.Fatalf("the escaped directory is %d bytes: too short to test a length past int16", len(escaped))
+	}
+	for path, want := range map[string]bool{
+		escaped + "/":           true, // the leniency
+		escaped + "/index.html": true,
+		escaped + "/other":      false,
+		"/":                     false,
+	} {
+		if got := f.Allowed("http://e.com"+path, "Googlebot"); got != want {
+			t.Errorf("a path of %d bytes (%.12q...): allowed %v, want %v", len(path), path, got, want)
+		}
+	}
+}
+
 // A Rule's value and pattern are read through its File: the value as
 // written, a part of the text; the pattern the value itself unless
 // escaping changes it, else a part of the File's escaped patterns. Neither
