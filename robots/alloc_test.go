@@ -149,14 +149,17 @@ func TestLongestPatternKeepsIndexLeniency(t *testing.T) {
 	if len(escaped) < 1<<15 {
 		t.Fatalf("the escaped directory is %d bytes: too short to test a length past int16", len(escaped))
 	}
-	for path, want := range map[string]bool{
-		escaped + "/":           true, // the leniency
-		escaped + "/index.html": true,
-		escaped + "/other":      false,
-		"/":                     false,
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{escaped + "/", true}, // the leniency
+		{escaped + "/index.html", true},
+		{escaped + "/other", false},
+		{"/", false},
 	} {
-		if got := f.Allowed("http://e.com"+path, "Googlebot"); got != want {
-			t.Errorf("a path of %d bytes (%.12q...): allowed %v, want %v", len(path), path, got, want)
+		if got := f.Allowed("http://e.com"+c.path, "Googlebot"); got != c.want {
+			t.Errorf("a path of %d bytes (%.12q...): allowed %v, want %v", len(c.path), c.path, got, c.want)
 		}
 	}
 }

@@ -80,10 +80,13 @@ scale=$(awk -v c="$cut" -v r="$raw" 'BEGIN {print c / r}')
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), ${CXX:-g++} $("${CXX:-g++}" -dumpversion), $(date -u +%Y-%m-%d); head $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- robots || echo +changes), google $(git -C "$google" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds: $rounds"
 echo "bytes parsed: $cut of $raw (31,758 bodies cut at 500 KiB)"
 printf '%-6s %10s %12s %12s %7s %10s\n' "mode" "go MB/s" "go-pgo MB/s" "google MB/s" "ratio" "pgo ratio"
+# gomedian COLUMN FILE: the median of a Go column, per byte parsed.
+gomedian() { cut -d' ' -f"$1" "$2" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 for col in 1:warm 2:fresh; do
   IFS=: read -r i name <<<"$col"
-  g=$(cut -d' ' -f"$i" "$work/go.out" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median)
-  p=$(cut -d' ' -f"$i" "$work/go-pgo.out" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median)
+  g=$(gomedian "$i" "$work/go.out")
+  p=$(gomedian "$i" "$work/go-pgo.out")
   o=$(cut -d' ' -f"$i" "$work/google.out" | median)
-  printf '%-6s %10s %12s %12s %7s %10s\n' "$name" "$g" "$p" "$o" "$(awk -v a="$g" -v b="$o" 'BEGIN {printf "%.2f", a / b}')" "$(awk -v a="$p" -v b="$o" 'BEGIN {printf "%.2f", a / b}')"
+  printf '%-6s %10s %12s %12s %7s %10s\n' "$name" "$g" "$p" "$o" "$(ratio "$g" "$o")" "$(ratio "$p" "$o")"
 done
