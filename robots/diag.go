@@ -114,15 +114,23 @@ func (c Code) Info() CodeInfo {
 // keeping thousands of them, costs the collector nothing to scan.
 type Diagnostic struct {
 	Line int // 1-based line number as Google counts lines; 0 for the whole file
-	// Ref is another line the finding refers to, 0 if none: for
-	// DuplicateGroup the earlier user-agent line naming the same crawler,
-	// for Oversize the last line Google reads.
-	Ref  int
+	// ref is [Diagnostic.Ref]: a line of a File, which a uint32 holds (a
+	// File's text is at most 4 GiB: maxLinesText); it keeps a Diagnostic
+	// at 32 bytes (TestDiagnosticSize).
+	ref  uint32
 	Code Code // what was found
 	// arg is the part of the line the finding is about, or a detail;
 	// refArg what Ref is about, in line Ref (see [Diagnostic.RefArg]).
 	arg, refArg span
 }
+
+// Ref returns another line the finding refers to, 0 if none: for
+// DuplicateGroup the earlier user-agent line naming the same crawler, for
+// Oversize the last line Google reads.
+func (d Diagnostic) Ref() int { return int(d.ref) }
+
+// refer sets the line d refers to and what it is about in that line.
+func (d *Diagnostic) refer(line int, arg span) { d.ref, d.refArg = uint32(line), arg }
 
 // span is where one string of a finding is kept: bytes [start, end) of
 // the finding's line when start >= 0, else the string at index -start-1
@@ -158,7 +166,7 @@ func (d Diagnostic) Arg(f *File) string {
 // cut falls inside it ("" when it falls at the end of the line), for
 // UsagePreferenceConflict the earlier preference, for FilesListedOneByOne
 // the number of files. f is the File that found d.
-func (d Diagnostic) RefArg(f *File) string { return f.spanText(d.Ref, d.refArg) }
+func (d Diagnostic) RefArg(f *File) string { return f.spanText(d.Ref(), d.refArg) }
 
 // Span returns the byte range of the line ([Diagnostic.Text]) the finding
 // is about: where its argument is in the line (for a key or a value, the
@@ -187,7 +195,7 @@ func (d Diagnostic) Message(f *File) string { return string(AppendMessage(nil, f
 // the line the message quotes are read from f's text, so a caller that
 // reuses dst formats any number of messages without allocating.
 func AppendMessage(dst []byte, f *File, d Diagnostic) []byte {
-	m := message{b: dst, line: d.Line, ref: d.Ref, text: d.Text(f), refArg: d.RefArg(f)}
+	m := message{b: dst, line: d.Line, ref: d.Ref(), text: d.Text(f), refArg: d.RefArg(f)}
 	return m.write(d.Code, d.Arg(f))
 }
 

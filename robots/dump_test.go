@@ -64,7 +64,7 @@ func dumpFile(w hash.Hash, f *File) {
 	}
 	for _, d := range f.Diagnostics {
 		s, e := d.Span()
-		fmt.Fprintf(w, "diag %d %s %s %q %q ref %d %q span %d-%d: %s\n", d.Line, d.Code, d.Severity(), d.Text(f), d.Arg(f), d.Ref, d.RefArg(f), s, e, d.Message(f))
+		fmt.Fprintf(w, "diag %d %s %s %q %q ref %d %q span %d-%d: %s\n", d.Line, d.Code, d.Severity(), d.Text(f), d.Arg(f), d.Ref(), d.RefArg(f), s, e, d.Message(f))
 	}
 	fmt.Fprintf(w, "stats %+v\n", f.Stats)
 	fmt.Fprintf(w, "agents %q\n", f.UserAgents())

@@ -26,7 +26,7 @@ func TestSortedDiagnosticsIsStableSort(t *testing.T) {
 				line += rng.IntN(3)
 				p.addAt(line, Wildcard, span{})
 			}
-			p.f.Diagnostics[i].Ref = i
+			p.f.Diagnostics[i].ref = uint32(i)
 		}
 		added := slices.Clone(p.f.Diagnostics)
 		want := slices.Clone(added)
@@ -42,7 +42,7 @@ func TestSortedDiagnosticsIsStableSort(t *testing.T) {
 func lineRefs(ds []Diagnostic) [][2]int {
 	out := make([][2]int, len(ds))
 	for i, d := range ds {
-		out[i] = [2]int{d.Line, d.Ref}
+		out[i] = [2]int{d.Line, d.Ref()}
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package robots
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Verdict is the answer for one URL.
 type Verdict struct {
@@ -337,9 +340,7 @@ func EscapePattern(p string) string {
 	if !needsEscape(p) {
 		return p
 	}
-	var b strings.Builder
-	b.Grow(len(p) + 16)
-	return escapeInto(&b, p)
+	return string(appendEscaped(nil, p))
 }
 
 // needsEscape reports whether EscapePattern changes p.
@@ -359,36 +360,25 @@ func needsEscape(p string) bool {
 	return false
 }
 
-// escapeInto appends the escaped form of p to b and returns it. It stays
-// valid as b grows: a strings.Builder never changes the bytes it has
-// written, so one builder holds every escaped pattern of a file at the
-// cost of a few allocations, not one a pattern.
-func escapeInto(b *strings.Builder, p string) string {
+// appendEscaped appends the escaped form of p (EscapePattern's) to dst
+// and returns the extended slice. dst is grown once, for the longest form
+// (every byte escaped), so that the loop's appends never copy.
+func appendEscaped(dst []byte, p string) []byte {
 	const hex = "0123456789ABCDEF"
-	start := b.Len()
-	var buf [128]byte // written to b when full: a call a chunk, not a byte
-	n := 0
+	dst = slices.Grow(dst, 3*len(p))
 	for i := 0; i < len(p); i++ {
-		if n > len(buf)-3 {
-			b.Write(buf[:n])
-			n = 0
-		}
 		c := p[i]
 		switch {
 		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
-			buf[n], buf[n+1], buf[n+2] = '%', upper(p[i+1]), upper(p[i+2])
-			n += 3
+			dst = append(dst, '%', upper(p[i+1]), upper(p[i+2]))
 			i += 2
 		case c >= 0x80:
-			buf[n], buf[n+1], buf[n+2] = '%', hex[c>>4], hex[c&0xf]
-			n += 3
+			dst = append(dst, '%', hex[c>>4], hex[c&0xf])
 		default:
-			buf[n] = c
-			n++
+			dst = append(dst, c)
 		}
 	}
-	b.Write(buf[:n])
-	return b.String()[start:]
+	return dst
 }
 
 func isHex(c byte) bool {

@@ -360,7 +360,7 @@ func (p *parser) preference(l *Line, src PreferenceSource, path string, it *pref
 			if q := p.conflicting(&pr); q != nil {
 				p.add(n, UsagePreferenceConflict, t, it.text)
 				d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-				d.Ref, d.refArg = q.Line, f.spanIn(f.lineText(q.Line), q.Category(f)+"="+q.Value(f))
+				d.refer(q.Line, f.spanIn(f.lineText(q.Line), q.Category(f)+"="+q.Value(f)))
 			} else {
 				p.add(n, UsagePreference, t, it.text)
 			}

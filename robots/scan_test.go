@@ -103,10 +103,9 @@ func checkScans(t *testing.T, s string) {
 	}
 }
 
-// escapeInto gives what a byte-by-byte escape gives, across its chunk
-// boundaries, and the patterns it wrote before stay as they were while the
-// builder grows.
-func TestEscapeIntoKeepsEarlierPatterns(t *testing.T) {
+// appendEscaped gives what a byte-by-byte escape gives, and the patterns
+// appended before stay as they were while the slice grows.
+func TestAppendEscapedKeepsEarlierPatterns(t *testing.T) {
 	naive := func(p string) string {
 		var out []byte
 		for i := 0; i < len(p); i++ {
@@ -125,20 +124,24 @@ func TestEscapeIntoKeepsEarlierPatterns(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 9))
 	const alphabet = "/a%2f%C3\xC3\xA9\xFFx"
-	var b strings.Builder
-	var inputs, got []string
+	var b []byte
+	var inputs []string
+	var ends []int
 	for n := range 400 {
 		p := make([]byte, n)
 		for i := range p {
 			p[i] = alphabet[rng.IntN(len(alphabet))]
 		}
 		inputs = append(inputs, string(p))
-		got = append(got, escapeInto(&b, string(p)))
+		b = appendEscaped(b, string(p))
+		ends = append(ends, len(b))
 	}
+	start := 0
 	for i, p := range inputs {
-		if want := naive(p); got[i] != want {
-			t.Fatalf("escapeInto(%q) = %q, want %q", p, got[i], want)
+		if got, want := string(b[start:ends[i]]), naive(p); got != want {
+			t.Fatalf("appendEscaped(%q) = %q, want %q", p, got, want)
 		}
+		start = ends[i]
 	}
 }
 

@@ -24,7 +24,7 @@ func TestDuplicateChecksAgreeWithScan(t *testing.T) {
 		for _, d := range ParseString(body).Diagnostics {
 			switch d.Code {
 			case DuplicateRule, ConflictingRules, DuplicateGroup, FilesListedOneByOne:
-				got = append(got, fmt.Sprintf("%d:%s:%d", d.Line, d.Code, d.Ref))
+				got = append(got, fmt.Sprintf("%d:%s:%d", d.Line, d.Code, d.Ref()))
 			}
 		}
 		slices.Sort(got)

@@ -205,7 +205,7 @@ func (p *parser) reportTemplates() {
 func (p *parser) addTemplate(c Code, n int, arg string, ref int, refArg string) {
 	p.add(n, c, p.f.line(n-1), arg)
 	d := &p.f.Diagnostics[len(p.f.Diagnostics)-1]
-	d.Ref, d.refArg = ref, p.f.spanIn(p.f.lineText(ref), refArg)
+	d.refer(ref, p.f.spanIn(p.f.lineText(ref), refArg))
 }
 
 // cancelledBlocks reports, for each crawler the templates shut out and

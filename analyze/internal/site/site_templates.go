@@ -81,7 +81,7 @@ func templateBlocks(text string, status int) []SiteTemplate {
 			st.List = &SiteList{Similarity: b.Similarity, Missing: append([]string{}, b.Missing...)}
 		}
 		for _, dg := range f.Diagnostics {
-			if dg.Code == robots.TemplateBlockCancelled && dg.Ref == b.Start {
+			if dg.Code == robots.TemplateBlockCancelled && dg.Ref() == b.Start {
 				st.Cancelled = append(st.Cancelled, SiteCancel{Line: dg.Line, Message: dg.Message(f)})
 			}
 		}
