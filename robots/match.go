@@ -362,7 +362,10 @@ func needsEscape(p string) bool {
 
 // appendEscaped appends the escaped form of p (EscapePattern's) to dst
 // and returns the extended slice. dst is grown once, for the longest form
-// (every byte escaped), so that the loop's appends never copy.
+// (every byte escaped), so that the loop's appends never copy. (Of the
+// forms measured, this one runs the fewest instructions: writing by index,
+// appending runs of kept bytes whole, or escaping into a buffer on the
+// stack all cost more.)
 func appendEscaped(dst []byte, p string) []byte {
 	const hex = "0123456789ABCDEF"
 	dst = slices.Grow(dst, 3*len(p))

@@ -498,7 +498,7 @@ func (p *parser) rule(l *Line) {
 		f.escaped = scratchString(p.s.escaped) // every escaped pattern so far; keep copies it
 		pattern := f.escaped[start:]
 		r.escaped, r.pattern = true, rangeOf(start, len(pattern))
-		r.pat = compilePattern(pattern)
+		r.pat = v.escapedPattern(pattern)
 		r.lead = leadOf(pattern, r.pat)
 	} else {
 		r.pattern = r.value
@@ -582,6 +582,20 @@ func (s *valueScan) pattern(v string) patternInfo {
 		m.indexStar = m.star >= 0 && int(m.star) < i
 	}
 	return m
+}
+
+// escapedPattern is [compilePattern] of p, the escaped form of the value
+// scanned. Escaping adds bytes but keeps every '*', '$', '/' and 'x', so
+// the scan tells which of them to look for again.
+func (s *valueScan) escapedPattern(p string) patternInfo {
+	e := *s
+	if e.star >= 0 {
+		e.star = int32(strings.IndexByte(p, '*'))
+	}
+	if e.slash >= 0 {
+		e.slash = int32(strings.LastIndexByte(p, '/'))
+	}
+	return e.pattern(p)
 }
 
 //mutate:catch ./robots

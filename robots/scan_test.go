@@ -91,6 +91,13 @@ func checkScans(t *testing.T, s string) {
 	if got, want := v.pattern(s), compilePattern(s); got != want {
 		t.Fatalf("pattern(%q) = %+v, compilePattern %+v", s, got, want)
 	}
+	e := EscapePattern(s)
+	if got, want := v.escapedPattern(e), compilePattern(e); got != want {
+		t.Fatalf("escapedPattern(%q) of %q = %+v, compilePattern %+v", e, s, got, want)
+	}
+	if got := string(appendEscaped([]byte("kept"), s)); got != "kept"+e {
+		t.Fatalf("appendEscaped(\"kept\", %q) = %q, want %q", s, got, "kept"+e)
+	}
 	sp := newLineSplitter(s)
 	for {
 		line, num, ok := sp.next()
