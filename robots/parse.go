@@ -492,7 +492,7 @@ func (p *parser) rule(l *Line) {
 		r.Directive = Allow
 	}
 	v := scanValue(l.Value)
-	if v.high || v.percent && lowerHexEscape(l.Value) { // as needsEscape
+	if v.high || v.lowerEscape { // as needsEscape
 		start := len(p.s.escaped)
 		p.s.escaped = appendEscaped(p.s.escaped, l.Value)
 		f.escaped = scratchString(p.s.escaped) // every escaped pattern so far; keep copies it
@@ -525,6 +525,10 @@ type valueScan struct {
 	blank        bool  // a space or a tab
 	percent      bool  // a '%'
 	high         bool  // a byte >= 0x80
+	// lowerEscape: an escape with a lower-case hex digit; badEscape: a
+	// '%' that two hex digits do not follow (percentEscapes, looked for
+	// only when percent).
+	lowerEscape, badEscape bool
 }
 
 // Bits of valueBits: what a byte of a rule's value may need.
@@ -569,6 +573,9 @@ func scanValue(v string) valueScan {
 	}
 	if bits&bitX != 0 {
 		s.slash = int32(strings.LastIndexByte(v, '/'))
+	}
+	if s.percent {
+		s.lowerEscape, s.badEscape = percentEscapes(v)
 	}
 	return s
 }
@@ -635,7 +642,7 @@ func (p *parser) checkRule(l *Line, r *Rule, s *valueScan) {
 	if s.high {
 		p.addAt(n, NonASCIIPath, at)
 	}
-	if s.percent && badPercentEscape(v) != "" {
+	if s.badEscape {
 		p.addAt(n, PatternBadPercentEscape, at)
 	}
 	if (v == "/" || v == "/*" || v == "*") && r.Directive == Disallow && p.f.Groups[p.cur].Global {
@@ -768,24 +775,28 @@ func badPercentEscape(v string) string {
 	}
 }
 
-// lowerHexEscape reports whether v, which has no byte from 0x80, has an
-// escape ('%' and two hex digits) with a lower-case digit: whether
-// [needsEscape] is true of it. It jumps from '%' to '%'.
-func lowerHexEscape(v string) bool {
-	for i := 0; ; i += 3 {
-		j := strings.IndexByte(v[i:], '%')
-		if j < 0 {
-			return false
+// percentEscapes reports, in one jump from '%' to '%', whether v has an
+// escape ('%' and two hex digits) with a lower-case digit (for a v with no
+// byte from 0x80: whether [needsEscape] is true of it), and whether it has
+// a '%' that two hex digits do not follow ([badPercentEscape] is not "").
+func percentEscapes(v string) (lower, bad bool) {
+	for i := 0; i < len(v) && !(lower && bad); {
+		if v[i] != '%' { // after an escape, often the next one ("%C3%A9")
+			j := strings.IndexByte(v[i:], '%')
+			if j < 0 {
+				break
+			}
+			i += j
 		}
-		i += j
-		if i+2 >= len(v) || !isHex(v[i+1]) || !isHex(v[i+2]) {
-			i -= 2 // not an escape: look again from the byte after the '%'
-			continue
-		}
-		if isLowerHex(v[i+1]) || isLowerHex(v[i+2]) {
-			return true
+		if i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
+			lower = lower || isLowerHex(v[i+1]) || isLowerHex(v[i+2])
+			i += 3
+		} else {
+			bad = true
+			i++ // not an escape: look again from the byte after the '%'
 		}
 	}
+	return lower, bad
 }
 
 // isURL reports whether a pattern is a whole URL: a scheme of letters and

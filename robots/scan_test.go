@@ -28,16 +28,17 @@ func randomText(rng *rand.Rand, alphabet string, n int) string {
 }
 
 // The rule path's jumps from '%' to '%' agree with a byte-by-byte
-// reading: lowerHexEscape with needsEscape, badPercentEscape with the
-// first '%' that two hex digits do not follow, over values crowded with
-// '%', hex digits of both cases and bytes from 0x80 at the end.
+// reading: percentEscapes's lower with needsEscape (of a value with no
+// byte from 0x80), its bad and badPercentEscape with the first '%' that
+// two hex digits do not follow, over values crowded with '%', hex digits
+// of both cases and bytes from 0x80 at the end.
 func TestPercentScansAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	const alphabet = "%%%aAfF09g/"
 	for range 20000 {
 		s := randomText(rng, alphabet, 12)
-		if got, want := lowerHexEscape(s), needsEscape(s); got != want {
-			t.Fatalf("lowerHexEscape(%q) = %v, needsEscape %v", s, got, want)
+		if got, want := lowerOf(s), needsEscape(s); got != want {
+			t.Fatalf("percentEscapes(%q) lower = %v, needsEscape %v", s, got, want)
 		}
 		if rng.IntN(4) == 0 {
 			s += "\xc3\xa9"
@@ -45,7 +46,30 @@ func TestPercentScansAgree(t *testing.T) {
 		if got, want := badPercentEscape(s), firstBadEscape(s); got != want {
 			t.Fatalf("badPercentEscape(%q) = %q, want %q", s, got, want)
 		}
+		if _, got := percentEscapes(s); got != (firstBadEscape(s) != "") {
+			t.Fatalf("percentEscapes(%q) bad = %v, first bad escape %q", s, got, firstBadEscape(s))
+		}
 	}
+}
+
+// lowerOf is percentEscapes's first result.
+func lowerOf(s string) bool {
+	lower, _ := percentEscapes(s)
+	return lower
+}
+
+// hasLowerEscape reports, byte by byte, whether s has an escape ('%' and
+// two hex digits) with a lower-case digit.
+func hasLowerEscape(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2]) {
+			if isLowerHex(s[i+1]) || isLowerHex(s[i+2]) {
+				return true
+			}
+			i += 2
+		}
+	}
+	return false
 }
 
 // firstBadEscape is badPercentEscape read byte by byte: the first '%' not
@@ -81,6 +105,7 @@ func checkScans(t *testing.T, s string) {
 	want := valueScan{
 		star: int32(strings.IndexByte(s, '*')), dollar: int32(strings.IndexByte(s, '$')), slash: int32(strings.LastIndexByte(s, '/')),
 		blank: strings.ContainsAny(s, " \t"), percent: strings.IndexByte(s, '%') >= 0, high: hasNonASCII(s),
+		lowerEscape: hasLowerEscape(s), badEscape: firstBadEscape(s) != "",
 	}
 	if strings.IndexByte(s, 'x') < 0 {
 		want.slash = -1 // only looked up for "/index.htm"

@@ -17,6 +17,10 @@
 #   go-pgo: the same, built with cmd/robocensus/default.pgo, the profile
 #           the robocensus command is built with (scripts/pgo.sh): the
 #           parser as robocensus runs it;
+#   go-str: BenchmarkParseString, no profile: the bodies made strings
+#           before the timing and parsed by ParseString, which keeps its
+#           text without the copy Parse makes of a []byte, as Google's
+#           parse reads a string_view it does not copy;
 #   google: the driver, the corpus read from the same tar: its first pass
 #           (fresh) and 5 more (warm), a handler that does nothing.
 #
@@ -50,10 +54,11 @@ trap 'rm -rf "$work"' EXIT
 go test -c -pgo=off -o "$work/go.test" ./robots
 go test -c -pgo=cmd/robocensus/default.pgo -o "$work/go-pgo.test" ./robots
 
-# gorun BIN: prints "warm-MB/s fresh-MB/s" of one BenchmarkParse process of
-# the test binary BIN, per byte stored (scaled below).
+# gorun BIN [BENCH]: prints "warm-MB/s fresh-MB/s" of one process of the
+# test binary BIN running BENCH (default BenchmarkParse), per byte stored
+# (scaled below).
 gorun() {
-  (cd robots && "$1" -test.run '^$' -test.bench 'BenchmarkParse$' -test.benchtime 5x -test.cpu 1 -test.benchmem) |
+  (cd robots && "$1" -test.run '^$' -test.bench "^${2:-BenchmarkParse}\$" -test.benchtime 5x -test.cpu 1 -test.benchmem) |
     awk '/^BenchmarkParse/ {for (i = 1; i <= NF; i++) { if ($(i+1) == "MB/s") m = $i; if ($(i+1) == "fresh-MB/s") f = $i } print m, f}'
 }
 
@@ -68,10 +73,12 @@ median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 zcat "$tarball" >"$work/corpus.tar"
 : >"$work/go.out"
 : >"$work/go-pgo.out"
+: >"$work/go-str.out"
 : >"$work/google.out"
 for _ in $(seq "$rounds"); do
   gorun "$work/go.test" >>"$work/go.out"
   gorun "$work/go-pgo.test" >>"$work/go-pgo.out"
+  gorun "$work/go.test" BenchmarkParseString >>"$work/go-str.out"
   googlerun >>"$work/google.out"
 done
 read -r raw cut < <(tail -1 "$work/google.out" | cut -d' ' -f3,4)
@@ -79,7 +86,7 @@ read -r raw cut < <(tail -1 "$work/google.out" | cut -d' ' -f3,4)
 scale=$(awk -v c="$cut" -v r="$raw" 'BEGIN {print c / r}')
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), ${CXX:-g++} $("${CXX:-g++}" -dumpversion), $(date -u +%Y-%m-%d); head $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- robots || echo +changes), google $(git -C "$google" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds: $rounds"
 echo "bytes parsed: $cut of $raw (31,758 bodies cut at 500 KiB)"
-printf '%-6s %10s %12s %12s %7s %10s\n' "mode" "go MB/s" "go-pgo MB/s" "google MB/s" "ratio" "pgo ratio"
+printf '%-6s %10s %12s %12s %12s %7s %10s %10s\n' "mode" "go MB/s" "go-pgo MB/s" "go-str MB/s" "google MB/s" "ratio" "pgo ratio" "str ratio"
 # gomedian COLUMN FILE: the median of a Go column, per byte parsed.
 gomedian() { cut -d' ' -f"$1" "$2" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
@@ -87,6 +94,7 @@ for col in 1:warm 2:fresh; do
   IFS=: read -r i name <<<"$col"
   g=$(gomedian "$i" "$work/go.out")
   p=$(gomedian "$i" "$work/go-pgo.out")
+  t=$(gomedian "$i" "$work/go-str.out")
   o=$(cut -d' ' -f"$i" "$work/google.out" | median)
-  printf '%-6s %10s %12s %12s %7s %10s\n' "$name" "$g" "$p" "$o" "$(ratio "$g" "$o")" "$(ratio "$p" "$o")"
+  printf '%-6s %10s %12s %12s %12s %7s %10s %10s\n' "$name" "$g" "$p" "$t" "$o" "$(ratio "$g" "$o")" "$(ratio "$p" "$o")" "$(ratio "$t" "$o")"
 done
