@@ -116,7 +116,7 @@ type Diagnostic struct {
 	Line int // 1-based line number as Google counts lines; 0 for the whole file
 	// ref is [Diagnostic.Ref]: a line of a File, which a uint32 holds (a
 	// File's text is at most 4 GiB: maxLinesText); it keeps a Diagnostic
-	// at 32 bytes (TestDiagnosticSize).
+	// at 32 bytes (TestFindingsHoldNoPointers).
 	ref  uint32
 	Code Code // what was found
 	// arg is the part of the line the finding is about, or a detail;

@@ -163,9 +163,8 @@ func pyQuote(s string) string {
 const quotedBytes = 256
 
 // pyQuoteInto appends quote(s) to b and returns it, or s itself when quote
-// keeps it. It stays valid as b grows (a strings.Builder never changes
-// the bytes it has written), so one builder
-// holds the quoted paths of a file.
+// keeps it. It stays valid as b grows (a strings.Builder never changes the
+// bytes it has written), so one builder holds the quoted paths of a file.
 func pyQuoteInto(b *strings.Builder, s string) string {
 	const hex = "0123456789ABCDEF"
 	if pyQuoted(s) {
