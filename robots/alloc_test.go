@@ -403,12 +403,12 @@ func TestSniffBinaryAfterPlainPrefix(t *testing.T) {
 	}
 }
 
-// A File's escaped patterns are a view of its parse's scratch until the
-// parse ends (scratchString): what the File keeps must not change when the
-// scratch goes to the next parse. The file escapes patterns (bytes outside
-// ASCII, lower-case escapes) and lists files one by one in an escaped
-// directory (a finding whose detail is made from a pattern); the files
-// parsed after it escape other bytes, longer, into the same scratch.
+// A parse grows its rules, findings and lines in a pooled scratch and the
+// File keeps copies: what the File keeps must not change when the scratch
+// goes to the next parse. The file escapes patterns (bytes outside ASCII,
+// lower-case escapes) and lists files one by one in an escaped directory
+// (a finding whose detail is made from a pattern); the files parsed after
+// it escape other bytes, longer, with more rules and findings.
 func TestFileOutlivesScratch(t *testing.T) {
 	body := func(dir, extra string) string {
 		var b strings.Builder

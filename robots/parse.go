@@ -107,15 +107,20 @@ type parser struct {
 	agentLines    int
 	content       bool // a line other than blank or comment was seen
 
-	s            *scratch // storage while parsing; the tables of the duplicate checks
-	rulesMade    bool     // File.Rules is not nil even when empty
-	groupRulesOn bool     // s.ruleTable holds the current group
-	groupSketch  uint64   // the patternSketch bits of the current group's rules (sameRule)
-	agentIndexOn bool     // s.agentTable holds every agent line so far
+	s            *scratch        // storage while parsing; the tables of the duplicate checks
+	escaped      strings.Builder // the escaped patterns of the file, one after the other
+	rulesMade    bool            // File.Rules is not nil even when empty
+	groupRulesOn bool            // s.ruleTable holds the current group
+	groupSketch  uint64          // the patternSketch bits of the current group's rules (sameRule)
+	agentIndexOn bool            // s.agentTable holds every agent line so far
 	// starDisallows: a Disallow of a '*' group matches every path, which
 	// Stats.StarDisallowsAll needs (File.Access is asked only then).
 	starDisallows bool
 }
+
+// escapedBytes is the first size of parser.escaped: most files that
+// escape a pattern escape a few.
+const escapedBytes = 256
 
 // Thresholds above which the duplicate checks switch from a linear scan to
 // a hash table (firstTable), so that no file costs quadratic time.
@@ -493,10 +498,12 @@ func (p *parser) rule(l *Line) {
 	}
 	v := scanValue(l.Value)
 	if v.high || v.lowerEscape { // as needsEscape
-		start := len(p.s.escaped)
-		p.s.escaped = appendEscaped(p.s.escaped, l.Value)
-		f.escaped = scratchString(p.s.escaped) // every escaped pattern so far; keep copies it
-		pattern := f.escaped[start:]
+		if p.escaped.Cap() == 0 {
+			p.escaped.Grow(escapedBytes)
+		}
+		start := p.escaped.Len()
+		pattern := escapeInto(&p.escaped, l.Value)
+		f.escaped = p.escaped.String() // every escaped pattern so far
 		r.escaped, r.pattern = true, rangeOf(start, len(pattern))
 		r.pat = v.escapedPattern(pattern)
 		r.lead = leadOf(pattern, r.pat)
@@ -989,7 +996,6 @@ func (p *parser) keep() {
 	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
 	f.Rules, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Groups), exact(f.agents), exact(f.lines)
 	f.Diagnostics = p.sortedDiagnostics(f.Diagnostics)
-	f.escaped = strings.Clone(f.escaped) // was a view of s.escaped
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
 	}

@@ -158,10 +158,6 @@ func pyQuote(s string) string {
 	return pyQuoteInto(&b, s)
 }
 
-// quotedBytes is the least a builder of quoted paths grows by: a file
-// whose paths need quoting has a few.
-const quotedBytes = 256
-
 // pyQuoteInto appends quote(s) to b and returns it, or s itself when quote
 // keeps it. It stays valid as b grows (a strings.Builder never changes the
 // bytes it has written), so one builder holds the quoted paths of a file.
@@ -172,7 +168,7 @@ func pyQuoteInto(b *strings.Builder, s string) string {
 	}
 	start := b.Len()
 	if b.Cap()-start < len(s)+16 {
-		b.Grow(max(len(s)+16, quotedBytes))
+		b.Grow(max(len(s)+16, escapedBytes))
 	}
 	run := 0 // start of the bytes kept as they are, not yet written
 	for i := 0; i < len(s); i++ {

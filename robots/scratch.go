@@ -1,9 +1,6 @@
 package robots
 
-import (
-	"sync"
-	"unsafe"
-)
+import "sync"
 
 // scratch is the growing storage of one parse. A parse appends its rules,
 // diagnostics, groups, agents and lines (File.lines) here, then copies
@@ -30,10 +27,6 @@ type scratch struct {
 	dirEnds    []int32    // the length of the directory of each rule of a group that names a file (filesOneByOne)
 	dirFirst   []int32    // the first rule in the same directory (filesOneByOne)
 	dirCount   []int32    // rules in the directory of each first rule (filesOneByOne)
-	// escaped holds the escaped patterns of the parse, one after the
-	// other: File.escaped is a view of it (scratchString) until keep
-	// copies it at its length.
-	escaped []byte
 	// comments are the numbers of the comment lines long enough to be a
 	// template's marker (templatematch.go).
 	comments []int32
@@ -69,7 +62,6 @@ func (s *scratch) release() {
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)
 	s.comments = reuse(s.comments)
-	s.escaped = reuse(s.escaped)
 	scratchPool.Put(s)
 }
 
@@ -82,11 +74,3 @@ func reuse[T any](s []T) []T {
 	}
 	return s[:0]
 }
-
-// scratchString returns the bytes of b, a scratch's, as a string without
-// a copy. The string is valid only until the scratch is released: the next
-// parse overwrites it. A parse may read it (its rules' patterns, while
-// they are checked), but what the File keeps must be a copy (keep copies
-// File.escaped; a finding's detail made from a pattern is cloned):
-// TestFileOutlivesScratch parses other files after one and compares.
-func scratchString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -213,9 +213,7 @@ func (p *parser) filesOneByOne(rules []Rule) {
 		if hasDirRule(f, rules, dir(i)) {
 			continue
 		}
-		// The File keeps the detail: a copy, for an escaped pattern is
-		// a view of the scratch until the parse ends (scratchString).
-		p.addFile(FilesListedOneByOne, strings.Clone(dir(i)))
+		p.addFile(FilesListedOneByOne, dir(i))
 		d := &f.Diagnostics[len(f.Diagnostics)-1]
 		d.refer(rules[i].Line, f.spanIn(f.lineText(rules[i].Line), strconv.Itoa(n)))
 	}
