@@ -37,6 +37,7 @@ type rowMaker struct {
 	messages    []byte                // the messages of the capture at hand, one after the other
 	messageEnds []int                 // where each of them ends in messages
 	census      *census               // the census of parsers (census.go); nil for none
+	parser      robots.Parser         // parses each capture into the storage of the one before: its File is read before the next
 	attribute   bool                  // attribute full blocks in files with templates (templates.go)
 }
 
@@ -75,7 +76,7 @@ func (m *rowMaker) add(rs *dataset.Rows, j *job) {
 	c := &j.c
 	resp := robots.Response{Status: c.Status, ContentType: c.ContentType, URL: c.URL, Location: c.Location}
 	resp.Truncated, resp.StoredTruncated = c.TruncatedBy()
-	f := robots.ParsePrefix(resp, c.Body, int(min(c.BodySize, int64(^uint(0)>>1))))
+	f := m.parser.ParsePrefix(resp, c.Body, int(min(c.BodySize, int64(^uint(0)>>1))))
 	id := CaptureID(j.file, c.Source.Offset, c.RecordID)
 	host := c.Host
 	rs.Captures = append(rs.Captures, captureRow(id, j, f))

@@ -8,11 +8,13 @@
 // [Diagnostic] values.
 //
 // It is the engine the rest is built on: ingest parses every captured body
-// with [ParseResponse] and writes the verdicts of the [TrackedCrawlers],
+// with a [Parser] (one a worker, its storage reused from one capture to the
+// next) and writes the verdicts of the [TrackedCrawlers],
 // the rules, the sitemaps and the diagnostics as rows; analyze parses a
 // host's robots.txt again for the site checks; robocensus lint and match
 // run it on files at hand. The entry points: [Parse] and [ParseResponse]
-// make a [File]; [File.Allowed], [File.Match] and [File.CrawlerAccess]
+// make a [File], and a [Parser] makes one File after another in storage it
+// reuses; [File.Allowed], [File.Match] and [File.CrawlerAccess]
 // answer for a URL or a crawler; [Codes] and [LookupCode] give the
 // diagnostic catalogue.
 //

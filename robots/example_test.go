@@ -53,6 +53,23 @@ func ExampleParse() {
 	// 2 groups, 3 rules, 1 sitemap
 }
 
+// A Parser parses a stream of files into storage it reuses: read each
+// File before parsing the next (parse with robots.Parse a File to keep).
+func ExampleParser() {
+	bodies := []string{
+		"User-agent: *\nDisallow: /a/\nDisallow: /b/\n",
+		"User-agent: *\nDisalow: /c/\n",
+	}
+	var p robots.Parser
+	for _, body := range bodies {
+		f := p.ParseString(body)
+		fmt.Println(len(f.Rules), "rules,", len(f.Diagnostics), "findings:", f.Allowed("https://example.com/c/", "Bot"))
+	}
+	// Output:
+	// 2 rules, 0 findings: true
+	// 1 rules, 1 findings: false
+}
+
 // A Diagnostic keeps offsets into the text of the File that found it, not
 // strings: its line, the part of the line it is about and its message are
 // read through that File. AppendMessage writes a message into a buffer the

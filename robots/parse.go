@@ -66,14 +66,22 @@ func parseWithoutTemplates(text string) *File {
 }
 
 // parseWith parses text, a body of size bytes, with the options set in p
-// (keepLines, noTemplates).
+// (keepLines, noTemplates), in scratch space from the pool.
 func parseWith(p parser, r Response, text string, size int) *File {
-	f := &File{Response: r, Size: size, text: text}
 	s := scratchPool.Get().(*scratch)
+	f := parseIn(p, s, r, text, size)
+	s.release()
+	return f
+}
+
+// parseIn parses text, a body of size bytes, growing its slices in s.
+// The File gets copies of them at their length, or, when p.shared, the
+// slices of s themselves (a [Parser]'s parse).
+func parseIn(p parser, s *scratch, r Response, text string, size int) *File {
+	f := &File{Response: r, Size: size, text: text}
 	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = s.rules, s.diags, s.groups, s.agents, s.lines
 	p.f, p.cur, p.s = f, -1, s
 	p.run()
-	s.release()
 	return f
 }
 
@@ -90,6 +98,9 @@ type parser struct {
 	late0     bool // a diagnostic on line 0 was added after one on a line
 	lastLine  int  // the greatest line a diagnostic was added on so far
 	keepLines bool // record every line in File.lines for the other readings
+	// shared: the File keeps the scratch's slices rather than copies (a
+	// Parser's parse, valid until its next).
+	shared bool
 	// noTemplates: recognise no template block (File.Templates stays nil).
 	noTemplates bool
 	// firstContent is the number of the first line that is not blank,
@@ -994,7 +1005,7 @@ func (p *parser) keep() {
 	p.forgetGroupRules()
 	p.forgetAgents()
 	s.rules, s.diags, s.groups, s.agents, s.lines = f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines
-	f.Rules, f.Groups, f.agents, f.lines = exact(f.Rules), exact(f.Groups), exact(f.agents), exact(f.lines)
+	f.Rules, f.Groups, f.agents, f.lines = kept(f.Rules, p.shared), kept(f.Groups, p.shared), kept(f.agents, p.shared), kept(f.lines, p.shared)
 	f.Diagnostics = p.sortedDiagnostics(f.Diagnostics)
 	if f.Rules == nil && p.rulesMade {
 		f.Rules = []Rule{}
@@ -1011,7 +1022,7 @@ func (p *parser) keep() {
 // of the whole at the cost of the copy.
 func (p *parser) sortedDiagnostics(ds []Diagnostic) []Diagnostic {
 	if !p.late0 && !p.unsorted {
-		return exact(ds)
+		return kept(ds, p.shared)
 	}
 	k, last := 0, 0 // ds[:k]: its findings on lines are in line order
 	for ; k < len(ds); k++ {
@@ -1024,6 +1035,10 @@ func (p *parser) sortedDiagnostics(ds []Diagnostic) []Diagnostic {
 	}
 	tail := ds[k:] // the scratch's: sorted in place
 	slices.SortStableFunc(tail, func(a, b Diagnostic) int { return a.Line - b.Line })
+	if p.shared {
+		p.s.sorted = mergeDiagnostics(p.s.sorted[:0], ds[:k], tail)
+		return kept(p.s.sorted, true)
+	}
 	return mergeDiagnostics(make([]Diagnostic, 0, len(ds)), ds[:k], tail)
 }
 

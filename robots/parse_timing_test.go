@@ -53,6 +53,25 @@ func BenchmarkParseString(b *testing.B) {
 	benchParse(b, texts, total, ParseString)
 }
 
+// BenchmarkParser is BenchmarkParse and BenchmarkParseString through one
+// Parser, whose storage each parse reuses ("bytes": Parser.Parse, which
+// copies the body as Parse does; "string": Parser.ParseString).
+func BenchmarkParser(b *testing.B) {
+	bodies, total := egonkmBodies(b)
+	b.Run("bytes", func(b *testing.B) {
+		var ps Parser
+		benchParse(b, bodies, total, ps.Parse)
+	})
+	b.Run("string", func(b *testing.B) {
+		texts := make([]string, len(bodies))
+		for i, body := range bodies {
+			texts[i] = string(body)
+		}
+		var ps Parser
+		benchParse(b, texts, total, ps.ParseString)
+	})
+}
+
 // benchParse is BenchmarkParse of bodies, total bytes, parsed by parse.
 func benchParse[T []byte | string](b *testing.B, bodies []T, total int64, parse func(T) *File) {
 	rules := 0

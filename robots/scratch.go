@@ -19,6 +19,7 @@ type scratch struct {
 	groups []Group
 	agents []Agent
 	lines  []lineRef
+	sorted []Diagnostic // a Parser's diagnostics when they needed a sort (sortedDiagnostics)
 
 	ruleTable  firstTable // the first rule of each pattern of a large current group (sameRule)
 	ruleDirs   []uint8    // the directives of each pattern's rules, by its first rule in the group (recordRule)
@@ -50,8 +51,28 @@ func exact[T any](s []T) []T {
 	return out
 }
 
+// kept returns what a File keeps of a scratch slice: nil when it is
+// empty; a copy at its length (exact); or, when shared, the slice itself,
+// its capacity cut to its length so that appending to it cannot write
+// into what the scratch holds past it.
+func kept[T any](s []T, shared bool) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	if shared {
+		return s[:len(s):len(s)]
+	}
+	return exact(s)
+}
+
 // release clears what a parse left in s and returns it to the pool.
 func (s *scratch) release() {
+	s.clear()
+	scratchPool.Put(s)
+}
+
+// clear empties what a parse left in s for the next parse.
+func (s *scratch) clear() {
 	s.rules = reuse(s.rules)
 	s.diags = reuse(s.diags)
 	s.groups = reuse(s.groups)
@@ -62,7 +83,7 @@ func (s *scratch) release() {
 	s.dirFirst = reuse(s.dirFirst)
 	s.dirCount = reuse(s.dirCount)
 	s.comments = reuse(s.comments)
-	scratchPool.Put(s)
+	s.sorted = reuse(s.sorted)
 }
 
 // reuse returns s empty, or nil when it grew too large to keep. What s

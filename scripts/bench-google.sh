@@ -21,6 +21,11 @@
 #           before the timing and parsed by ParseString, which keeps its
 #           text without the copy Parse makes of a []byte, as Google's
 #           parse reads a string_view it does not copy;
+#   go-parser: BenchmarkParser/string, no profile: ParseString through
+#           one robots.Parser, whose storage each parse reuses (the File
+#           valid until the next parse), as ingest and lint parse; Google's
+#           parse, with its handler that keeps nothing, allocates nothing
+#           either;
 #   google: the driver, the corpus read from the same tar: its first pass
 #           (fresh) and 5 more (warm), a handler that does nothing.
 #
@@ -74,11 +79,13 @@ zcat "$tarball" >"$work/corpus.tar"
 : >"$work/go.out"
 : >"$work/go-pgo.out"
 : >"$work/go-str.out"
+: >"$work/go-parser.out"
 : >"$work/google.out"
 for _ in $(seq "$rounds"); do
   gorun "$work/go.test" >>"$work/go.out"
   gorun "$work/go-pgo.test" >>"$work/go-pgo.out"
   gorun "$work/go.test" BenchmarkParseString >>"$work/go-str.out"
+  gorun "$work/go.test" BenchmarkParser/string >>"$work/go-parser.out"
   googlerun >>"$work/google.out"
 done
 read -r raw cut < <(tail -1 "$work/google.out" | cut -d' ' -f3,4)
@@ -86,7 +93,7 @@ read -r raw cut < <(tail -1 "$work/google.out" | cut -d' ' -f3,4)
 scale=$(awk -v c="$cut" -v r="$raw" 'BEGIN {print c / r}')
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), ${CXX:-g++} $("${CXX:-g++}" -dumpversion), $(date -u +%Y-%m-%d); head $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- robots || echo +changes), google $(git -C "$google" rev-parse --short HEAD 2>/dev/null || echo '?'); rounds: $rounds"
 echo "bytes parsed: $cut of $raw (31,758 bodies cut at 500 KiB)"
-printf '%-6s %10s %12s %12s %12s %7s %10s %10s\n' "mode" "go MB/s" "go-pgo MB/s" "go-str MB/s" "google MB/s" "ratio" "pgo ratio" "str ratio"
+printf '%-6s %10s %12s %12s %15s %12s %7s %10s %10s %13s\n' "mode" "go MB/s" "go-pgo MB/s" "go-str MB/s" "go-parser MB/s" "google MB/s" "ratio" "pgo ratio" "str ratio" "parser ratio"
 # gomedian COLUMN FILE: the median of a Go column, per byte parsed.
 gomedian() { cut -d' ' -f"$1" "$2" | awk -v s="$scale" '{printf "%.1f\n", $1 * s}' | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
@@ -95,6 +102,7 @@ for col in 1:warm 2:fresh; do
   g=$(gomedian "$i" "$work/go.out")
   p=$(gomedian "$i" "$work/go-pgo.out")
   t=$(gomedian "$i" "$work/go-str.out")
+  r=$(gomedian "$i" "$work/go-parser.out")
   o=$(cut -d' ' -f"$i" "$work/google.out" | median)
-  printf '%-6s %10s %12s %12s %12s %7s %10s %10s\n' "$name" "$g" "$p" "$t" "$o" "$(ratio "$g" "$o")" "$(ratio "$p" "$o")" "$(ratio "$t" "$o")"
+  printf '%-6s %10s %12s %12s %15s %12s %7s %10s %10s %13s\n' "$name" "$g" "$p" "$t" "$r" "$o" "$(ratio "$g" "$o")" "$(ratio "$p" "$o")" "$(ratio "$t" "$o")" "$(ratio "$r" "$o")"
 done
