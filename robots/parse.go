@@ -69,20 +69,19 @@ func parseWithoutTemplates(text string) *File {
 // (keepLines, noTemplates), in scratch space from the pool.
 func parseWith(p parser, r Response, text string, size int) *File {
 	s := scratchPool.Get().(*scratch)
-	f := parseIn(p, s, r, text, size)
+	f := &File{Response: r, Size: size, text: text}
+	parseIn(p, s, f)
 	s.release()
 	return f
 }
 
-// parseIn parses text, a body of size bytes, growing its slices in s.
-// The File gets copies of them at their length, or, when p.shared, the
-// slices of s themselves (a [Parser]'s parse).
-func parseIn(p parser, s *scratch, r Response, text string, size int) *File {
-	f := &File{Response: r, Size: size, text: text}
+// parseIn parses f's text into f, growing its slices in s. The File gets
+// copies of them at their length, or, when p.shared, the slices of s
+// themselves (a [Parser]'s parse).
+func parseIn(p parser, s *scratch, f *File) {
 	f.Rules, f.Diagnostics, f.Groups, f.agents, f.lines = s.rules, s.diags, s.groups, s.agents, s.lines
 	p.f, p.cur, p.s = f, -1, s
 	p.run()
-	return f
 }
 
 // parser holds the state of one parse. Groups are formed as Google's

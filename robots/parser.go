@@ -1,12 +1,13 @@
 package robots
 
 // A Parser parses one body after another into storage it keeps from one
-// parse to the next. The File a Parser returns shares that storage: its
-// Rules, Groups, Diagnostics, the groups' agents and the line list behind
-// [File.As] are overwritten by the Parser's next parse, so a File from a
-// Parser is read before the next call and not kept (parse with [Parse] a
-// File to keep). What a File holds besides (its text, sitemaps, extensions,
-// preferences, templates) is its own, as from Parse.
+// parse to the next. The File a Parser returns is that storage: the same
+// File, its Rules, Groups, Diagnostics, the groups' agents and the line
+// list behind [File.As] are overwritten by the Parser's next parse, so a
+// File from a Parser is read before the next call and not kept (parse with
+// [Parse] a File to keep). The strings read from it (its text, a rule's
+// pattern, a sitemap's URL) stay valid: they are the body's and the
+// parse's own, as from Parse.
 //
 // This is for callers that turn each File into something else at once, as
 // ingest turns it into rows and lint into findings: each parse then writes
@@ -16,6 +17,7 @@ package robots
 // time; the zero Parser is ready to use.
 type Parser struct {
 	s scratch
+	f File // the File of the last parse
 }
 
 // Parse is [Parse] into the Parser's storage.
@@ -40,5 +42,7 @@ func (ps *Parser) ParseResponseString(r Response, body string) *File {
 
 func (ps *Parser) parse(r Response, text string, size int) *File {
 	ps.s.clear()
-	return parseIn(parser{keepLines: true, shared: true}, &ps.s, r, text, size)
+	ps.f = File{Response: r, Size: size, text: text}
+	parseIn(parser{keepLines: true, shared: true}, &ps.s, &ps.f)
+	return &ps.f
 }
