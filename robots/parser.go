@@ -10,7 +10,7 @@ package robots
 // parse's own, as from Parse.
 //
 // This is for callers that turn each File into something else at once, as
-// ingest turns it into rows and lint into findings: each parse then writes
+// ingest turns it into rows: each parse then writes
 // into memory the last one left in the processor's cache, and makes no
 // copies for the collector to reclaim, where Parse copies every slice into
 // memory fresh from the allocator. One Parser serves one goroutine at a
