@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -46,7 +47,19 @@ func FuzzParse(f *testing.F) {
 		if again := ParseString(string(body)); !sameButText(file, again) {
 			t.Fatal("Parse and ParseString differ")
 		}
+		fuzzParser.Lock()
+		defer fuzzParser.Unlock()
+		if reused := fuzzParser.Parse(body); !sameButText(file, reused) {
+			t.Fatal("Parse and a Parser that parsed the inputs before differ")
+		}
 	})
+}
+
+// fuzzParser parses every input of FuzzParse after the ones before it, so
+// that what a parse leaves in a Parser's storage meets every next input.
+var fuzzParser struct {
+	sync.Mutex
+	Parser
 }
 
 // sameButText reports whether two parses are deeply equal but for the
