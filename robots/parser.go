@@ -27,7 +27,7 @@ func (ps *Parser) Parse(body []byte) *File {
 
 // ParseString is [ParseString] into the Parser's storage.
 func (ps *Parser) ParseString(body string) *File {
-	return ps.parse(Response{}, body[:min(len(body), MaxBytes)], len(body))
+	return ps.parse(Response{}, body, len(body))
 }
 
 // ParsePrefix is [ParsePrefix] into the Parser's storage.
@@ -37,12 +37,14 @@ func (ps *Parser) ParsePrefix(r Response, prefix []byte, size int) *File {
 
 // ParseResponseString is [ParseResponseString] into the Parser's storage.
 func (ps *Parser) ParseResponseString(r Response, body string) *File {
-	return ps.parse(r, body[:min(len(body), MaxBytes)], len(body))
+	return ps.parse(r, body, len(body))
 }
 
+// parse is the package's parse into the Parser's storage: text cut at
+// MaxBytes, a body of size bytes.
 func (ps *Parser) parse(r Response, text string, size int) *File {
 	ps.s.clear()
-	ps.f = File{Response: r, Size: size, text: text}
+	ps.f = File{Response: r, Size: size, text: text[:min(len(text), MaxBytes)]}
 	parseIn(parser{keepLines: true, shared: true}, &ps.s, &ps.f)
 	return &ps.f
 }

@@ -23,7 +23,7 @@
 #           parse reads a string_view it does not copy;
 #   go-parser: BenchmarkParser/string, no profile: ParseString through
 #           one robots.Parser, whose storage each parse reuses (the File
-#           valid until the next parse), as ingest and lint parse; Google's
+#           valid until the next parse), as ingest parses; Google's
 #           parse, with its handler that keeps nothing, allocates nothing
 #           either;
 #   google: the driver, the corpus read from the same tar: its first pass
